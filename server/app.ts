@@ -1,0 +1,81 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ERROR_CODES } from "../common/error-codes";
+import type { Auth } from "./auth/auth";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/database";
+import type { AppEnv } from "./http/app-env";
+import { createErrorHandler, errorResponse } from "./http/errors";
+import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
+import { securityHeaders } from "./http/middleware/security-headers";
+import type { Logger } from "./logger";
+import { devMailRoutes } from "./modules/mail";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type AppDeps = {
+  config: Config;
+  database: DatabaseHandle;
+  auth: Auth;
+  logger: Logger;
+  /** Folder of the built web app; omitted in tests that only exercise the API. */
+  webDist?: string;
+};
+
+/** Builds the whole HTTP surface: middleware, module routers, one onError, notFound. No listening here. */
+export function createApp(deps: AppDeps) {
+  const { config, database, auth, logger } = deps;
+  const app = new Hono<AppEnv>();
+
+  app.onError(createErrorHandler(logger));
+  app.use("*", securityHeaders({ isHttps: config.isHttps }));
+  app.use("*", clientIp(config.trustedProxies));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: BODY_LIMIT_BYTES,
+      onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MB"),
+    }),
+  );
+
+  app.get("/healthz", async (c) => {
+    try {
+      await database.ping();
+      return c.json({ status: "ok" });
+    } catch {
+      return c.json({ status: "unavailable", code: ERROR_CODES.SERVICE_UNAVAILABLE, message: "The database does not answer" }, 503);
+    }
+  });
+
+  app.get("/api/meta", (c) => c.json({ devMailbox: config.mail.devMailbox, billingSandbox: config.billingSandbox }));
+
+  app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(withClientIpHeader(c.req.raw, c.get("clientIp"))));
+
+  if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes(database.db));
+
+  app.all("/api/*", (c) => errorResponse(c, ERROR_CODES.NOT_FOUND, `No endpoint ${c.req.method} ${c.req.path}`));
+
+  if (deps.webDist) mountWebApp(app, deps.webDist);
+  app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
+  return app;
+}
+
+/** Serves the built single-page app; every other GET falls back to index.html for client routing. */
+function mountWebApp(app: Hono<AppEnv>, webDist: string) {
+  const indexFile = path.join(webDist, "index.html");
+  if (!existsSync(indexFile)) throw new Error(`The web app is not built: ${indexFile} is missing. Run npm run build.`);
+  const indexHtml = readFileSync(indexFile, "utf8");
+  const root = path.relative(process.cwd(), webDist) || ".";
+  app.use(
+    "/assets/*",
+    serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }),
+  );
+  app.use("*", serveStatic({ root }));
+  app.get("*", (c) => {
+    c.header("Cache-Control", "no-cache");
+    return c.html(indexHtml);
+  });
+}

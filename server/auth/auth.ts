@@ -1,0 +1,193 @@
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { admin, organization, username } from "better-auth/plugins";
+import type { Kysely } from "kysely";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "../../common/account.schemas";
+import { organizationAccessControl, organizationRoles, platformAccessControl, platformRoles } from "../../common/permissions";
+import type { Config } from "../config";
+import type { Dialect } from "../db/database";
+import type { Database } from "../db/schema";
+import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
+import type { MailQueue } from "../modules/mail";
+import { mailTemplates } from "../modules/mail";
+import type { RateLimitStore } from "./rate-limit-store";
+import { specErrors } from "./spec-errors";
+
+export type AuthDeps = {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  mail: MailQueue;
+  rateLimitStore?: RateLimitStore;
+};
+
+/** Session lifetime: 30 days, refreshed daily; better-call refuses cookies over 400 days. */
+const SESSION_EXPIRES_IN_SECONDS = 60 * 60 * 24 * 30;
+const ONE_HOUR_SECONDS = 60 * 60;
+
+/** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
+export const RATE_LIMIT_RULES = {
+  default: { window: 60, max: 300 },
+  "/sign-in/*": { window: 60, max: 10 },
+  "/sign-up/email": { window: 60, max: 10 },
+  "/change-password": { window: 60, max: 10 },
+  "/request-password-reset": { window: 300, max: 5 },
+  "/send-verification-email": { window: 300, max: 5 },
+  "/is-username-available": { window: 60, max: 60 },
+} as const;
+
+export function createAuth(deps: AuthDeps) {
+  const { config, mail } = deps;
+  const appUrl = (pathname: string) => `${config.baseUrl}${pathname}`;
+
+  const options = {
+    appName: "Atrium",
+    baseURL: config.baseUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    database: { db: deps.db, type: deps.dialect },
+    trustedOrigins: [new URL(config.baseUrl).origin, ...config.trustedOrigins],
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      resetPasswordTokenExpiresIn: ONE_HOUR_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }) {
+        await mail.enqueue({ to: user.email, ...mailTemplates.passwordResetMail({ name: user.name, url }) });
+      },
+      async onPasswordReset({ user }) {
+        await mail.enqueue({
+          to: user.email,
+          ...mailTemplates.noticeMail({ name: user.name, subject: "Your password was reset", message: "Your password was just reset, and every session of your account was signed out." }),
+        });
+      },
+      async onExistingUserSignUp({ user }) {
+        await mail.enqueue({
+          to: user.email,
+          ...mailTemplates.existingAccountMail({ name: user.name, signInUrl: appUrl("/sign-in"), resetUrl: appUrl("/forgot-password") }),
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: ONE_HOUR_SECONDS,
+      async sendVerificationEmail({ user, url }) {
+        await mail.enqueue({ to: user.email, ...mailTemplates.verificationMail({ name: user.name, url }) });
+      },
+    },
+    user: {
+      deleteUser: {
+        enabled: true,
+        async afterDelete(user) {
+          await mail.enqueue({
+            to: user.email,
+            ...mailTemplates.noticeMail({ name: user.name, subject: "Your account was deleted", message: "Your Atrium account and its sessions were deleted, as you asked." }),
+          });
+        },
+      },
+    },
+    session: {
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
+      updateAge: 60 * 60 * 24,
+    },
+    rateLimit: {
+      enabled: true,
+      window: RATE_LIMIT_RULES.default.window,
+      max: RATE_LIMIT_RULES.default.max,
+      storage: "database",
+      customRules: {
+        "/sign-in/*": RATE_LIMIT_RULES["/sign-in/*"],
+        "/sign-up/email": RATE_LIMIT_RULES["/sign-up/email"],
+        "/change-password": RATE_LIMIT_RULES["/change-password"],
+        "/request-password-reset": RATE_LIMIT_RULES["/request-password-reset"],
+        "/send-verification-email": RATE_LIMIT_RULES["/send-verification-email"],
+        "/is-username-available": RATE_LIMIT_RULES["/is-username-available"],
+      },
+      ...(deps.rateLimitStore ? { customStorage: deps.rateLimitStore } : {}),
+    },
+    advanced: {
+      disableCSRFCheck: false,
+      disableOriginCheck: false,
+      useSecureCookies: config.isHttps,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isHttps },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          async before(user) {
+            if (config.adminEmails.includes(user.email.toLowerCase())) return { data: { ...user, role: "admin" } };
+            return { data: user };
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        // The spec: a password change ends every other session, whatever the client asked for.
+        if (ctx.path === "/change-password" && ctx.body && typeof ctx.body === "object") {
+          return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password" && !(ctx.context.returned instanceof APIError) && ctx.context.session) {
+          const { user } = ctx.context.session;
+          await mail.enqueue({
+            to: user.email,
+            ...mailTemplates.noticeMail({ name: user.name, subject: "Your password was changed", message: "The password of your account was just changed, and your other sessions were signed out." }),
+          });
+        }
+      }),
+    },
+    plugins: [
+      username({
+        minUsernameLength: USERNAME_MIN_LENGTH,
+        maxUsernameLength: USERNAME_MAX_LENGTH,
+        usernameValidator: (value) => USERNAME_PATTERN.test(value),
+      }),
+      organization({
+        ac: organizationAccessControl,
+        roles: organizationRoles,
+        creatorRole: "owner",
+        teams: { enabled: true, allowRemovingAllTeams: false },
+        invitationExpiresIn: 60 * 60 * 24 * 2,
+        cancelPendingInvitationsOnReInvite: true,
+        organizationLimit: config.organizations.limit,
+        allowUserToCreateOrganization: async (user) =>
+          config.organizations.whoMayCreate === "everyone" ||
+          (config.organizations.whoMayCreate === "admins" && (user as { role?: string | null }).role?.split(",").includes("admin") === true),
+        disableOrganizationDeletion: config.organizations.isDeletionDisabled,
+        async sendInvitationEmail({ id, email, organization: org, inviter, role }) {
+          await mail.enqueue({
+            to: email,
+            ...mailTemplates.invitationMail({ inviterName: inviter.user.name, organizationName: org.name, role, url: appUrl(`/invitations/${id}`) }),
+          });
+        },
+      }),
+      admin({
+        ac: platformAccessControl,
+        roles: platformRoles,
+        defaultRole: "user",
+        adminRoles: ["admin"],
+        adminUserIds: config.adminUserIds,
+      }),
+      specErrors(),
+    ],
+  } satisfies BetterAuthOptions;
+
+  return betterAuth(options);
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+export type AuthSession = NonNullable<Awaited<ReturnType<Auth["api"]["getSession"]>>>;

@@ -1,0 +1,56 @@
+import type { BetterAuthPlugin } from "better-auth";
+
+/**
+ * The spec's error catalogue (section 8) is the contract; better-auth 1.7 capitalises its messages and
+ * answers some with other statuses. This table is the one place that maps better-auth's `code` to the
+ * spec's status and message. The `code` stays in the body, so clients can branch on it.
+ */
+export const SPEC_ERRORS: Record<string, { status: number; message: string }> = {
+  INVALID_USERNAME_OR_PASSWORD: { status: 401, message: "invalid username or password" },
+  EMAIL_NOT_VERIFIED: { status: 403, message: "email not verified" },
+  UNEXPECTED_ERROR: { status: 500, message: "unexpected error" },
+  USERNAME_IS_ALREADY_TAKEN: { status: 422, message: "username is already taken. please try another." },
+  USERNAME_TOO_SHORT: { status: 422, message: "username is too short" },
+  USERNAME_TOO_LONG: { status: 422, message: "username is too long" },
+  INVALID_USERNAME: { status: 422, message: "username is invalid" },
+  NO_ACTIVE_ORGANIZATION: { status: 400, message: "no active organization" },
+  MEMBER_NOT_FOUND: { status: 400, message: "member not found" },
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: { status: 400, message: "you cannot leave the organization as the only owner" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 401, message: "not allowed to delete this member" },
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: { status: 403, message: "not allowed to create a new organization" },
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: { status: 403, message: "reached the maximum number of organizations" },
+  ORGANIZATION_ALREADY_EXISTS: { status: 400, message: "organization already exists" },
+  ORGANIZATION_NOT_FOUND: { status: 400, message: "organization not found" },
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 400, message: "user is not a member of the organization" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: { status: 403, message: "not allowed to update or delete the organization" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: { status: 403, message: "not allowed to update or delete the organization" },
+  TEAM_NOT_FOUND: { status: 400, message: "team not found" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: { status: 403, message: "not allowed to delete or update teams" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: { status: 403, message: "not allowed to delete or update teams" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: { status: 403, message: "not allowed to delete or update teams" },
+  UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "unable to remove the last team" },
+  ORGANIZATION_SLUG_ALREADY_TAKEN: { status: 400, message: "slug is taken" },
+  FAILED_TO_CREATE_SESSION: { status: 500, message: "failed to create session" },
+};
+
+/** Rewrites better-auth error responses whose `code` the spec catalogues. */
+export function specErrors(): BetterAuthPlugin {
+  return {
+    id: "spec-errors",
+    async onResponse(response) {
+      if (response.status < 400) return;
+      if (!(response.headers.get("content-type") ?? "").includes("json")) return;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: string; message?: string } | null;
+      const mapped = body?.code ? SPEC_ERRORS[body.code] : undefined;
+      if (!body || !mapped) return;
+      const headers = new Headers(response.headers);
+      headers.delete("content-length");
+      return {
+        response: new Response(JSON.stringify({ ...body, message: mapped.message }), { status: mapped.status, headers }),
+      };
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** The only place that reads `process.env`. Everything else receives a typed `Config`. */
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => (value === undefined || value === "" ? undefined : value === "true" || value === "1"));
+
+const optionalUrl = z.union([z.literal(""), z.url()]).optional().transform((value) => value || undefined);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  BASE_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  TRUSTED_ORIGINS: csv,
+  TRUSTED_PROXIES: csv,
+  ADMIN_EMAILS: csv,
+  ADMIN_USER_IDS: csv,
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().min(3).default("Atrium <no-reply@atrium.localhost>"),
+  DEV_MAILBOX: flag,
+  BILLING_SANDBOX: flag,
+  REDIS_URL: optionalUrl,
+  POLAR_ACCESS_TOKEN: z.string().optional(),
+  POLAR_SERVER_URL: optionalUrl,
+  POLAR_WEBHOOK_SECRET: z.string().optional(),
+  ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
+  ALLOW_ORGANIZATION_CREATION: z.enum(["everyone", "admins", "nobody"]).default("everyone"),
+  DISABLE_ORGANIZATION_DELETION: flag,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  host: string;
+  baseUrl: string;
+  isHttps: boolean;
+  dataDir: string;
+  database: { dialect: "sqlite"; file: string } | { dialect: "postgres"; url: string };
+  authSecret: string;
+  trustedOrigins: string[];
+  trustedProxies: string[];
+  adminEmails: string[];
+  adminUserIds: string[];
+  mail: { from: string; smtpUrl?: string; devMailbox: boolean };
+  billingSandbox: boolean;
+  redisUrl?: string;
+  polar: { accessToken?: string; serverUrl?: string; webhookSecret?: string };
+  organizations: {
+    limit?: number;
+    whoMayCreate: "everyone" | "admins" | "nobody";
+    isDeletionDisabled: boolean;
+  };
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment once, listing every bad variable together rather than the first. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === "production";
+  const problems: string[] = [];
+
+  if (isProduction && !env.AUTH_SECRET) problems.push("AUTH_SECRET: required in production (32+ random characters)");
+  if (isProduction && !env.SMTP_URL && env.DEV_MAILBOX !== true) {
+    problems.push("SMTP_URL: required in production (or set DEV_MAILBOX=true to keep mail in the dev mailbox)");
+  }
+  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR);
+  if (typeof database === "string") problems.push(`DATABASE_URL: ${database}`);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    baseUrl,
+    isHttps: baseUrl.startsWith("https://"),
+    dataDir,
+    database: database as Config["database"],
+    authSecret: env.AUTH_SECRET ?? readOrCreateDevelopmentSecret(dataDir),
+    trustedOrigins: env.TRUSTED_ORIGINS.map((origin) => new URL(origin).origin),
+    trustedProxies: env.TRUSTED_PROXIES,
+    adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    adminUserIds: env.ADMIN_USER_IDS,
+    mail: {
+      from: env.MAIL_FROM,
+      smtpUrl: env.SMTP_URL,
+      devMailbox: !env.SMTP_URL && (env.DEV_MAILBOX ?? !isProduction),
+    },
+    billingSandbox: env.BILLING_SANDBOX ?? !isProduction,
+    redisUrl: env.REDIS_URL,
+    polar: {
+      accessToken: env.POLAR_ACCESS_TOKEN,
+      serverUrl: env.POLAR_SERVER_URL,
+      webhookSecret: env.POLAR_WEBHOOK_SECRET,
+    },
+    organizations: {
+      limit: env.ORGANIZATION_LIMIT,
+      whoMayCreate: env.ALLOW_ORGANIZATION_CREATION,
+      isDeletionDisabled: env.DISABLE_ORGANIZATION_DELETION ?? false,
+    },
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+function parseDatabaseUrl(value: string | undefined, dataDir: string): Config["database"] | string {
+  if (!value) return { dialect: "sqlite", file: path.resolve(dataDir, "atrium.sqlite") };
+  if (/^postgres(ql)?:\/\//.test(value)) return { dialect: "postgres", url: value };
+  if (value.startsWith("file:")) return { dialect: "sqlite", file: resolveSqlitePath(value.slice("file:".length)) };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return "use a postgres:// URL, a file: URL or a file path";
+  return { dialect: "sqlite", file: resolveSqlitePath(value) };
+}
+
+function resolveSqlitePath(file: string): string {
+  return file === ":memory:" ? file : path.resolve(file.replace(/^\/\/(?=\/)/, ""));
+}
+
+/** Outside production a secret is generated once and kept beside the database, so sessions survive restarts. */
+function readOrCreateDevelopmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

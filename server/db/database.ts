@@ -1,0 +1,40 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import type { Config } from "../config";
+import type { Database } from "./schema";
+
+export type Dialect = "sqlite" | "postgres";
+
+export type DatabaseHandle = {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Answers when the database does: used by /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. */
+export function openDatabase(database: Config["database"]): DatabaseHandle {
+  if (database.dialect === "postgres") {
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+  }
+  if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new SQLite(database.file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+}
+
+/** SQLite hands dates back as strings, PostgreSQL as Date objects: one conversion for both. */
+export function toIsoString(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

@@ -1,0 +1,77 @@
+import type { ColumnType } from "kysely";
+
+/**
+ * Row types for the tables the app queries itself. better-auth's tables keep the camelCase names
+ * better-auth gives them; the app's own tables use snake_case (see docs/decisions/0002).
+ * Dates are ISO strings on SQLite and Date objects on PostgreSQL; the repositories normalise them.
+ */
+type Timestamp = ColumnType<Date | string, Date | string, Date | string>;
+
+export type UserTable = {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean | number;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  username: string | null;
+  displayUsername: string | null;
+  role: string | null;
+  banned: boolean | number | null;
+  banReason: string | null;
+  banExpires: Timestamp | null;
+};
+
+export type SessionTable = {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+  activeOrganizationId: string | null;
+  activeTeamId: string | null;
+  impersonatedBy: string | null;
+};
+
+export type MemberTable = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: Timestamp;
+};
+
+export type MailOutboxTable = {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: "pending" | "sending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+};
+
+export type DevMailboxTable = {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: Timestamp;
+};
+
+export type Database = {
+  user: UserTable;
+  session: SessionTable;
+  member: MemberTable;
+  mail_outbox: MailOutboxTable;
+  dev_mailbox: DevMailboxTable;
+};

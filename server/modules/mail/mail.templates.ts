@@ -1,0 +1,73 @@
+/** Mail templates: each returns the subject with an HTML and a plain-text body that say the same. */
+export type RenderedMail = { subject: string; html: string; text: string };
+
+const APP_NAME = "Atrium";
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function layout(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  const body = paragraphs.map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join("");
+  const button = action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(action.label)}</a></p>` +
+      `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Or paste this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(action.url)}</a></p>`
+    : "";
+  return `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f4f5;font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#18181b">
+<div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
+<p style="margin:0 0 24px;font-weight:700;font-size:18px">${APP_NAME}</p>
+<h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(heading)}</h1>${body}${button}
+</div></body></html>`;
+}
+
+function plain(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
+  return [heading, "", ...paragraphs.flatMap((paragraph) => [paragraph, ""]), ...(action ? [`${action.label}: ${action.url}`, ""] : []), `— ${APP_NAME}`].join("\n");
+}
+
+function render(subject: string, heading: string, paragraphs: string[], action?: { label: string; url: string }): RenderedMail {
+  return { subject, html: layout(heading, paragraphs, action), text: plain(heading, paragraphs, action) };
+}
+
+export function verificationMail(input: { name: string; url: string }): RenderedMail {
+  return render(
+    `Verify your e-mail address for ${APP_NAME}`,
+    `Welcome, ${input.name}`,
+    ["Confirm that this is your e-mail address to finish setting up your account. The link works for 1 hour."],
+    { label: "Verify e-mail address", url: input.url },
+  );
+}
+
+export function passwordResetMail(input: { name: string; url: string }): RenderedMail {
+  return render(
+    `Reset your ${APP_NAME} password`,
+    "Reset your password",
+    [`Hi ${input.name}, someone asked to reset the password of your account. If it was you, choose a new password; the link works for 1 hour.`, "If it was not you, ignore this mail: your password stays as it is."],
+    { label: "Choose a new password", url: input.url },
+  );
+}
+
+export function invitationMail(input: { inviterName: string; organizationName: string; role: string; url: string }): RenderedMail {
+  return render(
+    `${input.inviterName} invited you to ${input.organizationName} on ${APP_NAME}`,
+    `Join ${input.organizationName}`,
+    [`${input.inviterName} invited you to join ${input.organizationName} as ${input.role}. The invitation expires in 2 days.`],
+    { label: "View invitation", url: input.url },
+  );
+}
+
+export function existingAccountMail(input: { name: string; signInUrl: string; resetUrl: string }): RenderedMail {
+  return render(
+    `Someone tried to sign up to ${APP_NAME} with your address`,
+    "You already have an account",
+    [
+      `Hi ${input.name}, someone tried to create a new ${APP_NAME} account with this e-mail address, which already has one.`,
+      `If it was you, sign in instead. Forgot your password? Reset it at ${input.resetUrl}`,
+      "If it was not you, you can ignore this mail: nothing was changed.",
+    ],
+    { label: "Sign in", url: input.signInUrl },
+  );
+}
+
+export function noticeMail(input: { name: string; subject: string; message: string }): RenderedMail {
+  return render(`${input.subject} — ${APP_NAME}`, input.subject, [`Hi ${input.name},`, input.message, "If this was not you, reset your password and review your sessions right away."]);
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from "vitest/config";
+
+// Three sizes of test (see docs/ARCHITECTURE.md): unit (no I/O) and integration (real database) run here;
+// end-to-end specs run in Chromium through e2e/run.mjs.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["{server,common,web,billing-sandbox}/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["{server,billing-sandbox}/**/*.int.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});

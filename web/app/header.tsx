@@ -1,0 +1,85 @@
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { Avatar } from "../components/ui/avatar";
+import { ThemeToggle } from "../components/ui/theme-toggle";
+import { useToast } from "../components/ui/toast";
+import { errorMessage, unwrap } from "../lib/api-error";
+import { authClient } from "../lib/auth-client";
+import { useRefreshSession, useSession } from "../features/auth/api/session";
+
+const menuItem = "flex cursor-pointer items-center rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
+
+function UserMenu() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const refreshSession = useRefreshSession();
+  const user = session.data?.user;
+  if (!user) return null;
+
+  async function signOut() {
+    try {
+      unwrap(await authClient.signOut());
+      await refreshSession({ clearEverything: true });
+      await navigate({ to: "/sign-in" });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  }
+
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger aria-label={`Account menu for ${user.name}`} className="rounded-full">
+        <Avatar name={user.name} image={user.image} size="sm" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 w-64 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900">
+          <div className="px-3 py-2">
+            <p className="truncate text-sm font-medium">{user.name}</p>
+            <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+          </div>
+          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+          <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account" })}>
+            Account settings
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account/sessions" })}>
+            Sessions
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+          <DropdownMenu.Item className={menuItem} onSelect={signOut}>
+            Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+export function Header() {
+  const session = useSession();
+  return (
+    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="flex items-center gap-2 font-semibold">
+          <img src="/favicon.svg" alt="" className="size-7" />
+          Atrium
+        </Link>
+        <div className="flex items-center gap-2">
+          <ThemeToggle />
+          {session.data?.user ? (
+            <UserMenu />
+          ) : session.isPending ? null : (
+            <>
+              <Link to="/sign-in" className="rounded-lg px-3 py-2 text-sm font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                Sign in
+              </Link>
+              <Link to="/sign-up" className="rounded-lg bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">
+                Sign up
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

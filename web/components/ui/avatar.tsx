@@ -1,0 +1,22 @@
+import { useState } from "react";
+import { cn } from "../../lib/cn";
+
+/** A round picture, or the person's initials when there is none or it fails to load. */
+export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "sm" | "md" | "lg" }) {
+  const [failed, setFailed] = useState(false);
+  const initials = name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join("");
+  const box = size === "sm" ? "size-8 text-xs" : size === "lg" ? "size-16 text-xl" : "size-10 text-sm";
+  if (image && !failed) {
+    return <img src={image} alt="" onError={() => setFailed(true)} className={cn("rounded-full object-cover", box)} />;
+  }
+  return (
+    <span aria-hidden="true" className={cn("inline-flex items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100", box)}>
+      {initials || "?"}
+    </span>
+  );
+}

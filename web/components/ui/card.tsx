@@ -1,0 +1,22 @@
+import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
+
+export function Card({ className, children }: { className?: string; children: ReactNode }) {
+  return (
+    <section className={cn("rounded-xl border border-zinc-200 bg-white p-6 shadow-xs dark:border-zinc-800 dark:bg-zinc-900", className)}>
+      {children}
+    </section>
+  );
+}
+
+export function CardHeader({ title, description, action }: { title: string; description?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="mb-5 flex items-start justify-between gap-4">
+      <div>
+        <h2 className="text-base font-semibold">{title}</h2>
+        {description ? <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">{description}</p> : null}
+      </div>
+      {action}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { Dialog } from "../../../components/ui/dialog";
+import { EmptyState } from "../../../components/ui/page";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage } from "../../../lib/api-error";
+import { formatDateTime, formatRelative } from "../../../lib/format";
+import { describeDevice, useRevokeOtherSessions, useRevokeSession, useSessions } from "../api/sessions";
+
+export function SessionsPage({ currentSessionId }: { currentSessionId: string }) {
+  const toast = useToast();
+  const sessions = useSessions();
+  const revoke = useRevokeSession();
+  const revokeOthers = useRevokeOtherSessions();
+  const [confirmAll, setConfirmAll] = useState(false);
+  const others = (sessions.data ?? []).filter((session) => session.id !== currentSessionId);
+  const ordered = [...(sessions.data ?? [])].sort((a, b) => (a.id === currentSessionId ? -1 : b.id === currentSessionId ? 1 : new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime()));
+
+  return (
+    <Card>
+      <CardHeader
+        title="Sessions"
+        description="Every browser and device signed in to your account. Sign out the ones you do not recognise."
+        action={
+          others.length > 0 ? (
+            <Button variant="secondary" size="sm" onClick={() => setConfirmAll(true)}>
+              Sign out all other sessions
+            </Button>
+          ) : null
+        }
+      />
+      {sessions.isPending ? <LoadingBlock label="Loading sessions…" /> : null}
+      {sessions.isError ? <Alert tone="error">{errorMessage(sessions.error)}</Alert> : null}
+      {sessions.data && sessions.data.length === 0 ? <EmptyState title="No active sessions" /> : null}
+      {sessions.data && sessions.data.length > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-medium">Device</th>
+                <th scope="col" className="py-2 pr-4 font-medium">IP address</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Signed in</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Last active</th>
+                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {ordered.map((session) => {
+                const isCurrent = session.id === currentSessionId;
+                return (
+                  <tr key={session.id}>
+                    <td className="py-3 pr-4">
+                      <span className="font-medium">{describeDevice(session.userAgent)}</span>
+                      {isCurrent ? <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">This device</span> : null}
+                    </td>
+                    <td className="py-3 pr-4 font-mono text-xs">{session.ipAddress || "—"}</td>
+                    <td className="py-3 pr-4" title={formatDateTime(session.createdAt)}>{formatDateTime(session.createdAt)}</td>
+                    <td className="py-3 pr-4" title={formatDateTime(session.updatedAt)}>{formatRelative(session.updatedAt)}</td>
+                    <td className="py-3 text-right">
+                      {isCurrent ? null : (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
+                          isLoading={revoke.isPending && revoke.variables === session.token}
+                          onClick={() =>
+                            revoke.mutate(session.token, {
+                              onSuccess: () => toast.success("Session signed out"),
+                              onError: (error) => toast.error(errorMessage(error)),
+                            })
+                          }
+                        >
+                          Sign out
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Dialog open={confirmAll} onOpenChange={setConfirmAll} title="Sign out all other sessions?" description={`${others.length} other session${others.length === 1 ? "" : "s"} will be signed out. This device stays signed in.`}>
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setConfirmAll(false)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            isLoading={revokeOthers.isPending}
+            onClick={() =>
+              revokeOthers.mutate(undefined, {
+                onSuccess: () => {
+                  setConfirmAll(false);
+                  toast.success("Other sessions signed out");
+                },
+                onError: (error) => toast.error(errorMessage(error)),
+              })
+            }
+          >
+            Sign out others
+          </Button>
+        </div>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,15 @@
+import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { createAuthClient } from "better-auth/react";
+import { organizationAccessControl, organizationRoles, platformAccessControl, platformRoles } from "../../common/permissions";
+
+/** The one better-auth client of the web app; it calls /api/auth on the page's own origin. */
+export const authClient = createAuthClient({
+  plugins: [
+    usernameClient(),
+    organizationClient({ ac: organizationAccessControl, roles: organizationRoles, teams: { enabled: true } }),
+    adminClient({ ac: platformAccessControl, roles: platformRoles }),
+  ],
+});
+
+export type Session = typeof authClient.$Infer.Session;
+export type SessionUser = Session["user"];
