@@ -13,6 +13,7 @@ import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { devMailRoutes } from "./modules/mail";
+import { organizationRoutes } from "./modules/organizations";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -50,7 +51,15 @@ export function createApp(deps: AppDeps) {
     }
   });
 
-  app.get("/api/meta", (c) => c.json({ devMailbox: config.mail.devMailbox, billingSandbox: config.billingSandbox }));
+  app.get("/api/meta", (c) =>
+    c.json({
+      devMailbox: config.mail.devMailbox,
+      billingSandbox: config.billingSandbox,
+      organizations: { whoMayCreate: config.organizations.whoMayCreate, isDeletionDisabled: config.organizations.isDeletionDisabled, limit: config.organizations.limit ?? null },
+    }),
+  );
+
+  app.route("/api/organizations", organizationRoutes({ auth, db: database.db }));
 
   app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(withClientIpHeader(c.req.raw, c.get("clientIp"))));
 

@@ -1,5 +1,5 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { admin, organization, username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import {
@@ -16,6 +16,7 @@ import type { Database } from "../db/schema";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { MailQueue } from "../modules/mail";
 import { mailTemplates } from "../modules/mail";
+import { createOrganizationHooks, normalizeMetadata, onMemberLeft } from "../modules/organizations";
 import type { RateLimitStore } from "./rate-limit-store";
 import { specErrors } from "./spec-errors";
 
@@ -135,12 +136,27 @@ export function createAuth(deps: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        const body = ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
         // The spec: a password change ends every other session, whatever the client asked for.
-        if (ctx.path === "/change-password" && ctx.body && typeof ctx.body === "object") {
-          return { context: { body: { ...ctx.body, revokeOtherSessions: true } } };
+        if (ctx.path === "/change-password" && body) {
+          return { context: { body: { ...body, revokeOtherSessions: true } } };
+        }
+        // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.
+        if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {
+          return { context: { body: { ...body, metadata: normalizeMetadata(body.metadata) } } };
+        }
+        const data = body?.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined;
+        if (ctx.path === "/organization/update" && body && data && data.metadata !== undefined) {
+          return { context: { body: { ...body, data: { ...data, metadata: normalizeMetadata(data.metadata) } } } };
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        const succeeded = !(ctx.context.returned instanceof APIError);
+        if (ctx.path === "/organization/leave" && succeeded) {
+          const session = await getSessionFromCtx(ctx);
+          const organizationId = (ctx.body as { organizationId?: string } | undefined)?.organizationId;
+          if (session && organizationId) await onMemberLeft(deps.db, session.user.id, organizationId);
+        }
         if (ctx.path === "/change-password" && !(ctx.context.returned instanceof APIError) && ctx.context.session) {
           const { user } = ctx.context.session;
           await mail.enqueue({
@@ -162,12 +178,12 @@ export function createAuth(deps: AuthDeps) {
         creatorRole: "owner",
         teams: { enabled: true, allowRemovingAllTeams: false },
         invitationExpiresIn: 60 * 60 * 24 * 2,
-        cancelPendingInvitationsOnReInvite: true,
         organizationLimit: config.organizations.limit,
         allowUserToCreateOrganization: async (user) =>
           config.organizations.whoMayCreate === "everyone" ||
           (config.organizations.whoMayCreate === "admins" && (user as { role?: string | null }).role?.split(",").includes("admin") === true),
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
+        organizationHooks: createOrganizationHooks(deps.db),
         async sendInvitationEmail({ id, email, organization: org, inviter, role }) {
           await mail.enqueue({
             to: email,

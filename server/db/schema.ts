@@ -45,6 +45,44 @@ export type MemberTable = {
   createdAt: Timestamp;
 };
 
+export type OrganizationTable = {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  createdAt: Timestamp;
+  metadata: string | null;
+};
+
+export type TeamTable = {
+  id: string;
+  name: string;
+  memberCount: number;
+  organizationId: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp | null;
+};
+
+export type TeamMemberTable = {
+  id: string;
+  teamId: string;
+  userId: string;
+  membershipKey: string | null;
+  createdAt: Timestamp | null;
+};
+
+export type InvitationTable = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string | null;
+  teamId: string | null;
+  status: "pending" | "accepted" | "rejected" | "canceled";
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  inviterId: string;
+};
+
 export type MailOutboxTable = {
   id: string;
   to_address: string;
@@ -72,6 +110,10 @@ export type Database = {
   user: UserTable;
   session: SessionTable;
   member: MemberTable;
+  organization: OrganizationTable;
+  team: TeamTable;
+  teamMember: TeamMemberTable;
+  invitation: InvitationTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
 };

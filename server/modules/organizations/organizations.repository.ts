@@ -1,0 +1,76 @@
+import type { Kysely } from "kysely";
+import { toIsoString } from "../../db/database";
+import type { Database } from "../../db/schema";
+import type { OrganizationScope } from "../../http/organization-scope";
+import type { ListMembersQuery, MemberList } from "./organizations.schemas";
+
+/** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
+export async function findMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
+  let base = db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .where("member.organizationId", "=", scope.organizationId);
+  if (query.search) {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["user.name"]), "like", eb.val(pattern)),
+        eb(eb.fn("lower", ["user.email"]), "like", eb.val(pattern)),
+        eb(eb.fn("lower", ["user.username"]), "like", eb.val(pattern)),
+      ]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .select(["member.id", "member.userId", "member.role", "member.createdAt", "user.name", "user.email", "user.image", "user.username"])
+      .orderBy("member.createdAt", "asc")
+      .orderBy("member.id", "asc")
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string | number>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  const userIds = rows.map((row) => row.userId);
+  const teamRows = userIds.length
+    ? await db
+        .selectFrom("teamMember")
+        .innerJoin("team", "team.id", "teamMember.teamId")
+        .where("team.organizationId", "=", scope.organizationId)
+        .where("teamMember.userId", "in", userIds)
+        .select(["teamMember.userId", "team.id", "team.name"])
+        .orderBy("team.name")
+        .execute()
+    : [];
+  return {
+    members: rows.map((row) => ({
+      id: row.id,
+      userId: row.userId,
+      role: row.role,
+      createdAt: toIsoString(row.createdAt) ?? "",
+      user: { id: row.userId, name: row.name, email: row.email, image: row.image, username: row.username },
+      teams: teamRows.filter((team) => team.userId === row.userId).map((team) => ({ id: team.id, name: team.name })),
+    })),
+    total: Number(count.total),
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+export async function findMembership(db: Kysely<Database>, organizationId: string, userId: string) {
+  return db.selectFrom("member").select(["id", "role"]).where("organizationId", "=", organizationId).where("userId", "=", userId).executeTakeFirst();
+}
+
+/** Clears the organization from every session of the user where it was the active one. */
+export async function clearActiveOrganization(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
+  await db
+    .updateTable("session")
+    .set({ activeOrganizationId: null, activeTeamId: null })
+    .where("userId", "=", userId)
+    .where("activeOrganizationId", "=", organizationId)
+    .execute();
+}
+
+export async function isTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("teamMember").select("id").where("teamId", "=", teamId).where("userId", "=", userId).executeTakeFirst();
+  return Boolean(row);
+}

@@ -1,0 +1,77 @@
+import { APIError } from "better-auth/api";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema";
+import type { OrganizationScope } from "../../http/organization-scope";
+import { clearActiveOrganization, findMembers, isTeamMember } from "./organizations.repository";
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type ListMembersQuery, type MemberList } from "./organizations.schemas";
+
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+function depthOf(value: unknown, depth = 1): number {
+  if (value === null || typeof value !== "object") return depth - 1;
+  let deepest = depth;
+  for (const [key, child] of Object.entries(value)) {
+    if (FORBIDDEN_KEYS.has(key)) throw new APIError("BAD_REQUEST", { message: `metadata may not contain the key "${key}"`, code: "INVALID_METADATA" });
+    deepest = Math.max(deepest, depthOf(child, depth + 1));
+  }
+  return deepest;
+}
+
+/**
+ * Accepts organization metadata as a map or its JSON string (the spec allows both) and returns the map;
+ * too large, too deep, not an object, or prototype-polluting keys are a 400.
+ */
+export function normalizeMetadata(metadata: unknown): Record<string, unknown> | undefined {
+  if (metadata === undefined || metadata === null) return undefined;
+  let value = metadata;
+  if (typeof value === "string") {
+    if (Buffer.byteLength(value, "utf8") > METADATA_MAX_BYTES) throw tooLarge();
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new APIError("BAD_REQUEST", { message: "metadata is not valid JSON", code: "INVALID_METADATA" });
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new APIError("BAD_REQUEST", { message: "metadata must be an object", code: "INVALID_METADATA" });
+  }
+  if (depthOf(value) > METADATA_MAX_DEPTH) {
+    throw new APIError("BAD_REQUEST", { message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep`, code: "INVALID_METADATA" });
+  }
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES) throw tooLarge();
+  return value as Record<string, unknown>;
+}
+
+function tooLarge() {
+  return new APIError("BAD_REQUEST", { message: `metadata may be at most ${METADATA_MAX_BYTES / 1024} KB`, code: "INVALID_METADATA" });
+}
+
+/** better-auth organization hooks for the spec rules the plugin does not enforce itself. */
+export function createOrganizationHooks(db: Kysely<Database>) {
+  return {
+    async beforeCreateTeam({ team }: { team: { name: string } }) {
+      if (typeof team.name !== "string" || team.name.trim().length < 1) {
+        throw new APIError("BAD_REQUEST", { message: "team name must be at least 1 character", code: "INVALID_TEAM_NAME" });
+      }
+    },
+    async beforeDeleteTeam({ team, user }: { team: { id: string }; user?: { id: string } }) {
+      // The spec: a member cannot delete a team they belong to (better-auth only checks the active team).
+      if (user && (await isTeamMember(db, team.id, user.id))) {
+        throw new APIError("FORBIDDEN", { message: "You are not allowed to delete this team", code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM" });
+      }
+    },
+    async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
+      await clearActiveOrganization(db, member.userId, organization.id);
+    },
+  };
+}
+
+/** Called after a successful leave: the plugin clears only the leaving session, the spec wants them all. */
+export async function onMemberLeft(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
+  await clearActiveOrganization(db, userId, organizationId);
+}
+
+/** Lists members of the caller's organization, with teams, searched and paged. */
+export async function listMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
+  return findMembers(db, scope, query);
+}
