@@ -51,3 +51,19 @@ export const platformRoles = {
 };
 
 export type PlatformRole = keyof typeof platformRoles;
+
+export type OrganizationPermissions = {
+  [K in keyof typeof organizationStatements]?: Array<(typeof organizationStatements)[K][number]>;
+};
+
+/**
+ * The spec's rule: passes when any of the comma-separated roles grants every requested action; with no
+ * requested action it fails. The web app uses it to offer only what a role may do; the server decides.
+ */
+export function rolesAllow(role: string | null | undefined, permissions: OrganizationPermissions): boolean {
+  if (!role || Object.keys(permissions).length === 0) return false;
+  return role
+    .split(",")
+    .map((name) => name.trim())
+    .some((name) => organizationRoles[name as OrganizationRole]?.authorize(permissions as never).success === true);
+}

@@ -13,7 +13,7 @@ import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { devMailRoutes } from "./modules/mail";
-import { organizationRoutes } from "./modules/organizations";
+import { invitationRoutes, organizationRoutes } from "./modules/organizations";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps) {
   );
 
   app.route("/api/organizations", organizationRoutes({ auth, db: database.db }));
+  app.route("/api/invitations", invitationRoutes({ db: database.db }));
 
   app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(withClientIpHeader(c.req.raw, c.get("clientIp"))));
 

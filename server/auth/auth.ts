@@ -1,7 +1,8 @@
-import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { admin, organization, username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
+import { z } from "zod";
 import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -16,7 +17,7 @@ import type { Database } from "../db/schema";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { MailQueue } from "../modules/mail";
 import { mailTemplates } from "../modules/mail";
-import { createOrganizationHooks, normalizeMetadata, onMemberLeft } from "../modules/organizations";
+import { atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft } from "../modules/organizations";
 import type { RateLimitStore } from "./rate-limit-store";
 import { specErrors } from "./spec-errors";
 
@@ -43,16 +44,29 @@ export const RATE_LIMIT_RULES = {
   "/is-username-available": { window: 60, max: 60 },
 } as const;
 
+/** The types of the user fields sign-up and update-user accept (their values are checked elsewhere). */
+const profileFieldTypesSchema = z.object({
+  name: z.string().optional(),
+  image: z.string().nullable().optional(),
+  username: z.string().nullable().optional(),
+  displayUsername: z.string().nullable().optional(),
+});
+
 export function createAuth(deps: AuthDeps) {
   const { config, mail } = deps;
   const appUrl = (pathname: string) => `${config.baseUrl}${pathname}`;
+
+  // Bound below, once the instance exists: the atomic-create plugin re-enters the create call through it.
+  let createOrganizationCall: Parameters<typeof atomicOrganizationCreate>[0] | undefined;
 
   const options = {
     appName: "Atrium",
     baseURL: config.baseUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
-    database: { db: deps.db, type: deps.dialect },
+    // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
+    // or a team) run statement by statement and cannot roll back.
+    database: { db: deps.db, type: deps.dialect, transaction: true },
     trustedOrigins: [new URL(config.baseUrl).origin, ...config.trustedOrigins],
     emailAndPassword: {
       enabled: true,
@@ -137,6 +151,15 @@ export function createAuth(deps: AuthDeps) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         const body = ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
+        // better-auth checks these profile fields only when they are strings: a number or an array would be
+        // stored as it is, or crash the username normaliser (a 500). A clear 400 instead.
+        if ((ctx.path === "/sign-up/email" || ctx.path === "/update-user") && body) {
+          const parsed = profileFieldTypesSchema.safeParse(body);
+          if (!parsed.success) {
+            const message = parsed.error.issues.map((issue) => `[body.${issue.path.join(".")}] ${issue.message}`).join("; ");
+            throw APIError.from("BAD_REQUEST", { code: "VALIDATION_ERROR", message });
+          }
+        }
         // The spec: a password change ends every other session, whatever the client asked for.
         if (ctx.path === "/change-password" && body) {
           return { context: { body: { ...body, revokeOtherSessions: true } } };
@@ -178,6 +201,8 @@ export function createAuth(deps: AuthDeps) {
         creatorRole: "owner",
         teams: { enabled: true, allowRemovingAllTeams: false },
         invitationExpiresIn: 60 * 60 * 24 * 2,
+        // The spec: only the invited, verified address may accept (better-auth skips the check for its own ids).
+        requireEmailVerificationOnInvitation: true,
         organizationLimit: config.organizations.limit,
         allowUserToCreateOrganization: async (user) =>
           config.organizations.whoMayCreate === "everyone" ||
@@ -187,7 +212,7 @@ export function createAuth(deps: AuthDeps) {
         async sendInvitationEmail({ id, email, organization: org, inviter, role }) {
           await mail.enqueue({
             to: email,
-            ...mailTemplates.invitationMail({ inviterName: inviter.user.name, organizationName: org.name, role, url: appUrl(`/invitations/${id}`) }),
+            ...mailTemplates.invitationMail({ inviterName: inviter.user.name, organizationName: org.name, role, url: appUrl(`/invitations/${id}?email=${encodeURIComponent(email)}`) }),
           });
         },
       }),
@@ -198,11 +223,27 @@ export function createAuth(deps: AuthDeps) {
         adminRoles: ["admin"],
         adminUserIds: config.adminUserIds,
       }),
+      platformRoleDefault(),
+      atomicOrganizationCreate(() => createOrganizationCall!()),
       specErrors(),
     ],
   } satisfies BetterAuthOptions;
 
-  return betterAuth(options);
+  const auth = betterAuth(options);
+  createOrganizationCall = () => (input) => auth.api.createOrganization(input as never) as never;
+  return auth;
+}
+
+/**
+ * The default platform role as a schema default. A sign-up with a registered e-mail answers with a
+ * synthetic user built from the schema (no account enumeration); without a default its `role` is null
+ * while a real sign-up's is "user", which tells the two apart. Listed after admin() so it wins.
+ */
+function platformRoleDefault(): BetterAuthPlugin {
+  return {
+    id: "platform-role-default",
+    schema: { user: { fields: { role: { type: "string", required: false, input: false, defaultValue: "user" } } } },
+  };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

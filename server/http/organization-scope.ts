@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../common/error-codes";
-import { organizationRoles, type OrganizationRole, type organizationStatements } from "../../common/permissions";
+import { rolesAllow, type OrganizationPermissions } from "../../common/permissions";
 import type { Auth } from "../auth/auth";
 import type { Database } from "../db/schema";
 import type { AppEnv } from "./app-env";
@@ -35,20 +35,10 @@ export function requireOrganizationScope(deps: { auth: Auth; db: Kysely<Database
   };
 }
 
-type Permissions = { [K in keyof typeof organizationStatements]?: Array<(typeof organizationStatements)[K][number]> };
-
-/** True when any of the member's roles grants every requested action; no requested action is a refusal. */
-export function hasOrganizationPermission(scope: OrganizationScope, permissions: Permissions): boolean {
-  if (Object.keys(permissions).length === 0) return false;
-  return scope.roles.some((role) => {
-    const definition = organizationRoles[role as OrganizationRole];
-    return definition ? definition.authorize(permissions as never).success : false;
-  });
-}
-
-export function requireOrganizationPermission(c: Context<ScopedEnv>, permissions: Permissions): OrganizationScope {
+/** Throws 403 unless one of the caller's roles grants every requested action. */
+export function requireOrganizationPermission(c: Context<ScopedEnv>, permissions: OrganizationPermissions): OrganizationScope {
   const scope = c.get("scope");
-  if (!hasOrganizationPermission(scope, permissions)) {
+  if (!rolesAllow(scope.roles.join(","), permissions)) {
     const resource = Object.keys(permissions)[0] ?? "resource";
     throw new AppError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
   }

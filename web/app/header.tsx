@@ -6,6 +6,7 @@ import { useToast } from "../components/ui/toast";
 import { errorMessage, unwrap } from "../lib/api-error";
 import { authClient } from "../lib/auth-client";
 import { useRefreshSession, useSession } from "../features/auth/api/session";
+import { OrganizationSwitcher } from "../features/organizations/components/organization-switcher";
 
 const menuItem = "flex cursor-pointer items-center rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
 
@@ -60,10 +61,13 @@ export function Header() {
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2 font-semibold">
-          <img src="/favicon.svg" alt="" className="size-7" />
-          Atrium
-        </Link>
+        <div className="flex items-center gap-4">
+          <Link to="/" className="flex items-center gap-2 font-semibold">
+            <img src="/favicon.svg" alt="" className="size-7" />
+            Atrium
+          </Link>
+          {session.data?.user ? <OrganizationSwitcher /> : null}
+        </div>
         <div className="flex items-center gap-2">
           <ThemeToggle />
           {session.data?.user ? (

@@ -14,6 +14,14 @@ import { SignInPage } from "../features/auth/routes/sign-in-page";
 import { SignUpPage } from "../features/auth/routes/sign-up-page";
 import { DevMailPage } from "../features/dev-mail/routes/dev-mail-page";
 import { HomePage } from "../features/home/routes/home-page";
+import { CreateOrganizationPage } from "../features/organizations/routes/create-organization-page";
+import { DangerZonePage } from "../features/organizations/routes/danger-zone-page";
+import { GeneralSettingsPage } from "../features/organizations/routes/general-settings-page";
+import { InvitationPage } from "../features/organizations/routes/invitation-page";
+import { InvitationsPage } from "../features/organizations/routes/invitations-page";
+import { MembersPage } from "../features/organizations/routes/members-page";
+import { OrganizationSettingsLayout } from "../features/organizations/routes/organization-settings-layout";
+import { TeamsPage } from "../features/organizations/routes/teams-page";
 import { Header } from "./header";
 
 type RouterContext = { queryClient: QueryClient };
@@ -144,6 +152,33 @@ const sessionsRoute = createRoute({
 });
 const deleteAccountRoute = createRoute({ getParentRoute: () => accountRoute, path: "/delete", component: DeleteAccountPage });
 
+const createOrganizationRoute = createRoute({ getParentRoute: () => authedRoute, path: "/organizations/new", component: CreateOrganizationPage });
+
+const organizationSettingsRoute = createRoute({
+  getParentRoute: () => authedRoute,
+  path: "/organizations/$organizationId/settings",
+  component: function OrganizationSettings() {
+    const { organizationId } = organizationSettingsRoute.useParams();
+    const { session } = organizationSettingsRoute.useRouteContext();
+    return <OrganizationSettingsLayout key={organizationId} organizationId={organizationId} userId={session.user.id} />;
+  },
+});
+const generalSettingsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/", component: GeneralSettingsPage });
+const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members", component: MembersPage });
+const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations", component: InvitationsPage });
+const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams", component: TeamsPage });
+const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger", component: DangerZonePage });
+
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/invitations/$invitationId",
+  validateSearch: z.object({ email: text }),
+  component: function Invitation() {
+    const { invitationId } = invitationRoute.useParams();
+    return <InvitationPage key={invitationId} invitationId={invitationId} email={invitationRoute.useSearch().email} />;
+  },
+});
+
 const devMailRoute = createRoute({ getParentRoute: () => rootRoute, path: "/dev/mail", component: DevMailPage });
 
 const routeTree = rootRoute.addChildren([
@@ -152,7 +187,12 @@ const routeTree = rootRoute.addChildren([
   checkEmailRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
-  authedRoute.addChildren([accountRoute.addChildren([profileRoute, passwordRoute, sessionsRoute, deleteAccountRoute])]),
+  authedRoute.addChildren([
+    accountRoute.addChildren([profileRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
+    createOrganizationRoute,
+    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, dangerZoneRoute]),
+  ]),
+  invitationRoute,
   devMailRoute,
 ]);
 

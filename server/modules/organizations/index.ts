@@ -1,3 +1,4 @@
-export { organizationRoutes } from "./organizations.routes";
+export { invitationRoutes, organizationRoutes } from "./organizations.routes";
 export { createOrganizationHooks, normalizeMetadata, onMemberLeft } from "./organizations.service";
-export type { MemberList, MemberListItem } from "./organizations.schemas";
+export { atomicOrganizationCreate } from "./organizations.plugin";
+export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
 import type { OrganizationScope } from "../../http/organization-scope";
-import type { ListMembersQuery, MemberList } from "./organizations.schemas";
+import type { ListMembersQuery, MemberList, TeamWithMembers } from "./organizations.schemas";
 
 /** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
 export async function findMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
@@ -73,4 +73,55 @@ export async function clearActiveOrganization(db: Kysely<Database>, userId: stri
 export async function isTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<boolean> {
   const row = await db.selectFrom("teamMember").select("id").where("teamId", "=", teamId).where("userId", "=", userId).executeTakeFirst();
   return Boolean(row);
+}
+
+export async function findInvitation(db: Kysely<Database>, invitationId: string) {
+  return db.selectFrom("invitation").select(["status", "expiresAt"]).where("id", "=", invitationId).executeTakeFirst();
+}
+
+/** Teams of the scoped organization with their members' names: one query for teams, one for memberships. */
+export async function findTeamsWithMembers(db: Kysely<Database>, scope: OrganizationScope): Promise<TeamWithMembers[]> {
+  const teams = await db
+    .selectFrom("team")
+    .select(["id", "name", "createdAt"])
+    .where("organizationId", "=", scope.organizationId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  const memberships = teams.length
+    ? await db
+        .selectFrom("teamMember")
+        .innerJoin("user", "user.id", "teamMember.userId")
+        .where(
+          "teamMember.teamId",
+          "in",
+          teams.map((team) => team.id),
+        )
+        .select(["teamMember.teamId", "user.id as userId", "user.name", "user.email", "user.image"])
+        .orderBy("user.name")
+        .execute()
+    : [];
+  return teams.map((team) => ({
+    id: team.id,
+    name: team.name,
+    createdAt: toIsoString(team.createdAt) ?? "",
+    members: memberships.filter((row) => row.teamId === team.id).map(({ userId, name, email, image }) => ({ userId, name, email, image })),
+  }));
+}
+
+/**
+ * Closes pending invitations of this address that have expired: better-auth ignores them when it looks for
+ * a pending one, but the one-pending-invitation index still counts them.
+ */
+export async function cancelExpiredPendingInvitations(db: Kysely<Database>, organizationId: string, email: string, now: Date): Promise<void> {
+  const rows = await db
+    .selectFrom("invitation")
+    .select(["id", "expiresAt"])
+    .where("organizationId", "=", organizationId)
+    .where("email", "=", email.toLowerCase())
+    .where("status", "=", "pending")
+    .execute();
+  const expired = rows.filter((row) => new Date(row.expiresAt).getTime() <= now.getTime()).map((row) => row.id);
+  if (expired.length === 0) return;
+  await db.updateTable("invitation").set({ status: "canceled" }).where("id", "in", expired).where("status", "=", "pending").execute();
 }

@@ -21,3 +21,13 @@ export type MemberListItem = {
 };
 
 export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
+
+/** What an invitation link can tell anyone who holds it: only its state, nothing about the organization. */
+export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+
+export type TeamWithMembers = {
+  id: string;
+  name: string;
+  createdAt: string;
+  members: Array<{ userId: string; name: string; email: string; image: string | null }>;
+};

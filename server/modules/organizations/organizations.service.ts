@@ -2,8 +2,8 @@ import { APIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import type { OrganizationScope } from "../../http/organization-scope";
-import { clearActiveOrganization, findMembers, isTeamMember } from "./organizations.repository";
-import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type ListMembersQuery, type MemberList } from "./organizations.schemas";
+import { cancelExpiredPendingInvitations, clearActiveOrganization, findInvitation, findMembers, findTeamsWithMembers, isTeamMember } from "./organizations.repository";
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type InvitationState, type ListMembersQuery, type MemberList, type TeamWithMembers } from "./organizations.schemas";
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -60,6 +60,10 @@ export function createOrganizationHooks(db: Kysely<Database>) {
         throw new APIError("FORBIDDEN", { message: "You are not allowed to delete this team", code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM" });
       }
     },
+    async beforeCreateInvitation({ invitation }: { invitation: { organizationId: string; email: string } }) {
+      // An expired pending invitation would otherwise make re-inviting the address fail on the unique index.
+      await cancelExpiredPendingInvitations(db, invitation.organizationId, invitation.email, new Date());
+    },
     async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
       await clearActiveOrganization(db, member.userId, organization.id);
     },
@@ -74,4 +78,17 @@ export async function onMemberLeft(db: Kysely<Database>, userId: string, organiz
 /** Lists members of the caller's organization, with teams, searched and paged. */
 export async function listMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
   return findMembers(db, scope, query);
+}
+
+/** The state of an invitation link, with expiry folded in; null when there is no such invitation. */
+export async function getInvitationState(db: Kysely<Database>, invitationId: string): Promise<InvitationState | null> {
+  const invitation = await findInvitation(db, invitationId);
+  if (!invitation) return null;
+  if (invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now()) return "expired";
+  return invitation.status;
+}
+
+/** Lists the teams of the caller's organization with their members. */
+export async function listTeams(db: Kysely<Database>, scope: OrganizationScope): Promise<TeamWithMembers[]> {
+  return findTeamsWithMembers(db, scope);
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { cn } from "../../lib/cn";
 
 /** A round picture, or the person's initials when there is none or it fails to load. */
-export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "sm" | "md" | "lg" }) {
+export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "xs" | "sm" | "md" | "lg" }) {
   const [failed, setFailed] = useState(false);
   const initials = name
     .split(/\s+/)
@@ -10,7 +10,7 @@ export function Avatar({ name, image, size = "md" }: { name: string; image?: str
     .slice(0, 2)
     .map((part) => part[0]?.toUpperCase())
     .join("");
-  const box = size === "sm" ? "size-8 text-xs" : size === "lg" ? "size-16 text-xl" : "size-10 text-sm";
+  const box = size === "xs" ? "size-5 text-[10px]" : size === "sm" ? "size-8 text-xs" : size === "lg" ? "size-16 text-xl" : "size-10 text-sm";
   if (image && !failed) {
     return <img src={image} alt="" onError={() => setFailed(true)} className={cn("rounded-full object-cover", box)} />;
   }

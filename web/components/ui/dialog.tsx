@@ -1,5 +1,6 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { Button } from "./button";
 
 /** An accessible modal: focus is trapped, Escape closes, the title and description are announced. */
 export function Dialog({
@@ -26,5 +27,52 @@ export function Dialog({
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/** Asks before a consequential action; the confirm button shows progress and the dialog closes on success. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  isDanger = true,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown>;
+  isDanger?: boolean;
+}) {
+  const [isWorking, setWorking] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description}>
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button
+          variant={isDanger ? "danger" : "primary"}
+          isLoading={isWorking}
+          onClick={async () => {
+            setWorking(true);
+            try {
+              await onConfirm();
+              onOpenChange(false);
+            } catch {
+              // The caller has shown the error; the dialog stays open so the person can retry or cancel.
+            } finally {
+              setWorking(false);
+            }
+          }}
+        >
+          {confirmLabel}
+        </Button>
+      </div>
+    </Dialog>
   );
 }

@@ -1,16 +1,16 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { cn } from "../../lib/cn";
 
-export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {
-  label: string;
-  error?: string;
-  description?: ReactNode;
-  /** Shown after the label on the right, e.g. a "Forgot password?" link. */
-  labelAside?: ReactNode;
-};
+type FieldProps = { label: string; error?: string; description?: ReactNode; labelAside?: ReactNode; className?: string };
 
-/** A labelled input whose description and error are announced with it. */
-export function TextField({ label, error, description, labelAside, className, ...rest }: TextFieldProps) {
+const controlClass = (error?: string) =>
+  cn(
+    "block w-full rounded-lg border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-400 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100",
+    error ? "border-red-500 focus-visible:outline-red-500" : "border-zinc-300 dark:border-zinc-700",
+  );
+
+/** Label, control, description and error, wired so the description and error are announced with the control. */
+function Field({ label, error, description, labelAside, className, children }: FieldProps & { children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
   const id = useId();
   const descriptionId = description ? `${id}-description` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -22,16 +22,7 @@ export function TextField({ label, error, description, labelAside, className, ..
         </label>
         {labelAside}
       </div>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[descriptionId, errorId].filter(Boolean).join(" ") || undefined}
-        className={cn(
-          "block w-full rounded-lg border bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs placeholder:text-zinc-400 disabled:opacity-60 dark:bg-zinc-900 dark:text-zinc-100",
-          error ? "border-red-500 focus-visible:outline-red-500" : "border-zinc-300 dark:border-zinc-700",
-        )}
-        {...rest}
-      />
+      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": [descriptionId, errorId].filter(Boolean).join(" ") || undefined })}
       {description ? (
         <div id={descriptionId} className="text-xs text-zinc-500 dark:text-zinc-400">
           {description}
@@ -43,5 +34,35 @@ export function TextField({ label, error, description, labelAside, className, ..
         </p>
       ) : null}
     </div>
+  );
+}
+
+export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className"> & FieldProps;
+
+export function TextField({ label, error, description, labelAside, className, ...rest }: TextFieldProps) {
+  return (
+    <Field label={label} error={error} description={description} labelAside={labelAside} className={className}>
+      {(aria) => <input {...aria} className={controlClass(error)} {...rest} />}
+    </Field>
+  );
+}
+
+export function TextAreaField({ label, error, description, className, ...rest }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className"> & FieldProps) {
+  return (
+    <Field label={label} error={error} description={description} className={className}>
+      {(aria) => <textarea {...aria} className={cn(controlClass(error), "font-mono")} {...rest} />}
+    </Field>
+  );
+}
+
+export function SelectField({ label, error, description, className, children, ...rest }: Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "className"> & FieldProps) {
+  return (
+    <Field label={label} error={error} description={description} className={className}>
+      {(aria) => (
+        <select {...aria} className={controlClass(error)} {...rest}>
+          {children}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -1,7 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-client";
 
-export type AppMeta = { devMailbox: boolean; billingSandbox: boolean };
+export type AppMeta = {
+  devMailbox: boolean;
+  billingSandbox: boolean;
+  organizations: { whoMayCreate: "everyone" | "admins" | "nobody"; isDeletionDisabled: boolean; limit: number | null };
+};
 
 /** What this deployment has switched on, for hints such as the dev mailbox link. */
 export const metaQuery = queryOptions({ queryKey: ["meta"], queryFn: () => apiFetch<AppMeta>("/api/meta"), staleTime: Infinity });

@@ -4,6 +4,7 @@ import { Avatar } from "../../../components/ui/avatar";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { useSession } from "../../auth/api/session";
+import { YourOrganizations } from "../../organizations/components/your-organizations";
 
 const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
 
@@ -52,6 +53,7 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
           </p>
         </div>
       </div>
+      <YourOrganizations />
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Your account" description="Profile, password, sessions and account deletion." />

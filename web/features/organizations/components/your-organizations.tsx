@@ -1,0 +1,129 @@
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert";
+import { Avatar } from "../../../components/ui/avatar";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { EmptyState } from "../../../components/ui/page";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { formatRelative } from "../../../lib/format";
+import { useAppMeta } from "../../auth/api/meta";
+import { useSession } from "../../auth/api/session";
+import { useInvalidateOrganizations, useOrganizations, useSetActiveOrganization, useUserInvitations, type Invitation } from "../api/organizations";
+
+/** The signed-in home's organization section: pending invitations first, then the person's organizations. */
+export function YourOrganizations() {
+  const session = useSession();
+  const organizations = useOrganizations();
+  const invitations = useUserInvitations();
+  const setActive = useSetActiveOrganization();
+  const invalidate = useInvalidateOrganizations();
+  const meta = useAppMeta();
+  const toast = useToast();
+  const [busy, setBusy] = useState<string | null>(null);
+  const activeId = session.data?.session.activeOrganizationId;
+  const pending = (invitations.data ?? []).filter((invitation) => invitation.status === "pending" && new Date(invitation.expiresAt).getTime() > Date.now());
+  const mayCreate = meta.data?.organizations.whoMayCreate !== "nobody";
+
+  async function respond(invitation: Invitation & { organizationName?: string }, action: "accept" | "reject") {
+    setBusy(`${invitation.id}:${action}`);
+    try {
+      if (action === "accept") {
+        unwrap(await authClient.organization.acceptInvitation({ invitationId: invitation.id }));
+        unwrap(await authClient.organization.setActive({ organizationId: invitation.organizationId }));
+      } else {
+        unwrap(await authClient.organization.rejectInvitation({ invitationId: invitation.id }));
+      }
+      await invalidate();
+      toast.success(action === "accept" ? `You joined ${invitation.organizationName ?? "the organization"}` : "Invitation declined");
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      {pending.length > 0 ? (
+        <Card className="border-brand-200 dark:border-brand-700/50">
+          <CardHeader title="Invitations for you" description="Organizations that invited you to join." />
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {pending.map((invitation) => {
+              const withName = invitation as Invitation & { organizationName?: string };
+              return (
+                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div>
+                    <p className="font-medium">{withName.organizationName ?? "An organization"}</p>
+                    <p className="text-xs text-zinc-500 dark:text-zinc-400">
+                      As {invitation.role} · expires {formatRelative(invitation.expiresAt)}
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button size="sm" isLoading={busy === `${invitation.id}:accept`} disabled={busy !== null} onClick={() => respond(withName, "accept")}>
+                      Accept
+                    </Button>
+                    <Button size="sm" variant="secondary" isLoading={busy === `${invitation.id}:reject`} disabled={busy !== null} onClick={() => respond(withName, "reject")}>
+                      Decline
+                    </Button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </Card>
+      ) : null}
+      <Card>
+        <CardHeader
+          title="Your organizations"
+          description="Switch the active one here or from the header."
+          action={
+            mayCreate ? (
+              <Link to="/organizations/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+                New organization
+              </Link>
+            ) : null
+          }
+        />
+        {organizations.isPending ? <LoadingBlock label="Loading organizations…" /> : null}
+        {organizations.isError ? <Alert tone="error">{errorMessage(organizations.error)}</Alert> : null}
+        {organizations.data?.length === 0 ? (
+          <EmptyState title="No organizations yet">{mayCreate ? "Create one to invite your team." : "Ask an administrator to invite you to one."}</EmptyState>
+        ) : null}
+        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          {organizations.data?.map((organization) => (
+            <li key={organization.id} className="flex items-center justify-between gap-3 py-3">
+              <div className="flex items-center gap-3">
+                <Avatar name={organization.name} image={organization.logo} size="sm" />
+                <div>
+                  <p className="font-medium">
+                    {organization.name}
+                    {organization.id === activeId ? <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">Active</span> : null}
+                  </p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">/{organization.slug}</p>
+                </div>
+              </div>
+              <div className="flex gap-2">
+                {organization.id === activeId ? null : (
+                  <Button size="sm" variant="secondary" isLoading={setActive.isPending && setActive.variables === organization.id} onClick={() => setActive.mutate(organization.id, { onError: (error) => toast.error(errorMessage(error)) })}>
+                    Make active
+                  </Button>
+                )}
+                <Link
+                  to="/organizations/$organizationId/settings"
+                  params={{ organizationId: organization.id }}
+                  className="rounded-lg px-3 py-1.5 text-sm font-medium text-brand-600 hover:bg-brand-50 dark:text-brand-500 dark:hover:bg-zinc-800"
+                >
+                  Settings
+                </Link>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

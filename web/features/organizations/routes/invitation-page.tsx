@@ -1,0 +1,159 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { useToast } from "../../../components/ui/toast";
+import { apiFetch } from "../../../lib/api-client";
+import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { formatDateTime } from "../../../lib/format";
+import { useRefreshSession, useSession } from "../../auth/api/session";
+import { AuthLayout } from "../../auth/components/auth-layout";
+import { useInvalidateOrganizations } from "../api/organizations";
+
+type InvitationDetails = {
+  id: string;
+  email: string;
+  role: string;
+  status: string;
+  expiresAt: string | Date;
+  organizationId: string;
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+};
+
+type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+
+const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: string; message: string }> = {
+  expired: { title: "This invitation has expired", message: "Invitations work for 2 days. Ask the person who invited you to send a new one." },
+  canceled: { title: "This invitation was canceled", message: "An owner or admin canceled it. Ask them for a new invitation if you still need access." },
+  accepted: { title: "This invitation was already used", message: "It has been accepted. If that was you, the organization is in your organization switcher." },
+  rejected: { title: "This invitation was declined", message: "It can no longer be used. Ask for a new invitation if you changed your mind." },
+};
+
+const linkButton = "inline-flex w-full items-center justify-center rounded-lg px-4 py-2 text-sm font-medium";
+
+function explain(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION") return "This invitation was sent to another e-mail address. Sign out, then sign in with the invited address.";
+    if (error.code === "INVITATION_NOT_FOUND") return "This invitation is no longer valid: it has expired, was canceled, or was already used. Ask for a new one.";
+    if (error.code === "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION") return "Verify your e-mail address first, then come back to this page.";
+  }
+  return errorMessage(error);
+}
+
+/** The page an invitation link opens: works signed in, signed out with an account, and for new people. */
+export function InvitationPage({ invitationId, email }: { invitationId: string; email?: string }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const refreshSession = useRefreshSession();
+  const invalidate = useInvalidateOrganizations();
+  const [isWorking, setWorking] = useState<"accept" | "reject" | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const signedIn = Boolean(session.data?.user);
+  const state = useQuery({
+    queryKey: ["invitation", invitationId, "state"],
+    queryFn: () => apiFetch<{ state: InvitationState }>(`/api/invitations/${encodeURIComponent(invitationId)}`),
+    retry: false,
+  });
+  const invitation = useQuery({
+    queryKey: ["invitation", invitationId],
+    queryFn: async () => unwrap(await authClient.organization.getInvitation({ query: { id: invitationId } })) as InvitationDetails,
+    enabled: signedIn && state.data?.state === "pending",
+    retry: false,
+  });
+  const here = `/invitations/${invitationId}${email ? `?email=${encodeURIComponent(email)}` : ""}`;
+
+  if (session.isPending || state.isPending) return <LoadingBlock label="Loading invitation…" />;
+  if (state.isError) {
+    return (
+      <AuthLayout title="Invitation not found">
+        <Alert tone="error">{state.error instanceof ApiError && state.error.status === 404 ? "This link does not match any invitation. Check that you copied it whole." : errorMessage(state.error)}</Alert>
+      </AuthLayout>
+    );
+  }
+  if (state.data.state !== "pending") {
+    const { title, message } = STATE_MESSAGES[state.data.state];
+    return (
+      <AuthLayout title={title}>
+        <Alert tone="info">{message}</Alert>
+        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline">
+          Go home
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  if (!signedIn) {
+    return (
+      <AuthLayout title="You have been invited" description={<>Sign in or create an account{email ? <> with <strong>{email}</strong></> : null} to see and accept this invitation.</>}>
+        <div className="space-y-3">
+          <Link to="/sign-in" search={{ redirect: here }} className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}>
+            Sign in to continue
+          </Link>
+          <Link to="/sign-up" search={{ redirect: here, email }} className={`${linkButton} border border-zinc-300 hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800`}>
+            Create an account
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  if (invitation.isPending) return <LoadingBlock label="Loading invitation…" />;
+  if (invitation.isError) {
+    return (
+      <AuthLayout title="This invitation cannot be used">
+        <Alert tone="error">{explain(invitation.error)}</Alert>
+        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline">
+          Go home
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  const details = invitation.data;
+  async function respond(action: "accept" | "reject") {
+    setWorking(action);
+    setActionError(null);
+    try {
+      if (action === "accept") {
+        unwrap(await authClient.organization.acceptInvitation({ invitationId }));
+        unwrap(await authClient.organization.setActive({ organizationId: details.organizationId }));
+      } else {
+        unwrap(await authClient.organization.rejectInvitation({ invitationId }));
+      }
+      await Promise.all([invalidate(), refreshSession()]);
+      toast.success(action === "accept" ? `Welcome to ${details.organizationName}` : "Invitation declined");
+      await navigate({ to: "/" });
+    } catch (error) {
+      setActionError(explain(error));
+    } finally {
+      setWorking(null);
+    }
+  }
+
+  return (
+    <AuthLayout
+      title={`Join ${details.organizationName}`}
+      description={
+        <>
+          {details.inviterEmail} invited <strong>{details.email}</strong> to join as <strong>{details.role}</strong>. The invitation expires {formatDateTime(details.expiresAt)}.
+        </>
+      }
+    >
+      <div className="space-y-3">
+        {actionError ? <Alert tone="error">{actionError}</Alert> : null}
+        <Button className="w-full" onClick={() => respond("accept")} isLoading={isWorking === "accept"} disabled={isWorking !== null}>
+          Accept invitation
+        </Button>
+        <Button variant="secondary" className="w-full" onClick={() => respond("reject")} isLoading={isWorking === "reject"} disabled={isWorking !== null}>
+          Decline
+        </Button>
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from "react";
+import { inviteMemberSchema } from "../../../../common/organization.schemas";
+import { ORGANIZATION_ROLES } from "../../../../common/permissions";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { ConfirmDialog } from "../../../components/ui/dialog";
+import { EmptyState } from "../../../components/ui/page";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { SelectField, TextField } from "../../../components/ui/text-field";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { formatDateTime, formatRelative } from "../../../lib/format";
+import { useForm } from "../../../lib/use-form";
+import { useInvalidateOrganizations, useInvitations, useTeams, type Invitation } from "../api/organizations";
+import { RoleBadge, useOrganizationContext } from "../components/organization-context";
+
+export function InvitationsPage() {
+  const { organization, role: myRole, can } = useOrganizationContext();
+  const toast = useToast();
+  const invalidate = useInvalidateOrganizations();
+  const canInvite = can({ invitation: ["create"] });
+  const canCancel = can({ invitation: ["cancel"] });
+  const invitations = useInvitations(organization.id, canInvite);
+  const teams = useTeams(organization.id);
+  const [canceling, setCanceling] = useState<Invitation | null>(null);
+  const [resendingId, setResendingId] = useState<string | null>(null);
+  const isOwner = myRole.split(",").includes("owner");
+  const form = useForm(inviteMemberSchema, { email: "", role: "member", teamId: "" });
+
+  const onSubmit = form.handleSubmit(async ({ email, role, teamId }) => {
+    try {
+      unwrap(await authClient.organization.inviteMember({ email, role, organizationId: organization.id, ...(teamId ? { teamId } : {}) }));
+      await invalidate();
+      form.setValues({ email: "", role, teamId });
+      toast.success(`Invitation sent to ${email}`);
+    } catch (error) {
+      form.setServerError(errorMessage(error));
+    }
+  });
+
+  async function resend(invitation: Invitation) {
+    setResendingId(invitation.id);
+    try {
+      unwrap(
+        await authClient.organization.inviteMember({
+          email: invitation.email,
+          role: invitation.role as (typeof ORGANIZATION_ROLES)[number],
+          organizationId: organization.id,
+          resend: true,
+        }),
+      );
+      await invalidate();
+      toast.success(`Invitation sent again to ${invitation.email}`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setResendingId(null);
+    }
+  }
+
+  async function cancel(invitation: Invitation) {
+    try {
+      unwrap(await authClient.organization.cancelInvitation({ invitationId: invitation.id }));
+      await invalidate();
+      toast.success(`Invitation to ${invitation.email} canceled`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+      throw error;
+    }
+  }
+
+  if (!canInvite) {
+    return (
+      <Card>
+        <CardHeader title="Invitations" />
+        <EmptyState title="Only owners and admins can invite people">Ask an owner or admin of {organization.name} to invite someone.</EmptyState>
+      </Card>
+    );
+  }
+
+  const pending = (invitations.data ?? []).filter((invitation) => invitation.status === "pending");
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader title="Invite someone" description="They get an e-mail with a link. Invitations expire after 2 days." />
+        <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-start">
+          {form.formError ? (
+            <div className="sm:col-span-4">
+              <Alert tone="error">{form.formError}</Alert>
+            </div>
+          ) : null}
+          <TextField label="E-mail" type="email" autoComplete="off" {...form.field("email")} />
+          <SelectField label="Role" {...form.field("role")}>
+            {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Team (optional)" {...form.field("teamId")}>
+            <option value="">No team</option>
+            {teams.data?.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </SelectField>
+          <Button type="submit" className="sm:mt-6.5" isLoading={form.isSubmitting}>
+            {form.isSubmitting ? "Sending…" : "Send invitation"}
+          </Button>
+        </form>
+      </Card>
+      <Card>
+        <CardHeader title="Pending invitations" />
+        {invitations.isPending ? <LoadingBlock label="Loading invitations…" /> : null}
+        {invitations.isError ? <Alert tone="error">{errorMessage(invitations.error)}</Alert> : null}
+        {invitations.data && pending.length === 0 ? <EmptyState title="No pending invitations" /> : null}
+        {pending.length > 0 ? (
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {pending.map((invitation) => {
+              const isExpired = new Date(invitation.expiresAt).getTime() < Date.now();
+              return (
+                <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">{invitation.email}</p>
+                    <p className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+                      <RoleBadge role={invitation.role} />
+                      <span title={formatDateTime(invitation.expiresAt)} className={isExpired ? "text-red-600 dark:text-red-400" : undefined}>
+                        {isExpired ? "Expired" : "Expires"} {formatRelative(invitation.expiresAt)}
+                      </span>
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button variant="secondary" size="sm" isLoading={resendingId === invitation.id} onClick={() => resend(invitation)} aria-label={`Resend invitation to ${invitation.email}`}>
+                      Resend
+                    </Button>
+                    {canCancel ? (
+                      <Button variant="ghost" size="sm" onClick={() => setCanceling(invitation)} aria-label={`Cancel invitation to ${invitation.email}`}>
+                        Cancel
+                      </Button>
+                    ) : null}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+      </Card>
+      <ConfirmDialog
+        open={canceling !== null}
+        onOpenChange={(open) => !open && setCanceling(null)}
+        title="Cancel this invitation?"
+        description={`The link sent to ${canceling?.email ?? ""} will stop working.`}
+        confirmLabel="Cancel invitation"
+        onConfirm={() => (canceling ? cancel(canceling) : Promise.resolve())}
+      />
+    </div>
+  );
+}

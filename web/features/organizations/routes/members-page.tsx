@@ -1,0 +1,174 @@
+import { useState } from "react";
+import { ORGANIZATION_ROLES } from "../../../../common/permissions";
+import { Alert } from "../../../components/ui/alert";
+import { Avatar } from "../../../components/ui/avatar";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { ConfirmDialog } from "../../../components/ui/dialog";
+import { EmptyState } from "../../../components/ui/page";
+import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { formatDateTime } from "../../../lib/format";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import { useInvalidateOrganizations, useMembers, type MemberListItem } from "../api/organizations";
+import { RoleBadge, useOrganizationContext } from "../components/organization-context";
+
+const PAGE_SIZE = 20;
+
+export function MembersPage() {
+  const { organization, role: myRole, userId, can } = useOrganizationContext();
+  const toast = useToast();
+  const invalidate = useInvalidateOrganizations();
+  const [search, setSearch] = useState("");
+  const [offset, setOffset] = useState(0);
+  const debouncedSearch = useDebouncedValue(search.trim());
+  const members = useMembers(organization.id, debouncedSearch, offset, PAGE_SIZE);
+  const [removing, setRemoving] = useState<MemberListItem | null>(null);
+  const [changingId, setChangingId] = useState<string | null>(null);
+  const isOwner = myRole.split(",").includes("owner");
+  const canUpdateMembers = can({ member: ["update"] });
+  const canRemoveMembers = can({ member: ["delete"] });
+
+  async function changeRole(member: MemberListItem, role: string) {
+    setChangingId(member.id);
+    try {
+      unwrap(await authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }));
+      await invalidate();
+      toast.success(`${member.user.name} is now ${role}`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setChangingId(null);
+    }
+  }
+
+  async function remove(member: MemberListItem) {
+    try {
+      unwrap(await authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }));
+      await invalidate();
+      toast.success(`${member.user.name} was removed`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+      throw error;
+    }
+  }
+
+  const total = members.data?.total ?? 0;
+  return (
+    <Card>
+      <CardHeader title="Members" description={`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`} />
+      <div className="mb-4 flex items-center gap-3">
+        <label htmlFor="member-search" className="sr-only">
+          Search members
+        </label>
+        <input
+          id="member-search"
+          type="search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setOffset(0);
+          }}
+          placeholder="Search by name, e-mail or username"
+          className="block w-full max-w-sm rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+        {members.isFetching && !members.isPending ? <Spinner /> : null}
+      </div>
+      {members.isPending ? <LoadingBlock label="Loading members…" /> : null}
+      {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
+      {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
+      {members.data && members.data.members.length > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-medium">Member</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Role</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Teams</th>
+                <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
+                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {members.data.members.map((member) => {
+                const isSelf = member.userId === userId;
+                const isOwnerRow = member.role.split(",").includes("owner");
+                const mayEditRow = !isSelf && canUpdateMembers && (isOwner || !isOwnerRow);
+                const mayRemoveRow = !isSelf && canRemoveMembers && (isOwner || !isOwnerRow);
+                return (
+                  <tr key={member.id}>
+                    <td className="py-3 pr-4">
+                      <div className="flex items-center gap-3">
+                        <Avatar name={member.user.name} image={member.user.image} size="sm" />
+                        <div className="min-w-0">
+                          <p className="truncate font-medium">
+                            {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500">(you)</span> : null}
+                          </p>
+                          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
+                        </div>
+                      </div>
+                    </td>
+                    <td className="py-3 pr-4">
+                      {mayEditRow ? (
+                        <select
+                          aria-label={`Role of ${member.user.name}`}
+                          value={member.role}
+                          disabled={changingId === member.id}
+                          onChange={(event) => changeRole(member, event.target.value)}
+                          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                        >
+                          {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
+                            <option key={role} value={role}>
+                              {role}
+                            </option>
+                          ))}
+                          {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{member.role}</option>}
+                        </select>
+                      ) : (
+                        <RoleBadge role={member.role} />
+                      )}
+                    </td>
+                    <td className="py-3 pr-4 text-zinc-600 dark:text-zinc-300">{member.teams.length ? member.teams.map((team) => team.name).join(", ") : "—"}</td>
+                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(member.createdAt)}</td>
+                    <td className="py-3 text-right">
+                      {mayRemoveRow ? (
+                        <Button variant="ghost" size="sm" onClick={() => setRemoving(member)} aria-label={`Remove ${member.user.name}`}>
+                          Remove
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {total > PAGE_SIZE ? (
+        <nav aria-label="Member pages" className="mt-4 flex items-center justify-between text-sm">
+          <span className="text-zinc-500 dark:text-zinc-400">
+            {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+          </span>
+          <div className="flex gap-2">
+            <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+              Previous
+            </Button>
+            <Button variant="secondary" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+              Next
+            </Button>
+          </div>
+        </nav>
+      ) : null}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={`Remove ${removing?.user.name ?? "member"}?`}
+        description={`${removing?.user.email ?? ""} will lose access to ${organization.name}.`}
+        confirmLabel="Remove member"
+        onConfirm={() => (removing ? remove(removing) : Promise.resolve())}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,69 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, Outlet } from "@tanstack/react-router";
+import { Alert } from "../../../components/ui/alert";
+import { Avatar } from "../../../components/ui/avatar";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { errorMessage } from "../../../lib/api-error";
+import { useAppMeta } from "../../auth/api/meta";
+import { organizationQuery, useMyMembership } from "../api/organizations";
+import { OrganizationProvider, RoleBadge } from "../components/organization-context";
+
+const tabClass =
+  "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100";
+const activeTab = { className: "border-brand-600! text-brand-700! dark:text-brand-100!", "aria-current": "page" as const };
+
+export function OrganizationSettingsLayout({ organizationId, userId }: { organizationId: string; userId: string }) {
+  const organization = useQuery(organizationQuery(organizationId));
+  const membership = useMyMembership(organizationId);
+  const meta = useAppMeta();
+
+  if (organization.isPending || membership.isPending) return <LoadingBlock label="Loading organization…" />;
+  if (organization.isError || membership.isError) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10">
+        <Alert tone="error" title="This organization is not available">
+          {errorMessage(organization.error ?? membership.error)}
+        </Alert>
+      </div>
+    );
+  }
+  const role = membership.data.role;
+  const params = { organizationId };
+  const canDelete = role.split(",").includes("owner") && !meta.data?.organizations.isDeletionDisabled;
+
+  return (
+    <OrganizationProvider organization={organization.data} role={role} userId={userId}>
+      <div className="mx-auto max-w-5xl px-4 py-10">
+        <div className="mb-8 flex items-center gap-4">
+          <Avatar name={organization.data.name} image={organization.data.logo} size="lg" />
+          <div>
+            <h1 className="text-2xl font-semibold tracking-tight">{organization.data.name}</h1>
+            <p className="mt-1 flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
+              <span>/{organization.data.slug}</span> · <span>Your role</span> <RoleBadge role={role} />
+            </p>
+          </div>
+        </div>
+        <nav aria-label="Organization settings" className="mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+          <Link to="/organizations/$organizationId/settings" params={params} activeOptions={{ exact: true }} className={tabClass} activeProps={activeTab}>
+            General
+          </Link>
+          <Link to="/organizations/$organizationId/settings/members" params={params} className={tabClass} activeProps={activeTab}>
+            Members
+          </Link>
+          <Link to="/organizations/$organizationId/settings/invitations" params={params} className={tabClass} activeProps={activeTab}>
+            Invitations
+          </Link>
+          <Link to="/organizations/$organizationId/settings/teams" params={params} className={tabClass} activeProps={activeTab}>
+            Teams
+          </Link>
+          {canDelete ? (
+            <Link to="/organizations/$organizationId/settings/danger" params={params} className={tabClass} activeProps={activeTab}>
+              Danger zone
+            </Link>
+          ) : null}
+        </nav>
+        <Outlet />
+      </div>
+    </OrganizationProvider>
+  );
+}

@@ -1,0 +1,204 @@
+import { useState } from "react";
+import { teamNameSchema } from "../../../../common/organization.schemas";
+import { Alert } from "../../../components/ui/alert";
+import { Avatar } from "../../../components/ui/avatar";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { ConfirmDialog, Dialog } from "../../../components/ui/dialog";
+import { EmptyState } from "../../../components/ui/page";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { TextField } from "../../../components/ui/text-field";
+import { useToast } from "../../../components/ui/toast";
+import { errorMessage, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { useForm } from "../../../lib/use-form";
+import { useInvalidateOrganizations, useMembers, useTeams, type MemberListItem, type Team } from "../api/organizations";
+import { useOrganizationContext } from "../components/organization-context";
+
+function TeamNameForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (name: string) => Promise<void>; onCancel?: () => void }) {
+  const form = useForm(teamNameSchema, { name: initial });
+  const submit = form.handleSubmit(async ({ name }) => {
+    try {
+      await onSubmit(name);
+      form.setValues({ name: initial });
+    } catch (error) {
+      form.setServerError(errorMessage(error), "name");
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-3">
+      <TextField label="Team name" className="min-w-56 flex-1" {...form.field("name")} />
+      <div className="flex gap-2 sm:mt-6.5">
+        <Button type="submit" isLoading={form.isSubmitting}>
+          {submitLabel}
+        </Button>
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function TeamCard({ team, members, canManage }: { team: Team; members: MemberListItem[]; canManage: boolean }) {
+  const { organization } = useOrganizationContext();
+  const toast = useToast();
+  const invalidate = useInvalidateOrganizations();
+  const [isRenaming, setRenaming] = useState(false);
+  const [isRemoving, setRemoving] = useState(false);
+  const [userToAdd, setUserToAdd] = useState("");
+  const [busyUserId, setBusyUserId] = useState<string | null>(null);
+  const memberIds = new Set(team.members.map((member) => member.userId));
+  const candidates = members.filter((member) => !memberIds.has(member.userId));
+
+  async function run(action: () => Promise<unknown>, success: string, userId?: string) {
+    setBusyUserId(userId ?? null);
+    try {
+      await action();
+      await invalidate();
+      toast.success(success);
+    } catch (error) {
+      toast.error(errorMessage(error));
+      throw error;
+    } finally {
+      setBusyUserId(null);
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader
+        title={team.name}
+        description={`${team.members.length} member${team.members.length === 1 ? "" : "s"}`}
+        action={
+          canManage ? (
+            <div className="flex gap-2">
+              <Button variant="secondary" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${team.name}`}>
+                Rename
+              </Button>
+              <Button variant="ghost" size="sm" onClick={() => setRemoving(true)} aria-label={`Remove team ${team.name}`}>
+                Remove
+              </Button>
+            </div>
+          ) : null
+        }
+      />
+      {team.members.length === 0 ? <p className="text-sm text-zinc-500 dark:text-zinc-400">No one is in this team yet.</p> : null}
+      <ul aria-label={`Members of ${team.name}`} className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        {team.members.map((teamMember) => {
+          return (
+            <li key={teamMember.userId} className="flex items-center justify-between gap-3 py-2">
+              <div className="flex items-center gap-3">
+                <Avatar name={teamMember.name} image={teamMember.image} size="sm" />
+                <div>
+                  <p className="text-sm font-medium">{teamMember.name}</p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400">{teamMember.email}</p>
+                </div>
+              </div>
+              {canManage ? (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  isLoading={busyUserId === teamMember.userId}
+                  aria-label={`Remove ${teamMember.name} from ${team.name}`}
+                  onClick={() =>
+                    run(() => authClient.organization.removeTeamMember({ teamId: team.id, userId: teamMember.userId, organizationId: organization.id }).then(unwrap), "Removed from the team", teamMember.userId).catch(() => undefined)
+                  }
+                >
+                  Remove
+                </Button>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {canManage && candidates.length > 0 ? (
+        <form
+          className="mt-4 flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!userToAdd) return;
+            run(() => authClient.organization.addTeamMember({ teamId: team.id, userId: userToAdd, organizationId: organization.id }).then(unwrap), "Added to the team", userToAdd)
+              .then(() => setUserToAdd(""))
+              .catch(() => undefined);
+          }}
+        >
+          <label className="flex-1 text-sm">
+            <span className="mb-1.5 block font-medium">Add a member to {team.name}</span>
+            <select
+              value={userToAdd}
+              onChange={(event) => setUserToAdd(event.target.value)}
+              className="block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              <option value="">Choose a member…</option>
+              {candidates.map((member) => (
+                <option key={member.userId} value={member.userId}>
+                  {member.user.name} ({member.user.email})
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit" variant="secondary" disabled={!userToAdd} isLoading={busyUserId === userToAdd && userToAdd !== ""}>
+            Add to team
+          </Button>
+        </form>
+      ) : null}
+      <Dialog open={isRenaming} onOpenChange={setRenaming} title={`Rename ${team.name}`}>
+        <TeamNameForm
+          initial={team.name}
+          submitLabel="Save"
+          onCancel={() => setRenaming(false)}
+          onSubmit={async (name) => {
+            unwrap(await authClient.organization.updateTeam({ teamId: team.id, data: { name, organizationId: organization.id } }));
+            await invalidate();
+            setRenaming(false);
+            toast.success("Team renamed");
+          }}
+        />
+      </Dialog>
+      <ConfirmDialog
+        open={isRemoving}
+        onOpenChange={setRemoving}
+        title={`Remove ${team.name}?`}
+        description="The team is deleted; its members stay in the organization."
+        confirmLabel="Remove team"
+        onConfirm={() => run(() => authClient.organization.removeTeam({ teamId: team.id, organizationId: organization.id }).then(unwrap), "Team removed")}
+      />
+    </Card>
+  );
+}
+
+export function TeamsPage() {
+  const { organization, can } = useOrganizationContext();
+  const toast = useToast();
+  const invalidate = useInvalidateOrganizations();
+  const teams = useTeams(organization.id);
+  const members = useMembers(organization.id, "", 0, 100);
+  const canCreate = can({ team: ["create"] });
+  const canManage = can({ team: ["update", "delete"] });
+
+  return (
+    <div className="space-y-6">
+      {canCreate ? (
+        <Card>
+          <CardHeader title="Create a team" description="Teams group members inside the organization." />
+          <TeamNameForm
+            initial=""
+            submitLabel="Create team"
+            onSubmit={async (name) => {
+              unwrap(await authClient.organization.createTeam({ name, organizationId: organization.id }));
+              await invalidate();
+              toast.success(`Team ${name} created`);
+            }}
+          />
+        </Card>
+      ) : null}
+      {teams.isPending ? <LoadingBlock label="Loading teams…" /> : null}
+      {teams.isError ? <Alert tone="error">{errorMessage(teams.error)}</Alert> : null}
+      {teams.data?.length === 0 ? <EmptyState title="No teams yet">{canCreate ? "Create the first one above." : "Owners and admins can create teams."}</EmptyState> : null}
+      {teams.data?.map((team) => <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} />)}
+    </div>
+  );
+}
