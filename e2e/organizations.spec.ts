@@ -1,0 +1,175 @@
+import { expect, extractLink, newDevice, saveScreenshot, signUpAndVerify, test, uniqueUser, type Mailbox, type TestUser } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+const INVITATION_SUBJECT = /invited you to .* on Atrium$/;
+
+async function invitationLink(mailbox: Mailbox, to: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        const mail = (await mailbox.list(to)).find((candidate) => INVITATION_SUBJECT.test(candidate.subject));
+        link = mail ? extractLink(mail.text) : "";
+        return link;
+      },
+      { message: `an invitation mail to ${to}`, timeout: 10_000 },
+    )
+    .toContain("/invitations/");
+  return link;
+}
+
+async function openSettingsTab(page: Page, tab: string) {
+  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab }).click();
+}
+
+async function invite(page: Page, email: string, role: "member" | "admin") {
+  await openSettingsTab(page, "Invitations");
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${email}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Resend invitation to ${email}` })).toBeVisible();
+}
+
+function switcher(page: Page) {
+  return page.getByRole("button", { name: /Switch organization$/ });
+}
+
+test("an organization's life: create, invite a newcomer, teams, roles, leave, delete", async ({ page, browser, baseURL, mailbox }) => {
+  test.setTimeout(120_000);
+  const owner = uniqueUser("owner");
+  const organizationName = `Rocket ${owner.username.slice(-6)}`;
+  const slug = `rocket-${owner.username.slice(-6).toLowerCase().replace(/[^a-z0-9]/g, "")}`;
+
+  // The owner creates the organization: slug suggested from the name, checked live.
+  await signUpAndVerify(page, mailbox, owner);
+  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await page.getByRole("link", { name: "New organization" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(organizationName);
+  await expect(page.getByLabel("Slug", { exact: true })).toHaveValue(slug);
+  await expect(page.getByText("✓ This slug is available")).toBeVisible();
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByRole("heading", { name: organizationName })).toBeVisible();
+  await expect(switcher(page)).toHaveAccessibleName(`Organization: ${organizationName}. Switch organization`);
+
+  // A person with no account is invited; the link comes from the dev mailbox.
+  const newcomer: TestUser = uniqueUser("newcomer");
+  await invite(page, newcomer.email, "member");
+  const newcomerLink = await invitationLink(mailbox, newcomer.email);
+
+  const newcomerDevice = await newDevice(browser, baseURL);
+  const newcomerPage = newcomerDevice.page;
+  await newcomerPage.goto(newcomerLink);
+  await expect(newcomerPage.getByRole("heading", { name: "You have been invited" })).toBeVisible();
+  await newcomerPage.getByRole("link", { name: "Create an account" }).click();
+  await expect(newcomerPage.getByLabel("E-mail", { exact: true })).toHaveValue(newcomer.email);
+  await newcomerPage.getByLabel("Name", { exact: true }).fill(newcomer.name);
+  await newcomerPage.getByLabel("Password", { exact: true }).fill(newcomer.password);
+  await newcomerPage.getByRole("button", { name: "Create account" }).click();
+  await expect(newcomerPage.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  const verification = await mailbox.waitFor(newcomer.email, "Verify your e-mail address for Atrium");
+  await newcomerPage.goto(extractLink(verification.text));
+  // Verified and signed in, the newcomer is back on the invitation and joins.
+  await expect(newcomerPage.getByRole("heading", { name: `Join ${organizationName}` })).toBeVisible();
+  await newcomerPage.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(newcomerPage.getByRole("heading", { name: `Welcome, ${newcomer.name}` })).toBeVisible();
+  await expect(switcher(newcomerPage)).toHaveAccessibleName(`Organization: ${organizationName}. Switch organization`);
+
+  // The owner creates a team and adds the newcomer to it.
+  await page.reload();
+  await openSettingsTab(page, "Teams");
+  await page.getByLabel("Team name", { exact: true }).fill("Launch crew");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByRole("heading", { name: "Launch crew" })).toBeVisible();
+  await page.getByLabel("Add a member to Launch crew").selectOption({ label: `${newcomer.name} (${newcomer.email})` });
+  await page.getByRole("button", { name: "Add to team" }).last().click();
+  await expect(page.getByRole("list", { name: "Members of Launch crew" }).getByText(newcomer.name)).toBeVisible();
+
+  // An existing user is invited as admin, accepts while signed in, and changes the newcomer's role.
+  const admin = uniqueUser("admin");
+  await invite(page, admin.email, "admin");
+  const adminDevice = await newDevice(browser, baseURL);
+  const adminPage = adminDevice.page;
+  await signUpAndVerify(adminPage, mailbox, admin);
+  await adminPage.goto(await invitationLink(mailbox, admin.email));
+  await adminPage.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(switcher(adminPage)).toHaveAccessibleName(`Organization: ${organizationName}. Switch organization`);
+  await adminPage.getByRole("button", { name: /Switch organization$/ }).click();
+  await adminPage.getByRole("menuitem", { name: "Organization settings" }).click();
+  await openSettingsTab(adminPage, "Members");
+  await expect(adminPage.getByRole("cell", { name: /Launch crew/ })).toBeVisible();
+  // An admin is not offered the owner role, nor any control over the owner's row.
+  const newcomerRole = adminPage.getByLabel(`Role of ${newcomer.name}`);
+  await expect(newcomerRole.locator("option")).toHaveText(["admin", "member"]);
+  await expect(adminPage.getByLabel(`Role of ${owner.name}`)).toHaveCount(0);
+  await newcomerRole.selectOption("admin");
+  await expect(adminPage.getByRole("status").filter({ hasText: `${newcomer.name} is now admin` })).toBeVisible();
+  await page.reload();
+  await openSettingsTab(page, "Members");
+  await expect(page.getByLabel(`Role of ${newcomer.name}`)).toHaveValue("admin");
+
+  // The newcomer leaves; their switcher no longer shows the organization.
+  await newcomerPage.getByRole("button", { name: /Switch organization$/ }).click();
+  await newcomerPage.getByRole("menuitem", { name: "Organization settings" }).click();
+  await newcomerPage.getByRole("button", { name: "Leave organization" }).click();
+  await newcomerPage.getByRole("dialog").getByRole("button", { name: "Leave" }).click();
+  await expect(newcomerPage.getByRole("heading", { name: `Welcome, ${newcomer.name}` })).toBeVisible();
+  await expect(switcher(newcomerPage)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await newcomerPage.getByRole("button", { name: /Switch organization$/ }).click();
+  await expect(newcomerPage.getByRole("menuitemradio", { name: organizationName })).toHaveCount(0);
+  await newcomerPage.keyboard.press("Escape");
+
+  // Screenshots of every settings page, light and dark, kept as artifacts.
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((value) => localStorage.setItem("atrium-theme", value), theme);
+    for (const [tab, name] of [
+      ["General", "general"],
+      ["Members", "members"],
+      ["Invitations", "invitations"],
+      ["Teams", "teams"],
+      ["Danger zone", "danger-zone"],
+    ] as const) {
+      await openSettingsTab(page, tab);
+      await page.reload();
+      await expect(page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+      await expect(page.getByText(/Loading/)).toHaveCount(0);
+      await saveScreenshot(page, `organization-${name}-${theme}`);
+    }
+  }
+  await page.evaluate(() => localStorage.setItem("atrium-theme", "light"));
+
+  // The owner deletes the organization after typing its slug.
+  await openSettingsTab(page, "Danger zone");
+  await page.getByRole("button", { name: "Delete organization…" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Delete organization" }).click();
+  await expect(dialog.getByText(`Type ${slug} to confirm`)).toBeVisible();
+  await dialog.getByLabel(`Type “${slug}”`).fill(slug);
+  await dialog.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page.getByRole("heading", { name: `Welcome, ${owner.name}` })).toBeVisible();
+  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(page.getByText("No organizations yet")).toBeVisible();
+
+  await newcomerDevice.context.close();
+  await adminDevice.context.close();
+});
+
+test("an invitation link that was canceled says so", async ({ page, browser, baseURL, mailbox }) => {
+  const owner = uniqueUser("owner");
+  await signUpAndVerify(page, mailbox, owner);
+  await page.goto("/organizations/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Canceled ${owner.username.slice(-6)}`);
+  await expect(page.getByText("✓ This slug is available")).toBeVisible();
+  await page.getByRole("button", { name: "Create organization" }).click();
+  const invitee = uniqueUser("invitee");
+  await invite(page, invitee.email, "member");
+  const link = await invitationLink(mailbox, invitee.email);
+  await page.getByRole("button", { name: `Cancel invitation to ${invitee.email}` }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel invitation" }).click();
+  await expect(page.getByText("No pending invitations")).toBeVisible();
+
+  const device = await newDevice(browser, baseURL);
+  await device.page.goto(link);
+  await expect(device.page.getByRole("heading", { name: "This invitation was canceled" })).toBeVisible();
+  await device.context.close();
+});
