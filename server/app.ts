@@ -55,6 +55,7 @@ export function createApp(deps: AppDeps) {
     c.json({
       devMailbox: config.mail.devMailbox,
       billingSandbox: config.billingSandbox,
+      socialProviders: Object.keys(config.socialProviders),
       organizations: { whoMayCreate: config.organizations.whoMayCreate, isDeletionDisabled: config.organizations.isDeletionDisabled, limit: config.organizations.limit ?? null },
     }),
   );

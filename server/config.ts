@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -14,6 +15,20 @@ const csv = z
       .map((item) => item.trim())
       .filter(Boolean),
   );
+
+/** A comma-separated list whose every item must pass `isValid`; each bad item is named. */
+const csvOf = (isValid: (item: string) => boolean, message: string) =>
+  csv.superRefine((items, ctx) => {
+    for (const item of items) if (!isValid(item)) ctx.addIssue({ code: "custom", message: `${message}: ${item}` });
+  });
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -30,8 +45,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  TRUSTED_ORIGINS: csv,
-  TRUSTED_PROXIES: csv,
+  TRUSTED_ORIGINS: csvOf(isHttpUrl, "not an http(s) URL"),
+  TRUSTED_PROXIES: csvOf((item) => isIP(item) !== 0, "not an IP address"),
   ADMIN_EMAILS: csv,
   ADMIN_USER_IDS: csv,
   SMTP_URL: optionalUrl,
@@ -45,6 +60,10 @@ const envSchema = z.object({
   ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
   ALLOW_ORGANIZATION_CREATION: z.enum(["everyone", "admins", "nobody"]).default("everyone"),
   DISABLE_ORGANIZATION_DELETION: flag,
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -71,8 +90,13 @@ export type Config = {
     whoMayCreate: "everyone" | "admins" | "nobody";
     isDeletionDisabled: boolean;
   };
+  /** Social sign-in providers with both an id and a secret configured. */
+  socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   logLevel: "debug" | "info" | "warn" | "error";
 };
+
+export const SOCIAL_PROVIDERS = ["github", "google"] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -97,6 +121,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR);
   if (typeof database === "string") problems.push(`DATABASE_URL: ${database}`);
+  const socialProviders: Config["socialProviders"] = {};
+  for (const [provider, clientId, clientSecret] of [
+    ["github", env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET],
+    ["google", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET],
+  ] as const) {
+    if (clientId && clientSecret) socialProviders[provider] = { clientId, clientSecret };
+    else if (clientId || clientSecret) problems.push(`${provider.toUpperCase()}_CLIENT_ID and ${provider.toUpperCase()}_CLIENT_SECRET: set both or neither`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -132,6 +164,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       whoMayCreate: env.ALLOW_ORGANIZATION_CREATION,
       isDeletionDisabled: env.DISABLE_ORGANIZATION_DELETION ?? false,
     },
+    socialProviders,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -28,6 +28,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     db: database.db,
     dialect: database.dialect,
     mail,
+    logger,
     rateLimitStore: redis ? createRedisRateLimitStore(redis) : undefined,
   });
   return {

@@ -14,10 +14,11 @@ import { organizationAccessControl, organizationRoles, platformAccessControl, pl
 import type { Config } from "../config";
 import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
+import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { MailQueue } from "../modules/mail";
 import { mailTemplates } from "../modules/mail";
-import { atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft } from "../modules/organizations";
+import { assertMayRemoveMember, atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft, type CreateOrganizationCall } from "../modules/organizations";
 import type { RateLimitStore } from "./rate-limit-store";
 import { specErrors } from "./spec-errors";
 
@@ -26,6 +27,7 @@ export type AuthDeps = {
   db: Kysely<Database>;
   dialect: Dialect;
   mail: MailQueue;
+  logger: Logger;
   rateLimitStore?: RateLimitStore;
 };
 
@@ -57,13 +59,18 @@ export function createAuth(deps: AuthDeps) {
   const appUrl = (pathname: string) => `${config.baseUrl}${pathname}`;
 
   // Bound below, once the instance exists: the atomic-create plugin re-enters the create call through it.
-  let createOrganizationCall: Parameters<typeof atomicOrganizationCreate>[0] | undefined;
+  const late: { createOrganization?: CreateOrganizationCall } = {};
 
   const options = {
     appName: "Atrium",
     baseURL: config.baseUrl,
     basePath: "/api/auth",
     secret: config.authSecret,
+    // better-auth's own messages go through the app's logger, so they share its format and level.
+    logger: {
+      level: "debug",
+      log: (level, message, ...args) => deps.logger[level](`auth: ${message}`, args.length ? { details: args.map(String) } : undefined),
+    },
     // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
     // or a team) run statement by statement and cannot roll back.
     database: { db: deps.db, type: deps.dialect, transaction: true },
@@ -92,6 +99,9 @@ export function createAuth(deps: AuthDeps) {
         });
       },
     },
+    socialProviders: config.socialProviders,
+    // Linking a social account to an existing one only happens when the provider vouches for the e-mail.
+    account: { accountLinking: { enabled: true } },
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: true,
@@ -160,9 +170,18 @@ export function createAuth(deps: AuthDeps) {
             throw APIError.from("BAD_REQUEST", { code: "VALIDATION_ERROR", message });
           }
         }
+        // The spec: displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
+        if (ctx.path === "/update-user" && body && typeof body.username === "string" && body.displayUsername === undefined) {
+          return { context: { body: { ...body, displayUsername: body.username } } };
+        }
         // The spec: a password change ends every other session, whatever the client asked for.
         if (ctx.path === "/change-password" && body) {
           return { context: { body: { ...body, revokeOtherSessions: true } } };
+        }
+        if (ctx.path === "/organization/remove-member" && body && typeof body.memberIdOrEmail === "string") {
+          const session = await getSessionFromCtx(ctx);
+          const organizationId = (typeof body.organizationId === "string" && body.organizationId) || session?.session.activeOrganizationId;
+          if (session && organizationId) await assertMayRemoveMember(deps.db, { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
         }
         // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.
         if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {
@@ -224,13 +243,13 @@ export function createAuth(deps: AuthDeps) {
         adminUserIds: config.adminUserIds,
       }),
       platformRoleDefault(),
-      atomicOrganizationCreate(() => createOrganizationCall!()),
+      atomicOrganizationCreate(() => late.createOrganization!),
       specErrors(),
     ],
   } satisfies BetterAuthOptions;
 
   const auth = betterAuth(options);
-  createOrganizationCall = () => (input) => auth.api.createOrganization(input as never) as never;
+  late.createOrganization = ({ body, headers }) => auth.api.createOrganization({ body, headers, returnHeaders: true });
   return auth;
 }
 

@@ -4,6 +4,7 @@ import { apiFetch } from "../../../lib/api-client";
 export type AppMeta = {
   devMailbox: boolean;
   billingSandbox: boolean;
+  socialProviders: Array<"github" | "google">;
   organizations: { whoMayCreate: "everyone" | "admins" | "nobody"; isDeletionDisabled: boolean; limit: number | null };
 };
 

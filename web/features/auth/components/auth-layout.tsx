@@ -17,7 +17,7 @@ export function AuthLayout({ title, description, children, footer }: { title: st
 
 export function TextLink({ to, search, children }: { to: string; search?: Record<string, string | undefined>; children: ReactNode }) {
   return (
-    <Link to={to} search={search} className="font-medium text-brand-600 hover:underline dark:text-brand-500">
+    <Link to={to} search={search} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
       {children}
     </Link>
   );

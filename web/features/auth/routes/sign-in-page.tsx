@@ -8,6 +8,7 @@ import { authClient } from "../../../lib/auth-client";
 import { useForm } from "../../../lib/use-form";
 import { safeRedirect, useRefreshSession } from "../api/session";
 import { AuthLayout, TextLink } from "../components/auth-layout";
+import { SocialSignIn } from "../components/social-sign-in";
 
 export function SignInPage({ redirect, notice }: { redirect?: string; notice?: string }) {
   const navigate = useNavigate();
@@ -44,26 +45,25 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
         </>
       }
     >
+      <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {notice ? <Alert tone="success">{notice}</Alert> : null}
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         <TextField label="E-mail or username" autoComplete="username" autoFocus {...form.field("identifier")} />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          labelAside={<TextLink to="/forgot-password">Forgot password?</TextLink>}
-          {...form.field("password")}
-        />
-        <label className="flex items-center gap-2 text-sm text-zinc-700 dark:text-zinc-300">
-          <input
-            type="checkbox"
-            checked={form.values.rememberMe ?? true}
-            onChange={(event) => form.setValues({ ...form.values, rememberMe: event.target.checked })}
-            className="size-4 rounded border-zinc-300 accent-brand-600"
-          />
-          Keep me signed in
-        </label>
+        <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
+        {/* After the password in the tab order, so Tab goes from the identifier straight to the password. */}
+        <div className="flex items-center justify-between gap-4 text-sm">
+          <label className="flex items-center gap-2 text-zinc-700 dark:text-zinc-300">
+            <input
+              type="checkbox"
+              checked={form.values.rememberMe ?? true}
+              onChange={(event) => form.setValues({ ...form.values, rememberMe: event.target.checked })}
+              className="size-4 rounded border-zinc-300 accent-brand-600"
+            />
+            Keep me signed in
+          </label>
+          <TextLink to="/forgot-password">Forgot password?</TextLink>
+        </div>
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
           {form.isSubmitting ? "Signing in…" : "Sign in"}
         </Button>

@@ -3,11 +3,12 @@ import { signUpSchema } from "../../../../common/account.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
+import { ApiError, errorMessage, unwrap, USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { useForm } from "../../../lib/use-form";
 import { safeRedirect } from "../api/session";
 import { AuthLayout, TextLink } from "../components/auth-layout";
+import { SocialSignIn } from "../components/social-sign-in";
 import { UsernameAvailability, useUsernameAvailability } from "../components/username-availability";
 
 const USERNAME_CODES = new Set(["USERNAME_IS_ALREADY_TAKEN", "USERNAME_TOO_SHORT", "USERNAME_TOO_LONG", "INVALID_USERNAME"]);
@@ -20,7 +21,7 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
 
   const onSubmit = form.handleSubmit(async ({ name, email: address, username, password }) => {
     if (availability === "taken") {
-      form.setServerError("username is already taken. please try another.", "username");
+      form.setServerError(USERNAME_TAKEN_MESSAGE, "username");
       return;
     }
     try {
@@ -51,6 +52,7 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
         </>
       }
     >
+      <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
         <TextField label="Name" autoComplete="name" autoFocus {...form.field("name")} />
