@@ -60,15 +60,15 @@ export function Header() {
   const session = useSession();
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/80 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/80">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <div className="flex items-center gap-4">
-          <Link to="/" className="flex items-center gap-2 font-semibold">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-4">
+        <div className="flex min-w-0 items-center gap-2 sm:gap-4">
+          <Link to="/" aria-label="Atrium home" className="flex shrink-0 items-center gap-2 font-semibold">
             <img src="/favicon.svg" alt="" className="size-7" />
-            Atrium
+            <span className={session.data?.user ? "hidden sm:inline" : undefined}>Atrium</span>
           </Link>
           {session.data?.user ? <OrganizationSwitcher /> : null}
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex shrink-0 items-center gap-1 sm:gap-2">
           <ThemeToggle />
           {session.data?.user ? (
             <UserMenu />

@@ -22,7 +22,7 @@ export function OrganizationSwitcher() {
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
         aria-label={`Organization: ${active?.name ?? "none selected"}. Switch organization`}
-        className="flex max-w-56 items-center gap-2 rounded-lg border border-zinc-200 px-2.5 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-900"
+        className="flex max-w-44 min-w-0 items-center gap-2 sm:max-w-56 rounded-lg border border-zinc-200 px-2.5 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-900"
       >
         {active ? <Avatar name={active.name} image={active.logo} size="xs" /> : null}
         <span className="truncate">{active?.name ?? "Personal"}</span>

@@ -55,7 +55,7 @@ export function CreateOrganizationPage() {
           />
           <TextField
             label="Slug"
-            description={<SlugAvailability state={availability} origin={`${window.location.origin}/…/${form.values.slug || "your-slug"}`} />}
+            description={<SlugAvailability state={availability} />}
             {...slugField}
             onChange={(event) => {
               setSlugEdited(true);

@@ -76,7 +76,7 @@ export function GeneralSettingsPage() {
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <fieldset disabled={!canUpdate} className="space-y-4">
             <TextField label="Name" {...form.field("name")} />
-            <TextField label="Slug" description={<SlugAvailability state={availability} origin={form.values.slug} />} {...form.field("slug")} />
+            <TextField label="Slug" description={<SlugAvailability state={availability} />} {...form.field("slug")} />
             <TextField label="Logo URL" type="url" placeholder="https://…" {...form.field("logo")} />
             <TextAreaField label="Metadata (JSON)" rows={5} placeholder='{"plan": "pro"}' description="A JSON object for your own use, up to 16 KB and 10 levels deep." {...form.field("metadata")} />
           </fieldset>

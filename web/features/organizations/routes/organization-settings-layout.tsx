@@ -36,10 +36,14 @@ export function OrganizationSettingsLayout({ organizationId, userId }: { organiz
       <div className="mx-auto max-w-5xl px-4 py-10">
         <div className="mb-8 flex items-center gap-4">
           <Avatar name={organization.data.name} image={organization.data.logo} size="lg" />
-          <div>
-            <h1 className="text-2xl font-semibold tracking-tight">{organization.data.name}</h1>
-            <p className="mt-1 flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
-              <span>/{organization.data.slug}</span> · <span>Your role</span> <RoleBadge role={role} />
+          <div className="min-w-0">
+            <h1 className="text-2xl font-semibold tracking-tight break-words">{organization.data.name}</h1>
+            <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-zinc-500 dark:text-zinc-400">
+              <span className="break-all">/{organization.data.slug}</span>
+              <span aria-hidden="true">·</span>
+              <span className="whitespace-nowrap">
+                Your role <RoleBadge role={role} />
+              </span>
             </p>
           </div>
         </div>
