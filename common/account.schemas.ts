@@ -11,9 +11,9 @@ export const NAME_MAX_LENGTH = 100;
 export const usernameSchema = z
   .string()
   .trim()
-  .min(USERNAME_MIN_LENGTH, "username is too short")
-  .max(USERNAME_MAX_LENGTH, "username is too long")
-  .regex(USERNAME_PATTERN, "username is invalid");
+  .min(USERNAME_MIN_LENGTH, `Use at least ${USERNAME_MIN_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, `Use at most ${USERNAME_MAX_LENGTH} characters`)
+  .regex(USERNAME_PATTERN, "Use only letters, digits, dots and underscores");
 
 export const passwordSchema = z
   .string()

@@ -57,6 +57,7 @@ const envSchema = z.object({
   POLAR_ACCESS_TOKEN: z.string().optional(),
   POLAR_SERVER_URL: optionalUrl,
   POLAR_WEBHOOK_SECRET: z.string().optional(),
+  SANDBOX_ACCESS_TOKEN: z.string().optional(),
   ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
   ALLOW_ORGANIZATION_CREATION: z.enum(["everyone", "admins", "nobody"]).default("everyone"),
   DISABLE_ORGANIZATION_DELETION: flag,
@@ -83,6 +84,8 @@ export type Config = {
   adminUserIds: string[];
   mail: { from: string; smtpUrl?: string; devMailbox: boolean };
   billingSandbox: boolean;
+  /** The billing sandbox accepts any bearer token unless `accessToken` is set. */
+  sandbox: { accessToken?: string };
   redisUrl?: string;
   polar: { accessToken?: string; serverUrl?: string; webhookSecret?: string };
   organizations: {
@@ -153,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       devMailbox: !env.SMTP_URL && (env.DEV_MAILBOX ?? !isProduction),
     },
     billingSandbox: env.BILLING_SANDBOX ?? !isProduction,
+    sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },
     redisUrl: env.REDIS_URL,
     polar: {
       accessToken: env.POLAR_ACCESS_TOKEN,

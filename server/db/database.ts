@@ -20,6 +20,10 @@ export type DatabaseHandle = {
 export function openDatabase(database: Config["database"]): DatabaseHandle {
   if (database.dialect === "postgres") {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // An idle connection the server ends (restart, failover, an administrator) is reported here; without a
+    // listener Node treats it as an uncaught exception and the process dies. The pool opens a new one when
+    // it next needs it, and a query that fails still reports its own error.
+    pool.on("error", () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
   }

@@ -68,10 +68,24 @@ export async function markMailFailed(db: Kysely<Database>, id: string, error: st
     .execute();
 }
 
+let lastDevMailTime = 0;
+let devMailSequence = 0;
+
+/**
+ * Dev mailbox ids sort in delivery order: the time, then a counter within the millisecond. Mails delivered
+ * in one millisecond share `created_at`, and a random id would list them in random order.
+ */
+function sequentialDevMailId(time: number): string {
+  devMailSequence = time === lastDevMailTime ? devMailSequence + 1 : 0;
+  lastDevMailTime = time;
+  return `${time.toString(16).padStart(12, "0")}-${devMailSequence.toString(16).padStart(6, "0")}-${randomUUID()}`;
+}
+
 export async function insertDevMail(db: Kysely<Database>, mail: OutgoingMail): Promise<void> {
+  const now = new Date();
   await db
     .insertInto("dev_mailbox")
-    .values({ id: randomUUID(), to_address: mail.to.toLowerCase(), subject: mail.subject, text_body: mail.text, html_body: mail.html, created_at: new Date().toISOString() })
+    .values({ id: sequentialDevMailId(now.getTime()), to_address: mail.to.toLowerCase(), subject: mail.subject, text_body: mail.text, html_body: mail.html, created_at: now.toISOString() })
     .execute();
 }
 

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { toIsoString } from "../../db/database";
+import { MAX_MAIL_ATTEMPTS, retryDelayMs, startOutboxWorker, type OutboxWorker } from "../../jobs/outbox-worker";
+import { createLogger } from "../../logger";
+import { buildUser, listMails, signUp } from "../../test/factories";
+import { createClient, readJson } from "../../test/request";
+import { createTestApp, type TestApp } from "../../test/test-database";
+import { createMailQueue, createMailTransport, type DevMail, type MailTransport, type OutgoingMail } from "./index";
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await createTestApp();
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+function outgoing(to: string, subject = `Subject ${Math.random().toString(36).slice(2)}`): OutgoingMail {
+  return { to, subject, text: `Text of ${subject}`, html: `<p>HTML of ${subject}</p>` };
+}
+
+async function outboxRows(target: TestApp, to: string) {
+  return target.services.database.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", to.toLowerCase()).execute();
+}
+
+describe("outbox and dev mailbox", () => {
+  test("a queued mail is written to mail_outbox, then delivered to the dev mailbox by the worker", async () => {
+    const to = buildUser().email;
+    const queue = createMailQueue(app.services.database.db, () => undefined);
+    const mail = outgoing(to);
+    await queue.enqueue(mail);
+
+    const [pending] = await outboxRows(app, to);
+    expect(pending).toMatchObject({ status: "pending", attempts: 0, subject: mail.subject });
+    expect(await readJson(await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to)}`))).toEqual([]);
+
+    const delivered = await listMails(app, to);
+    expect(delivered).toHaveLength(1);
+    expect(Object.keys(delivered[0]!).sort()).toEqual(["createdAt", "html", "id", "subject", "text", "to"]);
+    expect(delivered[0]).toMatchObject({ to, subject: mail.subject, text: mail.text, html: mail.html });
+    expect(new Date(delivered[0]!.createdAt).toISOString()).toBe(delivered[0]!.createdAt);
+
+    const [sent] = await outboxRows(app, to);
+    expect(sent).toMatchObject({ status: "sent", attempts: 1, last_error: null });
+    expect(toIsoString(sent!.sent_at)).not.toBeNull();
+  });
+
+  test("auth mail (here: sign-up verification) goes through the outbox", async () => {
+    const { input } = await signUp(app);
+    const rows = await outboxRows(app, input.email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.subject).toBe("Verify your e-mail address for Atrium");
+  });
+
+  test("GET /api/dev/mail lists newest first (even within one millisecond) and filters by ?to= (any case)", async () => {
+    const to = buildUser().email;
+    const other = buildUser().email;
+    const queue = createMailQueue(app.services.database.db, () => undefined);
+    const count = 10;
+    for (let index = 0; index < count; index += 1) {
+      await queue.enqueue(outgoing(index % 2 === 0 ? to : other, `Mail number ${index}`));
+      await app.services.worker.drain();
+    }
+    const newestFirst = Array.from({ length: count }, (_, index) => `Mail number ${count - 1 - index}`);
+    const response = await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to.toUpperCase())}`);
+    expect(response.status).toBe(200);
+    const mails = await readJson<DevMail[]>(response);
+    expect(mails.map((mail) => mail.subject)).toEqual(newestFirst.filter((subject) => Number(subject.split(" ").pop()) % 2 === 0));
+    expect(mails.every((mail) => mail.to === to)).toBe(true);
+
+    const all = await readJson<DevMail[]>(await createClient(app).get("/api/dev/mail?limit=200"));
+    expect(all.filter((mail) => mail.to === to || mail.to === other).map((mail) => mail.subject)).toEqual(newestFirst);
+
+    const limited = await readJson<DevMail[]>(await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to)}&limit=1`));
+    expect(limited.map((mail) => mail.subject)).toEqual([`Mail number ${count - 2}`]);
+  });
+
+  test("DELETE /api/dev/mail empties the mailbox", async () => {
+    const to = buildUser().email;
+    await createMailQueue(app.services.database.db, () => undefined).enqueue(outgoing(to));
+    expect(await listMails(app, to)).toHaveLength(1);
+    const response = await createClient(app).request("/api/dev/mail", { method: "DELETE" });
+    expect(response.status).toBe(204);
+    expect(await readJson(await createClient(app).get("/api/dev/mail"))).toEqual([]);
+  });
+});
+
+describe("outbox worker: retries and backoff", () => {
+  let workerApp: TestApp;
+  const logger = createLogger("silent");
+
+  beforeAll(async () => {
+    workerApp = await createTestApp();
+    // This app's own worker stays out of the way: each test runs its own worker with its own transport.
+    await workerApp.services.worker.stop();
+  });
+
+  afterAll(async () => {
+    await workerApp?.close();
+  });
+
+  /** A transport that fails `failures` times, then delivers; it records every attempt. */
+  function flakyTransport(failures: number) {
+    const attempts: string[] = [];
+    const delivered: OutgoingMail[] = [];
+    const transport: MailTransport = {
+      kind: "smtp",
+      async send(mail) {
+        attempts.push(mail.subject);
+        if (attempts.length <= failures) throw new Error(`SMTP down (attempt ${attempts.length})`);
+        delivered.push(mail);
+      },
+    };
+    return { transport, attempts, delivered };
+  }
+
+  async function makeDue(id: string): Promise<void> {
+    await workerApp.services.database.db.updateTable("mail_outbox").set({ next_attempt_at: new Date(Date.now() - 1_000).toISOString() }).where("id", "=", id).execute();
+  }
+
+  async function row(id: string) {
+    return workerApp.services.database.db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  }
+
+  async function queueOne(worker?: OutboxWorker): Promise<string> {
+    const to = buildUser().email;
+    await createMailQueue(workerApp.services.database.db, () => worker?.nudge()).enqueue(outgoing(to));
+    const [queued] = await outboxRows(workerApp, to);
+    return queued!.id;
+  }
+
+  test("a transport that fails 3 times is retried with doubling delays, then the mail is sent once", async () => {
+    const flaky = flakyTransport(3);
+    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: flaky.transport, logger, pollMs: 60_000 });
+    try {
+      const id = await queueOne();
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        const before = Date.now();
+        await worker.drain();
+        const after = Date.now();
+        const failed = await row(id);
+        expect(failed).toMatchObject({ status: "pending", attempts: attempt, last_error: `SMTP down (attempt ${attempt})` });
+        const nextAttempt = new Date(toIsoString(failed.next_attempt_at)!).getTime();
+        expect(nextAttempt).toBeGreaterThanOrEqual(before + retryDelayMs(attempt));
+        expect(nextAttempt).toBeLessThanOrEqual(after + retryDelayMs(attempt));
+
+        // Not due yet: the worker leaves it alone.
+        await worker.drain();
+        expect(flaky.attempts).toHaveLength(attempt);
+        await makeDue(id);
+      }
+      await worker.drain();
+      expect(await row(id)).toMatchObject({ status: "sent", attempts: 4, last_error: null });
+      expect(flaky.attempts).toHaveLength(4);
+      expect(flaky.delivered).toHaveLength(1);
+
+      await makeDue(id);
+      await worker.drain();
+      expect(flaky.attempts).toHaveLength(4);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test(`after ${MAX_MAIL_ATTEMPTS} failed attempts the worker gives up and marks the mail failed`, async () => {
+    const broken = flakyTransport(Number.POSITIVE_INFINITY);
+    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: broken.transport, logger, pollMs: 60_000 });
+    try {
+      const id = await queueOne();
+      for (let attempt = 1; attempt <= MAX_MAIL_ATTEMPTS; attempt += 1) {
+        await makeDue(id);
+        await worker.drain();
+      }
+      expect(await row(id)).toMatchObject({ status: "failed", attempts: MAX_MAIL_ATTEMPTS, last_error: `SMTP down (attempt ${MAX_MAIL_ATTEMPTS})` });
+      expect(broken.attempts).toHaveLength(MAX_MAIL_ATTEMPTS);
+
+      await makeDue(id);
+      await worker.drain();
+      expect(broken.attempts).toHaveLength(MAX_MAIL_ATTEMPTS);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test("two workers on one database deliver each mail exactly once", async () => {
+    const sent: string[] = [];
+    const transport: MailTransport = { kind: "smtp", send: async (mail) => void sent.push(mail.subject) };
+    const first = startOutboxWorker({ db: workerApp.services.database.db, transport, logger, pollMs: 60_000 });
+    const second = startOutboxWorker({ db: workerApp.services.database.db, transport, logger, pollMs: 60_000 });
+    try {
+      const queue = createMailQueue(workerApp.services.database.db, () => undefined);
+      const subjects = Array.from({ length: 8 }, (_, index) => `Parallel ${index} ${Math.random()}`);
+      for (const subject of subjects) await queue.enqueue(outgoing(buildUser().email, subject));
+      await Promise.all([first.drain(), second.drain()]);
+      expect([...sent].sort()).toEqual([...subjects].sort());
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+
+  test("a mail left 'sending' by a crashed worker is sent again once its lease has run out", async () => {
+    const id = await queueOne();
+    await workerApp.services.database.db.updateTable("mail_outbox").set({ status: "sending", attempts: 1 }).where("id", "=", id).execute();
+    const flaky = flakyTransport(0);
+    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: flaky.transport, logger, pollMs: 60_000 });
+    try {
+      await worker.drain();
+      expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
+      expect(flaky.delivered).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test("the dev-mailbox transport is used when no SMTP_URL is set", () => {
+    expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>" }).kind).toBe("dev-mailbox");
+    expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>", smtpUrl: "smtp://127.0.0.1:2525" }).kind).toBe("smtp");
+  });
+});
+
+describe("dev mailbox in production", () => {
+  let productionApp: TestApp;
+
+  beforeAll(async () => {
+    productionApp = await createTestApp({ env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAILBOX: undefined } });
+  });
+
+  afterAll(async () => {
+    await productionApp?.close();
+  });
+
+  test("is off: /api/dev/mail answers 404", async () => {
+    const response = await createClient(productionApp).get("/api/dev/mail");
+    expect(response.status).toBe(404);
+    expect((await readJson<{ code: string }>(response)).code).toBe("NOT_FOUND");
+    expect(await readJson(await createClient(productionApp).get("/api/meta"))).toMatchObject({ devMailbox: false, billingSandbox: false });
+  });
+});

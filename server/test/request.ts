@@ -1,0 +1,132 @@
+import { randomInt } from "node:crypto";
+import type { TestApp } from "./test-database";
+
+type RequestApp = Pick<TestApp, "app" | "config">;
+
+/**
+ * A random client address from 198.18.0.0/15 (set aside for tests): every client gets its own
+ * rate-limit bucket, even in Redis, which outlives a single run.
+ */
+export function randomIp(): string {
+  return `198.${randomInt(18, 20)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+}
+
+/** A tiny cookie jar: keeps what `Set-Cookie` sets, forgets what it expires. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = header.split(";");
+      const separator = pair.indexOf("=");
+      if (separator < 1) continue;
+      const name = pair.slice(0, separator).trim();
+      const value = pair.slice(separator + 1).trim();
+      const isExpired = attributes.some((attribute) => /^\s*max-age\s*=\s*(0|-\d+)\s*$/i.test(attribute)) || value === "";
+      if (isExpired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+
+  get size(): number {
+    return this.cookies.size;
+  }
+
+  header(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  clear(): void {
+    this.cookies.clear();
+  }
+}
+
+export type CallOptions = {
+  method?: string;
+  /** A value sent as JSON; a string is sent as it is (set `contentType` to say what it is). */
+  json?: unknown;
+  body?: BodyInit;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** The Origin header; defaults to the app's own origin on anything but GET/HEAD. `null` sends none. */
+  origin?: string | null;
+  /** Sends the request from this socket address instead of the client's own. */
+  ip?: string;
+  /** Leaves the cookie jar out of this request. */
+  withoutCookies?: boolean;
+};
+
+/**
+ * A browser-like client of the app: one socket address, a cookie jar, the app's Origin on writes.
+ * Requests go through `app.request()` with a fake Node socket, so the client-IP middleware sees an address.
+ */
+export class TestClient {
+  readonly jar = new CookieJar();
+
+  constructor(
+    private readonly target: RequestApp,
+    readonly ip: string = randomIp(),
+  ) {}
+
+  async request(pathname: string, options: CallOptions = {}): Promise<Response> {
+    const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
+    const headers = new Headers(options.headers);
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = typeof options.json === "string" ? options.json : JSON.stringify(options.json);
+      headers.set("content-type", options.contentType ?? "application/json");
+    } else if (options.contentType) {
+      headers.set("content-type", options.contentType);
+    }
+    const origin = options.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : new URL(this.target.config.baseUrl).origin) : options.origin;
+    if (origin) headers.set("origin", origin);
+    const cookie = this.jar.header();
+    if (cookie && !options.withoutCookies && !headers.has("cookie")) headers.set("cookie", cookie);
+    const url = new URL(pathname, this.target.config.baseUrl).toString();
+    const init: RequestInit & { duplex?: "half" } = { method, headers, body };
+    if (body instanceof ReadableStream) init.duplex = "half";
+    const response = await this.target.app.request(url, init, { incoming: { socket: { remoteAddress: options.ip ?? this.ip } } });
+    if (!options.withoutCookies) this.jar.store(response);
+    return response;
+  }
+
+  get(pathname: string, options: Omit<CallOptions, "method" | "json"> = {}): Promise<Response> {
+    return this.request(pathname, { ...options, method: "GET" });
+  }
+
+  post(pathname: string, json?: unknown, options: Omit<CallOptions, "method" | "json"> = {}): Promise<Response> {
+    return this.request(pathname, { ...options, method: "POST", json: json ?? {} });
+  }
+}
+
+export function createClient(target: RequestApp, ip?: string): TestClient {
+  return new TestClient(target, ip);
+}
+
+/** Reads a JSON body; fails the test with the raw text when it is not JSON. */
+export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`Expected a JSON body (status ${response.status}), got: ${text.slice(0, 300)}`);
+  }
+}
+
+/** Asserts an error answer by what a client sees: the status and the exact `message`. */
+export async function expectError(response: Response, status: number, message: string): Promise<{ code?: string; message: string }> {
+  const body = await readJson<{ code?: string; message: string }>(response);
+  if (response.status !== status || body.message !== message) {
+    throw new Error(`expected ${status} ${JSON.stringify(message)}, got ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body;
+}

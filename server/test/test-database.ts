@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createApp } from "../app";
+import { loadConfig, type Config } from "../config";
+import { createLogger, type Logger } from "../logger";
+import { createServices, type Services } from "../services";
+
+export type TestDatabase = {
+  /** The DATABASE_URL to hand to `loadConfig`: a temp SQLite file, or a fresh PostgreSQL database. */
+  url: string;
+  dialect: "sqlite" | "postgres";
+  dataDir: string;
+  drop(): Promise<void>;
+};
+
+export type TestApp = {
+  config: Config;
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  database: TestDatabase;
+  close(): Promise<void>;
+};
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+/** True when the integration tests run on PostgreSQL (`TEST_DATABASE_URL=postgres://…`). */
+export function isPostgresRun(): boolean {
+  return POSTGRES_URL.test(process.env.TEST_DATABASE_URL ?? "");
+}
+
+/**
+ * A database of its own for one test file (or one app variant inside it), so files run in parallel:
+ * a SQLite file in a temp folder, or `CREATE DATABASE atrium_test_<random>` on the server that
+ * `TEST_DATABASE_URL` names, dropped again by `drop()`.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-test-"));
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  const serverUrl = process.env.TEST_DATABASE_URL ?? "";
+  if (!POSTGRES_URL.test(serverUrl)) {
+    return { url: path.join(dataDir, "test.sqlite"), dialect: "sqlite", dataDir, drop: async () => removeDataDir() };
+  }
+  const name = `atrium_test_${randomBytes(6).toString("hex")}`;
+  await withAdminClient(serverUrl, async (client) => {
+    await client.query(`CREATE DATABASE "${name}"`);
+    // A throwaway database need not wait for the disk on every commit; this keeps the suite fast.
+    await client.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dialect: "postgres",
+    dataDir,
+    async drop() {
+      await withAdminClient(serverUrl, async (client) => {
+        // A closed pool's connections finish closing in the background: wait for them rather than cut them
+        // off (a cut-off connection reports an error into whichever test runs next).
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const { rows } = await client.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = $1", [name]);
+          if (rows[0]?.count === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      });
+      removeDataDir();
+    },
+  };
+}
+
+async function withAdminClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The environment a test app starts from; `env` overrides or removes (undefined) any variable. */
+export function testEnvironment(database: TestDatabase, env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    NODE_ENV: "test",
+    BASE_URL: "http://localhost:3000",
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.url,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    DEV_MAILBOX: "true",
+    LOG_LEVEL: "error",
+    ...env,
+  };
+}
+
+/**
+ * A whole app on a fresh database: `loadConfig` → `createServices` → `createApp`, as `main.ts` wires it.
+ * Pass `env` for variants (an https BASE_URL, TRUSTED_PROXIES, REDIS_URL, ADMIN_EMAILS …).
+ */
+export async function createTestApp(options: { env?: Record<string, string | undefined>; logger?: Logger; database?: TestDatabase } = {}): Promise<TestApp> {
+  // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
+  const isShared = options.database !== undefined;
+  const database = options.database ?? (await createTestDatabase());
+  try {
+    const config = loadConfig(testEnvironment(database, options.env));
+    const logger = options.logger ?? createLogger("silent");
+    // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
+    const services = await createServices(config, logger, { pollMs: 60_000 });
+    const app = createApp({ ...services, config, logger });
+    return {
+      config,
+      services,
+      app,
+      database,
+      async close() {
+        await services.close();
+        if (!isShared) await database.drop();
+      },
+    };
+  } catch (error) {
+    if (!isShared) await database.drop();
+    throw error;
+  }
+}

@@ -1,0 +1,129 @@
+import { useState } from "react";
+import { Alert } from "../../../components/ui/alert";
+import { Avatar } from "../../../components/ui/avatar";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { EmptyState, PageHeader } from "../../../components/ui/page";
+import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
+import { errorMessage } from "../../../lib/api-error";
+import { formatDateTime } from "../../../lib/format";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import { useAdminUsers } from "../api/admin";
+import { ManageUserDialog } from "../components/manage-user-dialog";
+
+const PAGE_SIZE = 25;
+
+/** The platform-admin console: every user, searchable, with the actions of the admin role. */
+export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
+  const [search, setSearch] = useState("");
+  const [field, setField] = useState<"email" | "name">("email");
+  const [offset, setOffset] = useState(0);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const users = useAdminUsers(useDebouncedValue(search.trim()), field, offset, PAGE_SIZE);
+  const total = users.data?.total ?? 0;
+  const selected = users.data?.users.find((user) => user.id === selectedId);
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <PageHeader title="Users" description="Every account on this Atrium: search, ban, impersonate, set roles and passwords, revoke sessions, delete." />
+      <Card>
+        <div className="mb-4 flex flex-wrap items-center gap-3">
+          <label htmlFor="user-search" className="sr-only">
+            Search users
+          </label>
+          <input
+            id="user-search"
+            type="search"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setOffset(0);
+            }}
+            placeholder={field === "email" ? "Search by e-mail" : "Search by name"}
+            className="block w-full max-w-sm rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <label className="flex items-center gap-2 text-sm">
+            <span>in</span>
+            <select
+              value={field}
+              onChange={(event) => {
+                setField(event.target.value as "email" | "name");
+                setOffset(0);
+              }}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              <option value="email">e-mail</option>
+              <option value="name">name</option>
+            </select>
+          </label>
+          {users.isFetching && !users.isPending ? <Spinner /> : null}
+        </div>
+        {users.isPending ? <LoadingBlock label="Loading users…" /> : null}
+        {users.isError ? <Alert tone="error">{errorMessage(users.error)}</Alert> : null}
+        {users.data?.users.length === 0 ? <EmptyState title="No users match">Try another search.</EmptyState> : null}
+        {users.data && users.data.users.length > 0 ? (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">User</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Role</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
+                  <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
+                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+                {users.data.users.map((user) => (
+                  <tr key={user.id}>
+                    <td className="py-3 pr-4">
+                      <div className="flex items-center gap-3">
+                        <Avatar name={user.name} image={user.image} size="sm" />
+                        <div className="min-w-0">
+                          <p className="truncate font-medium">{user.name}</p>
+                          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+                        </div>
+                      </div>
+                    </td>
+                    <td className="py-3 pr-4">{user.role ?? "user"}</td>
+                    <td className="py-3 pr-4">
+                      {user.banned ? (
+                        <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-900/50 dark:text-red-300">Banned</span>
+                      ) : user.emailVerified ? (
+                        <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">Active</span>
+                      ) : (
+                        <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">Unverified</span>
+                      )}
+                    </td>
+                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(user.createdAt)}</td>
+                    <td className="py-3 text-right">
+                      <Button variant="secondary" size="sm" onClick={() => setSelectedId(user.id)} aria-label={`Manage ${user.name}`}>
+                        Manage
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {total > PAGE_SIZE ? (
+          <nav aria-label="User pages" className="mt-4 flex items-center justify-between text-sm">
+            <span className="text-zinc-500 dark:text-zinc-400">
+              {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+            </span>
+            <div className="flex gap-2">
+              <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+                Previous
+              </Button>
+              <Button variant="secondary" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+                Next
+              </Button>
+            </div>
+          </nav>
+        ) : null}
+      </Card>
+      {selected ? <ManageUserDialog key={selected.id} user={selected} isSelf={selected.id === currentUserId} onClose={() => setSelectedId(null)} /> : null}
+    </div>
+  );
+}
