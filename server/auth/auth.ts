@@ -18,7 +18,7 @@ import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { MailQueue } from "../modules/mail";
 import { mailTemplates } from "../modules/mail";
-import { assertMayRemoveMember, atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft, type CreateOrganizationCall } from "../modules/organizations";
+import { assertMayRemoveMember, assertMemberOfRequestedOrganization, atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft, type CreateOrganizationCall } from "../modules/organizations";
 import type { RateLimitStore } from "./rate-limit-store";
 import { specErrors } from "./spec-errors";
 
@@ -182,6 +182,15 @@ export function createAuth(deps: AuthDeps) {
           const session = await getSessionFromCtx(ctx);
           const organizationId = (typeof body.organizationId === "string" && body.organizationId) || session?.session.activeOrganizationId;
           if (session && organizationId) await assertMayRemoveMember(deps.db, { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
+        }
+        const requestedOrganizationId =
+          ctx.path === "/organization/get-full-organization" ? ctx.query?.organizationId : ctx.path === "/organization/set-active" ? body?.organizationId : undefined;
+        if (typeof requestedOrganizationId === "string" && requestedOrganizationId) {
+          const session = await getSessionFromCtx(ctx);
+          const activeOrganizationId = session?.session.activeOrganizationId;
+          if (session && activeOrganizationId && activeOrganizationId !== requestedOrganizationId) {
+            await assertMemberOfRequestedOrganization(deps.db, session.user.id, requestedOrganizationId);
+          }
         }
         // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.
         if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {

@@ -125,3 +125,15 @@ export async function cancelExpiredPendingInvitations(db: Kysely<Database>, orga
   if (expired.length === 0) return;
   await db.updateTable("invitation").set({ status: "canceled" }).where("id", "in", expired).where("status", "=", "pending").execute();
 }
+
+/** The role of the member an identifier names in this organization: an e-mail when it contains '@', else a member id. */
+export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, organizationId: string, memberIdOrEmail: string): Promise<string | undefined> {
+  const query = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").select("member.role").where("member.organizationId", "=", organizationId);
+  const row = await (memberIdOrEmail.includes("@") ? query.where("user.email", "=", memberIdOrEmail.toLowerCase()) : query.where("member.id", "=", memberIdOrEmail)).executeTakeFirst();
+  return row?.role;
+}
+
+export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  const row = await db.selectFrom("organization").select("id").where("id", "=", organizationId).executeTakeFirst();
+  return Boolean(row);
+}

@@ -2,7 +2,17 @@ import { APIError } from "better-auth/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import type { OrganizationScope } from "../../http/organization-scope";
-import { cancelExpiredPendingInvitations, clearActiveOrganization, findInvitation, findMembers, findTeamsWithMembers, isTeamMember } from "./organizations.repository";
+import {
+  cancelExpiredPendingInvitations,
+  clearActiveOrganization,
+  findInvitation,
+  findMemberRoleByIdOrEmail,
+  findMembers,
+  findMembership,
+  findTeamsWithMembers,
+  isTeamMember,
+  organizationExists,
+} from "./organizations.repository";
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type InvitationState, type ListMembersQuery, type MemberList, type TeamWithMembers } from "./organizations.schemas";
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -68,6 +78,36 @@ export function createOrganizationHooks(db: Kysely<Database>) {
       await clearActiveOrganization(db, member.userId, organization.id);
     },
   };
+}
+
+const hasRole = (roles: string, role: string) => roles.split(",").some((name) => name.trim() === role);
+
+/**
+ * The spec: only an owner removes an owner. better-auth refuses a non-owner too, but with "you cannot leave
+ * the organization as the only owner"; the spec's answer is 401 "not allowed to delete this member".
+ */
+export async function assertMayRemoveMember(db: Kysely<Database>, input: { userId: string; organizationId: string; memberIdOrEmail: string }): Promise<void> {
+  const [caller, targetRole] = await Promise.all([
+    findMembership(db, input.organizationId, input.userId),
+    findMemberRoleByIdOrEmail(db, input.organizationId, input.memberIdOrEmail),
+  ]);
+  // Not a member, or no such member: better-auth answers those itself.
+  if (!caller || targetRole === undefined) return;
+  if (hasRole(targetRole, "owner") && !hasRole(caller.role, "owner")) {
+    throw new APIError("UNAUTHORIZED", { message: "You are not allowed to delete this member", code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER" });
+  }
+}
+
+/**
+ * Refuses a request for an organization the caller is not a member of before better-auth does: on that
+ * refusal better-auth also clears the caller's active organization, so asking for another tenant's
+ * organization would sign them out of the one they work in. Unknown organizations are left to better-auth.
+ */
+export async function assertMemberOfRequestedOrganization(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
+  const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
+  if (exists && !membership) {
+    throw new APIError("FORBIDDEN", { message: "User is not a member of the organization", code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
+  }
 }
 
 /** Called after a successful leave: the plugin clears only the leaving session, the spec wants them all. */
