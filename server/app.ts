@@ -4,6 +4,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../common/error-codes";
+import type { BillingSandbox } from "../billing-sandbox";
 import type { Auth } from "./auth/auth";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
@@ -22,6 +23,8 @@ export type AppDeps = {
   database: DatabaseHandle;
   auth: Auth;
   logger: Logger;
+  /** The billing sandbox, mounted under /sandbox/polar when present. */
+  sandbox?: BillingSandbox;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
 };
@@ -66,6 +69,9 @@ export function createApp(deps: AppDeps) {
   app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(withClientIpHeader(c.req.raw, c.get("clientIp"))));
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes(database.db));
+
+  // Mounted (not `route`d) so the sandbox keeps its own trailing-slash tolerance and provider-format errors.
+  if (deps.sandbox) app.mount("/sandbox/polar", deps.sandbox.app.fetch);
 
   app.all("/api/*", (c) => errorResponse(c, ERROR_CODES.NOT_FOUND, `No endpoint ${c.req.method} ${c.req.path}`));
 

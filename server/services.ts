@@ -1,4 +1,6 @@
+import path from "node:path";
 import { Redis } from "ioredis";
+import { createBillingSandbox, type BillingSandbox } from "../billing-sandbox";
 import { createAuth, type Auth } from "./auth/auth";
 import { createRedisRateLimitStore } from "./auth/rate-limit-store";
 import type { Config } from "./config";
@@ -12,6 +14,8 @@ export type Services = {
   database: DatabaseHandle;
   auth: Auth;
   worker: OutboxWorker;
+  /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
+  sandbox?: BillingSandbox;
   close(): Promise<void>;
 };
 
@@ -31,11 +35,22 @@ export async function createServices(config: Config, logger: Logger, options: { 
     logger,
     rateLimitStore: redis ? createRedisRateLimitStore(redis) : undefined,
   });
+  const sandbox = config.billingSandbox
+    ? createBillingSandbox({
+        dataFile: config.database.dialect === "sqlite" && config.database.file === ":memory:" ? ":memory:" : path.join(config.dataDir, "billing-sandbox.sqlite"),
+        publicUrl: `${config.baseUrl}/sandbox/polar`,
+        accessToken: config.sandbox.accessToken,
+        webhookEndpoint: config.polar.webhookSecret ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.polar.webhookSecret } : undefined,
+        logger,
+      })
+    : undefined;
   return {
     database,
     auth,
     worker,
+    sandbox,
     async close() {
+      await sandbox?.close();
       await worker.stop();
       redis?.disconnect();
       await database.close();

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { ApiError, notFound, readJson } from "./api-errors";
+import { confirmCheckout, DECLINED_TOKEN, PAYING_TOKEN, processDueWork } from "./billing";
+import type { SandboxContext } from "./context";
+import { newRouter } from "./http";
+import { serializeCheckout, serializeSubscription } from "./serializers";
+
+/**
+ * Sandbox controls: not part of the provider's API. They move the clock (renewals, trial ends,
+ * period-end cancellations, dunning), finish checkouts without a browser, set the card a
+ * subscription renews with, and start over.
+ */
+export function controlRoutes(ctx: SandboxContext, reset: () => void) {
+  const router = newRouter();
+
+  const clockState = () => ({ now: ctx.clock.iso(), offset_ms: ctx.clock.offsetMs() });
+
+  router.get("/clock", (c) => c.json(clockState()));
+
+  router.post("/clock/advance", async (c) => {
+    const input = await readJson(c, z.object({ seconds: z.number().min(0).default(0), days: z.number().min(0).default(0) }).refine((value) => value.seconds + value.days > 0, "Give seconds or days"));
+    ctx.clock.advance((input.seconds + input.days * 86_400) * 1000);
+    processDueWork(ctx);
+    return c.json(clockState());
+  });
+
+  const checkoutById = (id: string) => {
+    const checkout = ctx.store.get("checkout", id);
+    if (!checkout) throw notFound();
+    return checkout;
+  };
+  const finishInput = z.object({ customer_email: z.email().optional(), customer_name: z.string().optional() });
+
+  /** Pays the checkout as the hosted page would with 4242…; the answer is the organization's Checkout. */
+  router.post("/checkouts/:id/complete", async (c) => {
+    const checkout = checkoutById(c.req.param("id"));
+    const input = await readJson(c, finishInput);
+    ctx.store.put("checkout", { ...checkout, customer_email: input.customer_email ?? checkout.customer_email, customer_name: input.customer_name ?? checkout.customer_name });
+    confirmCheckout(ctx, checkout.id, PAYING_TOKEN);
+    return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
+  });
+
+  /** Declines the payment as 4000 0000 0000 0002 would; the checkout ends up `failed`. */
+  router.post("/checkouts/:id/fail", async (c) => {
+    const checkout = checkoutById(c.req.param("id"));
+    const input = await readJson(c, finishInput);
+    ctx.store.put("checkout", { ...checkout, customer_email: input.customer_email ?? checkout.customer_email, customer_name: input.customer_name ?? checkout.customer_name });
+    try {
+      confirmCheckout(ctx, checkout.id, DECLINED_TOKEN);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.body.error === "PaymentError")) throw error;
+    }
+    return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
+  });
+
+  /** The card later renewals are charged to: `tok_chargeDeclined` makes the next renewal fail. */
+  router.post("/subscriptions/:id/card", async (c) => {
+    const subscription = ctx.store.get("subscription", c.req.param("id"));
+    if (!subscription) throw notFound();
+    const input = await readJson(c, z.object({ token: z.enum([PAYING_TOKEN, DECLINED_TOKEN]) }));
+    const updated = ctx.store.put("subscription", { ...subscription, card_token: input.token });
+    return c.json(serializeSubscription(ctx, updated));
+  });
+
+  router.post("/reset", (c) => {
+    reset();
+    return c.json(clockState());
+  });
+
+  return router;
+}

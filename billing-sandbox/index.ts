@@ -1,0 +1,137 @@
+import type { Hono, MiddlewareHandler } from "hono";
+import { errorHandler, notFound, unauthorized } from "./api-errors";
+import { benefitRoutes } from "./benefits.routes";
+import { processDueWork } from "./billing";
+import { checkoutClientRoutes, checkoutRoutes } from "./checkouts.routes";
+import { createClock } from "./clock";
+import { loadOrganization, type SandboxContext } from "./context";
+import { controlRoutes } from "./controls.routes";
+import { customerPortalRoutes } from "./customer-portal.routes";
+import { customerRoutes, customerSessionRoutes } from "./customers.routes";
+import { discountRoutes } from "./discounts.routes";
+import { newRouter, type SandboxEnv } from "./http";
+import { customerMeterRoutes, eventRoutes, meterRoutes } from "./meters.routes";
+import { orderRoutes, refundRoutes } from "./orders.routes";
+import { pageRoutes } from "./pages";
+import { customFieldRoutes, productRoutes } from "./products.routes";
+import { webhookEventTypes } from "./schemas";
+import { seedCatalogue } from "./seed";
+import { openStore } from "./store";
+import { subscriptionRoutes } from "./subscriptions.routes";
+import { createWebhookDispatcher } from "./webhooks";
+import { createWebhookEndpoint, webhookRoutes } from "./webhooks.routes";
+
+export type BillingSandboxOptions = {
+  /** SQLite file of the sandbox's own state, or ":memory:" in tests. */
+  dataFile: string;
+  /** Absolute URL the sandbox app is reachable at, e.g. `http://localhost:3000/sandbox/polar`. */
+  publicUrl: string;
+  /** When set, organization API calls must send exactly this bearer token; otherwise any token is accepted. */
+  accessToken?: string;
+  /** An endpoint subscribed to every event, kept in sync with configuration on each start. */
+  webhookEndpoint?: { url: string; secret: string };
+  /** First webhook retry delay in ms (doubles per attempt). Default 2 s. */
+  webhookRetryBaseMs?: number;
+  logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+};
+
+export type BillingSandbox = {
+  /**
+   * Routes relative to the sandbox root. Serve it directly, or mount it with
+   * `app.mount("/sandbox/polar", sandbox.app.fetch)`: `app.route` would copy the routes into a strict
+   * parent router, and the SDK's trailing-slash paths (`/v1/products/`) would stop matching.
+   */
+  app: Hono<SandboxEnv>;
+  context: SandboxContext;
+  close(): Promise<void>;
+};
+
+const CONFIGURED_ENDPOINT_KEY = "configured_webhook_endpoint_id";
+
+/** The offline stand-in for the billing provider's API, hosted checkout, webhooks and clock. */
+export function createBillingSandbox(options: BillingSandboxOptions): BillingSandbox {
+  const store = openStore(options.dataFile);
+  const clock = createClock(store);
+  const webhooks = createWebhookDispatcher({ store, clock, retryBaseMs: options.webhookRetryBaseMs ?? 2000, onError: options.logger?.warn.bind(options.logger) });
+  const ctx: SandboxContext = {
+    store,
+    clock,
+    webhooks,
+    organization: loadOrganization(store, clock.iso()),
+    publicUrl: options.publicUrl.replace(/\/+$/, ""),
+    accessToken: options.accessToken,
+  };
+
+  const initialize = () => {
+    // The organization outlives a reset so ids the app stored about the merchant stay valid.
+    store.setSetting("organization", JSON.stringify(ctx.organization));
+    seedCatalogue(ctx);
+    if (options.webhookEndpoint) syncConfiguredEndpoint(ctx, options.webhookEndpoint);
+    processDueWork(ctx);
+  };
+  initialize();
+
+  const app = newRouter();
+  app.onError(errorHandler);
+  app.notFound(() => {
+    throw notFound();
+  });
+
+  // The organization token guards the API and the controls; the client checkout API is
+  // authorized by its client secret and the portal by a customer-session token.
+  const requireOrganizationToken: MiddlewareHandler = async (c, next) => {
+    if (!/\/v1\/(checkouts\/client|customer-portal)\//.test(c.req.path)) {
+      const token = /^Bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+      if (!token || (ctx.accessToken !== undefined && token !== ctx.accessToken)) throw unauthorized();
+    }
+    await next();
+  };
+  app.use("/v1/*", requireOrganizationToken);
+  app.use("/sandbox/*", requireOrganizationToken);
+
+  app.route("/v1/products", productRoutes(ctx));
+  app.route("/v1/custom-fields", customFieldRoutes(ctx));
+  app.route("/v1/benefits", benefitRoutes(ctx));
+  app.route("/v1/discounts", discountRoutes(ctx));
+  app.route("/v1/customers", customerRoutes(ctx));
+  app.route("/v1/customer-sessions", customerSessionRoutes(ctx));
+  app.route("/v1/customer-portal", customerPortalRoutes(ctx));
+  app.route("/v1/checkouts/client", checkoutClientRoutes(ctx));
+  app.route("/v1/checkouts", checkoutRoutes(ctx));
+  app.route("/v1/subscriptions", subscriptionRoutes(ctx));
+  app.route("/v1/orders", orderRoutes(ctx));
+  app.route("/v1/refunds", refundRoutes(ctx));
+  app.route("/v1/meters", meterRoutes(ctx));
+  app.route("/v1/events", eventRoutes(ctx));
+  app.route("/v1/customer-meters", customerMeterRoutes(ctx));
+  app.route("/v1/webhooks", webhookRoutes(ctx));
+  app.route(
+    "/sandbox",
+    controlRoutes(ctx, () => {
+      store.reset();
+      initialize();
+    }),
+  );
+  app.route("/", pageRoutes(ctx));
+
+  return {
+    app,
+    context: ctx,
+    async close() {
+      await webhooks.close();
+      store.close();
+    },
+  };
+}
+
+/** The configured endpoint (app URL + secret from the environment) is created once and updated on later starts. */
+function syncConfiguredEndpoint(ctx: SandboxContext, endpoint: { url: string; secret: string }): void {
+  const id = ctx.store.getSetting(CONFIGURED_ENDPOINT_KEY);
+  const existing = id ? ctx.store.get("webhook_endpoint", id) : undefined;
+  if (existing) {
+    ctx.store.put("webhook_endpoint", { ...existing, url: endpoint.url, secret: endpoint.secret, events: [...webhookEventTypes], enabled: true });
+    return;
+  }
+  const created = createWebhookEndpoint(ctx, { url: endpoint.url, secret: endpoint.secret, name: "Configured endpoint", events: [...webhookEventTypes] });
+  ctx.store.setSetting(CONFIGURED_ENDPOINT_KEY, created.id);
+}
