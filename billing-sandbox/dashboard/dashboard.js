@@ -25,12 +25,22 @@ function cell(text, className) {
 }
 
 function fill(tbodyId, items, toCells) {
+  const body = $(tbodyId);
+  if (items.length === 0) {
+    // An empty table says so, across all its columns.
+    const td = cell("Nothing yet.", "empty");
+    td.colSpan = body.closest("table").querySelectorAll("thead th").length;
+    const tr = document.createElement("tr");
+    tr.append(td);
+    body.replaceChildren(tr);
+    return;
+  }
   const rows = items.map((item) => {
     const tr = document.createElement("tr");
     tr.append(...toCells(item));
     return tr;
   });
-  $(tbodyId).replaceChildren(...rows);
+  body.replaceChildren(...rows);
 }
 
 function describePrice(price) {
