@@ -37,3 +37,26 @@ export const inviteMemberSchema = z.object({
 });
 
 export const teamNameSchema = z.object({ name: z.string().trim().min(1, "Enter a team name").max(100, "Use at most 100 characters") });
+
+// Response shapes of the app's own organization endpoints, read by the web app.
+
+export type MemberListItem = {
+  id: string;
+  userId: string;
+  role: string;
+  createdAt: string;
+  user: { id: string; name: string; email: string; image: string | null; username: string | null };
+  teams: Array<{ id: string; name: string }>;
+};
+
+export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
+
+/** What an invitation link can tell anyone who holds it: only its state, nothing about the organization. */
+export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+
+export type TeamWithMembers = {
+  id: string;
+  name: string;
+  createdAt: string;
+  members: Array<{ userId: string; name: string; email: string; image: string | null }>;
+};

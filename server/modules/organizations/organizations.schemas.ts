@@ -11,23 +11,4 @@ export const listMembersQuerySchema = z.object({
 });
 export type ListMembersQuery = z.infer<typeof listMembersQuerySchema>;
 
-export type MemberListItem = {
-  id: string;
-  userId: string;
-  role: string;
-  createdAt: string;
-  user: { id: string; name: string; email: string; image: string | null; username: string | null };
-  teams: Array<{ id: string; name: string }>;
-};
-
-export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
-
-/** What an invitation link can tell anyone who holds it: only its state, nothing about the organization. */
-export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
-
-export type TeamWithMembers = {
-  id: string;
-  name: string;
-  createdAt: string;
-  members: Array<{ userId: string; name: string; email: string; image: string | null }>;
-};
+export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "../../../common/organization.schemas";

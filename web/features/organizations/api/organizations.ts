@@ -3,6 +3,9 @@ import { apiFetch } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { sessionQuery } from "../../auth/api/session";
+import type { MemberList, MemberListItem, TeamWithMembers as Team } from "../../../../common/organization.schemas";
+
+export type { MemberList, MemberListItem, Team };
 
 export type Organization = { id: string; name: string; slug: string; logo?: string | null; createdAt: string | Date; metadata?: unknown };
 export type Invitation = {
@@ -16,16 +19,6 @@ export type Invitation = {
   expiresAt: string | Date;
   createdAt?: string | Date;
 };
-export type Team = { id: string; name: string; createdAt: string; members: Array<{ userId: string; name: string; email: string; image: string | null }> };
-export type MemberListItem = {
-  id: string;
-  userId: string;
-  role: string;
-  createdAt: string;
-  user: { id: string; name: string; email: string; image: string | null; username: string | null };
-  teams: Array<{ id: string; name: string }>;
-};
-export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
 
 export const organizationKeys = {
   all: ["organizations"] as const,
