@@ -46,6 +46,11 @@ function UserMenu() {
           <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account/sessions" })}>
             Sessions
           </DropdownMenu.Item>
+          {user.role?.split(",").includes("admin") ? (
+            <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/admin" })}>
+              Admin console
+            </DropdownMenu.Item>
+          ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
           <DropdownMenu.Item className={menuItem} onSelect={signOut}>
             Sign out

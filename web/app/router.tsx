@@ -2,6 +2,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect, useRouterState, Link } from "@tanstack/react-router";
 import { z } from "zod";
 import { AccountLayout } from "../features/account/routes/account-layout";
+import { ImpersonationBanner } from "../features/admin/components/impersonation-banner";
+import { AdminUsersPage } from "../features/admin/routes/admin-users-page";
 import { DeleteAccountPage } from "../features/account/routes/delete-account-page";
 import { PasswordPage } from "../features/account/routes/password-page";
 import { ProfilePage } from "../features/account/routes/profile-page";
@@ -34,6 +36,7 @@ function RootLayout() {
         Skip to content
       </a>
       <div aria-hidden="true" className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"} />
+      <ImpersonationBanner />
       <Header />
       <main id="main">
         <Outlet />
@@ -47,7 +50,7 @@ function NotFoundPage() {
     <div className="mx-auto max-w-md px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">Page not found</h1>
       <p className="mt-2 text-zinc-600 dark:text-zinc-400">There is nothing at this address.</p>
-      <Link to="/" className="mt-6 inline-block font-medium text-brand-600 hover:underline">
+      <Link to="/" className="mt-6 inline-block font-medium text-brand-600 hover:underline dark:text-brand-400">
         Go home
       </Link>
     </div>
@@ -179,6 +182,19 @@ const invitationRoute = createRoute({
   },
 });
 
+/** Platform admins only; the server refuses everyone else anyway. */
+const adminRoute = createRoute({
+  getParentRoute: () => authedRoute,
+  path: "/admin",
+  beforeLoad: ({ context }) => {
+    if (!context.session.user.role?.split(",").includes("admin")) throw redirect({ to: "/" });
+  },
+  component: function Admin() {
+    const { session } = adminRoute.useRouteContext();
+    return <AdminUsersPage currentUserId={session.user.id} />;
+  },
+});
+
 const devMailRoute = createRoute({ getParentRoute: () => rootRoute, path: "/dev/mail", component: DevMailPage });
 
 const routeTree = rootRoute.addChildren([
@@ -190,6 +206,7 @@ const routeTree = rootRoute.addChildren([
   authedRoute.addChildren([
     accountRoute.addChildren([profileRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
     createOrganizationRoute,
+    adminRoute,
     organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, dangerZoneRoute]),
   ]),
   invitationRoute,

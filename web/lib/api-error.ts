@@ -1,3 +1,5 @@
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account.schemas";
+
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
   constructor(
@@ -10,6 +12,8 @@ export class ApiError extends Error {
   }
 }
 
+export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try another.";
+
 type BetterAuthError = { message?: string; status: number; code?: string; statusText?: string } | null;
 
 const FRIENDLY: Record<string, string> = {
@@ -21,6 +25,10 @@ const FRIENDLY: Record<string, string> = {
   PASSWORD_TOO_LONG: "Use at most 128 characters.",
   INVALID_TOKEN: "This link is invalid or has expired. Ask for a new one.",
   SESSION_EXPIRED: "For your security, sign in again before doing this.",
+  USERNAME_IS_ALREADY_TAKEN: USERNAME_TAKEN_MESSAGE,
+  USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN_LENGTH} characters.`,
+  USERNAME_TOO_LONG: `Use at most ${USERNAME_MAX_LENGTH} characters.`,
+  INVALID_USERNAME: "Use only letters, digits, dots and underscores.",
 };
 
 /** Turns a better-auth client error into an ApiError whose message a person can act on. */

@@ -4,14 +4,17 @@ import type { z } from "zod";
 type FieldErrors<T> = Partial<Record<keyof T & string, string>>;
 
 /**
- * Form state validated by the same zod schema the server uses. Errors show after a field is left or
- * the form is submitted; `setServerError` puts a server answer on a field or above the form.
+ * Form state validated by the same zod schema the server uses. Errors show once a field that was typed
+ * in is left, or when the form is submitted; tabbing or clicking past an untouched field shows nothing
+ * (a message appearing then would shift the page under the pointer). `setServerError` puts a server
+ * answer on a field or above the form.
  */
 export function useForm<S extends z.ZodType<Record<string, unknown>>>(schema: S, initial: z.input<S>) {
   type Values = z.input<S>;
   const [values, setValues] = useState<Values>(initial);
   const [errors, setErrors] = useState<FieldErrors<Values>>({});
   const [touched, setTouched] = useState<Partial<Record<keyof Values & string, boolean>>>({});
+  const [edited, setEdited] = useState<Partial<Record<keyof Values & string, boolean>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
 
@@ -34,9 +37,11 @@ export function useForm<S extends z.ZodType<Record<string, unknown>>>(schema: S,
       onChange: (event: { target: { value: string } }) => {
         const next = { ...(values as Record<string, unknown>), [name]: event.target.value } as Values;
         setValues(next);
+        if (!edited[name]) setEdited((current) => ({ ...current, [name]: true }));
         if (touched[name]) setErrors(validate(next));
       },
       onBlur: () => {
+        if (!edited[name] && !touched[name]) return;
         setTouched((current) => ({ ...current, [name]: true }));
         setErrors(validate(values));
       },

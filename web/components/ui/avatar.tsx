@@ -12,10 +12,10 @@ export function Avatar({ name, image, size = "md" }: { name: string; image?: str
     .join("");
   const box = size === "xs" ? "size-5 text-[10px]" : size === "sm" ? "size-8 text-xs" : size === "lg" ? "size-16 text-xl" : "size-10 text-sm";
   if (image && !failed) {
-    return <img src={image} alt="" onError={() => setFailed(true)} className={cn("rounded-full object-cover", box)} />;
+    return <img src={image} alt="" onError={() => setFailed(true)} className={cn("shrink-0 rounded-full object-cover", box)} />;
   }
   return (
-    <span aria-hidden="true" className={cn("inline-flex items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100", box)}>
+    <span aria-hidden="true" className={cn("inline-flex shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100", box)}>
       {initials || "?"}
     </span>
   );

@@ -22,7 +22,7 @@ export function Button({ variant = "primary", isLoading = false, size = "md", cl
       disabled={disabled || isLoading}
       aria-busy={isLoading || undefined}
       className={cn(
-        "inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-70",
+        "inline-flex items-center justify-center gap-2 rounded-lg font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-70",
         size === "sm" ? "px-3 py-1.5 text-sm" : "px-4 py-2 text-sm",
         variants[variant],
         className,

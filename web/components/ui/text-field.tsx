@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { cn } from "../../lib/cn";
 
-type FieldProps = { label: string; error?: string; description?: ReactNode; labelAside?: ReactNode; className?: string };
+type FieldProps = { label: string; error?: string; description?: ReactNode; className?: string };
 
 const controlClass = (error?: string) =>
   cn(
@@ -10,18 +10,15 @@ const controlClass = (error?: string) =>
   );
 
 /** Label, control, description and error, wired so the description and error are announced with the control. */
-function Field({ label, error, description, labelAside, className, children }: FieldProps & { children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
+function Field({ label, error, description, className, children }: FieldProps & { children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
   const id = useId();
   const descriptionId = description ? `${id}-description` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   return (
     <div className={cn("space-y-1.5", className)}>
-      <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-          {label}
-        </label>
-        {labelAside}
-      </div>
+      <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        {label}
+      </label>
       {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": [descriptionId, errorId].filter(Boolean).join(" ") || undefined })}
       {description ? (
         <div id={descriptionId} className="text-xs text-zinc-500 dark:text-zinc-400">
@@ -39,9 +36,9 @@ function Field({ label, error, description, labelAside, className, children }: F
 
 export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className"> & FieldProps;
 
-export function TextField({ label, error, description, labelAside, className, ...rest }: TextFieldProps) {
+export function TextField({ label, error, description, className, ...rest }: TextFieldProps) {
   return (
-    <Field label={label} error={error} description={description} labelAside={labelAside} className={className}>
+    <Field label={label} error={error} description={description} className={className}>
       {(aria) => <input {...aria} className={controlClass(error)} {...rest} />}
     </Field>
   );

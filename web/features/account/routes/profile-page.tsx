@@ -5,7 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { useToast } from "../../../components/ui/toast";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
+import { ApiError, errorMessage, unwrap, USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
 import { authClient, type SessionUser } from "../../../lib/auth-client";
 import { useForm } from "../../../lib/use-form";
 import { useRefreshSession } from "../../auth/api/session";
@@ -20,7 +20,7 @@ export function ProfilePage({ user }: { user: SessionUser }) {
 
   const onSubmit = form.handleSubmit(async ({ name, image, username }) => {
     if (availability === "taken") {
-      form.setServerError("username is already taken. please try another.", "username");
+      form.setServerError(USERNAME_TAKEN_MESSAGE, "username");
       return;
     }
     try {

@@ -36,9 +36,9 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
       {sessions.isError ? <Alert tone="error">{errorMessage(sessions.error)}</Alert> : null}
       {sessions.data && sessions.data.length === 0 ? <EmptyState title="No active sessions" /> : null}
       {sessions.data && sessions.data.length > 0 ? (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
+            <thead className="text-xs whitespace-nowrap text-zinc-500 uppercase dark:text-zinc-400">
               <tr>
                 <th scope="col" className="py-2 pr-4 font-medium">Device</th>
                 <th scope="col" className="py-2 pr-4 font-medium">IP address</th>
@@ -53,12 +53,14 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
                 return (
                   <tr key={session.id}>
                     <td className="py-3 pr-4">
-                      <span className="font-medium">{describeDevice(session.userAgent)}</span>
-                      {isCurrent ? <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">This device</span> : null}
+                      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                        <span className="font-medium">{describeDevice(session.userAgent)}</span>
+                        {isCurrent ? <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">This device</span> : null}
+                      </div>
                     </td>
-                    <td className="py-3 pr-4 font-mono text-xs">{session.ipAddress || "—"}</td>
-                    <td className="py-3 pr-4" title={formatDateTime(session.createdAt)}>{formatDateTime(session.createdAt)}</td>
-                    <td className="py-3 pr-4" title={formatDateTime(session.updatedAt)}>{formatRelative(session.updatedAt)}</td>
+                    <td className="py-3 pr-4 font-mono text-xs whitespace-nowrap">{session.ipAddress || "—"}</td>
+                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(session.createdAt)}</td>
+                    <td className="py-3 pr-4 whitespace-nowrap" title={formatDateTime(session.updatedAt)}>{formatRelative(session.updatedAt)}</td>
                     <td className="py-3 text-right">
                       {isCurrent ? null : (
                         <Button

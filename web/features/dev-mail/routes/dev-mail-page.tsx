@@ -2,16 +2,17 @@ import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
+import { TextField } from "../../../components/ui/text-field";
 import { ApiError, errorMessage } from "../../../lib/api-error";
 import { cn } from "../../../lib/cn";
-import { formatDateTime } from "../../../lib/format";
+import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useDevMail, type DevMail } from "../api/dev-mail";
 
 /** Splits plain text into text and clickable links. */
 function linkify(text: string) {
   return text.split(/(https?:\/\/\S+)/g).map((part, index) =>
     /^https?:\/\//.test(part) ? (
-      <a key={index} href={part} className="break-all text-brand-600 underline dark:text-brand-500">
+      <a key={index} href={part} className="break-all text-brand-600 underline dark:text-brand-400">
         {part}
       </a>
     ) : (
@@ -60,26 +61,21 @@ export function DevMailPage() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <PageHeader title="Dev mailbox" description="Mail the app sends while no SMTP server is configured. It refreshes by itself." />
-      <div className="mb-6 max-w-sm">
-        <label htmlFor="mail-filter" className="text-sm font-medium">
-          Recipient
-        </label>
-        <input
-          id="mail-filter"
-          type="search"
-          value={to}
-          onChange={(event) => setTo(event.target.value)}
-          placeholder="Filter by exact address"
-          className="mt-1.5 block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-        />
-      </div>
+      <TextField
+        label="Recipient"
+        type="search"
+        value={to}
+        onChange={(event) => setTo(event.target.value)}
+        placeholder="Filter by exact address"
+        className="mb-6 max-w-sm"
+      />
       {mails.isPending ? <LoadingBlock label="Loading mail…" /> : null}
       {mails.isError ? (
         <Alert tone="error">{mails.error instanceof ApiError && mails.error.status === 404 ? "The dev mailbox is off in this deployment." : errorMessage(mails.error)}</Alert>
       ) : null}
       {mails.data && mails.data.length === 0 ? <EmptyState title="No mail yet">Sign up or ask for a password reset, and the mail shows up here.</EmptyState> : null}
       {mails.data && mails.data.length > 0 ? (
-        <div className="grid gap-6 lg:grid-cols-[20rem_1fr]">
+        <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
           <ul aria-label="Mails" className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
             {mails.data.map((mail) => (
               <li key={mail.id}>
@@ -90,8 +86,11 @@ export function DevMailPage() {
                   className={cn("block w-full px-4 py-3 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800", selected?.id === mail.id && "bg-brand-50 dark:bg-brand-700/20")}
                 >
                   <span className="block truncate font-medium">{mail.subject}</span>
-                  <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">
-                    {mail.to} · {formatDateTime(mail.createdAt)}
+                  <span className="mt-0.5 flex gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+                    <span className="min-w-0 flex-1 truncate">{mail.to}</span>
+                    <time dateTime={mail.createdAt} title={formatDateTime(mail.createdAt)} className="shrink-0">
+                      {formatRelative(mail.createdAt)}
+                    </time>
                   </span>
                 </button>
               </li>

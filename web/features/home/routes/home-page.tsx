@@ -23,8 +23,8 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
     return (
       <div className="mx-auto max-w-3xl px-4 py-20 text-center">
         {banner ? <div className="mb-8 text-left">{banner}</div> : null}
-        <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-500">Atrium</p>
-        <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-5xl">The foundation for your SaaS</h1>
+        <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">Atrium</p>
+        <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">The foundation for your SaaS</h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-zinc-600 dark:text-zinc-400">
           Accounts, sessions, organizations and billing, ready on day one. Self-hosted, open source, yours to extend.
         </p>
@@ -57,13 +57,13 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Your account" description="Profile, password, sessions and account deletion." />
-          <Link to="/account" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-500">
+          <Link to="/account" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
             Open account settings →
           </Link>
         </Card>
         <Card>
           <CardHeader title="Security" description="See every device signed in to your account and sign out the ones you do not recognise." />
-          <Link to="/account/sessions" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-500">
+          <Link to="/account/sessions" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
             Review sessions →
           </Link>
         </Card>

@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+
+export { expect };
+
+export type TestUser = { name: string; email: string; username: string; password: string };
+export type Mail = { id: string; to: string; subject: string; text: string; html: string; createdAt: string };
+
+export const SUBJECTS = {
+  verification: "Verify your e-mail address for Atrium",
+  passwordReset: "Reset your Atrium password",
+  passwordChanged: "Your password was changed — Atrium",
+  accountDeleted: "Your account was deleted — Atrium",
+} as const;
+
+/** A person nobody else in the run uses: name, e-mail, username and a valid password. */
+export function uniqueUser(label = "user"): TestUser {
+  const id = `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+  return {
+    name: `Ada ${label} ${id.slice(-4)}`,
+    email: `${label}-${id}@example.test`,
+    username: `${label}_${id}`.slice(0, 30),
+    password: `Correct-horse-${id}`,
+  };
+}
+
+/**
+ * Every test gets its own client address (X-Forwarded-For, trusted from 127.0.0.1 only), so the rate
+ * limits stay on without independent tests sharing a bucket. Addresses come from the documentation
+ * ranges; each worker (parallel index) has its own block of 120.
+ */
+let addressCounter = 0;
+export function nextClientAddress(): string {
+  const parallelIndex = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+  const host = (addressCounter++ % 120) + 1 + (parallelIndex % 2) * 120;
+  const network = parallelIndex < 2 ? "203.0.113" : "198.51.100";
+  return `${network}.${host}`;
+}
+
+/** Finds mail in the dev mailbox; `waitFor` polls until a mail with the subject arrives (no fixed sleeps). */
+export class Mailbox {
+  constructor(private readonly request: APIRequestContext) {}
+
+  async list(to: string): Promise<Mail[]> {
+    const response = await this.request.get(`/api/dev/mail?to=${encodeURIComponent(to)}`);
+    expect(response.ok(), `GET /api/dev/mail answered ${response.status()}`).toBe(true);
+    return (await response.json()) as Mail[];
+  }
+
+  async count(to: string, subject: string): Promise<number> {
+    return (await this.list(to)).filter((mail) => mail.subject === subject).length;
+  }
+
+  /** The newest mail with this subject, once there are at least `atLeast` of them. */
+  async waitFor(to: string, subject: string, options: { atLeast?: number; timeout?: number } = {}): Promise<Mail> {
+    const atLeast = options.atLeast ?? 1;
+    let found: Mail[] = [];
+    await expect
+      .poll(
+        async () => {
+          found = (await this.list(to)).filter((mail) => mail.subject === subject);
+          return found.length;
+        },
+        { message: `a mail "${subject}" to ${to}`, timeout: options.timeout ?? 10_000, intervals: [100, 200, 250] },
+      )
+      .toBeGreaterThanOrEqual(atLeast);
+    return found[0]!;
+  }
+}
+
+/** The first link in a plain-text mail. */
+export function extractLink(text: string): string {
+  const match = /https?:\/\/\S+/.exec(text);
+  if (!match) throw new Error(`No link in the mail:\n${text}`);
+  return match[0];
+}
+
+export async function signUp(page: Page, user: TestUser, options: { withUsername?: boolean } = {}): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name", { exact: true }).fill(user.name);
+  await page.getByLabel("E-mail", { exact: true }).fill(user.email);
+  if (options.withUsername ?? true) await page.getByLabel("Username (optional)", { exact: true }).fill(user.username);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+}
+
+/** Signs up through the form, opens the mailed verification link and lands signed in on the home page. */
+export async function signUpAndVerify(page: Page, mailbox: Mailbox, user: TestUser, options: { withUsername?: boolean } = {}): Promise<void> {
+  await signUp(page, user, options);
+  const mail = await mailbox.waitFor(user.email, SUBJECTS.verification);
+  await page.goto(extractLink(mail.text));
+  await expect(page.getByRole("heading", { name: `Welcome, ${user.name}` })).toBeVisible();
+}
+
+/** Signs in with an e-mail address or a username; does not assert the outcome. */
+export async function fillSignIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail or username", { exact: true }).fill(identifier);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Signs in and waits for the signed-in home page. */
+export async function signIn(page: Page, identifier: string, password: string, name?: string): Promise<void> {
+  await fillSignIn(page, identifier, password);
+  await expect(page.getByRole("heading", { name: name ? `Welcome, ${name}` : /^Welcome, / })).toBeVisible();
+}
+
+export async function signOut(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: `Account menu for ${name}` }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+}
+
+export type Device = { context: BrowserContext; page: Page; address: string };
+
+/** Another browser on another machine: its own cookies and its own client address. Close its `context` when done. */
+export async function newDevice(browser: Browser, baseURL: string | undefined): Promise<Device> {
+  const address = nextClientAddress();
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": address } });
+  return { context, page: await context.newPage(), address };
+}
+
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
+
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
+  return file;
+}
+
+type Fixtures = { clientAddress: string; mailbox: Mailbox; user: TestUser };
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  clientAddress: async ({}, use) => {
+    await use(nextClientAddress());
+  },
+  extraHTTPHeaders: async ({ clientAddress }, use) => {
+    await use({ "x-forwarded-for": clientAddress });
+  },
+  mailbox: async ({ playwright, baseURL }, use) => {
+    const request = await playwright.request.newContext({ baseURL });
+    await use(new Mailbox(request));
+    await request.dispose();
+  },
+  // eslint-disable-next-line no-empty-pattern -- as above
+  user: async ({}, use) => {
+    await use(uniqueUser());
+  },
+});

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Asks the system for a port nobody listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function tail(file: string, lines = 40): string {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(-lines).join("\n") : "(no server log)";
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode} before it was healthy:\n${tail(logFile)}`);
+    try {
+      const response = await fetch(`${baseUrl}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The server did not answer /healthz within ${timeoutMs} ms:\n${tail(logFile)}`);
+}
+
+function stop(server: ChildProcess, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (server.exitCode !== null) return resolve(server.exitCode);
+    const timer = setTimeout(() => {
+      server.kill("SIGKILL");
+      reject(new Error(`The server did not exit within ${timeoutMs} ms of SIGTERM`));
+    }, timeoutMs);
+    server.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    server.kill("SIGTERM");
+  });
+}
+
+/**
+ * Starts the real app once per run: the built web app and the server on a fresh SQLite database in a
+ * temporary folder, with every protection on. Returns the teardown that stops it.
+ */
+export default async function globalSetup() {
+  if (!existsSync(path.join(root, "dist/web/index.html"))) {
+    throw new Error("dist/web/index.html is missing: run `npm run build` (or `npm run test:e2e`, which builds it).");
+  }
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-e2e-"));
+  mkdirSync(path.join(root, "test-results"), { recursive: true });
+  // One log per run (several runs may share the tree), named after the port.
+  const logFile = path.join(root, `test-results/e2e-server-${port}.log`);
+  const log = createWriteStream(logFile);
+
+  const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: baseUrl,
+      DATA_DIR: dataDir,
+      DATABASE_URL: path.join(dataDir, "atrium.sqlite"),
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+      TRUSTED_ORIGINS: "",
+      // The admin console spec signs up with this address to become a platform admin.
+      ADMIN_EMAILS: "platform-admin@example.test",
+      SMTP_URL: "",
+      DEV_MAILBOX: "true",
+      REDIS_URL: "",
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+  let isStopping = false;
+  server.once("exit", (code, signal) => {
+    if (isStopping) return;
+    console.error(`\n[e2e] The server stopped during the run (code ${code}, signal ${signal}). Its log, ${logFile}:\n${tail(logFile)}`);
+  });
+
+  try {
+    await waitForHealth(baseUrl, server, logFile, 30_000);
+  } catch (error) {
+    isStopping = true;
+    await stop(server, 5_000).catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  process.env.ATRIUM_E2E_BASE_URL = baseUrl;
+
+  return async () => {
+    isStopping = true;
+    const code = await stop(server, 12_000);
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (code !== 0) throw new Error(`The server exited with code ${code} after SIGTERM:\n${tail(logFile)}`);
+  };
+}

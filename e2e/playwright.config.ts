@@ -1,0 +1,40 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests: the real app (built web app + server on a fresh SQLite database) driven through
+ * Debian's Chromium. `global-setup.ts` starts the server once per run and publishes its address in
+ * ATRIUM_E2E_BASE_URL; workers load this file after that, so `use.baseURL` sees it.
+ */
+export default defineConfig({
+  testDir: ".",
+  testMatch: "*.spec.ts",
+  outputDir: "../test-results/e2e",
+  globalSetup: "./global-setup.ts",
+  fullyParallel: true,
+  forbidOnly: true,
+  retries: 0,
+  // Two workers on this two-core machine: about a third faster than one, and stable (see the report in run.mjs).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  timeout: 60_000,
+  expect: { timeout: 7_000 },
+  reporter: [["list"]],
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL: process.env.ATRIUM_E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+});
