@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
+import { Table } from "../../../components/ui/table";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
@@ -36,18 +37,7 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
       {sessions.isError ? <Alert tone="error">{errorMessage(sessions.error)}</Alert> : null}
       {sessions.data && sessions.data.length === 0 ? <EmptyState title="No active sessions" /> : null}
       {sessions.data && sessions.data.length > 0 ? (
-        <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs whitespace-nowrap text-zinc-500 uppercase dark:text-zinc-400">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">Device</th>
-                <th scope="col" className="py-2 pr-4 font-medium">IP address</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Signed in</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Last active</th>
-                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        <Table columns={["Device", "IP address", "Signed in", "Last active", ""]}>
               {ordered.map((session) => {
                 const isCurrent = session.id === currentSessionId;
                 return (
@@ -82,9 +72,7 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
+            </Table>
       ) : null}
       <Dialog open={confirmAll} onOpenChange={setConfirmAll} title="Sign out all other sessions?" description={`${others.length} other session${others.length === 1 ? "" : "s"} will be signed out. This device stays signed in.`}>
         <div className="flex justify-end gap-2">

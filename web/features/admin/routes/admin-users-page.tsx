@@ -2,6 +2,8 @@ import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
+import { Pagination } from "../../../components/ui/pagination";
+import { Table } from "../../../components/ui/table";
 import { Card } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
@@ -62,18 +64,7 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
         {users.isError ? <Alert tone="error">{errorMessage(users.error)}</Alert> : null}
         {users.data?.users.length === 0 ? <EmptyState title="No users match">Try another search.</EmptyState> : null}
         {users.data && users.data.users.length > 0 ? (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">User</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Role</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-                  <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
-                  <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+          <Table columns={["User", "Role", "Status", "Joined", ""]}>
                 {users.data.users.map((user) => (
                   <tr key={user.id}>
                     <td className="py-3 pr-4">
@@ -103,25 +94,9 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </Table>
         ) : null}
-        {total > PAGE_SIZE ? (
-          <nav aria-label="User pages" className="mt-4 flex items-center justify-between text-sm">
-            <span className="text-zinc-500 dark:text-zinc-400">
-              {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-            </span>
-            <div className="flex gap-2">
-              <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-                Previous
-              </Button>
-              <Button variant="secondary" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-                Next
-              </Button>
-            </div>
-          </nav>
-        ) : null}
+        <Pagination label="User pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       </Card>
       {selected ? <ManageUserDialog key={selected.id} user={selected} isSelf={selected.id === currentUserId} onClose={() => setSelectedId(null)} /> : null}
     </div>

@@ -1,35 +1,20 @@
-import { useEffect, useState } from "react";
 import { slugSchema } from "../../../../common/organization.schemas";
 import { Spinner } from "../../../components/ui/spinner";
 import { authClient } from "../../../lib/auth-client";
+import { useAvailabilityCheck, type AvailabilityState } from "../../../lib/use-availability-check";
 
-type State = "idle" | "checking" | "available" | "taken" | "error";
-
-/** Asks the server whether a slug is free as the person types (debounced); `current` is never "taken". */
-export function useSlugAvailability(slug: string, current?: string): State {
-  const [state, setState] = useState<State>("idle");
-  useEffect(() => {
-    const value = slug.trim();
-    if (!slugSchema.safeParse(value).success || value === current) {
-      setState("idle");
-      return;
-    }
-    setState("checking");
-    let cancelled = false;
-    const timer = setTimeout(async () => {
-      const { data, error } = await authClient.organization.checkSlug({ slug: value });
-      if (cancelled) return;
-      setState(data?.status ? "available" : error?.status === 400 ? "taken" : "error");
-    }, 350);
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [slug, current]);
-  return state;
+/** Checks a slug as the person types; `current` is the organization's own slug, never reported as taken. */
+export function useSlugAvailability(slug: string, current?: string): AvailabilityState {
+  const value = slug.trim();
+  const shouldCheck = slugSchema.safeParse(value).success && value !== current;
+  return useAvailabilityCheck(value, shouldCheck, async (candidate) => {
+    const { data, error } = await authClient.organization.checkSlug({ slug: candidate });
+    if (error && error.status !== 400) throw new Error(error.message);
+    return data?.status === true;
+  });
 }
 
-export function SlugAvailability({ state }: { state: State }) {
+export function SlugAvailability({ state }: { state: AvailabilityState }) {
   if (state === "checking") return <Spinner label="Checking availability…" className="size-3" />;
   if (state === "available") return <span className="font-medium text-emerald-600 dark:text-emerald-400">✓ This slug is available</span>;
   if (state === "taken") return <span className="font-medium text-red-600 dark:text-red-400">slug is taken</span>;

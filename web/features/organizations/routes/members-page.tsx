@@ -3,6 +3,8 @@ import { ORGANIZATION_ROLES } from "../../../../common/permissions";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
+import { Pagination } from "../../../components/ui/pagination";
+import { Table } from "../../../components/ui/table";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { ConfirmDialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
@@ -80,18 +82,7 @@ export function MembersPage() {
       {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
       {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
       {members.data && members.data.members.length > 0 ? (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead className="text-xs text-zinc-500 uppercase dark:text-zinc-400">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">Member</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Role</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Teams</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
-                <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
               {members.data.members.map((member) => {
                 const isSelf = member.userId === userId;
                 const isOwnerRow = member.role.split(",").includes("owner");
@@ -142,25 +133,9 @@ export function MembersPage() {
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-        </div>
+            </Table>
       ) : null}
-      {total > PAGE_SIZE ? (
-        <nav aria-label="Member pages" className="mt-4 flex items-center justify-between text-sm">
-          <span className="text-zinc-500 dark:text-zinc-400">
-            {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-          </span>
-          <div className="flex gap-2">
-            <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-              Previous
-            </Button>
-            <Button variant="secondary" size="sm" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-              Next
-            </Button>
-          </div>
-        </nav>
-      ) : null}
+      <Pagination label="Member pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
