@@ -20,7 +20,12 @@ export default tseslint.config(
   },
   {
     files: ["web/**"],
-    rules: { "no-restricted-imports": noImport([{ pattern: "**/server/**", message: "web/ must not import server code" }, { pattern: "**/billing-sandbox/**", message: "web/ must not import the sandbox" }]) },
+    rules: {
+      "no-restricted-imports": noImport([
+        { pattern: "**/server/**", message: "web/ must not import server code" },
+        { pattern: "**/billing-sandbox/**", message: "web/ must not import the sandbox" },
+      ]),
+    },
   },
   {
     files: ["server/**"],
@@ -42,7 +47,12 @@ export default tseslint.config(
   },
   {
     files: ["common/**"],
-    rules: { "no-restricted-imports": noImport([{ pattern: "**/server/**", message: "common/ imports neither side" }, { pattern: "**/web/**", message: "common/ imports neither side" }]) },
+    rules: {
+      "no-restricted-imports": noImport([
+        { pattern: "**/server/**", message: "common/ imports neither side" },
+        { pattern: "**/web/**", message: "common/ imports neither side" },
+      ]),
+    },
   },
   {
     files: ["scripts/**", "e2e/**", "bench/**"],

@@ -27,10 +27,25 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 // One verified user with a session: get-session is what every page load asks.
 const origin = config.baseUrl;
 const email = `bench-${Date.now()}@example.test`;
-await fetch(`${base}/api/auth/sign-up/email`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ name: "Bench", email, password: "bench-password-1" }) });
-await services.database.db.updateTable("user").set({ emailVerified: config.database.dialect === "sqlite" ? (1 as never) : true }).where("email", "=", email).execute();
-const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify({ email, password: "bench-password-1" }) });
-const cookie = signIn.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+await fetch(`${base}/api/auth/sign-up/email`, {
+  method: "POST",
+  headers: { "content-type": "application/json", origin },
+  body: JSON.stringify({ name: "Bench", email, password: "bench-password-1" }),
+});
+await services.database.db
+  .updateTable("user")
+  .set({ emailVerified: config.database.dialect === "sqlite" ? (1 as never) : true })
+  .where("email", "=", email)
+  .execute();
+const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+  method: "POST",
+  headers: { "content-type": "application/json", origin },
+  body: JSON.stringify({ email, password: "bench-password-1" }),
+});
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((value) => value.split(";")[0])
+  .join("; ");
 
 async function run(title: string, url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });

@@ -27,7 +27,11 @@ export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.inf
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ApiError(422, {
-    detail: result.error.issues.map((issue) => ({ loc: ["body", ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))], msg: issue.message, type: issue.code })),
+    detail: result.error.issues.map((issue) => ({
+      loc: ["body", ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))],
+      msg: issue.message,
+      type: issue.code,
+    })),
   });
 }
 

@@ -91,7 +91,10 @@ export function benefitRoutes(ctx: SandboxContext) {
     const isGranted = c.req.query("is_granted");
     const grants = ctx.store.list(
       "grant",
-      (grant) => grant.benefit_id === benefit.id && (!customerIds || customerIds.includes(grant.customer_id)) && (isGranted === undefined || String(grant.is_granted) === isGranted),
+      (grant) =>
+        grant.benefit_id === benefit.id &&
+        (!customerIds || customerIds.includes(grant.customer_id)) &&
+        (isGranted === undefined || String(grant.is_granted) === isGranted),
     );
     return c.json(paginate(c, grants, (grant) => serializeGrant(ctx, grant)));
   });

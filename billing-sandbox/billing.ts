@@ -2,7 +2,17 @@ import { ApiError, forbidden, validationError } from "./api-errors";
 import { addInterval } from "./clock";
 import { newId, newToken, type SandboxContext } from "./context";
 import { meterBalanceForCustomer, recordSystemEvent } from "./metering";
-import type { CheckoutRecord, CustomerRecord, DiscountRecord, GrantRecord, OrderItemRecord, OrderRecord, PriceRecord, ProductRecord, SubscriptionRecord } from "./records";
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  DiscountRecord,
+  GrantRecord,
+  OrderItemRecord,
+  OrderRecord,
+  PriceRecord,
+  ProductRecord,
+  SubscriptionRecord,
+} from "./records";
 import {
   checkoutAmounts,
   discountFor,
@@ -158,7 +168,13 @@ export function confirmCheckout(ctx: SandboxContext, checkoutId: string, token: 
 
     const { customer, isNew, issuesSessionToken } = resolveCheckoutCustomer(ctx, checkout);
     const sessionToken = issuesSessionToken ? createCustomerSession(ctx, customer.id, null).token : null;
-    const confirmed = ctx.store.put("checkout", { ...checkout, status: "confirmed", customer_id: customer.id, customer_session_token: sessionToken, modified_at: ctx.clock.iso() });
+    const confirmed = ctx.store.put("checkout", {
+      ...checkout,
+      status: "confirmed",
+      customer_id: customer.id,
+      customer_session_token: sessionToken,
+      modified_at: ctx.clock.iso(),
+    });
     const snapshot = { ...serializeCheckoutPublic(ctx, confirmed), customer_session_token: sessionToken };
     ctx.webhooks.emit("checkout.updated", serializeCheckout(ctx, confirmed));
     // The provider queues customer.created during confirmation, so it arrives after checkout.updated.
@@ -365,7 +381,12 @@ function markOrderPaid(ctx: SandboxContext, order: OrderRecord): OrderRecord {
   return paid;
 }
 
-function grantBenefits(ctx: SandboxContext, customer: CustomerRecord, product: ProductRecord, source: { subscriptionId: string | null; orderId: string | null }): void {
+function grantBenefits(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  product: ProductRecord,
+  source: { subscriptionId: string | null; orderId: string | null },
+): void {
   for (const benefitId of product.benefit_ids) {
     const benefit = ctx.store.get("benefit", benefitId);
     if (!benefit || benefit.is_deleted) continue;
@@ -389,7 +410,12 @@ function grantBenefits(ctx: SandboxContext, customer: CustomerRecord, product: P
   }
 }
 
-function creditMeter(ctx: SandboxContext, customer: CustomerRecord, properties: Record<string, unknown>, units = Number(properties.units ?? 0)): Record<string, unknown> {
+function creditMeter(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  properties: Record<string, unknown>,
+  units = Number(properties.units ?? 0),
+): Record<string, unknown> {
   recordSystemEvent(ctx, customer, "meter.credited", { meter_id: properties.meter_id, units, rollover: Boolean(properties.rollover) });
   return { last_credited_meter_id: String(properties.meter_id), last_credited_units: units, last_credited_at: ctx.clock.iso() };
 }
@@ -402,7 +428,11 @@ export function revokeGrants(ctx: SandboxContext, grants: GrantRecord[]): void {
   for (const grant of grants) {
     const benefit = ctx.store.get("benefit", grant.benefit_id);
     if (benefit?.type === "meter_credit") {
-      recordSystemEvent(ctx, getCustomer(ctx, grant.customer_id), "meter.credited", { meter_id: benefit.properties.meter_id, units: -Number(grant.properties.last_credited_units ?? 0), rollover: false });
+      recordSystemEvent(ctx, getCustomer(ctx, grant.customer_id), "meter.credited", {
+        meter_id: benefit.properties.meter_id,
+        units: -Number(grant.properties.last_credited_units ?? 0),
+        rollover: false,
+      });
     }
     const now = ctx.clock.iso();
     const revoked = ctx.store.put("grant", { ...grant, is_granted: false, is_revoked: true, revoked_at: now, modified_at: now });
@@ -421,7 +451,8 @@ const emitSubscription = (ctx: SandboxContext, subscription: SubscriptionRecord,
 const isEnded = (subscription: SubscriptionRecord) => ["canceled", "unpaid", "incomplete_expired"].includes(subscription.status);
 
 export function cancelAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord, reason: string | null, comment: string | null): SubscriptionRecord {
-  if (isEnded(subscription) || subscription.cancel_at_period_end) throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+  if (isEnded(subscription) || subscription.cancel_at_period_end)
+    throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
   const updated = putSubscription(ctx, subscription, {
     cancel_at_period_end: true,
     canceled_at: ctx.clock.iso(),
@@ -437,7 +468,13 @@ export function cancelAtPeriodEnd(ctx: SandboxContext, subscription: Subscriptio
 export function uncancel(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
   if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription has ended.");
   if (!subscription.cancel_at_period_end) return subscription;
-  const updated = putSubscription(ctx, subscription, { cancel_at_period_end: false, canceled_at: null, ends_at: null, customer_cancellation_reason: null, customer_cancellation_comment: null });
+  const updated = putSubscription(ctx, subscription, {
+    cancel_at_period_end: false,
+    canceled_at: null,
+    ends_at: null,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+  });
   emitSubscription(ctx, updated, "updated", "uncanceled");
   return updated;
 }
@@ -448,7 +485,10 @@ export function revokeSubscription(ctx: SandboxContext, subscription: Subscripti
   const now = ctx.clock.iso();
   const updated = putSubscription(ctx, subscription, { status: "canceled", cancel_at_period_end: false, canceled_at: now, ends_at: now, ended_at: now });
   emitSubscription(ctx, updated, "updated", "canceled", "revoked");
-  revokeGrants(ctx, activeGrants(ctx, (grant) => grant.subscription_id === subscription.id));
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
   emitCustomerStateChanged(ctx, updated.customer_id);
   return updated;
 }
@@ -460,7 +500,8 @@ export function revokeSubscription(ctx: SandboxContext, subscription: Subscripti
 export function changeProduct(ctx: SandboxContext, subscription: SubscriptionRecord, productId: string, behavior: "invoice" | "prorate"): SubscriptionRecord {
   if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription has ended.");
   const product = ctx.store.get("product", productId);
-  if (!product || product.is_archived || !product.recurring_interval) throw validationError(["body", "product_id"], "The product must be an active recurring product.");
+  if (!product || product.is_archived || !product.recurring_interval)
+    throw validationError(["body", "product_id"], "The product must be an active recurring product.");
   const oldProduct = findProduct(ctx, subscription.product_id);
   const prices = product.prices.filter((price) => !price.is_archived);
   const newAmount = staticAmount(prices, subscription.seats);
@@ -496,9 +537,17 @@ export function changeProduct(ctx: SandboxContext, subscription: SubscriptionRec
     });
   }
   const kept = new Set(product.benefit_ids);
-  revokeGrants(ctx, activeGrants(ctx, (grant) => grant.subscription_id === subscription.id && !kept.has(grant.benefit_id)));
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id && !kept.has(grant.benefit_id)),
+  );
   const granted = new Set(activeGrants(ctx, (grant) => grant.subscription_id === subscription.id).map((grant) => grant.benefit_id));
-  grantBenefits(ctx, customer, { ...product, benefit_ids: product.benefit_ids.filter((id) => !granted.has(id)) }, { subscriptionId: subscription.id, orderId: null });
+  grantBenefits(
+    ctx,
+    customer,
+    { ...product, benefit_ids: product.benefit_ids.filter((id) => !granted.has(id)) },
+    { subscriptionId: subscription.id, orderId: null },
+  );
   emitCustomerStateChanged(ctx, customer.id);
   return ctx.store.get("subscription", subscription.id) ?? updated;
 }
@@ -581,7 +630,12 @@ function renewSubscription(ctx: SandboxContext, subscription: SubscriptionRecord
 }
 
 /** benefit_grant.cycled for every grant of the subscription; meter_credit grants reset and credit again. */
-function cycleGrants(ctx: SandboxContext, subscription: SubscriptionRecord, customer: CustomerRecord, balancesBefore: Map<string, { consumed: number; credited: number }>): void {
+function cycleGrants(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  customer: CustomerRecord,
+  balancesBefore: Map<string, { consumed: number; credited: number }>,
+): void {
   for (const grant of activeGrants(ctx, (candidate) => candidate.subscription_id === subscription.id)) {
     const benefit = ctx.store.get("benefit", grant.benefit_id);
     let properties = grant.properties;
@@ -609,7 +663,10 @@ function cycleGrants(ctx: SandboxContext, subscription: SubscriptionRecord, cust
 function endAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord): void {
   const ended = putSubscription(ctx, subscription, { status: "canceled", ended_at: subscription.current_period_end, ends_at: subscription.current_period_end });
   emitSubscription(ctx, ended, "updated", "canceled", "revoked");
-  revokeGrants(ctx, activeGrants(ctx, (grant) => grant.subscription_id === subscription.id));
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
   emitCustomerStateChanged(ctx, ended.customer_id);
 }
 
@@ -626,7 +683,10 @@ function settlePastDue(ctx: SandboxContext, subscription: SubscriptionRecord): v
   const now = ctx.clock.iso();
   const unpaid = putSubscription(ctx, subscription, { status: "unpaid", ends_at: now, ended_at: now });
   emitSubscription(ctx, unpaid, "updated", "revoked");
-  revokeGrants(ctx, activeGrants(ctx, (grant) => grant.subscription_id === subscription.id));
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
   emitCustomerStateChanged(ctx, unpaid.customer_id);
 }
 
@@ -641,7 +701,10 @@ export function processDueWork(ctx: SandboxContext): void {
         .sort((a, b) => a.current_period_end.localeCompare(b.current_period_end))[0];
       const overdue = ctx.store.list(
         "subscription",
-        (candidate) => candidate.status === "past_due" && candidate.past_due_at !== null && new Date(candidate.past_due_at).getTime() + DUNNING_PERIOD_MS <= ctx.clock.now().getTime(),
+        (candidate) =>
+          candidate.status === "past_due" &&
+          candidate.past_due_at !== null &&
+          new Date(candidate.past_due_at).getTime() + DUNNING_PERIOD_MS <= ctx.clock.now().getTime(),
       )[0];
       if (overdue) settlePastDue(ctx, overdue);
       else if (due?.cancel_at_period_end) endAtPeriodEnd(ctx, due);
@@ -654,7 +717,14 @@ export function processDueWork(ctx: SandboxContext): void {
 /** Refund part or all of a paid order: refund.created → order.updated → order.refunded (→ grant revocations). */
 export function refundOrder(
   ctx: SandboxContext,
-  input: { order_id: string; amount: number; reason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other"; comment?: string | null; revoke_benefits?: boolean; metadata?: Record<string, string | number | boolean> },
+  input: {
+    order_id: string;
+    amount: number;
+    reason: "duplicate" | "fraudulent" | "customer_request" | "service_disruption" | "satisfaction_guarantee" | "other";
+    comment?: string | null;
+    revoke_benefits?: boolean;
+    metadata?: Record<string, string | number | boolean>;
+  },
 ) {
   return ctx.store.transaction(() => {
     const order = ctx.store.get("order", input.order_id);
@@ -663,7 +733,8 @@ export function refundOrder(
     if (!order.paid) throw validationError(["body", "order_id"], "Order is not paid.");
     const refundable = order.net_amount - order.refunded_amount;
     if (input.amount <= 0 || input.amount > refundable) throw validationError(["body", "amount"], `Amount must be between 1 and ${refundable}.`);
-    if (input.revoke_benefits && order.subscription_id) throw validationError(["body", "revoke_benefits"], "Subscription benefits are revoked by canceling the subscription.");
+    if (input.revoke_benefits && order.subscription_id)
+      throw validationError(["body", "revoke_benefits"], "Subscription benefits are revoked by canceling the subscription.");
     const now = ctx.clock.iso();
     const refund = ctx.store.put("refund", {
       id: newId(),
@@ -683,11 +754,19 @@ export function refundOrder(
     });
     ctx.webhooks.emit("refund.created", serializeRefund(ctx, refund));
     const refundedAmount = order.refunded_amount + input.amount;
-    const updated = ctx.store.put("order", { ...order, refunded_amount: refundedAmount, status: refundedAmount >= order.net_amount ? "refunded" : "partially_refunded", modified_at: now });
+    const updated = ctx.store.put("order", {
+      ...order,
+      refunded_amount: refundedAmount,
+      status: refundedAmount >= order.net_amount ? "refunded" : "partially_refunded",
+      modified_at: now,
+    });
     ctx.webhooks.emit("order.updated", serializeOrder(ctx, updated));
     ctx.webhooks.emit("order.refunded", serializeOrder(ctx, updated));
     if (refund.revoke_benefits) {
-      revokeGrants(ctx, activeGrants(ctx, (grant) => grant.order_id === order.id));
+      revokeGrants(
+        ctx,
+        activeGrants(ctx, (grant) => grant.order_id === order.id),
+      );
       emitCustomerStateChanged(ctx, order.customer_id);
     }
     return refund;

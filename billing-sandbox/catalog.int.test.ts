@@ -23,9 +23,20 @@ describe("seeded catalogue", () => {
     const byName = Object.fromEntries(products.items.map((product) => [product.name, product]));
     expect(Object.keys(byName).sort()).toEqual(["Free", "Pro monthly", "Pro yearly", "Team"]);
     expect(byName.Free?.prices).toMatchObject([{ amount_type: "fixed", price_amount: 0 }]);
-    expect(byName["Pro monthly"]).toMatchObject({ recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 2000 }, { amount_type: "metered_unit", unit_amount: "0.1", meter: { name: "API requests" } }] });
-    expect(byName["Pro yearly"]).toMatchObject({ recurring_interval: "year", prices: [{ amount_type: "fixed", price_amount: 20_000 }, { amount_type: "metered_unit" }] });
-    expect(byName.Team?.prices).toMatchObject([{ amount_type: "seat_based", seat_tiers: { minimum_seats: 1, maximum_seats: 50, tiers: [{ price_per_seat: 1500 }] } }]);
+    expect(byName["Pro monthly"]).toMatchObject({
+      recurring_interval: "month",
+      prices: [
+        { amount_type: "fixed", price_amount: 2000 },
+        { amount_type: "metered_unit", unit_amount: "0.1", meter: { name: "API requests" } },
+      ],
+    });
+    expect(byName["Pro yearly"]).toMatchObject({
+      recurring_interval: "year",
+      prices: [{ amount_type: "fixed", price_amount: 20_000 }, { amount_type: "metered_unit" }],
+    });
+    expect(byName.Team?.prices).toMatchObject([
+      { amount_type: "seat_based", seat_tiers: { minimum_seats: 1, maximum_seats: 50, tiers: [{ price_per_seat: 1500 }] } },
+    ]);
     expect(byName["Pro monthly"]?.benefits.map((benefit) => [benefit.type, benefit.description])).toEqual([
       ["custom", "Priority support"],
       ["meter_credit", "10,000 API requests a month"],
@@ -97,7 +108,10 @@ describe("products, prices, custom fields and benefits", () => {
       metadata: { plan: "everything" },
     });
     expectSchema("Product", product);
-    expect(product.prices).toMatchObject([{ amount_type: "custom", minimum_amount: 500, maximum_amount: 10_000, preset_amount: 1000 }, { amount_type: "metered_unit", unit_amount: "0.5", cap_amount: 5000 }]);
+    expect(product.prices).toMatchObject([
+      { amount_type: "custom", minimum_amount: 500, maximum_amount: 10_000, preset_amount: 1000 },
+      { amount_type: "metered_unit", unit_amount: "0.5", cap_amount: 5000 },
+    ]);
     expect(product.attached_custom_fields.map((field) => [field.custom_field.type, field.order, field.required])).toEqual([
       ["text", 0, true],
       ["number", 1, false],
@@ -109,14 +123,33 @@ describe("products, prices, custom fields and benefits", () => {
     const benefits = await Promise.all([
       harness.polar.benefits.create({ type: "custom", description: "Custom perk", properties: { note: "Hello" } }),
       harness.polar.benefits.create({ type: "discord", description: "Discord role", properties: { guild_id: "4242", role_id: "123", kick_member: false } }),
-      harness.polar.benefits.create({ type: "github_repository", description: "Repo access", properties: { repository_owner: "atrium", repository_name: "pro", permission: "pull" } }),
+      harness.polar.benefits.create({
+        type: "github_repository",
+        description: "Repo access",
+        properties: { repository_owner: "atrium", repository_name: "pro", permission: "pull" },
+      }),
       harness.polar.benefits.create({ type: "downloadables", description: "Downloads", properties: { files: ["5b9a1c3e-7f3c-4a51-9f0e-0a1b2c3d4e5f"] } }),
-      harness.polar.benefits.create({ type: "license_keys", description: "License key", properties: { prefix: "ATR", activations: { limit: 3, enable_customer_admin: true } } }),
-      harness.polar.benefits.create({ type: "meter_credit", description: "Credits", properties: { units: 100, rollover: true, meter_id: meter?.id as string } }),
+      harness.polar.benefits.create({
+        type: "license_keys",
+        description: "License key",
+        properties: { prefix: "ATR", activations: { limit: 3, enable_customer_admin: true } },
+      }),
+      harness.polar.benefits.create({
+        type: "meter_credit",
+        description: "Credits",
+        properties: { units: 100, rollover: true, meter_id: meter?.id as string },
+      }),
     ]);
     for (const benefit of benefits) expectSchema("Benefit", benefit);
     const withBenefits = await harness.polar.products.updateBenefits(product.id, { benefits: benefits.map((benefit) => benefit.id) });
-    expect(withBenefits.benefits.map((benefit) => benefit.type)).toEqual(["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit"]);
+    expect(withBenefits.benefits.map((benefit) => benefit.type)).toEqual([
+      "custom",
+      "discord",
+      "github_repository",
+      "downloadables",
+      "license_keys",
+      "meter_credit",
+    ]);
 
     const renamed = await harness.polar.products.update(product.id, { name: "Everything plan v2", prices: [{ id: product.prices[0]?.id as string }] });
     expect(renamed.name).toBe("Everything plan v2");
@@ -145,7 +178,15 @@ describe("products, prices, custom fields and benefits", () => {
     expect((await harness.request("DELETE", `/v1/benefits/${benefit.id}`)).status).toBe(204);
     expect((await harness.request("GET", `/v1/benefits/${benefit.id}`)).status).toBe(404);
 
-    const discount = await harness.polar.discounts.create({ name: "Ten off", type: "fixed", amount: 1000, currency: "usd", duration: "repeating", duration_in_months: 2, code: "TENOFF" });
+    const discount = await harness.polar.discounts.create({
+      name: "Ten off",
+      type: "fixed",
+      amount: 1000,
+      currency: "usd",
+      duration: "repeating",
+      duration_in_months: 2,
+      code: "TENOFF",
+    });
     expect(discount).toMatchObject({ type: "fixed", amount: 1000, duration: "repeating", duration_in_months: 2, redemptions_count: 0 });
     const patched = await harness.polar.discounts.update(discount.id, { max_redemptions: 5 });
     expect(patched.max_redemptions).toBe(5);
@@ -166,7 +207,10 @@ describe("customers", () => {
     expect((await harness.polar.customers.list({ metadata: { plan: "free" } })).items.map((item) => item.id)).toEqual([customer.id]);
 
     const duplicateEmail = await harness.request("POST", "/v1/customers/", { email: "Owner@Acme.example" });
-    expect(duplicateEmail).toEqual({ status: 422, body: { detail: [{ loc: ["body", "email"], msg: "A customer with this email address already exists.", type: "value_error" }] } });
+    expect(duplicateEmail).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "email"], msg: "A customer with this email address already exists.", type: "value_error" }] },
+    });
     const duplicateExternal = await harness.request("POST", "/v1/customers/", { email: "other@acme.example", external_id: "org_acme" });
     expect(duplicateExternal.status).toBe(422);
 
@@ -175,7 +219,10 @@ describe("customers", () => {
     const byExternal = await harness.polar.customers.updateExternal("org_acme", { metadata: { plan: "pro" } });
     expect(byExternal.metadata).toEqual({ plan: "pro" });
     const changeExternal = await harness.request("PATCH", `/v1/customers/${customer.id}`, { external_id: "org_other" });
-    expect(changeExternal).toEqual({ status: 422, body: { detail: [{ loc: ["body", "external_id"], msg: "Customer external ID cannot be updated.", type: "value_error" }] } });
+    expect(changeExternal).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "external_id"], msg: "Customer external ID cannot be updated.", type: "value_error" }] },
+    });
 
     const state = await harness.polar.customers.getStateExternal("org_acme");
     expectSchema("CustomerState", state);

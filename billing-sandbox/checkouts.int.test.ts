@@ -60,7 +60,11 @@ describe("hosted checkout through the client API", () => {
     expectSchema("CheckoutPublic", publicCheckout);
     expect(publicCheckout.organization.name).toBe("Sandbox Merchant");
 
-    const withCode = await harness.polar.checkouts.clientUpdate(checkout.client_secret, { customer_email: "owner@paid.example", customer_name: "Paid Owner", discount_code: SEED_DISCOUNT_CODE });
+    const withCode = await harness.polar.checkouts.clientUpdate(checkout.client_secret, {
+      customer_email: "owner@paid.example",
+      customer_name: "Paid Owner",
+      discount_code: SEED_DISCOUNT_CODE,
+    });
     expectSchema("CheckoutPublic", withCode);
     expect([withCode.amount, withCode.discount_amount, withCode.net_amount, withCode.tax_amount, withCode.total_amount]).toEqual([2000, 400, 1600, 0, 1600]);
     expect(withCode.discount).toMatchObject({ code: SEED_DISCOUNT_CODE, type: "percentage", basis_points: 2000, duration: "repeating", duration_in_months: 3 });
@@ -93,7 +97,11 @@ describe("hosted checkout through the client API", () => {
 
     const verifier = new Webhook(Buffer.from(harness.secret, "utf-8").toString("base64"));
     for (const delivery of deliveries) {
-      const headers = { "webhook-id": String(delivery.headers["webhook-id"]), "webhook-timestamp": String(delivery.headers["webhook-timestamp"]), "webhook-signature": String(delivery.headers["webhook-signature"]) };
+      const headers = {
+        "webhook-id": String(delivery.headers["webhook-id"]),
+        "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+        "webhook-signature": String(delivery.headers["webhook-signature"]),
+      };
       expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
       expect(delivery.headers["user-agent"]).toBe("polar.sh webhooks");
       expect(verifier.verify(delivery.body, headers)).toEqual(delivery.payload);
@@ -105,12 +113,25 @@ describe("hosted checkout through the client API", () => {
     expect(after.subscription_id).toEqual(expect.any(String));
     const subscription = await harness.polar.subscriptions.get(after.subscription_id as string);
     expectSchema("Subscription", subscription);
-    expect(subscription).toMatchObject({ status: "active", checkout_id: checkout.id, metadata: { organization_id: "org_paid" }, discount_id: withCode.discount_id, amount: 2000 });
+    expect(subscription).toMatchObject({
+      status: "active",
+      checkout_id: checkout.id,
+      metadata: { organization_id: "org_paid" },
+      discount_id: withCode.discount_id,
+      amount: 2000,
+    });
     expect(subscription.customer.external_id).toBe("org_paid");
 
     const orders = await harness.polar.orders.list({ customer_id: subscription.customer_id });
     expect(orders.items).toHaveLength(1);
-    expect(orders.items[0]).toMatchObject({ billing_reason: "subscription_create", status: "paid", subtotal_amount: 2000, discount_amount: 400, total_amount: 1600, metadata: { organization_id: "org_paid" } });
+    expect(orders.items[0]).toMatchObject({
+      billing_reason: "subscription_create",
+      status: "paid",
+      subtotal_amount: 2000,
+      discount_amount: 400,
+      total_amount: 1600,
+      metadata: { organization_id: "org_paid" },
+    });
     const discount = await harness.polar.discounts.get(withCode.discount_id as string);
     expect(discount.redemptions_count).toBe(1);
   });
@@ -143,13 +164,30 @@ describe("hosted checkout through the client API", () => {
     const mark = await harness.mark();
     const checkout = await harness.polar.checkouts.create({ products: [product.id], customer_email: "once@buyer.example" });
     await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_visa" });
-    expect(await webhooksAfter(harness, mark)).toEqual(["checkout.created", "checkout.updated", "customer.created", "order.created", "order.updated", "order.paid", "checkout.updated", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "checkout.created",
+      "checkout.updated",
+      "customer.created",
+      "order.created",
+      "order.updated",
+      "order.paid",
+      "checkout.updated",
+      "customer.state_changed",
+    ]);
     const orders = await harness.polar.orders.list({ product_id: product.id });
     expect(orders.items[0]).toMatchObject({ billing_reason: "purchase", status: "paid", total_amount: 5000, subscription_id: null });
   });
 
   it("enforces discount dates, max_redemptions and product restrictions at checkout", async () => {
-    const limited = await harness.polar.discounts.create({ name: "One use", type: "fixed", amount: 500, currency: "usd", duration: "once", code: "ONCEONLY", max_redemptions: 1 });
+    const limited = await harness.polar.discounts.create({
+      name: "One use",
+      type: "fixed",
+      amount: 500,
+      currency: "usd",
+      duration: "once",
+      code: "ONCEONLY",
+      max_redemptions: 1,
+    });
     expectSchema("Discount", limited);
     const first = await harness.polar.checkouts.create({ products: [productId("Pro monthly")], customer_email: "first@discount.example" });
     const applied = await harness.polar.checkouts.clientUpdate(first.client_secret, { discount_code: "onceonly" });
@@ -162,13 +200,38 @@ describe("hosted checkout through the client API", () => {
     expect(exhausted.status).toBe(422);
     expect(exhausted.body).toMatchObject({ detail: [{ loc: ["body", "discount_code"] }] });
 
-    const future = await harness.polar.discounts.create({ name: "Later", type: "percentage", basis_points: 1000, duration: "forever", code: "LATER10", starts_at: "2099-01-01T00:00:00Z" });
+    const future = await harness.polar.discounts.create({
+      name: "Later",
+      type: "percentage",
+      basis_points: 1000,
+      duration: "forever",
+      code: "LATER10",
+      starts_at: "2099-01-01T00:00:00Z",
+    });
     expect((await harness.request("PATCH", `/v1/checkouts/client/${second.client_secret}`, { discount_code: "LATER10" })).status).toBe(422);
-    const expired = await harness.polar.discounts.create({ name: "Gone", type: "percentage", basis_points: 1000, duration: "forever", code: "GONE10", ends_at: "2000-01-01T00:00:00Z" });
+    const expired = await harness.polar.discounts.create({
+      name: "Gone",
+      type: "percentage",
+      basis_points: 1000,
+      duration: "forever",
+      code: "GONE10",
+      ends_at: "2000-01-01T00:00:00Z",
+    });
     expect((await harness.request("PATCH", `/v1/checkouts/client/${second.client_secret}`, { discount_code: "GONE10" })).status).toBe(422);
-    const teamOnly = await harness.polar.discounts.create({ name: "Team only", type: "percentage", basis_points: 5000, duration: "forever", code: "TEAM50", products: [productId("Team")] });
+    const teamOnly = await harness.polar.discounts.create({
+      name: "Team only",
+      type: "percentage",
+      basis_points: 5000,
+      duration: "forever",
+      code: "TEAM50",
+      products: [productId("Team")],
+    });
     expect((await harness.request("PATCH", `/v1/checkouts/client/${second.client_secret}`, { discount_code: "TEAM50" })).status).toBe(422);
-    expect([future.starts_at, expired.ends_at, teamOnly.products.map((product) => product.id)]).toEqual(["2099-01-01T00:00:00.000Z", "2000-01-01T00:00:00.000Z", [productId("Team")]]);
+    expect([future.starts_at, expired.ends_at, teamOnly.products.map((product) => product.id)]).toEqual([
+      "2099-01-01T00:00:00.000Z",
+      "2000-01-01T00:00:00.000Z",
+      [productId("Team")],
+    ]);
     const unknown = await harness.request("PATCH", `/v1/checkouts/client/${second.client_secret}`, { discount_code: "NOPE" });
     expect(unknown.status).toBe(422);
   });
@@ -193,13 +256,20 @@ describe("hosted checkout through the client API", () => {
     const mark = await harness.mark();
     await harness.request("POST", "/sandbox/clock/advance", { seconds: 24 * 3600 + 1 });
     expect((await harness.polar.checkouts.get(toExpire.id)).status).toBe("expired");
-    const expiredConfirm = await harness.request("POST", `/v1/checkouts/client/${toExpire.client_secret}/confirm`, { confirmation_token_id: "tok_visa", customer_email: "late@buyer.example" });
+    const expiredConfirm = await harness.request("POST", `/v1/checkouts/client/${toExpire.client_secret}/confirm`, {
+      confirmation_token_id: "tok_visa",
+      customer_email: "late@buyer.example",
+    });
     expect(expiredConfirm).toEqual({ status: 410, body: { error: "ExpiredCheckoutError", detail: "This checkout session has expired." } });
     await waitFor(() => harness.typesSince(mark).includes("checkout.expired"), 5000, "checkout.expired");
   });
 
   it("subscribes to the Free plan without a card", async () => {
-    const checkout = await harness.polar.checkouts.create({ products: [productId("Free")], external_customer_id: "org_free", customer_email: "free@plan.example" });
+    const checkout = await harness.polar.checkouts.create({
+      products: [productId("Free")],
+      external_customer_id: "org_free",
+      customer_email: "free@plan.example",
+    });
     expect(checkout).toMatchObject({ amount: 0, total_amount: 0, is_free_product_price: true, is_payment_required: false, is_payment_form_required: false });
     const confirmed = await harness.polar.checkouts.clientConfirm(checkout.client_secret, {});
     expect(confirmed.status).toBe("confirmed");
@@ -218,12 +288,18 @@ describe("hosted checkout through the client API", () => {
     const checkout = await harness.polar.checkouts.create({ products: [product.id], customer_email: "terms@buyer.example" });
     const refused = await harness.request("POST", `/v1/checkouts/client/${checkout.client_secret}/confirm`, { confirmation_token_id: "tok_visa" });
     expect(refused).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "custom_field_data", "accept-terms"] }] } });
-    const paid = await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_visa", custom_field_data: { "accept-terms": true } });
+    const paid = await harness.polar.checkouts.clientConfirm(checkout.client_secret, {
+      confirmation_token_id: "tok_visa",
+      custom_field_data: { "accept-terms": true },
+    });
     expect(paid.custom_field_data).toEqual({ "accept-terms": true });
   });
 
   it("answers 404 ResourceNotFound for unknown checkouts and 422 for bad bodies", async () => {
-    expect(await harness.request("GET", "/v1/checkouts/00000000-0000-4000-8000-000000000000")).toEqual({ status: 404, body: { error: "ResourceNotFound", detail: "Not found" } });
+    expect(await harness.request("GET", "/v1/checkouts/00000000-0000-4000-8000-000000000000")).toEqual({
+      status: 404,
+      body: { error: "ResourceNotFound", detail: "Not found" },
+    });
     const bad = await harness.request("POST", "/v1/checkouts/", { products: [] });
     expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({ detail: [{ loc: ["body", "products"] }] });

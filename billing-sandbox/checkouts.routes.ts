@@ -1,6 +1,14 @@
 import type { z } from "zod";
 import { notFound, readJson, validationError } from "./api-errors";
-import { assertCheckoutPayable, expireIfDue, assertDiscountRedeemable, CHECKOUT_TTL_MS, confirmCheckout, findCustomerByExternalId, findDiscountByCode } from "./billing";
+import {
+  assertCheckoutPayable,
+  expireIfDue,
+  assertDiscountRedeemable,
+  CHECKOUT_TTL_MS,
+  confirmCheckout,
+  findCustomerByExternalId,
+  findDiscountByCode,
+} from "./billing";
 import { newId, newToken, type SandboxContext } from "./context";
 import { newRouter, paginate, queryList } from "./http";
 import type { CheckoutRecord, PriceRecord, ProductRecord } from "./records";
@@ -21,11 +29,20 @@ function defaultPrice(product: ProductRecord): PriceRecord | undefined {
 /** A custom amount must sit within the price's bounds, and seats within a seat-based price's limits. */
 function assertPriceInputs(price: PriceRecord, input: { amount?: number | null; seats?: number | null }): void {
   const { amount, seats } = input;
-  if (price.amount_type === "custom" && amount != null && (amount < (price.minimum_amount ?? 0) || (price.maximum_amount != null && amount > price.maximum_amount))) {
+  if (
+    price.amount_type === "custom" &&
+    amount != null &&
+    (amount < (price.minimum_amount ?? 0) || (price.maximum_amount != null && amount > price.maximum_amount))
+  ) {
     throw validationError(["body", "amount"], "Amount is outside the price's minimum and maximum.");
   }
   const tiers = price.seat_tiers;
-  if (price.amount_type === "seat_based" && tiers && seats != null && (seats < tiers.minimum_seats || (tiers.maximum_seats !== null && seats > tiers.maximum_seats))) {
+  if (
+    price.amount_type === "seat_based" &&
+    tiers &&
+    seats != null &&
+    (seats < tiers.minimum_seats || (tiers.maximum_seats !== null && seats > tiers.maximum_seats))
+  ) {
     throw validationError(["body", "seats"], `Seats must be between ${tiers.minimum_seats} and ${tiers.maximum_seats ?? "unlimited"}.`);
   }
 }
@@ -40,7 +57,11 @@ export function createCheckout(ctx: SandboxContext, input: z.infer<typeof checko
   const price = defaultPrice(product);
   if (!price) throw validationError(["body", "products", 0], "Product has no price.");
   assertPriceInputs(price, input);
-  const customer = input.customer_id ? ctx.store.get("customer", input.customer_id) : input.external_customer_id ? findCustomerByExternalId(ctx, input.external_customer_id) : undefined;
+  const customer = input.customer_id
+    ? ctx.store.get("customer", input.customer_id)
+    : input.external_customer_id
+      ? findCustomerByExternalId(ctx, input.external_customer_id)
+      : undefined;
   if (input.customer_id && !customer) throw validationError(["body", "customer_id"], "Customer does not exist.");
   if (input.discount_id) {
     const discount = ctx.store.get("discount", input.discount_id);
@@ -99,7 +120,8 @@ export function updateCheckout(ctx: SandboxContext, checkout: CheckoutRecord, in
     priceId = defaultPrice(findProduct(ctx, productId))?.id ?? priceId;
   }
   if (input.product_price_id) {
-    if (!findProduct(ctx, productId).prices.some((price) => price.id === input.product_price_id && !price.is_archived)) throw validationError(["body", "product_price_id"], "Price does not belong to the product.");
+    if (!findProduct(ctx, productId).prices.some((price) => price.id === input.product_price_id && !price.is_archived))
+      throw validationError(["body", "product_price_id"], "Price does not belong to the product.");
     priceId = input.product_price_id;
   }
   const price = findProduct(ctx, productId).prices.find((candidate) => candidate.id === priceId);
@@ -179,7 +201,13 @@ export function checkoutRoutes(ctx: SandboxContext) {
 
   router.post("/", async (c) => {
     const input = await readJson(c, checkoutCreateSchema);
-    return c.json(serializeCheckout(ctx, ctx.store.transaction(() => createCheckout(ctx, input))), 201);
+    return c.json(
+      serializeCheckout(
+        ctx,
+        ctx.store.transaction(() => createCheckout(ctx, input)),
+      ),
+      201,
+    );
   });
 
   router.get("/:id", (c) => c.json(serializeCheckout(ctx, byId(ctx, c.req.param("id")))));
@@ -187,7 +215,12 @@ export function checkoutRoutes(ctx: SandboxContext) {
   router.patch("/:id", async (c) => {
     const checkout = byId(ctx, c.req.param("id"));
     const input = await readJson(c, checkoutUpdateSchema);
-    return c.json(serializeCheckout(ctx, ctx.store.transaction(() => updateCheckout(ctx, checkout, input))));
+    return c.json(
+      serializeCheckout(
+        ctx,
+        ctx.store.transaction(() => updateCheckout(ctx, checkout, input)),
+      ),
+    );
   });
 
   return router;
@@ -201,7 +234,12 @@ export function checkoutClientRoutes(ctx: SandboxContext) {
   router.patch("/:secret", async (c) => {
     const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
     const input = await readJson(c, checkoutClientUpdateSchema);
-    return c.json(serializeCheckoutPublic(ctx, ctx.store.transaction(() => updateCheckout(ctx, checkout, input))));
+    return c.json(
+      serializeCheckoutPublic(
+        ctx,
+        ctx.store.transaction(() => updateCheckout(ctx, checkout, input)),
+      ),
+    );
   });
 
   router.post("/:secret/confirm", async (c) => {

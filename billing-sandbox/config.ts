@@ -2,15 +2,17 @@ import path from "node:path";
 import { z } from "zod";
 
 /** The standalone sandbox's environment (`npm run sandbox`). Inside `npm start` the app passes options instead. */
-const envSchema = z.object({
-  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
-  SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
-  SANDBOX_PUBLIC_URL: z.url().optional(),
-  SANDBOX_ACCESS_TOKEN: z.string().min(1).optional(),
-  SANDBOX_DATA_FILE: z.string().min(1).default("./data/billing-sandbox.sqlite"),
-  SANDBOX_WEBHOOK_URL: z.url().optional(),
-  SANDBOX_WEBHOOK_SECRET: z.string().min(1).optional(),
-}).refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, { path: ["SANDBOX_WEBHOOK_SECRET"], message: "required with SANDBOX_WEBHOOK_URL" });
+const envSchema = z
+  .object({
+    SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4100),
+    SANDBOX_HOST: z.string().min(1).default("127.0.0.1"),
+    SANDBOX_PUBLIC_URL: z.url().optional(),
+    SANDBOX_ACCESS_TOKEN: z.string().min(1).optional(),
+    SANDBOX_DATA_FILE: z.string().min(1).default("./data/billing-sandbox.sqlite"),
+    SANDBOX_WEBHOOK_URL: z.url().optional(),
+    SANDBOX_WEBHOOK_SECRET: z.string().min(1).optional(),
+  })
+  .refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, { path: ["SANDBOX_WEBHOOK_SECRET"], message: "required with SANDBOX_WEBHOOK_URL" });
 
 export type SandboxConfig = {
   port: number;
@@ -26,7 +28,10 @@ export class SandboxConfigError extends Error {}
 /** Lists every bad variable together, like the app's config (the webhook URL/secret pair is checked once the rest parse). */
 export function loadSandboxConfig(source: Record<string, string | undefined> = process.env): SandboxConfig {
   const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([, value]) => value !== "")));
-  if (!parsed.success) throw new SandboxConfigError(`Invalid sandbox configuration:\n${parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`).join("\n")}`);
+  if (!parsed.success)
+    throw new SandboxConfigError(
+      `Invalid sandbox configuration:\n${parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`).join("\n")}`,
+    );
   const env = parsed.data;
   return {
     port: env.SANDBOX_PORT,

@@ -18,7 +18,12 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
   router.get("/clock", (c) => c.json(clockState()));
 
   router.post("/clock/advance", async (c) => {
-    const input = await readJson(c, z.object({ seconds: z.number().min(0).default(0), days: z.number().min(0).default(0) }).refine((value) => value.seconds + value.days > 0, "Give seconds or days"));
+    const input = await readJson(
+      c,
+      z
+        .object({ seconds: z.number().min(0).default(0), days: z.number().min(0).default(0) })
+        .refine((value) => value.seconds + value.days > 0, "Give seconds or days"),
+    );
     ctx.clock.advance((input.seconds + input.days * 86_400) * 1000);
     processDueWork(ctx);
     return c.json(clockState());
@@ -35,7 +40,11 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
   router.post("/checkouts/:id/complete", async (c) => {
     const checkout = checkoutById(c.req.param("id"));
     const input = await readJson(c, finishInput);
-    ctx.store.put("checkout", { ...checkout, customer_email: input.customer_email ?? checkout.customer_email, customer_name: input.customer_name ?? checkout.customer_name });
+    ctx.store.put("checkout", {
+      ...checkout,
+      customer_email: input.customer_email ?? checkout.customer_email,
+      customer_name: input.customer_name ?? checkout.customer_name,
+    });
     confirmCheckout(ctx, checkout.id, PAYING_TOKEN);
     return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
   });
@@ -44,7 +53,11 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
   router.post("/checkouts/:id/fail", async (c) => {
     const checkout = checkoutById(c.req.param("id"));
     const input = await readJson(c, finishInput);
-    ctx.store.put("checkout", { ...checkout, customer_email: input.customer_email ?? checkout.customer_email, customer_name: input.customer_name ?? checkout.customer_name });
+    ctx.store.put("checkout", {
+      ...checkout,
+      customer_email: input.customer_email ?? checkout.customer_email,
+      customer_name: input.customer_name ?? checkout.customer_name,
+    });
     try {
       confirmCheckout(ctx, checkout.id, DECLINED_TOKEN);
     } catch (error) {

@@ -29,23 +29,35 @@ export function customerPortalRoutes(ctx: SandboxContext) {
     const active = booleanQuery(c, "active");
     const subscriptions = ctx.store.list(
       "subscription",
-      (subscription) => subscription.customer_id === c.get("customer").id && (active === undefined || (subscription.status === "active" || subscription.status === "trialing") === active),
+      (subscription) =>
+        subscription.customer_id === c.get("customer").id &&
+        (active === undefined || (subscription.status === "active" || subscription.status === "trialing") === active),
     );
     return c.json(paginate(c, subscriptions, (subscription) => serializeCustomerSubscription(ctx, subscription)));
   });
   router.get("/subscriptions/:id", (c) => c.json(serializeCustomerSubscription(ctx, ownSubscription(c.get("customer").id, c.req.param("id")))));
   router.patch("/subscriptions/:id", async (c) => {
     const subscription = ownSubscription(c.get("customer").id, c.req.param("id"));
-    const input = await readJson(c, z.object({ cancel_at_period_end: z.boolean(), cancellation_reason: z.string().nullish(), cancellation_comment: z.string().nullish() }));
+    const input = await readJson(
+      c,
+      z.object({ cancel_at_period_end: z.boolean(), cancellation_reason: z.string().nullish(), cancellation_comment: z.string().nullish() }),
+    );
     const updated = ctx.store.transaction(() =>
-      input.cancel_at_period_end ? cancelAtPeriodEnd(ctx, subscription, input.cancellation_reason ?? null, input.cancellation_comment ?? null) : uncancel(ctx, subscription),
+      input.cancel_at_period_end
+        ? cancelAtPeriodEnd(ctx, subscription, input.cancellation_reason ?? null, input.cancellation_comment ?? null)
+        : uncancel(ctx, subscription),
     );
     return c.json(serializeCustomerSubscription(ctx, updated));
   });
   // In the portal, DELETE cancels at the end of the period; only the organization can revoke at once.
   router.delete("/subscriptions/:id", (c) => {
     const subscription = ownSubscription(c.get("customer").id, c.req.param("id"));
-    return c.json(serializeCustomerSubscription(ctx, ctx.store.transaction(() => cancelAtPeriodEnd(ctx, subscription, null, null))));
+    return c.json(
+      serializeCustomerSubscription(
+        ctx,
+        ctx.store.transaction(() => cancelAtPeriodEnd(ctx, subscription, null, null)),
+      ),
+    );
   });
 
   router.get("/orders", (c) => {

@@ -41,7 +41,13 @@ export function customerRoutes(ctx: SandboxContext) {
 
   router.post("/", async (c) => {
     const input = await readJson(c, customerCreateSchema);
-    return c.json(serializeCustomer(ctx, ctx.store.transaction(() => createCustomer(ctx, input))), 201);
+    return c.json(
+      serializeCustomer(
+        ctx,
+        ctx.store.transaction(() => createCustomer(ctx, input)),
+      ),
+      201,
+    );
   });
 
   const update = (customer: CustomerRecord, input: z.infer<typeof customerUpdateSchema>) => {
@@ -108,7 +114,8 @@ export function customerSessionRoutes(ctx: SandboxContext) {
   router.post("/", async (c) => {
     const input = await readJson(c, customerSessionCreateSchema);
     const customer = "customer_id" in input ? ctx.store.get("customer", input.customer_id) : findCustomerByExternalId(ctx, input.external_customer_id);
-    if (!customer || customer.deleted_at) throw validationError(["body", "customer_id" in input ? "customer_id" : "external_customer_id"], "Customer does not exist.");
+    if (!customer || customer.deleted_at)
+      throw validationError(["body", "customer_id" in input ? "customer_id" : "external_customer_id"], "Customer does not exist.");
     return c.json(serializeCustomerSession(ctx, createCustomerSession(ctx, customer.id, input.return_url ?? null)), 201);
   });
   return router;

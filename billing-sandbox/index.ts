@@ -52,7 +52,12 @@ const CONFIGURED_ENDPOINT_KEY = "configured_webhook_endpoint_id";
 export function createBillingSandbox(options: BillingSandboxOptions): BillingSandbox {
   const store = openStore(options.dataFile);
   const clock = createClock(store);
-  const webhooks = createWebhookDispatcher({ store, clock, retryBaseMs: options.webhookRetryBaseMs ?? 2000, onError: options.logger?.warn.bind(options.logger) });
+  const webhooks = createWebhookDispatcher({
+    store,
+    clock,
+    retryBaseMs: options.webhookRetryBaseMs ?? 2000,
+    onError: options.logger?.warn.bind(options.logger),
+  });
   const ctx: SandboxContext = {
     store,
     clock,

@@ -37,7 +37,13 @@ describe("meter filters and aggregations", () => {
       conjunction: "and" as const,
       clauses: [
         { property: "name", operator: "eq" as const, value: "completion" },
-        { conjunction: "or" as const, clauses: [{ property: "total_tokens", operator: "gte" as const, value: 30 }, { property: "usage.model", operator: "eq" as const, value: "small" }] },
+        {
+          conjunction: "or" as const,
+          clauses: [
+            { property: "total_tokens", operator: "gte" as const, value: 30 },
+            { property: "usage.model", operator: "eq" as const, value: "small" },
+          ],
+        },
       ],
     };
     expect(events.map((candidate) => filterMatches(candidate, filter))).toEqual([true, false, true, true]);

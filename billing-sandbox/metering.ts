@@ -72,7 +72,11 @@ const belongsTo = (event: EventRecord, customer: CustomerRecord) =>
   event.customer_id === customer.id || (customer.external_id !== null && event.external_customer_id === customer.external_id);
 
 /** Events of one meter, optionally limited to a customer and a time window. */
-export function meterEvents(ctx: SandboxContext, meter: MeterRecord, options: { customer?: CustomerRecord; since?: string; until?: string } = {}): EventRecord[] {
+export function meterEvents(
+  ctx: SandboxContext,
+  meter: MeterRecord,
+  options: { customer?: CustomerRecord; since?: string; until?: string } = {},
+): EventRecord[] {
   return ctx.store.list(
     "event",
     (event) =>
@@ -87,7 +91,10 @@ export function meterEvents(ctx: SandboxContext, meter: MeterRecord, options: { 
 export type MeterBalance = { consumed: number; credited: number };
 
 export function meterBalanceForCustomer(ctx: SandboxContext, customer: CustomerRecord, meter: MeterRecord): MeterBalance {
-  const systemEvents = ctx.store.list("event", (event) => event.source === "system" && event.customer_id === customer.id && event.metadata.meter_id === meter.id);
+  const systemEvents = ctx.store.list(
+    "event",
+    (event) => event.source === "system" && event.customer_id === customer.id && event.metadata.meter_id === meter.id,
+  );
   const lastReset = systemEvents.filter((event) => event.name === "meter.reset").at(-1);
   const since = lastReset?.timestamp;
   // System events are replayed in the order they were written: a reset starts the running credit over.
@@ -106,7 +113,12 @@ export function customerMeterBalances(ctx: SandboxContext, customer: CustomerRec
     .filter(({ balance }) => balance.consumed !== 0 || balance.credited !== 0);
 }
 
-export function recordSystemEvent(ctx: SandboxContext, customer: CustomerRecord, name: "meter.credited" | "meter.reset", metadata: Record<string, unknown>): void {
+export function recordSystemEvent(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  name: "meter.credited" | "meter.reset",
+  metadata: Record<string, unknown>,
+): void {
   ctx.store.put("event", {
     id: newId(),
     timestamp: ctx.clock.iso(),

@@ -60,7 +60,8 @@ export function meterRoutes(ctx: SandboxContext) {
       filter: input.filter ?? meter.filter,
       aggregation: input.aggregation ?? meter.aggregation,
       metadata: input.metadata ?? meter.metadata,
-      archived_at: input.is_archived === undefined || input.is_archived === null ? meter.archived_at : input.is_archived ? (meter.archived_at ?? ctx.clock.iso()) : null,
+      archived_at:
+        input.is_archived === undefined || input.is_archived === null ? meter.archived_at : input.is_archived ? (meter.archived_at ?? ctx.clock.iso()) : null,
       modified_at: ctx.clock.iso(),
     });
     return c.json(serializeMeter(ctx, updated));
@@ -71,11 +72,13 @@ export function meterRoutes(ctx: SandboxContext) {
     const customerIds = queryList(c, "customer_id");
     const externalIds = queryList(c, "external_customer_id");
     const events = meterEvents(ctx, meter, { since: new Date(query.start_timestamp).toISOString(), until: new Date(query.end_timestamp).toISOString() }).filter(
-      (event) => (!customerIds || (event.customer_id !== null && customerIds.includes(event.customer_id))) && (!externalIds || (event.external_customer_id !== null && externalIds.includes(event.external_customer_id))),
+      (event) =>
+        (!customerIds || (event.customer_id !== null && customerIds.includes(event.customer_id))) &&
+        (!externalIds || (event.external_customer_id !== null && externalIds.includes(event.external_customer_id))),
     );
     const quantities: { timestamp: string; quantity: number }[] = [];
     const end = new Date(query.end_timestamp);
-    for (let start = new Date(query.start_timestamp); start < end && quantities.length < 1000; ) {
+    for (let start = new Date(query.start_timestamp); start < end && quantities.length < 1000;) {
       const next = query.interval === "hour" ? new Date(start.getTime() + 3_600_000) : addInterval(start, query.interval);
       const bucket = events.filter((event) => event.timestamp >= start.toISOString() && event.timestamp < next.toISOString());
       quantities.push({ timestamp: start.toISOString(), quantity: aggregate(bucket, meter.aggregation) });
@@ -96,8 +99,10 @@ export function eventRoutes(ctx: SandboxContext) {
       let duplicates = 0;
       input.events.forEach((event, index) => {
         if (!event.customer_id && !event.external_customer_id) throw validationError(["body", "events", index, "external_customer_id"], "Field required");
-        if (event.timestamp && new Date(event.timestamp).toISOString() > now) throw validationError(["body", "events", index, "timestamp"], "Timestamp must be in the past.");
-        if (event.customer_id && !ctx.store.get("customer", event.customer_id)) throw validationError(["body", "events", index, "customer_id"], "Customer does not exist.");
+        if (event.timestamp && new Date(event.timestamp).toISOString() > now)
+          throw validationError(["body", "events", index, "timestamp"], "Timestamp must be in the past.");
+        if (event.customer_id && !ctx.store.get("customer", event.customer_id))
+          throw validationError(["body", "events", index, "customer_id"], "Customer does not exist.");
         if (event.external_id && ctx.store.list("event", (stored) => stored.external_id === event.external_id).length > 0) {
           duplicates += 1;
           return;
@@ -158,13 +163,18 @@ export function customerMeterRoutes(ctx: SandboxContext) {
   const all = () =>
     ctx.store
       .list("customer", (customer) => customer.deleted_at === null)
-      .flatMap((customer: CustomerRecord) => customerMeterBalances(ctx, customer).map(({ meter }) => ({ customer, meter, id: stableId(customer.id, meter.id) })));
+      .flatMap((customer: CustomerRecord) =>
+        customerMeterBalances(ctx, customer).map(({ meter }) => ({ customer, meter, id: stableId(customer.id, meter.id) })),
+      );
   router.get("/", (c) => {
     const customerIds = queryList(c, "customer_id");
     const externalIds = queryList(c, "external_customer_id");
     const meterIds = queryList(c, "meter_id");
     const entries = all().filter(
-      ({ customer, meter }) => (!customerIds || customerIds.includes(customer.id)) && (!externalIds || externalIds.includes(customer.external_id ?? "")) && (!meterIds || meterIds.includes(meter.id)),
+      ({ customer, meter }) =>
+        (!customerIds || customerIds.includes(customer.id)) &&
+        (!externalIds || externalIds.includes(customer.external_id ?? "")) &&
+        (!meterIds || meterIds.includes(meter.id)),
     );
     return c.json(paginate(c, entries, ({ customer, meter }) => serializeCustomerMeter(ctx, customer, meter, "organization")));
   });

@@ -41,6 +41,9 @@ describe("mounted under /sandbox/polar", () => {
     expect((await fetch(`${baseUrl}/assets/checkout.js`)).headers.get("content-type")).toContain("text/javascript");
     const root = await fetch(baseUrl, { redirect: "manual" });
     expect([root.status, root.headers.get("location")]).toEqual([302, `${baseUrl}/dashboard`]);
-    expect(await (await fetch(`${baseUrl}/v1/nothing-here`, { headers: { authorization: "Bearer x" } })).json()).toEqual({ error: "ResourceNotFound", detail: "Not found" });
+    expect(await (await fetch(`${baseUrl}/v1/nothing-here`, { headers: { authorization: "Bearer x" } })).json()).toEqual({
+      error: "ResourceNotFound",
+      detail: "Not found",
+    });
   });
 });

@@ -37,7 +37,9 @@ export function pageRoutes(ctx: SandboxContext) {
   // The default success_url when a checkout was created without one.
   router.get("/checkout/:secret/confirmation", (c) => {
     findCheckoutBySecret(ctx, c.req.param("secret"));
-    return c.html(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment received</title></head><body><main><h1>Thank you, your payment was received.</h1></main></body></html>`);
+    return c.html(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment received</title></head><body><main><h1>Thank you, your payment was received.</h1></main></body></html>`,
+    );
   });
 
   router.get("/dashboard", (c) => c.html(dashboardHtml));

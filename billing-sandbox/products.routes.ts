@@ -9,14 +9,29 @@ import { z } from "zod";
 /** Products with their prices, attached benefits and custom fields; custom fields themselves. */
 
 export function buildPrice(ctx: SandboxContext, productId: string, input: PriceCreateInput): PriceRecord {
-  const base = { id: newId(), created_at: ctx.clock.iso(), modified_at: null, source: "catalog" as const, price_currency: input.price_currency, tax_behavior: null, is_archived: false, product_id: productId };
+  const base = {
+    id: newId(),
+    created_at: ctx.clock.iso(),
+    modified_at: null,
+    source: "catalog" as const,
+    price_currency: input.price_currency,
+    tax_behavior: null,
+    is_archived: false,
+    product_id: productId,
+  };
   switch (input.amount_type) {
     case "fixed":
       return { ...base, amount_type: "fixed", price_amount: input.price_amount };
     case "free":
       return { ...base, amount_type: "fixed", price_amount: 0 };
     case "custom":
-      return { ...base, amount_type: "custom", minimum_amount: input.minimum_amount ?? 50, maximum_amount: input.maximum_amount ?? null, preset_amount: input.preset_amount ?? null };
+      return {
+        ...base,
+        amount_type: "custom",
+        minimum_amount: input.minimum_amount ?? 50,
+        maximum_amount: input.maximum_amount ?? null,
+        preset_amount: input.preset_amount ?? null,
+      };
     case "metered_unit":
       if (!ctx.store.get("meter", input.meter_id)) throw validationError(["body", "prices", "meter_id"], "Meter does not exist.");
       return { ...base, amount_type: "metered_unit", meter_id: input.meter_id, unit_amount: String(input.unit_amount), cap_amount: input.cap_amount ?? null };
@@ -35,7 +50,8 @@ export function buildPrice(ctx: SandboxContext, productId: string, input: PriceC
 
 function attachFields(ctx: SandboxContext, fields: { custom_field_id: string; required: boolean }[]): AttachedCustomFieldRecord[] {
   return fields.map((field, order) => {
-    if (!ctx.store.get("custom_field", field.custom_field_id)) throw validationError(["body", "attached_custom_fields", order, "custom_field_id"], "Custom field does not exist.");
+    if (!ctx.store.get("custom_field", field.custom_field_id))
+      throw validationError(["body", "attached_custom_fields", order, "custom_field_id"], "Custom field does not exist.");
     return { custom_field_id: field.custom_field_id, required: field.required, order };
   });
 }
@@ -95,7 +111,13 @@ export function productRoutes(ctx: SandboxContext) {
 
   router.post("/", async (c) => {
     const input = await readJson(c, productCreateSchema);
-    return c.json(serializeProduct(ctx, ctx.store.transaction(() => createProduct(ctx, input))), 201);
+    return c.json(
+      serializeProduct(
+        ctx,
+        ctx.store.transaction(() => createProduct(ctx, input)),
+      ),
+      201,
+    );
   });
 
   router.get("/:id", (c) => c.json(serializeProduct(ctx, findProduct(ctx, c.req.param("id")))));
@@ -107,7 +129,10 @@ export function productRoutes(ctx: SandboxContext) {
       // A price listed by id is kept, a new price object is added, and a price left out is archived.
       const prices = input.prices
         ? [
-            ...product.prices.map((price) => ({ ...price, is_archived: price.is_archived || !input.prices?.some((entry) => "id" in entry && entry.id === price.id) })),
+            ...product.prices.map((price) => ({
+              ...price,
+              is_archived: price.is_archived || !input.prices?.some((entry) => "id" in entry && entry.id === price.id),
+            })),
             ...input.prices.flatMap((entry) => ("amount_type" in entry ? [buildPrice(ctx, product.id, entry)] : [])),
           ]
         : product.prices;
@@ -136,14 +161,20 @@ export function productRoutes(ctx: SandboxContext) {
   router.post("/:id/benefits", async (c) => {
     const product = findProduct(ctx, c.req.param("id"));
     const input = await readJson(c, z.object({ benefits: z.array(z.uuid()) }));
-    return c.json(serializeProduct(ctx, ctx.store.transaction(() => setProductBenefits(ctx, product, input.benefits))));
+    return c.json(
+      serializeProduct(
+        ctx,
+        ctx.store.transaction(() => setProductBenefits(ctx, product, input.benefits)),
+      ),
+    );
   });
 
   return router;
 }
 
 export function createCustomField(ctx: SandboxContext, input: z.infer<typeof customFieldCreateSchema>) {
-  if (ctx.store.list("custom_field", (field) => field.slug === input.slug).length > 0) throw validationError(["body", "slug"], "A custom field with this slug already exists.");
+  if (ctx.store.list("custom_field", (field) => field.slug === input.slug).length > 0)
+    throw validationError(["body", "slug"], "A custom field with this slug already exists.");
   if (input.type === "select" && !Array.isArray(input.properties.options)) throw validationError(["body", "properties", "options"], "Field required");
   return ctx.store.put("custom_field", { id: newId(), created_at: ctx.clock.iso(), modified_at: null, ...input });
 }

@@ -81,7 +81,14 @@ export type DiscountRecord = Timestamps & {
   product_ids: string[];
 };
 
-export type AddressRecord = { country: string; line1?: string | null; line2?: string | null; postal_code?: string | null; city?: string | null; state?: string | null };
+export type AddressRecord = {
+  country: string;
+  line1?: string | null;
+  line2?: string | null;
+  postal_code?: string | null;
+  city?: string | null;
+  state?: string | null;
+};
 
 export type CustomerRecord = Timestamps & {
   metadata: Metadata;

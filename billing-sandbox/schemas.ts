@@ -28,7 +28,9 @@ export const priceCreateSchema = z.discriminatedUnion("amount_type", [
     amount_type: z.literal("seat_based"),
     price_currency: currency,
     seat_tiers: z.object({
-      tiers: z.array(z.object({ min_seats: z.number().int().min(1), max_seats: z.number().int().min(1).nullish(), price_per_seat: z.number().int().min(0) })).min(1),
+      tiers: z
+        .array(z.object({ min_seats: z.number().int().min(1), max_seats: z.number().int().min(1).nullish(), price_per_seat: z.number().int().min(0) }))
+        .min(1),
       minimum_seats: z.number().int().min(1).optional(),
       maximum_seats: z.number().int().min(1).nullish(),
     }),
@@ -70,16 +72,41 @@ export const benefitTypes = ["custom", "discord", "github_repository", "download
 
 /** Benefit properties per type, with the provider's defaults filled in so responses are complete. */
 export const benefitPropertiesSchemas = {
-  custom: z.object({ note: z.string().nullish().transform((value) => value ?? null) }),
+  custom: z.object({
+    note: z
+      .string()
+      .nullish()
+      .transform((value) => value ?? null),
+  }),
   // The provider keeps a bot token per guild; the sandbox has no Discord, so it stores a placeholder.
-  discord: z.object({ guild_id: z.string(), role_id: z.string(), kick_member: z.boolean().default(false) }).transform((value) => ({ ...value, guild_token: "sandbox-guild-token" })),
-  github_repository: z.object({ repository_owner: z.string(), repository_name: z.string(), permission: z.enum(["pull", "triage", "push", "maintain", "admin"]) }),
+  discord: z
+    .object({ guild_id: z.string(), role_id: z.string(), kick_member: z.boolean().default(false) })
+    .transform((value) => ({ ...value, guild_token: "sandbox-guild-token" })),
+  github_repository: z.object({
+    repository_owner: z.string(),
+    repository_name: z.string(),
+    permission: z.enum(["pull", "triage", "push", "maintain", "admin"]),
+  }),
   downloadables: z.object({ archived: z.record(z.string(), z.boolean()).default({}), files: z.array(z.uuid()).min(1) }),
   license_keys: z.object({
-    prefix: z.string().nullish().transform((value) => value ?? null),
-    expires: z.object({ ttl: z.number().int().min(1), timeframe: z.enum(["year", "month", "day"]) }).nullish().transform((value) => value ?? null),
-    activations: z.object({ limit: z.number().int().min(1).max(50), enable_customer_admin: z.boolean() }).nullish().transform((value) => value ?? null),
-    limit_usage: z.number().int().min(1).nullish().transform((value) => value ?? null),
+    prefix: z
+      .string()
+      .nullish()
+      .transform((value) => value ?? null),
+    expires: z
+      .object({ ttl: z.number().int().min(1), timeframe: z.enum(["year", "month", "day"]) })
+      .nullish()
+      .transform((value) => value ?? null),
+    activations: z
+      .object({ limit: z.number().int().min(1).max(50), enable_customer_admin: z.boolean() })
+      .nullish()
+      .transform((value) => value ?? null),
+    limit_usage: z
+      .number()
+      .int()
+      .min(1)
+      .nullish()
+      .transform((value) => value ?? null),
   }),
   meter_credit: z.object({ units: z.number().int().min(1), rollover: z.boolean().default(false), meter_id: z.uuid() }),
   feature_flag: z.object({}).default({}),
@@ -100,7 +127,10 @@ export const benefitUpdateSchema = z.object({
 
 export const customFieldCreateSchema = z.object({
   type: z.enum(["checkbox", "date", "number", "select", "text"]),
-  slug: z.string().min(1).regex(/^[a-z0-9_-]+$/i),
+  slug: z
+    .string()
+    .min(1)
+    .regex(/^[a-z0-9_-]+$/i),
   name: z.string().min(1),
   metadata: metadataSchema.default({}),
   properties: z.record(z.string(), z.unknown()).default({}),
@@ -108,7 +138,11 @@ export const customFieldCreateSchema = z.object({
 
 const discountBase = {
   name: z.string().min(1),
-  code: z.string().min(3).regex(/^[a-zA-Z0-9_-]+$/).nullish(),
+  code: z
+    .string()
+    .min(3)
+    .regex(/^[a-zA-Z0-9_-]+$/)
+    .nullish(),
   starts_at: z.iso.datetime({ offset: true }).nullish(),
   ends_at: z.iso.datetime({ offset: true }).nullish(),
   max_redemptions: z.number().int().min(1).nullish(),
@@ -215,7 +249,9 @@ export const subscriptionUpdateSchema = z.union([
   z.object({ revoke: z.literal(true) }),
   z.object({
     cancel_at_period_end: z.boolean(),
-    customer_cancellation_reason: z.enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"]).nullish(),
+    customer_cancellation_reason: z
+      .enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"])
+      .nullish(),
     customer_cancellation_comment: z.string().nullish(),
   }),
   z.object({ product_id: z.uuid(), proration_behavior: z.enum(["invoice", "prorate"]).nullish() }),
@@ -237,7 +273,9 @@ const filterClauseSchema = z.object({
   value: z.union([z.string().max(1000), z.number().int(), z.boolean()]),
 });
 type FilterInput = { conjunction: "and" | "or"; clauses: (z.infer<typeof filterClauseSchema> | FilterInput)[] };
-export const filterSchema: z.ZodType<FilterInput> = z.lazy(() => z.object({ conjunction: z.enum(["and", "or"]), clauses: z.array(z.union([filterClauseSchema, filterSchema])) }));
+export const filterSchema: z.ZodType<FilterInput> = z.lazy(() =>
+  z.object({ conjunction: z.enum(["and", "or"]), clauses: z.array(z.union([filterClauseSchema, filterSchema])) }),
+);
 
 export const aggregationSchema = z.union([
   z.object({ func: z.literal("count") }),
@@ -281,19 +319,47 @@ export const customerSessionCreateSchema = z.union([
 ]);
 
 export const webhookEventTypes = [
-  "checkout.created", "checkout.updated", "checkout.expired",
-  "customer.created", "customer.updated", "customer.deleted", "customer.state_changed",
-  "customer_seat.assigned", "customer_seat.claimed", "customer_seat.revoked",
-  "member.created", "member.updated", "member.deleted",
-  "order.created", "order.updated", "order.paid", "order.refunded",
-  "subscription.created", "subscription.updated", "subscription.active", "subscription.canceled", "subscription.uncanceled",
-  "subscription.cycled", "subscription.revoked", "subscription.past_due", "subscription.paused", "subscription.resumed",
-  "refund.created", "refund.updated",
-  "product.created", "product.updated",
-  "discount.created", "discount.updated", "discount.deleted",
+  "checkout.created",
+  "checkout.updated",
+  "checkout.expired",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "customer_seat.assigned",
+  "customer_seat.claimed",
+  "customer_seat.revoked",
+  "member.created",
+  "member.updated",
+  "member.deleted",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "subscription.created",
+  "subscription.updated",
+  "subscription.active",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.cycled",
+  "subscription.revoked",
+  "subscription.past_due",
+  "subscription.paused",
+  "subscription.resumed",
+  "refund.created",
+  "refund.updated",
+  "product.created",
+  "product.updated",
+  "discount.created",
+  "discount.updated",
+  "discount.deleted",
   "organization.updated",
-  "benefit.created", "benefit.updated",
-  "benefit_grant.created", "benefit_grant.updated", "benefit_grant.cycled", "benefit_grant.revoked",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.updated",
+  "benefit_grant.cycled",
+  "benefit_grant.revoked",
 ] as const;
 
 export const webhookEndpointCreateSchema = z.object({

@@ -18,11 +18,29 @@ export function seedCatalogue(ctx: SandboxContext): void {
       unit: "scalar",
       metadata: {},
     });
-    const support = createBenefit(ctx, { type: "custom", description: "Priority support", properties: { note: "Answers within one business day." }, metadata: { feature: "priority_support" } });
-    const credits = createBenefit(ctx, { type: "meter_credit", description: "10,000 API requests a month", properties: { units: 10_000, rollover: false, meter_id: meter.id }, metadata: { feature: "api_credits" } });
+    const support = createBenefit(ctx, {
+      type: "custom",
+      description: "Priority support",
+      properties: { note: "Answers within one business day." },
+      metadata: { feature: "priority_support" },
+    });
+    const credits = createBenefit(ctx, {
+      type: "meter_credit",
+      description: "10,000 API requests a month",
+      properties: { units: 10_000, rollover: false, meter_id: meter.id },
+      metadata: { feature: "api_credits" },
+    });
     const metered = { amount_type: "metered_unit" as const, price_currency: "usd", meter_id: meter.id, unit_amount: "0.1", cap_amount: null };
 
-    createProduct(ctx, { name: "Free", description: "For trying things out.", visibility: "public", recurring_interval: "month", prices: [{ amount_type: "free", price_currency: "usd" }], metadata: { plan: "free" }, attached_custom_fields: [] });
+    createProduct(ctx, {
+      name: "Free",
+      description: "For trying things out.",
+      visibility: "public",
+      recurring_interval: "month",
+      prices: [{ amount_type: "free", price_currency: "usd" }],
+      metadata: { plan: "free" },
+      attached_custom_fields: [],
+    });
     const proMonthly = createProduct(ctx, {
       name: "Pro monthly",
       description: "Everything in Free, more API requests and priority support.",
@@ -46,12 +64,26 @@ export function seedCatalogue(ctx: SandboxContext): void {
       description: "Pro for the whole team, priced per seat (up to 50 seats).",
       visibility: "public",
       recurring_interval: "month",
-      prices: [{ amount_type: "seat_based", price_currency: "usd", seat_tiers: { tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: 1500 }], minimum_seats: 1, maximum_seats: 50 } }],
+      prices: [
+        {
+          amount_type: "seat_based",
+          price_currency: "usd",
+          seat_tiers: { tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: 1500 }], minimum_seats: 1, maximum_seats: 50 },
+        },
+      ],
       metadata: { plan: "team" },
       attached_custom_fields: [],
     });
     for (const product of [proMonthly, proYearly, team]) setProductBenefits(ctx, product, [support.id, credits.id]);
-    createDiscount(ctx, { name: "Launch offer: 20% off for 3 months", type: "percentage", basis_points: 2000, duration: "repeating", duration_in_months: 3, code: SEED_DISCOUNT_CODE, metadata: {} });
+    createDiscount(ctx, {
+      name: "Launch offer: 20% off for 3 months",
+      type: "percentage",
+      basis_points: 2000,
+      duration: "repeating",
+      duration_in_months: 3,
+      code: SEED_DISCOUNT_CODE,
+      metadata: {},
+    });
     ctx.store.setSetting("seeded_at", ctx.clock.iso());
   });
 }

@@ -353,7 +353,15 @@ export function serializeCheckoutPublic(ctx: SandboxContext, checkout: CheckoutR
 
 /** OrderSubscription / CustomerOrderSubscription: the subscription without nested objects. */
 export function serializeSubscriptionCore(subscription: SubscriptionRecord): Json {
-  const { discount_periods_used: _used, price_ids: _priceIds, card_token: _card, pending_proration: _proration, custom_field_data: _fields, metadata, ...core } = subscription;
+  const {
+    discount_periods_used: _used,
+    price_ids: _priceIds,
+    card_token: _card,
+    pending_proration: _proration,
+    custom_field_data: _fields,
+    metadata,
+    ...core
+  } = subscription;
   return { ...core, metadata, current_meter_period_start: null, current_meter_period_end: null, pause_at_period_end: false, paused_at: null, resumes_at: null };
 }
 
@@ -497,7 +505,10 @@ export function serializeMeter(ctx: SandboxContext, meter: MeterRecord): Json {
 }
 
 export function activeSubscriptionsOf(ctx: SandboxContext, customerId: string): SubscriptionRecord[] {
-  return ctx.store.list("subscription", (subscription) => subscription.customer_id === customerId && (subscription.status === "active" || subscription.status === "trialing"));
+  return ctx.store.list(
+    "subscription",
+    (subscription) => subscription.customer_id === customerId && (subscription.status === "active" || subscription.status === "trialing"),
+  );
 }
 
 /** CustomerState: the customer with active subscriptions, granted benefits and meter balances. */

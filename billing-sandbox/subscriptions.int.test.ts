@@ -18,7 +18,11 @@ afterEach(() => {
 
 /** Buys a product for an app organization through a checkout, paid by the sandbox control. */
 async function purchase(productName: string, organizationId: string) {
-  const checkout = await harness.polar.checkouts.create({ products: [productIds[productName] as string], external_customer_id: organizationId, customer_email: `${organizationId}@example.test` });
+  const checkout = await harness.polar.checkouts.create({
+    products: [productIds[productName] as string],
+    external_customer_id: organizationId,
+    customer_email: `${organizationId}@example.test`,
+  });
   const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
   expect(completed.status).toBe(200);
   return completed.body as { id: string; subscription_id: string | null };
@@ -68,19 +72,30 @@ describe("subscription lifecycle", () => {
         { amount_type: "metered_unit", price_currency: "usd", meter_id: meter?.id as string, unit_amount: "2" },
       ],
     });
-    const credits = await harness.polar.benefits.create({ type: "meter_credit", description: "Three free requests", properties: { units: 3, rollover: false, meter_id: meter?.id as string } });
+    const credits = await harness.polar.benefits.create({
+      type: "meter_credit",
+      description: "Three free requests",
+      properties: { units: 3, rollover: false, meter_id: meter?.id as string },
+    });
     await harness.polar.products.updateBenefits(product.id, { benefits: [credits.id] });
     productIds["Usage plan"] = product.id;
     const subscription = await subscribe("Usage plan", "org_usage");
 
     const ingest = await harness.polar.events.ingest({
       events: [
-        ...Array.from({ length: 8 }, (_, index) => ({ name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: `request-${index}`, metadata: { path: "/v1/things" } })),
+        ...Array.from({ length: 8 }, (_, index) => ({
+          name: API_REQUEST_EVENT,
+          external_customer_id: "org_usage",
+          external_id: `request-${index}`,
+          metadata: { path: "/v1/things" },
+        })),
         { name: "page_view", external_customer_id: "org_usage", metadata: {} },
       ],
     });
     expect(ingest).toEqual({ inserted: 9, duplicates: 0 });
-    expect(await harness.polar.events.ingest({ events: [{ name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: "request-0", metadata: {} }] })).toEqual({ inserted: 0, duplicates: 1 });
+    expect(
+      await harness.polar.events.ingest({ events: [{ name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: "request-0", metadata: {} }] }),
+    ).toEqual({ inserted: 0, duplicates: 1 });
 
     const state = await harness.polar.customers.getStateExternal("org_usage");
     expectSchema("CustomerState", state);
@@ -107,7 +122,12 @@ describe("subscription lifecycle", () => {
     const subscription = await subscribe("Pro monthly", "org_cancel");
     let mark = await harness.mark();
     const canceled = await harness.polar.subscriptions.update(subscription.id, { cancel_at_period_end: true, customer_cancellation_reason: "too_expensive" });
-    expect(canceled).toMatchObject({ status: "active", cancel_at_period_end: true, ends_at: subscription.current_period_end, customer_cancellation_reason: "too_expensive" });
+    expect(canceled).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+      ends_at: subscription.current_period_end,
+      customer_cancellation_reason: "too_expensive",
+    });
     expect(canceled.canceled_at).not.toBeNull();
     expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "subscription.canceled", "customer.state_changed"]);
 
@@ -145,7 +165,14 @@ describe("subscription lifecycle", () => {
     const revoked = await harness.polar.subscriptions.revoke(subscription.id);
     expect(revoked.status).toBe("canceled");
     expect(revoked.ended_at).toBe(revoked.canceled_at);
-    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "subscription.canceled", "subscription.revoked", "benefit_grant.revoked", "benefit_grant.revoked", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "subscription.updated",
+      "subscription.canceled",
+      "subscription.revoked",
+      "benefit_grant.revoked",
+      "benefit_grant.revoked",
+      "customer.state_changed",
+    ]);
     const viaPatch = await subscribe("Free", "org_revoke_patch");
     expect((await harness.polar.subscriptions.update(viaPatch.id, { revoke: true })).status).toBe("canceled");
     expect((await harness.request("DELETE", `/v1/subscriptions/${subscription.id}`)).status).toBe(403);
@@ -157,7 +184,14 @@ describe("subscription lifecycle", () => {
     expect(card.status).toBe(200);
     let mark = await harness.mark();
     await advanceDays(31);
-    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual(["subscription.cycled", "subscription.updated", "order.created", "subscription.updated", "subscription.past_due", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual([
+      "subscription.cycled",
+      "subscription.updated",
+      "order.created",
+      "subscription.updated",
+      "subscription.past_due",
+      "customer.state_changed",
+    ]);
     const pastDue = await harness.polar.subscriptions.get(subscription.id);
     expect(pastDue.status).toBe("past_due");
     expect(pastDue.past_due_at).not.toBeNull();
@@ -166,12 +200,24 @@ describe("subscription lifecycle", () => {
 
     mark = await harness.mark();
     await advanceDays(8);
-    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual(["subscription.updated", "subscription.revoked", "benefit_grant.revoked", "benefit_grant.revoked", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual([
+      "subscription.updated",
+      "subscription.revoked",
+      "benefit_grant.revoked",
+      "benefit_grant.revoked",
+      "customer.state_changed",
+    ]);
     expect((await harness.polar.subscriptions.get(subscription.id)).status).toBe("unpaid");
   });
 
   it("starts trials as trialing and activates them when the trial ends", async () => {
-    const product = await harness.polar.products.create({ name: "Trial plan", recurring_interval: "month", trial_interval: "day", trial_interval_count: 14, prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
+    const product = await harness.polar.products.create({
+      name: "Trial plan",
+      recurring_interval: "month",
+      trial_interval: "day",
+      trial_interval_count: 14,
+      prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }],
+    });
     productIds["Trial plan"] = product.id;
     const subscription = await subscribe("Trial plan", "org_trial");
     expect(subscription.status).toBe("trialing");
@@ -227,7 +273,13 @@ describe("orders and refunds", () => {
 
     mark = await harness.mark();
     await harness.polar.refunds.create({ order_id: order?.id as string, reason: "satisfaction_guarantee", amount: 6000, revoke_benefits: true });
-    expect(await webhooksAfter(harness, mark)).toEqual(["refund.created", "order.updated", "order.refunded", "benefit_grant.revoked", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "refund.created",
+      "order.updated",
+      "order.refunded",
+      "benefit_grant.revoked",
+      "customer.state_changed",
+    ]);
     expect((await harness.polar.orders.get(order?.id as string)).status).toBe("refunded");
     const again = await harness.request("POST", "/v1/refunds/", { order_id: order?.id, reason: "duplicate", amount: 1 });
     expect(again).toEqual({ status: 403, body: { error: "RefundedAlready", detail: "Order is already fully refunded." } });
@@ -251,7 +303,13 @@ describe("meters and events", () => {
           conjunction: "and",
           clauses: [
             { property: "name", operator: "eq", value: "llm_call" },
-            { conjunction: "or", clauses: [{ property: "model", operator: "like", value: "gpt" }, { property: "tokens", operator: "gte", value: 100 }] },
+            {
+              conjunction: "or",
+              clauses: [
+                { property: "model", operator: "like", value: "gpt" },
+                { property: "tokens", operator: "gte", value: 100 },
+              ],
+            },
           ],
         },
         aggregation: aggregation as never,
@@ -276,7 +334,9 @@ describe("meters and events", () => {
     const now = await harness.request("GET", "/sandbox/clock");
     const end = new Date(new Date((now.body as { now: string }).now).getTime() + 60_000).toISOString();
     const start = new Date(new Date(end).getTime() - 2 * 86_400_000).toISOString();
-    const totals = await Promise.all(meters.map((meter) => harness.polar.meters.quantities(meter.id, { start_timestamp: start, end_timestamp: end, interval: "day" })));
+    const totals = await Promise.all(
+      meters.map((meter) => harness.polar.meters.quantities(meter.id, { start_timestamp: start, end_timestamp: end, interval: "day" })),
+    );
     for (const total of totals) expectSchema("MeterQuantities", total);
     expect(totals.map((total) => total.total)).toEqual([2, 310, 300, 10, 155]);
     expect(totals[0]?.quantities).toHaveLength(2);

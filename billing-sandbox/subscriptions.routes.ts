@@ -58,7 +58,12 @@ export function subscriptionRoutes(ctx: SandboxContext) {
 
   router.delete("/:id", (c) => {
     const subscription = byId(ctx, c.req.param("id"));
-    return c.json(serializeSubscription(ctx, ctx.store.transaction(() => revokeSubscription(ctx, subscription))));
+    return c.json(
+      serializeSubscription(
+        ctx,
+        ctx.store.transaction(() => revokeSubscription(ctx, subscription)),
+      ),
+    );
   });
 
   return router;

@@ -101,7 +101,10 @@ describe("webhook endpoints and delivery", () => {
   });
 
   it("gives up after 10 attempts on an unreachable URL without crashing", async () => {
-    const unreachable = await startHarness({ webhookEndpoint: { url: "http://127.0.0.1:9/nothing-listens-here", secret: "whsec_unreachable" }, webhookRetryBaseMs: 1 });
+    const unreachable = await startHarness({
+      webhookEndpoint: { url: "http://127.0.0.1:9/nothing-listens-here", secret: "whsec_unreachable" },
+      webhookRetryBaseMs: 1,
+    });
     try {
       await unreachable.polar.customers.create({ email: "nobody@example.test" });
       const events = () => unreachable.sandbox.context.store.list("webhook_event");

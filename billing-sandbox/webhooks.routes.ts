@@ -20,7 +20,10 @@ const serializeEvent = (event: WebhookEventRecord) => ({
   is_archived: false,
 });
 
-export function createWebhookEndpoint(ctx: SandboxContext, input: { url: string; secret?: string | null; name?: string | null; events: string[] }): WebhookEndpointRecord {
+export function createWebhookEndpoint(
+  ctx: SandboxContext,
+  input: { url: string; secret?: string | null; name?: string | null; events: string[] },
+): WebhookEndpointRecord {
   return ctx.store.put("webhook_endpoint", {
     id: newId(),
     created_at: ctx.clock.iso(),

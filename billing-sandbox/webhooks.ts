@@ -86,7 +86,15 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       succeeded: succeeded ? true : exhausted ? false : null,
       next_attempt_at: Date.now() + retryBaseMs * 2 ** (attempts - 1),
     });
-    if (!succeeded) options.onError?.("webhook delivery failed", { url: endpoint.url, type: event.type, attempt: attempts, http_code: httpCode, response, gave_up: exhausted });
+    if (!succeeded)
+      options.onError?.("webhook delivery failed", {
+        url: endpoint.url,
+        type: event.type,
+        attempt: attempts,
+        http_code: httpCode,
+        response,
+        gave_up: exhausted,
+      });
     return succeeded;
   }
 
@@ -144,7 +152,18 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       const payload = JSON.stringify({ type, timestamp: clock.iso(), data });
       const now = clock.iso();
       for (const endpoint of store.list("webhook_endpoint", (candidate) => candidate.enabled && candidate.events.includes(type))) {
-        store.put("webhook_event", { id: newId(), created_at: now, modified_at: null, endpoint_id: endpoint.id, type, payload, succeeded: null, last_http_code: null, attempts: 0, next_attempt_at: Date.now() });
+        store.put("webhook_event", {
+          id: newId(),
+          created_at: now,
+          modified_at: null,
+          endpoint_id: endpoint.id,
+          type,
+          payload,
+          succeeded: null,
+          last_http_code: null,
+          attempts: 0,
+          next_attempt_at: Date.now(),
+        });
       }
       queueMicrotask(() => void kick());
     },

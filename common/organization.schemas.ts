@@ -27,7 +27,7 @@ export const updateOrganizationSchema = z.object({
     } catch {
       return false;
     }
-  }, "Enter a JSON object, e.g. {\"plan\": \"pro\"}"),
+  }, 'Enter a JSON object, e.g. {"plan": "pro"}'),
 });
 
 export const inviteMemberSchema = z.object({

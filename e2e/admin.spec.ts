@@ -50,8 +50,14 @@ test("a platform admin finds a user, bans and unbans them, impersonates them and
   // Deleting the user removes them from the list.
   await page.getByLabel("Search users").fill(person.email);
   await page.getByRole("button", { name: `Manage ${person.name}` }).click();
-  await page.getByRole("dialog", { name: person.name }).getByRole("button", { name: `Delete ${person.name}` }).click();
-  await page.getByRole("dialog", { name: `Delete ${person.name}?` }).getByRole("button", { name: "Delete user" }).click();
+  await page
+    .getByRole("dialog", { name: person.name })
+    .getByRole("button", { name: `Delete ${person.name}` })
+    .click();
+  await page
+    .getByRole("dialog", { name: `Delete ${person.name}?` })
+    .getByRole("button", { name: "Delete user" })
+    .click();
   await expect(page.getByText("No users match")).toBeVisible();
   await device.context.close();
 });

@@ -39,7 +39,10 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   test.setTimeout(120_000);
   const owner = uniqueUser("owner");
   const organizationName = `Rocket ${owner.username.slice(-6)}`;
-  const slug = `rocket-${owner.username.slice(-6).toLowerCase().replace(/[^a-z0-9]/g, "")}`;
+  const slug = `rocket-${owner.username
+    .slice(-6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")}`;
 
   // The owner creates the organization: slug suggested from the name, checked live.
   await signUpAndVerify(page, mailbox, owner);

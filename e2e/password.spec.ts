@@ -1,6 +1,12 @@
 import { SUBJECTS, expect, newDevice, signIn, signUpAndVerify, test } from "./fixtures";
 
-test("change the password: a wrong current password is refused inline; success signs out the other sessions", async ({ page, mailbox, user, browser, baseURL }) => {
+test("change the password: a wrong current password is refused inline; success signs out the other sessions", async ({
+  page,
+  mailbox,
+  user,
+  browser,
+  baseURL,
+}) => {
   await signUpAndVerify(page, mailbox, user);
   const laptop = await newDevice(browser, baseURL);
   const otherPage = laptop.page;

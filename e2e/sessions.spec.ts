@@ -1,6 +1,13 @@
 import { expect, newDevice, signIn, signUpAndVerify, test } from "./fixtures";
 
-test("the sessions page lists every device; one is revoked, then all others after confirming", async ({ page, mailbox, user, browser, baseURL, clientAddress }) => {
+test("the sessions page lists every device; one is revoked, then all others after confirming", async ({
+  page,
+  mailbox,
+  user,
+  browser,
+  baseURL,
+  clientAddress,
+}) => {
   await signUpAndVerify(page, mailbox, user);
   const phone = await newDevice(browser, baseURL);
   const laptop = await newDevice(browser, baseURL);
@@ -26,7 +33,10 @@ test("the sessions page lists every device; one is revoked, then all others afte
   await expect(rows.filter({ hasText: phone.address })).toHaveCount(1);
 
   // Revoke one other session: that browser is signed out, the rest stay.
-  await rows.filter({ hasText: phone.address }).getByRole("button", { name: `Sign out Chrome on Windows (${phone.address})` }).click();
+  await rows
+    .filter({ hasText: phone.address })
+    .getByRole("button", { name: `Sign out Chrome on Windows (${phone.address})` })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Session signed out" })).toBeVisible();
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: phone.address })).toHaveCount(0);

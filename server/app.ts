@@ -59,7 +59,11 @@ export function createApp(deps: AppDeps) {
       devMailbox: config.mail.devMailbox,
       billingSandbox: config.billingSandbox,
       socialProviders: Object.keys(config.socialProviders),
-      organizations: { whoMayCreate: config.organizations.whoMayCreate, isDeletionDisabled: config.organizations.isDeletionDisabled, limit: config.organizations.limit ?? null },
+      organizations: {
+        whoMayCreate: config.organizations.whoMayCreate,
+        isDeletionDisabled: config.organizations.isDeletionDisabled,
+        limit: config.organizations.limit ?? null,
+      },
     }),
   );
 
@@ -86,10 +90,7 @@ function mountWebApp(app: Hono<AppEnv>, webDist: string) {
   if (!existsSync(indexFile)) throw new Error(`The web app is not built: ${indexFile} is missing. Run npm run build.`);
   const indexHtml = readFileSync(indexFile, "utf8");
   const root = path.relative(process.cwd(), webDist) || ".";
-  app.use(
-    "/assets/*",
-    serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }),
-  );
+  app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }));
   app.use("*", serveStatic({ root }));
   app.get("*", (c) => {
     c.header("Cache-Control", "no-cache");

@@ -117,7 +117,11 @@ describe("loadConfig", () => {
   });
 
   test("a TRUSTED_ORIGINS entry that is not a URL and a TRUSTED_PROXIES entry that is not an address are listed with the rest", () => {
-    const problems = problemsOf({ AUTH_SECRET: "short", TRUSTED_ORIGINS: "https://ok.example.test,partner.example.test", TRUSTED_PROXIES: "10.0.0.1,proxy.internal" });
+    const problems = problemsOf({
+      AUTH_SECRET: "short",
+      TRUSTED_ORIGINS: "https://ok.example.test,partner.example.test",
+      TRUSTED_PROXIES: "10.0.0.1,proxy.internal",
+    });
     expect(problems).toEqual([
       expect.stringMatching(/^AUTH_SECRET:/),
       "TRUSTED_ORIGINS: not an http(s) URL: partner.example.test",

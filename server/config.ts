@@ -35,7 +35,10 @@ const flag = z
   .optional()
   .transform((value) => (value === undefined || value === "" ? undefined : value === "true" || value === "1"));
 
-const optionalUrl = z.union([z.literal(""), z.url()]).optional().transform((value) => value || undefined);
+const optionalUrl = z
+  .union([z.literal(""), z.url()])
+  .optional()
+  .transform((value) => value || undefined);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

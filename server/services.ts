@@ -37,7 +37,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const sandbox = config.billingSandbox
     ? createBillingSandbox({
-        dataFile: config.database.dialect === "sqlite" && config.database.file === ":memory:" ? ":memory:" : path.join(config.dataDir, "billing-sandbox.sqlite"),
+        dataFile:
+          config.database.dialect === "sqlite" && config.database.file === ":memory:" ? ":memory:" : path.join(config.dataDir, "billing-sandbox.sqlite"),
         publicUrl: `${config.baseUrl}/sandbox/polar`,
         accessToken: config.sandbox.accessToken,
         webhookEndpoint: config.polar.webhookSecret ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.polar.webhookSecret } : undefined,

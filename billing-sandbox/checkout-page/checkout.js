@@ -5,7 +5,7 @@ const main = document.querySelector("main");
 const clientSecret = main.dataset.clientSecret;
 const apiUrl = (suffix = "") => new URL(`../v1/checkouts/client/${encodeURIComponent(clientSecret)}${suffix}`, window.location.href);
 
-const TEST_CARDS = { "4242424242424242": "tok_visa", "4000000000000002": "tok_chargeDeclined" };
+const TEST_CARDS = { 4242424242424242: "tok_visa", 4000000000000002: "tok_chargeDeclined" };
 const $ = (id) => document.getElementById(id);
 
 const money = (amount, currency) => new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
@@ -13,9 +13,12 @@ const money = (amount, currency) => new Intl.NumberFormat("en-US", { style: "cur
 function describePrice(checkout) {
   const price = checkout.product_price;
   const product = checkout.product;
-  const per = product.recurring_interval ? ` / ${product.recurring_interval_count > 1 ? `${product.recurring_interval_count} ` : ""}${product.recurring_interval}` : "";
+  const per = product.recurring_interval
+    ? ` / ${product.recurring_interval_count > 1 ? `${product.recurring_interval_count} ` : ""}${product.recurring_interval}`
+    : "";
   if (!price) return "";
-  if (price.amount_type === "seat_based") return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${checkout.seats} seat(s)`;
+  if (price.amount_type === "seat_based")
+    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${checkout.seats} seat(s)`;
   if (price.amount_type === "metered_unit") return `Usage based${per}`;
   return `${money(checkout.amount, checkout.currency)}${per}`;
 }

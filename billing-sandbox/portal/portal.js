@@ -39,13 +39,23 @@ function actionFor(subscription) {
 }
 
 async function render() {
-  const [subscriptions, orders] = await Promise.all([api("GET", "v1/customer-portal/subscriptions/?limit=100"), api("GET", "v1/customer-portal/orders/?limit=100")]);
+  const [subscriptions, orders] = await Promise.all([
+    api("GET", "v1/customer-portal/subscriptions/?limit=100"),
+    api("GET", "v1/customer-portal/orders/?limit=100"),
+  ]);
   $("subscriptions").replaceChildren(
     ...subscriptions.items.map((subscription) =>
-      row([subscription.product.name, subscription.cancel_at_period_end ? `${subscription.status} (cancels)` : subscription.status, subscription.ends_at ?? subscription.current_period_end, actionFor(subscription)]),
+      row([
+        subscription.product.name,
+        subscription.cancel_at_period_end ? `${subscription.status} (cancels)` : subscription.status,
+        subscription.ends_at ?? subscription.current_period_end,
+        actionFor(subscription),
+      ]),
     ),
   );
-  $("orders").replaceChildren(...orders.items.map((order) => row([order.created_at, order.product?.name, order.billing_reason, order.status, money(order.total_amount, order.currency)])));
+  $("orders").replaceChildren(
+    ...orders.items.map((order) => row([order.created_at, order.product?.name, order.billing_reason, order.status, money(order.total_amount, order.currency)])),
+  );
 }
 
 async function run(action) {

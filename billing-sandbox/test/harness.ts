@@ -153,7 +153,10 @@ export async function webhooksAfter(harness: Harness, mark: number, customerId?:
   await harness.sandbox.context.webhooks.drain();
   const types = harness.typesSince(mark);
   if (!customerId) return types;
-  return harness.receiver.received.slice(mark).filter((webhook) => customerOf(webhook.payload) === customerId).map((webhook) => webhook.payload.type);
+  return harness.receiver.received
+    .slice(mark)
+    .filter((webhook) => customerOf(webhook.payload) === customerId)
+    .map((webhook) => webhook.payload.type);
 }
 
 /** The customer a webhook is about, so tests sharing one sandbox clock can follow their own customer. */

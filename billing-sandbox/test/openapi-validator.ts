@@ -87,4 +87,8 @@ export function responseErrors(method: string, path: string, status: number, bod
   );
 }
 
-const isNamedError = (body: unknown) => typeof body === "object" && body !== null && typeof (body as { error?: unknown }).error === "string" && typeof (body as { detail?: unknown }).detail === "string";
+const isNamedError = (body: unknown) =>
+  typeof body === "object" &&
+  body !== null &&
+  typeof (body as { error?: unknown }).error === "string" &&
+  typeof (body as { detail?: unknown }).detail === "string";

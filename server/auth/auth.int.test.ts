@@ -3,7 +3,10 @@ import { buildUser, createVerifiedUser, extractLink, extractToken, listMails, re
 import { createClient, expectError, readJson, type TestClient } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 
-type SessionBody = { session: { id: string; token: string; userId: string }; user: { id: string; email: string; emailVerified: boolean; username: string | null; displayUsername: string | null; name: string; role: string | null } } | null;
+type SessionBody = {
+  session: { id: string; token: string; userId: string };
+  user: { id: string; email: string; emailVerified: boolean; username: string | null; displayUsername: string | null; name: string; role: string | null };
+} | null;
 
 let app: TestApp;
 
@@ -170,7 +173,12 @@ describe("sign-in", () => {
     const fresh = buildUser();
     const normal = await createClient(app).post("/api/auth/sign-up/email", { ...fresh, username: `Mixed.${fresh.username}` });
     const other = buildUser();
-    const duplicate = await createClient(app).post("/api/auth/sign-up/email", { ...other, email: existing.input.email, name: fresh.name, username: `Mixed.${other.username}` });
+    const duplicate = await createClient(app).post("/api/auth/sign-up/email", {
+      ...other,
+      email: existing.input.email,
+      name: fresh.name,
+      username: `Mixed.${other.username}`,
+    });
     expect(duplicate.status).toBe(normal.status);
     const normalBody = await readJson<{ token: null; user: Record<string, unknown> }>(normal);
     const duplicateBody = await readJson<{ token: null; user: Record<string, unknown> }>(duplicate);
@@ -178,7 +186,10 @@ describe("sign-in", () => {
       token: body.token,
       keys: Object.keys(body.user).sort(),
       constant: { emailVerified: body.user.emailVerified, role: body.user.role, banned: body.user.banned, image: body.user.image, name: body.user.name },
-      username: { isLowercase: body.user.username === String(body.user.username).toLowerCase(), display: String(body.user.displayUsername).startsWith("Mixed.") },
+      username: {
+        isLowercase: body.user.username === String(body.user.username).toLowerCase(),
+        display: String(body.user.displayUsername).startsWith("Mixed."),
+      },
     });
     expect(shape(duplicateBody)).toEqual(shape(normalBody));
     expect(duplicate.headers.get("set-cookie")).toBeNull();
@@ -278,7 +289,9 @@ describe("profile, password and account", () => {
     const oldPassword = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
     expect(oldPassword.status).toBe(401);
     await signInOnNewClient(app, { ...input, password: newPassword });
-    expect((await readLatestMail(app, input.email, (mail) => mail.subject.startsWith("Your password was changed"))).subject).toBe("Your password was changed — Atrium");
+    expect((await readLatestMail(app, input.email, (mail) => mail.subject.startsWith("Your password was changed"))).subject).toBe(
+      "Your password was changed — Atrium",
+    );
   });
 
   test("change-password with a wrong current password changes nothing", async () => {

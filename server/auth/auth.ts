@@ -3,13 +3,7 @@ import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/a
 import { admin, organization, username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
-} from "../../common/account.schemas";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
 import { organizationAccessControl, organizationRoles, platformAccessControl, platformRoles } from "../../common/permissions";
 import type { Config } from "../config";
 import type { Dialect } from "../db/database";
@@ -18,7 +12,15 @@ import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { MailQueue } from "../modules/mail";
 import { mailTemplates } from "../modules/mail";
-import { assertMayRemoveMember, assertMemberOfRequestedOrganization, atomicOrganizationCreate, createOrganizationHooks, normalizeMetadata, onMemberLeft, type CreateOrganizationCall } from "../modules/organizations";
+import {
+  assertMayRemoveMember,
+  assertMemberOfRequestedOrganization,
+  atomicOrganizationCreate,
+  createOrganizationHooks,
+  normalizeMetadata,
+  onMemberLeft,
+  type CreateOrganizationCall,
+} from "../modules/organizations";
 import type { RateLimitStore } from "./rate-limit-store";
 import { specErrors } from "./spec-errors";
 
@@ -89,7 +91,11 @@ export function createAuth(deps: AuthDeps) {
       async onPasswordReset({ user }) {
         await mail.enqueue({
           to: user.email,
-          ...mailTemplates.noticeMail({ name: user.name, subject: "Your password was reset", message: "Your password was just reset, and every session of your account was signed out." }),
+          ...mailTemplates.noticeMail({
+            name: user.name,
+            subject: "Your password was reset",
+            message: "Your password was just reset, and every session of your account was signed out.",
+          }),
         });
       },
       async onExistingUserSignUp({ user }) {
@@ -117,7 +123,11 @@ export function createAuth(deps: AuthDeps) {
         async afterDelete(user) {
           await mail.enqueue({
             to: user.email,
-            ...mailTemplates.noticeMail({ name: user.name, subject: "Your account was deleted", message: "Your Atrium account and its sessions were deleted, as you asked." }),
+            ...mailTemplates.noticeMail({
+              name: user.name,
+              subject: "Your account was deleted",
+              message: "Your Atrium account and its sessions were deleted, as you asked.",
+            }),
           });
         },
       },
@@ -181,10 +191,15 @@ export function createAuth(deps: AuthDeps) {
         if (ctx.path === "/organization/remove-member" && body && typeof body.memberIdOrEmail === "string") {
           const session = await getSessionFromCtx(ctx);
           const organizationId = (typeof body.organizationId === "string" && body.organizationId) || session?.session.activeOrganizationId;
-          if (session && organizationId) await assertMayRemoveMember(deps.db, { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
+          if (session && organizationId)
+            await assertMayRemoveMember(deps.db, { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
         }
         const requestedOrganizationId =
-          ctx.path === "/organization/get-full-organization" ? ctx.query?.organizationId : ctx.path === "/organization/set-active" ? body?.organizationId : undefined;
+          ctx.path === "/organization/get-full-organization"
+            ? ctx.query?.organizationId
+            : ctx.path === "/organization/set-active"
+              ? body?.organizationId
+              : undefined;
         if (typeof requestedOrganizationId === "string" && requestedOrganizationId) {
           const session = await getSessionFromCtx(ctx);
           const activeOrganizationId = session?.session.activeOrganizationId;
@@ -212,7 +227,11 @@ export function createAuth(deps: AuthDeps) {
           const { user } = ctx.context.session;
           await mail.enqueue({
             to: user.email,
-            ...mailTemplates.noticeMail({ name: user.name, subject: "Your password was changed", message: "The password of your account was just changed, and your other sessions were signed out." }),
+            ...mailTemplates.noticeMail({
+              name: user.name,
+              subject: "Your password was changed",
+              message: "The password of your account was just changed, and your other sessions were signed out.",
+            }),
           });
         }
       }),
@@ -240,7 +259,12 @@ export function createAuth(deps: AuthDeps) {
         async sendInvitationEmail({ id, email, organization: org, inviter, role }) {
           await mail.enqueue({
             to: email,
-            ...mailTemplates.invitationMail({ inviterName: inviter.user.name, organizationName: org.name, role, url: appUrl(`/invitations/${id}?email=${encodeURIComponent(email)}`) }),
+            ...mailTemplates.invitationMail({
+              inviterName: inviter.user.name,
+              organizationName: org.name,
+              role,
+              url: appUrl(`/invitations/${id}?email=${encodeURIComponent(email)}`),
+            }),
           });
         },
       }),

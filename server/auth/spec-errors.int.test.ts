@@ -131,7 +131,10 @@ describe("'unexpected error'", () => {
   // better-auth 1.7 defines UNEXPECTED_ERROR but no endpoint throws it; the mapping is checked on the plugin.
   test("a response with code UNEXPECTED_ERROR gets the spec's message and keeps its code", async () => {
     const plugin = specErrors();
-    const original = new Response(JSON.stringify({ code: "UNEXPECTED_ERROR", message: "Unexpected error" }), { status: 500, headers: { "content-type": "application/json" } });
+    const original = new Response(JSON.stringify({ code: "UNEXPECTED_ERROR", message: "Unexpected error" }), {
+      status: 500,
+      headers: { "content-type": "application/json" },
+    });
     const result = (await plugin.onResponse!(original, {} as never)) as { response: Response } | undefined;
     expect(result?.response.status).toBe(500);
     expect(await result?.response.json()).toEqual({ code: "UNEXPECTED_ERROR", message: "unexpected error" });
@@ -140,7 +143,10 @@ describe("'unexpected error'", () => {
 
   test("responses with codes outside the catalogue pass unchanged", async () => {
     const plugin = specErrors();
-    const original = new Response(JSON.stringify({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" }), { status: 401, headers: { "content-type": "application/json" } });
+    const original = new Response(JSON.stringify({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" }), {
+      status: 401,
+      headers: { "content-type": "application/json" },
+    });
     expect(await plugin.onResponse!(original, {} as never)).toBeUndefined();
   });
 });

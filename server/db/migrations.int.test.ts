@@ -38,7 +38,21 @@ describe("checked-in migrations", () => {
     const isSqlite = app.database.dialect === "sqlite";
     await db
       .insertInto("user")
-      .values({ id: "u1", name: "U", email: "u1@example.test", emailVerified: isSqlite ? 1 : true, createdAt: now, updatedAt: now, image: null, username: null, displayUsername: null, role: "user", banned: null, banReason: null, banExpires: null })
+      .values({
+        id: "u1",
+        name: "U",
+        email: "u1@example.test",
+        emailVerified: isSqlite ? 1 : true,
+        createdAt: now,
+        updatedAt: now,
+        image: null,
+        username: null,
+        displayUsername: null,
+        role: "user",
+        banned: null,
+        banReason: null,
+        banExpires: null,
+      })
       .execute();
     await db.insertInto("organization").values({ id: "o1", name: "O", slug: "o-1", createdAt: now, logo: null, metadata: null }).execute();
     await db.insertInto("member").values({ id: "m1", organizationId: "o1", userId: "u1", role: "owner", createdAt: now }).execute();

@@ -49,7 +49,9 @@ try {
     const isMember = await db.selectFrom("member").select("id").where("organizationId", "=", organization.id).where("userId", "=", userId).executeTakeFirst();
     if (!isMember) await auth.api.addMember({ body: { userId, organizationId: organization.id, role: person.organizationRole } });
   }
-  process.stdout.write(`\nSign in at ${config.baseUrl}/sign-in with ${PEOPLE.map((person) => person.email).join(" or ")} and the password "${DEMO_PASSWORD}".\n`);
+  process.stdout.write(
+    `\nSign in at ${config.baseUrl}/sign-in with ${PEOPLE.map((person) => person.email).join(" or ")} and the password "${DEMO_PASSWORD}".\n`,
+  );
 } finally {
   await services.close();
 }

@@ -240,7 +240,13 @@ describe("rate limits (database store)", () => {
   test("path variants (double slashes, a trailing slash, dot segments) neither escape the limit nor reach the endpoint", async () => {
     const ip = randomIp();
     await exhaustSignIn(app, { ip });
-    for (const path of ["/api/auth//sign-in/username", "//api/auth/sign-in/username", "/api/auth/sign-in/username/", "/api/auth/sign-in/./username", "/api/auth/sign-in//username"]) {
+    for (const path of [
+      "/api/auth//sign-in/username",
+      "//api/auth/sign-in/username",
+      "/api/auth/sign-in/username/",
+      "/api/auth/sign-in/./username",
+      "/api/auth/sign-in//username",
+    ]) {
       const response = await createClient(app, ip).post(path, { username: "ab", password: "whatever-password" });
       expect([404, 429], path).toContain(response.status);
     }
@@ -322,7 +328,10 @@ describe("rate limits (Redis store, REDIS_URL set)", () => {
     const ttl = await redis.ttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
-    const rows = await redisApp.services.database.db.selectFrom("rateLimit" as never).selectAll().execute();
+    const rows = await redisApp.services.database.db
+      .selectFrom("rateLimit" as never)
+      .selectAll()
+      .execute();
     expect(rows).toEqual([]);
     await redis.del(key);
   });

@@ -20,7 +20,11 @@ export function buildUser(overrides: Partial<UserInput> = {}): UserInput {
 export type SignedInUser = { input: UserInput; client: TestClient; user: { id: string; email: string; username: string | null } };
 
 /** Signs up; the answer is checked so a broken sign-up fails where it happens. */
-export async function signUp(app: TestApp, input: UserInput = buildUser(), client: TestClient = createClient(app)): Promise<{ input: UserInput; client: TestClient; userId: string }> {
+export async function signUp(
+  app: TestApp,
+  input: UserInput = buildUser(),
+  client: TestClient = createClient(app),
+): Promise<{ input: UserInput; client: TestClient; userId: string }> {
   const response = await client.post("/api/auth/sign-up/email", input);
   const body = await readJson<{ user?: { id: string } }>(response);
   if (response.status !== 200 || !body.user) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(body)}`);

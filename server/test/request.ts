@@ -87,7 +87,8 @@ export class TestClient {
     } else if (options.contentType) {
       headers.set("content-type", options.contentType);
     }
-    const origin = options.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : new URL(this.target.config.baseUrl).origin) : options.origin;
+    const origin =
+      options.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : new URL(this.target.config.baseUrl).origin) : options.origin;
     if (origin) headers.set("origin", origin);
     const cookie = this.jar.header();
     if (cookie && !options.withoutCookies && !headers.has("cookie")) headers.set("cookie", cookie);

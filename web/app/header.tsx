@@ -8,7 +8,8 @@ import { authClient } from "../lib/auth-client";
 import { useRefreshSession, useSession } from "../features/auth/api/session";
 import { OrganizationSwitcher } from "../features/organizations/components/organization-switcher";
 
-const menuItem = "flex cursor-pointer items-center rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
+const menuItem =
+  "flex cursor-pointer items-center rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
 
 function UserMenu() {
   const session = useSession();
@@ -34,7 +35,11 @@ function UserMenu() {
         <Avatar name={user.name} image={user.image} size="sm" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 w-64 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 w-64 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+        >
           <div className="px-3 py-2">
             <p className="truncate text-sm font-medium">{user.name}</p>
             <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>

@@ -32,7 +32,10 @@ function RootLayout() {
   const isLoading = useRouterState({ select: (state) => state.status === "pending" });
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm"
+      >
         Skip to content
       </a>
       <div aria-hidden="true" className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"} />

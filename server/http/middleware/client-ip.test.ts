@@ -66,7 +66,11 @@ describe("withClientIpHeader", () => {
   });
 
   test("keeps the method and the body", async () => {
-    const request = new Request("http://localhost/api/auth/sign-in/email", { method: "POST", body: '{"a":1}', headers: { "content-type": "application/json" } });
+    const request = new Request("http://localhost/api/auth/sign-in/email", {
+      method: "POST",
+      body: '{"a":1}',
+      headers: { "content-type": "application/json" },
+    });
     const copy = withClientIpHeader(request, "203.0.113.7");
     expect(copy.method).toBe("POST");
     expect(await copy.text()).toBe('{"a":1}');

@@ -19,7 +19,10 @@ export function resolveClientIp(socketAddress: string | undefined, forwardedFor:
   const trusted = new Set(trustedProxies.map(normalise));
   let client = socketAddress ? normalise(socketAddress) : undefined;
   if (!client || !trusted.has(client) || !forwardedFor) return client;
-  const hops = forwardedFor.split(",").map(normalise).filter((hop) => isIP(hop) !== 0);
+  const hops = forwardedFor
+    .split(",")
+    .map(normalise)
+    .filter((hop) => isIP(hop) !== 0);
   for (let index = hops.length - 1; index >= 0; index -= 1) {
     client = hops[index]!;
     if (!trusted.has(client)) return client;

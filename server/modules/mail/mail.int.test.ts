@@ -117,7 +117,11 @@ describe("outbox worker: retries and backoff", () => {
   }
 
   async function makeDue(id: string): Promise<void> {
-    await workerApp.services.database.db.updateTable("mail_outbox").set({ next_attempt_at: new Date(Date.now() - 1_000).toISOString() }).where("id", "=", id).execute();
+    await workerApp.services.database.db
+      .updateTable("mail_outbox")
+      .set({ next_attempt_at: new Date(Date.now() - 1_000).toISOString() })
+      .where("id", "=", id)
+      .execute();
   }
 
   async function row(id: string) {

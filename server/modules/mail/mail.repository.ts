@@ -85,7 +85,14 @@ export async function insertDevMail(db: Kysely<Database>, mail: OutgoingMail): P
   const now = new Date();
   await db
     .insertInto("dev_mailbox")
-    .values({ id: sequentialDevMailId(now.getTime()), to_address: mail.to.toLowerCase(), subject: mail.subject, text_body: mail.text, html_body: mail.html, created_at: now.toISOString() })
+    .values({
+      id: sequentialDevMailId(now.getTime()),
+      to_address: mail.to.toLowerCase(),
+      subject: mail.subject,
+      text_body: mail.text,
+      html_body: mail.html,
+      created_at: now.toISOString(),
+    })
     .execute();
 }
 
@@ -93,7 +100,14 @@ export async function findDevMails(db: Kysely<Database>, filter: { to?: string; 
   let query = db.selectFrom("dev_mailbox").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit);
   if (filter.to) query = query.where("to_address", "=", filter.to);
   const rows = await query.execute();
-  return rows.map((row) => ({ id: row.id, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body, createdAt: toIsoString(row.created_at) ?? "" }));
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    createdAt: toIsoString(row.created_at) ?? "",
+  }));
 }
 
 export async function deleteDevMails(db: Kysely<Database>): Promise<void> {

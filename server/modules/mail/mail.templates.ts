@@ -21,7 +21,9 @@ function layout(heading: string, paragraphs: string[], action?: { label: string;
 }
 
 function plain(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  return [heading, "", ...paragraphs.flatMap((paragraph) => [paragraph, ""]), ...(action ? [`${action.label}: ${action.url}`, ""] : []), `— ${APP_NAME}`].join("\n");
+  return [heading, "", ...paragraphs.flatMap((paragraph) => [paragraph, ""]), ...(action ? [`${action.label}: ${action.url}`, ""] : []), `— ${APP_NAME}`].join(
+    "\n",
+  );
 }
 
 function render(subject: string, heading: string, paragraphs: string[], action?: { label: string; url: string }): RenderedMail {
@@ -41,7 +43,10 @@ export function passwordResetMail(input: { name: string; url: string }): Rendere
   return render(
     `Reset your ${APP_NAME} password`,
     "Reset your password",
-    [`Hi ${input.name}, someone asked to reset the password of your account. If it was you, choose a new password; the link works for 1 hour.`, "If it was not you, ignore this mail: your password stays as it is."],
+    [
+      `Hi ${input.name}, someone asked to reset the password of your account. If it was you, choose a new password; the link works for 1 hour.`,
+      "If it was not you, ignore this mail: your password stays as it is.",
+    ],
     { label: "Choose a new password", url: input.url },
   );
 }
@@ -69,5 +74,9 @@ export function existingAccountMail(input: { name: string; signInUrl: string; re
 }
 
 export function noticeMail(input: { name: string; subject: string; message: string }): RenderedMail {
-  return render(`${input.subject} — ${APP_NAME}`, input.subject, [`Hi ${input.name},`, input.message, "If this was not you, reset your password and review your sessions right away."]);
+  return render(`${input.subject} — ${APP_NAME}`, input.subject, [
+    `Hi ${input.name},`,
+    input.message,
+    "If this was not you, reset your password and review your sessions right away.",
+  ]);
 }

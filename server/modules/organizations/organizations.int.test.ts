@@ -113,14 +113,22 @@ describe("roles and permissions (spec section 6)", () => {
     expect((await organizationRow(organizationId))?.name).toBe("Renamed by admin");
 
     expectError(await admin.client.post("/api/auth/organization/delete", { organizationId }), 403, "not allowed to update or delete the organization");
-    expectError(await member.client.post("/api/auth/organization/update", { organizationId, data: { name: "Renamed by member" } }), 403, "not allowed to update or delete the organization");
+    expectError(
+      await member.client.post("/api/auth/organization/update", { organizationId, data: { name: "Renamed by member" } }),
+      403,
+      "not allowed to update or delete the organization",
+    );
     expectError(await member.client.post("/api/auth/organization/delete", { organizationId }), 403, "not allowed to update or delete the organization");
     expect(await organizationRow(organizationId)).toMatchObject({ name: "Renamed by admin" });
   });
 
   it("refuses a plain member every member, invitation and team action", async () => {
     const other = await createSignedInUser(server, "perm-target");
-    expectError(await member.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: admin.email, organizationId }), 401, "not allowed to delete this member");
+    expectError(
+      await member.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: admin.email, organizationId }),
+      401,
+      "not allowed to delete this member",
+    );
     const invite = await member.client.post("/api/auth/organization/invite-member", { email: other.email, role: "member", organizationId });
     expect(invite.status).toBe(403);
     const createTeam = await member.client.post("/api/auth/organization/create-team", { name: "Members only", organizationId });
@@ -170,7 +178,11 @@ describe("creating an organization (spec sections 4, 5)", () => {
     expect(await activeOrganizationOf(user.client)).toBe(first.id);
     expect((await memberRow(first.id, user.id))?.role).toBe("owner");
 
-    const kept = await user.client.post("/api/auth/organization/create", { name: "Background", slug: uniqueSlug("background"), keepCurrentActiveOrganization: true });
+    const kept = await user.client.post("/api/auth/organization/create", {
+      name: "Background",
+      slug: uniqueSlug("background"),
+      keepCurrentActiveOrganization: true,
+    });
     expect(kept.status).toBe(200);
     expect(await activeOrganizationOf(user.client)).toBe(first.id);
 
@@ -283,7 +295,11 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     await addMember(owner, organization.id, admin, "admin");
     const ownerMember = await memberRow(organization.id, owner.id);
 
-    expectError(await owner.client.post("/api/auth/organization/leave", { organizationId: organization.id }), 400, "you cannot leave the organization as the only owner");
+    expectError(
+      await owner.client.post("/api/auth/organization/leave", { organizationId: organization.id }),
+      400,
+      "you cannot leave the organization as the only owner",
+    );
     expectError(
       await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: ownerMember!.id, organizationId: organization.id }),
       400,
@@ -333,7 +349,10 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     expect(await memberRow(organization.id, member.id)).toBeUndefined();
 
     // …and an owner removes another owner (by e-mail: an identifier with '@' is an e-mail).
-    const ownerRemoved = await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: secondOwner.email, organizationId: organization.id });
+    const ownerRemoved = await owner.client.post("/api/auth/organization/remove-member", {
+      memberIdOrEmail: secondOwner.email,
+      organizationId: organization.id,
+    });
     expect(ownerRemoved.status).toBe(200);
     expect(ownerRemoved.body.member).toMatchObject({ userId: secondOwner.id });
     expect(await memberRow(organization.id, secondOwner.id)).toBeUndefined();
@@ -342,8 +361,16 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
   it("answers 400 'member not found' for an unknown member id or e-mail", async () => {
     const owner = await createSignedInUser(server, "mnf-owner");
     const organization = await createOrganization(server, owner, "Missing member");
-    expectError(await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "no-such-member", organizationId: organization.id }), 400, "member not found");
-    expectError(await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "nobody@example.test", organizationId: organization.id }), 400, "member not found");
+    expectError(
+      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "no-such-member", organizationId: organization.id }),
+      400,
+      "member not found",
+    );
+    expectError(
+      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "nobody@example.test", organizationId: organization.id }),
+      400,
+      "member not found",
+    );
   });
 
   it("a removed member loses the organization as active in every session", async () => {
@@ -425,7 +452,12 @@ describe("GET /api/organizations/:organizationId/members", () => {
     const all = await bob.client.get(path);
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 3, limit: 20, offset: 0 });
-    const byUser = new Map((all.body.members as Array<{ userId: string; role: string; user: { email: string }; teams: Array<{ id: string }> }>).map((member) => [member.userId, member]));
+    const byUser = new Map(
+      (all.body.members as Array<{ userId: string; role: string; user: { email: string }; teams: Array<{ id: string }> }>).map((member) => [
+        member.userId,
+        member,
+      ]),
+    );
     expect(byUser.get(owner.id)).toMatchObject({ role: "owner", user: { email: owner.email }, teams: [{ id: organization.defaultTeamId }] });
     expect(byUser.get(alice.id)).toMatchObject({ role: "admin", teams: [] });
 
@@ -517,7 +549,11 @@ describe("teams (spec sections 3, 5, 6)", () => {
   });
 
   it("answers 400 'team not found' for an unknown team", async () => {
-    expectError(await owner.client.post("/api/auth/organization/update-team", { teamId: "no-such-team", data: { name: "X", organizationId } }), 400, "team not found");
+    expectError(
+      await owner.client.post("/api/auth/organization/update-team", { teamId: "no-such-team", data: { name: "X", organizationId } }),
+      400,
+      "team not found",
+    );
     expectError(await owner.client.post("/api/auth/organization/remove-team", { teamId: "no-such-team", organizationId }), 400, "team not found");
   });
 
@@ -614,13 +650,21 @@ describe("invitations (spec sections 3, 4)", () => {
     expect((await invitationRow(invitation.body.id)).status).toBe("pending");
 
     // The invitee's address stops being verified (e.g. after an e-mail change): no accepting until verified again.
-    await server.db.updateTable("user").set({ emailVerified: server.dialect === "postgres" ? false : 0 }).where("id", "=", invitee.id).execute();
+    await server.db
+      .updateTable("user")
+      .set({ emailVerified: server.dialect === "postgres" ? false : 0 })
+      .where("id", "=", invitee.id)
+      .execute();
     const unverified = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.body.id });
     expect(unverified.status).toBe(403);
     expect(await memberRow(organizationId, invitee.id)).toBeUndefined();
     expect((await invitationRow(invitation.body.id)).status).toBe("pending");
 
-    await server.db.updateTable("user").set({ emailVerified: server.dialect === "postgres" ? true : 1 }).where("id", "=", invitee.id).execute();
+    await server.db
+      .updateTable("user")
+      .set({ emailVerified: server.dialect === "postgres" ? true : 1 })
+      .where("id", "=", invitee.id)
+      .execute();
     const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.body.id });
     expect(accepted.status).toBe(200);
   });
@@ -735,7 +779,10 @@ describe("organization metadata (a map or a JSON string, at most 16 KB and 10 le
     expect(asString.status).toBe(200);
     expect(await storedMetadata(slugString)).toEqual({ plan: "team" });
 
-    const updated = await owner.client.post("/api/auth/organization/update", { organizationId: asString.body.id, data: { metadata: JSON.stringify({ plan: "enterprise" }) } });
+    const updated = await owner.client.post("/api/auth/organization/update", {
+      organizationId: asString.body.id,
+      data: { metadata: JSON.stringify({ plan: "enterprise" }) },
+    });
     expect(updated.status).toBe(200);
     expect(await storedMetadata(slugString)).toEqual({ plan: "enterprise" });
   });
@@ -785,14 +832,20 @@ async function installFailingMemberInsert(userId: string) {
          BEGIN RAISE EXCEPTION 'member insert refused for the test'; END; $$ LANGUAGE plpgsql`,
       )
       .execute(server.db);
-    await sql.raw(`CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" FOR EACH ROW WHEN (NEW."userId" = '${userId}') EXECUTE FUNCTION fail_member_insert()`).execute(server.db);
+    await sql
+      .raw(`CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" FOR EACH ROW WHEN (NEW."userId" = '${userId}') EXECUTE FUNCTION fail_member_insert()`)
+      .execute(server.db);
   } else {
     await sql
-      .raw(`CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" WHEN NEW."userId" = '${userId}' BEGIN SELECT RAISE(ABORT, 'member insert refused for the test'); END`)
+      .raw(
+        `CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" WHEN NEW."userId" = '${userId}' BEGIN SELECT RAISE(ABORT, 'member insert refused for the test'); END`,
+      )
       .execute(server.db);
   }
 }
 
 async function removeFailingMemberInsert() {
-  await sql.raw(server.dialect === "postgres" ? `DROP TRIGGER IF EXISTS fail_member_insert ON "member"` : `DROP TRIGGER IF EXISTS fail_member_insert`).execute(server.db);
+  await sql
+    .raw(server.dialect === "postgres" ? `DROP TRIGGER IF EXISTS fail_member_insert ON "member"` : `DROP TRIGGER IF EXISTS fail_member_insert`)
+    .execute(server.db);
 }

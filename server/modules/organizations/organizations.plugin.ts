@@ -3,7 +3,11 @@ import type { BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
 
 /** The auth instance's create call, asked for its headers as well as its answer. */
-export type CreateOrganizationCall = (input: { body: never; headers: Headers | undefined; returnHeaders: true }) => Promise<{ headers: Headers | null; response: unknown }>;
+export type CreateOrganizationCall = (input: {
+  body: never;
+  headers: Headers | undefined;
+  returnHeaders: true;
+}) => Promise<{ headers: Headers | null; response: unknown }>;
 
 /**
  * The spec: creating an organization and its owner membership is one step. better-auth 1.7 writes the

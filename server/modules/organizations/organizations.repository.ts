@@ -6,10 +6,7 @@ import type { ListMembersQuery, MemberList, TeamWithMembers } from "./organizati
 
 /** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
 export async function findMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
-  let base = db
-    .selectFrom("member")
-    .innerJoin("user", "user.id", "member.userId")
-    .where("member.organizationId", "=", scope.organizationId);
+  let base = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").where("member.organizationId", "=", scope.organizationId);
   if (query.search) {
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     base = base.where((eb) =>
@@ -129,7 +126,9 @@ export async function cancelExpiredPendingInvitations(db: Kysely<Database>, orga
 /** The role of the member an identifier names in this organization: an e-mail when it contains '@', else a member id. */
 export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, organizationId: string, memberIdOrEmail: string): Promise<string | undefined> {
   const query = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").select("member.role").where("member.organizationId", "=", organizationId);
-  const row = await (memberIdOrEmail.includes("@") ? query.where("user.email", "=", memberIdOrEmail.toLowerCase()) : query.where("member.id", "=", memberIdOrEmail)).executeTakeFirst();
+  const row = await (
+    memberIdOrEmail.includes("@") ? query.where("user.email", "=", memberIdOrEmail.toLowerCase()) : query.where("member.id", "=", memberIdOrEmail)
+  ).executeTakeFirst();
   return row?.role;
 }
 

@@ -78,7 +78,7 @@ describe("normalizeMetadata", () => {
   });
 
   it("refuses what is not a map", () => {
-    for (const input of [[1, 2], "[1,2]", 42, "42", "\"text\"", "null", true]) {
+    for (const input of [[1, 2], "[1,2]", 42, "42", '"text"', "null", true]) {
       expect(refusal(input).status).toBe("BAD_REQUEST");
     }
     expect(refusal([1]).message).toBe("metadata must be an object");

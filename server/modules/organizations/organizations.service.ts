@@ -13,7 +13,14 @@ import {
   isTeamMember,
   organizationExists,
 } from "./organizations.repository";
-import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type InvitationState, type ListMembersQuery, type MemberList, type TeamWithMembers } from "./organizations.schemas";
+import {
+  METADATA_MAX_BYTES,
+  METADATA_MAX_DEPTH,
+  type InvitationState,
+  type ListMembersQuery,
+  type MemberList,
+  type TeamWithMembers,
+} from "./organizations.schemas";
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 

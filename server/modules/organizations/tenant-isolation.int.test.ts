@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMember, createOrganization, createSignedInUser, startTestServer, type TestResponse, type TestServer, type TestUser } from "./organizations.test-helpers";
+import {
+  addMember,
+  createOrganization,
+  createSignedInUser,
+  startTestServer,
+  type TestResponse,
+  type TestServer,
+  type TestUser,
+} from "./organizations.test-helpers";
 
 /**
  * Tenant isolation: the owner of organization A passes organization B's ids to every organization-scoped
@@ -28,7 +36,9 @@ beforeAll(async () => {
   a.organizationId = organizationA.id;
   a.teamId = organizationA.defaultTeamId;
   a.memberId = await addMember(ownerA, a.organizationId, memberA, "member");
-  a.invitationId = (await ownerA.client.post("/api/auth/organization/invite-member", { email: "a-invitee@example.test", role: "member", organizationId: a.organizationId })).body.id;
+  a.invitationId = (
+    await ownerA.client.post("/api/auth/organization/invite-member", { email: "a-invitee@example.test", role: "member", organizationId: a.organizationId })
+  ).body.id;
 
   const organizationB = await createOrganization(server, ownerB, "Tenant B Secret");
   b.organizationId = organizationB.id;
@@ -37,12 +47,20 @@ beforeAll(async () => {
   const teamB = await ownerB.client.post("/api/auth/organization/create-team", { name: "B Secret Team", organizationId: b.organizationId });
   expect(teamB.status).toBe(200);
   b.teamId = teamB.body.id;
-  expect((await ownerB.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: b.organizationId })).status).toBe(200);
+  expect(
+    (await ownerB.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: b.organizationId })).status,
+  ).toBe(200);
   b.invitedEmail = "b-invitee@example.test";
-  const invitationB = await ownerB.client.post("/api/auth/organization/invite-member", { email: b.invitedEmail, role: "admin", organizationId: b.organizationId });
+  const invitationB = await ownerB.client.post("/api/auth/organization/invite-member", {
+    email: b.invitedEmail,
+    role: "admin",
+    organizationId: b.organizationId,
+  });
   expect(invitationB.status).toBe(200);
   b.invitationId = invitationB.body.id;
-  b.ownerMemberId = (await server.db.selectFrom("member").select("id").where("organizationId", "=", b.organizationId).where("userId", "=", ownerB.id).executeTakeFirstOrThrow()).id;
+  b.ownerMemberId = (
+    await server.db.selectFrom("member").select("id").where("organizationId", "=", b.organizationId).where("userId", "=", ownerB.id).executeTakeFirstOrThrow()
+  ).id;
 
   // A's owner works in A: it is the active organization of the session that attacks B.
   expect((await ownerA.client.post("/api/auth/organization/set-active", { organizationId: a.organizationId })).status).toBe(200);
@@ -75,7 +93,17 @@ async function readB() {
     teamMembers: await db.selectFrom("teamMember").selectAll().where("teamId", "=", b.teamId).orderBy("id").execute(),
     invitations: await db.selectFrom("invitation").selectAll().where("organizationId", "=", b.organizationId).orderBy("id").execute(),
   };
-  return { api: { full: full.body, members: members.body, teams: teams.body, invitations: invitations.body, teamMembers: teamMembers.body, ownMembers: ownMembers.body }, rows };
+  return {
+    api: {
+      full: full.body,
+      members: members.body,
+      teams: teams.body,
+      invitations: invitations.body,
+      teamMembers: teamMembers.body,
+      ownMembers: ownMembers.body,
+    },
+    rows,
+  };
 }
 
 /** Refused (4xx, not a server error) and nothing of B in the answer. */
@@ -93,36 +121,131 @@ type Attack = [name: string, attack: () => Promise<TestResponse>, expected?: { s
 
 const attacks: Attack[] = [
   ["get-full-organization", () => ownerA.client.get(`/api/auth/organization/get-full-organization?organizationId=${b.organizationId}`), notAMember],
-  ["update (organization B)", () => ownerA.client.post("/api/auth/organization/update", { organizationId: b.organizationId, data: { name: "Owned by A", metadata: { owner: "A" } } }), notAMember],
+  [
+    "update (organization B)",
+    () => ownerA.client.post("/api/auth/organization/update", { organizationId: b.organizationId, data: { name: "Owned by A", metadata: { owner: "A" } } }),
+    notAMember,
+  ],
   ["delete (organization B)", () => ownerA.client.post("/api/auth/organization/delete", { organizationId: b.organizationId }), notAMember],
   ["list-members", () => ownerA.client.get(`/api/auth/organization/list-members?organizationId=${b.organizationId}`)],
-  ["remove-member (B's member id, organization B)", () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.memberId, organizationId: b.organizationId }), { status: 400, message: "member not found" }],
-  ["remove-member (B's member id, organization A)", () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.memberId, organizationId: a.organizationId }), { status: 400, message: "member not found" }],
-  ["remove-member (B's member e-mail, organization A)", () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: memberB.email, organizationId: a.organizationId }), { status: 400, message: "member not found" }],
-  ["remove-member (B's owner id, organization A)", () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.ownerMemberId, organizationId: a.organizationId })],
-  ["update-member-role (organization B)", () => ownerA.client.post("/api/auth/organization/update-member-role", { memberId: b.memberId, role: "owner", organizationId: b.organizationId }), { status: 400, message: "member not found" }],
-  ["update-member-role (B's member, organization A)", () => ownerA.client.post("/api/auth/organization/update-member-role", { memberId: b.memberId, role: "owner", organizationId: a.organizationId })],
-  ["invite-member (organization B)", () => ownerA.client.post("/api/auth/organization/invite-member", { email: "planted@example.test", role: "owner", organizationId: b.organizationId })],
-  ["invite-member (organization A, B's team)", () => ownerA.client.post("/api/auth/organization/invite-member", { email: "planted-team@example.test", role: "member", organizationId: a.organizationId, teamId: b.teamId }), { status: 400, message: "team not found" }],
+  [
+    "remove-member (B's member id, organization B)",
+    () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.memberId, organizationId: b.organizationId }),
+    { status: 400, message: "member not found" },
+  ],
+  [
+    "remove-member (B's member id, organization A)",
+    () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.memberId, organizationId: a.organizationId }),
+    { status: 400, message: "member not found" },
+  ],
+  [
+    "remove-member (B's member e-mail, organization A)",
+    () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: memberB.email, organizationId: a.organizationId }),
+    { status: 400, message: "member not found" },
+  ],
+  [
+    "remove-member (B's owner id, organization A)",
+    () => ownerA.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: b.ownerMemberId, organizationId: a.organizationId }),
+  ],
+  [
+    "update-member-role (organization B)",
+    () => ownerA.client.post("/api/auth/organization/update-member-role", { memberId: b.memberId, role: "owner", organizationId: b.organizationId }),
+    { status: 400, message: "member not found" },
+  ],
+  [
+    "update-member-role (B's member, organization A)",
+    () => ownerA.client.post("/api/auth/organization/update-member-role", { memberId: b.memberId, role: "owner", organizationId: a.organizationId }),
+  ],
+  [
+    "invite-member (organization B)",
+    () => ownerA.client.post("/api/auth/organization/invite-member", { email: "planted@example.test", role: "owner", organizationId: b.organizationId }),
+  ],
+  [
+    "invite-member (organization A, B's team)",
+    () =>
+      ownerA.client.post("/api/auth/organization/invite-member", {
+        email: "planted-team@example.test",
+        role: "member",
+        organizationId: a.organizationId,
+        teamId: b.teamId,
+      }),
+    { status: 400, message: "team not found" },
+  ],
   ["list-invitations", () => ownerA.client.get(`/api/auth/organization/list-invitations?organizationId=${b.organizationId}`)],
-  ["cancel-invitation (B's invitation)", () => ownerA.client.post("/api/auth/organization/cancel-invitation", { invitationId: b.invitationId }), { status: 400, message: "member not found" }],
+  [
+    "cancel-invitation (B's invitation)",
+    () => ownerA.client.post("/api/auth/organization/cancel-invitation", { invitationId: b.invitationId }),
+    { status: 400, message: "member not found" },
+  ],
   ["create-team (organization B)", () => ownerA.client.post("/api/auth/organization/create-team", { name: "Planted", organizationId: b.organizationId })],
   ["list-teams", () => ownerA.client.get(`/api/auth/organization/list-teams?organizationId=${b.organizationId}`)],
-  ["update-team (organization B)", () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Renamed by A", organizationId: b.organizationId } }), { status: 403, message: "not allowed to delete or update teams" }],
-  ["update-team (B's team, organization A)", () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Renamed by A", organizationId: a.organizationId } }), { status: 400, message: "team not found" }],
-  ["update-team (B's team, A active, no organization given)", () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Moved" } }), { status: 400, message: "team not found" }],
-  ["remove-team (organization B)", () => ownerA.client.post("/api/auth/organization/remove-team", { teamId: b.teamId, organizationId: b.organizationId }), { status: 403, message: "not allowed to delete or update teams" }],
-  ["remove-team (B's team, organization A)", () => ownerA.client.post("/api/auth/organization/remove-team", { teamId: b.teamId, organizationId: a.organizationId }), { status: 400, message: "team not found" }],
-  ["add-team-member (organization B)", () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: ownerA.id, organizationId: b.organizationId }), notAMember],
-  ["add-team-member (B's team, organization A)", () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: memberA.id, organizationId: a.organizationId }), { status: 400, message: "team not found" }],
-  ["add-team-member (B's member into A's team)", () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: a.teamId, userId: memberB.id, organizationId: a.organizationId }), notAMember],
-  ["remove-team-member (organization B)", () => ownerA.client.post("/api/auth/organization/remove-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: b.organizationId }), notAMember],
-  ["remove-team-member (B's team, organization A)", () => ownerA.client.post("/api/auth/organization/remove-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: a.organizationId }), notAMember],
+  [
+    "update-team (organization B)",
+    () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Renamed by A", organizationId: b.organizationId } }),
+    { status: 403, message: "not allowed to delete or update teams" },
+  ],
+  [
+    "update-team (B's team, organization A)",
+    () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Renamed by A", organizationId: a.organizationId } }),
+    { status: 400, message: "team not found" },
+  ],
+  [
+    "update-team (B's team, A active, no organization given)",
+    () => ownerA.client.post("/api/auth/organization/update-team", { teamId: b.teamId, data: { name: "Moved" } }),
+    { status: 400, message: "team not found" },
+  ],
+  [
+    "remove-team (organization B)",
+    () => ownerA.client.post("/api/auth/organization/remove-team", { teamId: b.teamId, organizationId: b.organizationId }),
+    { status: 403, message: "not allowed to delete or update teams" },
+  ],
+  [
+    "remove-team (B's team, organization A)",
+    () => ownerA.client.post("/api/auth/organization/remove-team", { teamId: b.teamId, organizationId: a.organizationId }),
+    { status: 400, message: "team not found" },
+  ],
+  [
+    "add-team-member (organization B)",
+    () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: ownerA.id, organizationId: b.organizationId }),
+    notAMember,
+  ],
+  [
+    "add-team-member (B's team, organization A)",
+    () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: memberA.id, organizationId: a.organizationId }),
+    { status: 400, message: "team not found" },
+  ],
+  [
+    "add-team-member (B's member into A's team)",
+    () => ownerA.client.post("/api/auth/organization/add-team-member", { teamId: a.teamId, userId: memberB.id, organizationId: a.organizationId }),
+    notAMember,
+  ],
+  [
+    "remove-team-member (organization B)",
+    () => ownerA.client.post("/api/auth/organization/remove-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: b.organizationId }),
+    notAMember,
+  ],
+  [
+    "remove-team-member (B's team, organization A)",
+    () => ownerA.client.post("/api/auth/organization/remove-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: a.organizationId }),
+    notAMember,
+  ],
   ["list-team-members (B's team)", () => ownerA.client.get(`/api/auth/organization/list-team-members?teamId=${b.teamId}`)],
   ["set-active (organization B)", () => ownerA.client.post("/api/auth/organization/set-active", { organizationId: b.organizationId }), notAMember],
-  ["GET /api/organizations/:id/members", () => ownerA.client.get(`/api/organizations/${b.organizationId}/members`), { status: 403, message: "user is not a member of the organization" }],
-  ["GET /api/organizations/:id/members with a search", () => ownerA.client.get(`/api/organizations/${b.organizationId}/members?search=${encodeURIComponent(memberB.email)}&limit=100&offset=0`), { status: 403, message: "user is not a member of the organization" }],
-  ["GET /api/organizations/:id/teams", () => ownerA.client.get(`/api/organizations/${b.organizationId}/teams`), { status: 403, message: "user is not a member of the organization" }],
+  [
+    "GET /api/organizations/:id/members",
+    () => ownerA.client.get(`/api/organizations/${b.organizationId}/members`),
+    { status: 403, message: "user is not a member of the organization" },
+  ],
+  [
+    "GET /api/organizations/:id/members with a search",
+    () => ownerA.client.get(`/api/organizations/${b.organizationId}/members?search=${encodeURIComponent(memberB.email)}&limit=100&offset=0`),
+    { status: 403, message: "user is not a member of the organization" },
+  ],
+  [
+    "GET /api/organizations/:id/teams",
+    () => ownerA.client.get(`/api/organizations/${b.organizationId}/teams`),
+    { status: 403, message: "user is not a member of the organization" },
+  ],
 ];
 
 describe("tenant isolation: the owner of A cannot read or change organization B", () => {
@@ -155,9 +278,15 @@ describe("tenant isolation: the owner of A cannot read or change organization B"
     expect((await ownerA.client.get(`/api/organizations/${a.organizationId}/members`)).status).toBe(200);
     expect((await ownerA.client.get(`/api/auth/organization/list-teams?organizationId=${a.organizationId}`)).status).toBe(200);
     expect((await ownerA.client.get(`/api/auth/organization/list-invitations?organizationId=${a.organizationId}`)).status).toBe(200);
-    const permission = await ownerA.client.post("/api/auth/organization/has-permission", { permissions: { organization: ["update"] }, organizationId: a.organizationId });
+    const permission = await ownerA.client.post("/api/auth/organization/has-permission", {
+      permissions: { organization: ["update"] },
+      organizationId: a.organizationId,
+    });
     expect(permission.body).toMatchObject({ success: true });
-    const renamed = await ownerA.client.post("/api/auth/organization/update-team", { teamId: a.teamId, data: { name: "A team renamed", organizationId: a.organizationId } });
+    const renamed = await ownerA.client.post("/api/auth/organization/update-team", {
+      teamId: a.teamId,
+      data: { name: "A team renamed", organizationId: a.organizationId },
+    });
     expect(renamed.status).toBe(200);
     const cancel = await ownerA.client.post("/api/auth/organization/cancel-invitation", { invitationId: a.invitationId });
     expect(cancel.status).toBe(200);

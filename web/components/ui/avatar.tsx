@@ -15,7 +15,13 @@ export function Avatar({ name, image, size = "md" }: { name: string; image?: str
     return <img src={image} alt="" onError={() => setFailed(true)} className={cn("shrink-0 rounded-full object-cover", box)} />;
   }
   return (
-    <span aria-hidden="true" className={cn("inline-flex shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100", box)}>
+    <span
+      aria-hidden="true"
+      className={cn(
+        "inline-flex shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100",
+        box,
+      )}
+    >
       {initials || "?"}
     </span>
   );

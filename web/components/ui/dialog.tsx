@@ -37,7 +37,11 @@ export function Dialog({
           className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white p-6 shadow-xl dark:border-zinc-800 dark:bg-zinc-900 ${size === "lg" ? "max-w-2xl" : "max-w-md"}`}
         >
           <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
-          {description ? <RadixDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{description}</RadixDialog.Description> : <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>}
+          {description ? (
+            <RadixDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
+          )}
           <div className="mt-5">{children}</div>
         </RadixDialog.Content>
       </RadixDialog.Portal>

@@ -1,7 +1,19 @@
 import { Button } from "./button";
 
 /** "21–40 of 95" with Previous and Next; hidden when everything fits on one page. */
-export function Pagination({ label, offset, pageSize, total, onChange }: { label: string; offset: number; pageSize: number; total: number; onChange: (offset: number) => void }) {
+export function Pagination({
+  label,
+  offset,
+  pageSize,
+  total,
+  onChange,
+}: {
+  label: string;
+  offset: number;
+  pageSize: number;
+  total: number;
+  onChange: (offset: number) => void;
+}) {
   if (total <= pageSize) return null;
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between text-sm">

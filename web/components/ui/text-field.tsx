@@ -10,7 +10,13 @@ const controlClass = (error?: string) =>
   );
 
 /** Label, control, description and error, wired so the description and error are announced with the control. */
-function Field({ label, error, description, className, children }: FieldProps & { children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
+function Field({
+  label,
+  error,
+  description,
+  className,
+  children,
+}: FieldProps & { children: (aria: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode }) {
   const id = useId();
   const descriptionId = description ? `${id}-description` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -44,7 +50,13 @@ export function TextField({ label, error, description, className, ...rest }: Tex
   );
 }
 
-export function TextAreaField({ label, error, description, className, ...rest }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className"> & FieldProps) {
+export function TextAreaField({
+  label,
+  error,
+  description,
+  className,
+  ...rest
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className"> & FieldProps) {
   return (
     <Field label={label} error={error} description={description} className={className}>
       {(aria) => <textarea {...aria} className={cn(controlClass(error), "font-mono")} {...rest} />}
@@ -52,7 +64,14 @@ export function TextAreaField({ label, error, description, className, ...rest }:
   );
 }
 
-export function SelectField({ label, error, description, className, children, ...rest }: Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "className"> & FieldProps) {
+export function SelectField({
+  label,
+  error,
+  description,
+  className,
+  children,
+  ...rest
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "className"> & FieldProps) {
   return (
     <Field label={label} error={error} description={description} className={className}>
       {(aria) => (

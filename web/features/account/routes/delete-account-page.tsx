@@ -40,7 +40,12 @@ export function DeleteAccountPage() {
       <Button variant="danger" onClick={() => setOpen(true)}>
         Delete my account…
       </Button>
-      <Dialog open={isOpen} onOpenChange={setOpen} title="Delete your account?" description="This cannot be undone. Enter your password and type the confirmation to continue.">
+      <Dialog
+        open={isOpen}
+        onOpenChange={setOpen}
+        title="Delete your account?"
+        description="This cannot be undone. Enter your password and type the confirmation to continue."
+      >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />

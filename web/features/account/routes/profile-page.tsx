@@ -49,11 +49,19 @@ export function ProfilePage({ user }: { user: SessionUser }) {
           <Avatar name={form.values.name || user.name} image={form.values.image || null} size="lg" />
           <div className="text-sm">
             <p className="font-medium">{user.email}</p>
-            <p className={user.emailVerified ? "text-emerald-600 dark:text-emerald-400" : "text-amber-600"}>{user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}</p>
+            <p className={user.emailVerified ? "text-emerald-600 dark:text-emerald-400" : "text-amber-600"}>
+              {user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}
+            </p>
           </div>
         </div>
         <TextField label="Name" autoComplete="name" {...form.field("name")} />
-        <TextField label="Avatar URL" type="url" placeholder="https://…" description="A link to a square picture. Leave empty to show your initials." {...form.field("image")} />
+        <TextField
+          label="Avatar URL"
+          type="url"
+          placeholder="https://…"
+          description="A link to a square picture. Leave empty to show your initials."
+          {...form.field("image")}
+        />
         <TextField label="Username" autoComplete="username" description={<UsernameAvailability state={availability} />} {...form.field("username")} />
         <div className="flex justify-end">
           <Button type="submit" isLoading={form.isSubmitting}>

@@ -18,7 +18,9 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
   const revokeOthers = useRevokeOtherSessions();
   const [confirmAll, setConfirmAll] = useState(false);
   const others = (sessions.data ?? []).filter((session) => session.id !== currentSessionId);
-  const ordered = [...(sessions.data ?? [])].sort((a, b) => (a.id === currentSessionId ? -1 : b.id === currentSessionId ? 1 : new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime()));
+  const ordered = [...(sessions.data ?? [])].sort((a, b) =>
+    a.id === currentSessionId ? -1 : b.id === currentSessionId ? 1 : new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime(),
+  );
 
   return (
     <Card>
@@ -38,43 +40,54 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
       {sessions.data && sessions.data.length === 0 ? <EmptyState title="No active sessions" /> : null}
       {sessions.data && sessions.data.length > 0 ? (
         <Table columns={["Device", "IP address", "Signed in", "Last active", ""]}>
-              {ordered.map((session) => {
-                const isCurrent = session.id === currentSessionId;
-                return (
-                  <tr key={session.id}>
-                    <td className="py-3 pr-4">
-                      <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                        <span className="font-medium">{describeDevice(session.userAgent)}</span>
-                        {isCurrent ? <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">This device</span> : null}
-                      </div>
-                    </td>
-                    <td className="py-3 pr-4 font-mono text-xs whitespace-nowrap">{session.ipAddress || "—"}</td>
-                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(session.createdAt)}</td>
-                    <td className="py-3 pr-4 whitespace-nowrap" title={formatDateTime(session.updatedAt)}>{formatRelative(session.updatedAt)}</td>
-                    <td className="py-3 text-right">
-                      {isCurrent ? null : (
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
-                          isLoading={revoke.isPending && revoke.variables === session.token}
-                          onClick={() =>
-                            revoke.mutate(session.token, {
-                              onSuccess: () => toast.success("Session signed out"),
-                              onError: (error) => toast.error(errorMessage(error)),
-                            })
-                          }
-                        >
-                          Sign out
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </Table>
+          {ordered.map((session) => {
+            const isCurrent = session.id === currentSessionId;
+            return (
+              <tr key={session.id}>
+                <td className="py-3 pr-4">
+                  <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                    <span className="font-medium">{describeDevice(session.userAgent)}</span>
+                    {isCurrent ? (
+                      <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">
+                        This device
+                      </span>
+                    ) : null}
+                  </div>
+                </td>
+                <td className="py-3 pr-4 font-mono text-xs whitespace-nowrap">{session.ipAddress || "—"}</td>
+                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(session.createdAt)}</td>
+                <td className="py-3 pr-4 whitespace-nowrap" title={formatDateTime(session.updatedAt)}>
+                  {formatRelative(session.updatedAt)}
+                </td>
+                <td className="py-3 text-right">
+                  {isCurrent ? null : (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
+                      isLoading={revoke.isPending && revoke.variables === session.token}
+                      onClick={() =>
+                        revoke.mutate(session.token, {
+                          onSuccess: () => toast.success("Session signed out"),
+                          onError: (error) => toast.error(errorMessage(error)),
+                        })
+                      }
+                    >
+                      Sign out
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
       ) : null}
-      <Dialog open={confirmAll} onOpenChange={setConfirmAll} title="Sign out all other sessions?" description={`${others.length} other session${others.length === 1 ? "" : "s"} will be signed out. This device stays signed in.`}>
+      <Dialog
+        open={confirmAll}
+        onOpenChange={setConfirmAll}
+        title="Sign out all other sessions?"
+        description={`${others.length} other session${others.length === 1 ? "" : "s"} will be signed out. This device stays signed in.`}
+      >
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setConfirmAll(false)}>
             Cancel

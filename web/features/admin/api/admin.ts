@@ -16,7 +16,15 @@ export type AdminUser = {
   createdAt: string | Date;
 };
 
-export type AdminSession = { id: string; token: string; userAgent?: string | null; ipAddress?: string | null; createdAt: string | Date; updatedAt: string | Date; impersonatedBy?: string | null };
+export type AdminSession = {
+  id: string;
+  token: string;
+  userAgent?: string | null;
+  ipAddress?: string | null;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  impersonatedBy?: string | null;
+};
 
 export const adminKeys = {
   users: (search: string, field: "email" | "name", offset: number) => ["admin", "users", search, field, offset] as const,
@@ -29,7 +37,13 @@ export function useAdminUsers(search: string, field: "email" | "name", offset: n
     queryFn: async () =>
       unwrap(
         await authClient.admin.listUsers({
-          query: { limit, offset, sortBy: "createdAt", sortDirection: "desc", ...(search ? { searchValue: search, searchField: field, searchOperator: "contains" } : {}) },
+          query: {
+            limit,
+            offset,
+            sortBy: "createdAt",
+            sortDirection: "desc",
+            ...(search ? { searchValue: search, searchField: field, searchOperator: "contains" } : {}),
+          },
         }),
       ) as { users: AdminUser[]; total: number },
     placeholderData: (previous) => previous,

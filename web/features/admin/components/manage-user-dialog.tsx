@@ -77,7 +77,13 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
   }
 
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={user.name} description={`${user.email}${user.username ? ` · @${user.username}` : ""}`} size="lg">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={user.name}
+      description={`${user.email}${user.username ? ` · @${user.username}` : ""}`}
+      size="lg"
+    >
       <Section title="Platform role" description="Admins can manage every user and session.">
         <form
           className="flex items-end gap-2"
@@ -99,7 +105,15 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
 
       <Section title="Password" description="Sets a new password; tell the person through a channel you trust.">
         <form className="flex items-start gap-2" onSubmit={submitPassword} noValidate>
-          <TextField label="New password" type="password" autoComplete="new-password" className="flex-1" value={password} error={passwordError} onChange={(event) => setPassword(event.target.value)} />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            className="flex-1"
+            value={password}
+            error={passwordError}
+            onChange={(event) => setPassword(event.target.value)}
+          />
           <Button type="submit" variant="secondary" className="mt-6.5" isLoading={setPasswordAction.isPending}>
             Set password
           </Button>
@@ -113,7 +127,11 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
               {user.banReason || "No reason given"}
               {user.banExpires ? ` · until ${formatDateTime(user.banExpires)}` : " · until lifted"}
             </Alert>
-            <Button variant="secondary" isLoading={unbanAction.isPending} onClick={() => unbanAction.mutate(undefined, notify(`${user.name} can sign in again`))}>
+            <Button
+              variant="secondary"
+              isLoading={unbanAction.isPending}
+              onClick={() => unbanAction.mutate(undefined, notify(`${user.name} can sign in again`))}
+            >
               Lift ban
             </Button>
           </div>
@@ -157,13 +175,24 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
                       {session.ipAddress || "unknown IP"} · active {formatRelative(session.updatedAt)}
                     </p>
                   </div>
-                  <Button variant="ghost" size="sm" isLoading={revokeAction.isPending && revokeAction.variables === session.token} onClick={() => revokeAction.mutate(session.token, notify("Session revoked"))}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    isLoading={revokeAction.isPending && revokeAction.variables === session.token}
+                    onClick={() => revokeAction.mutate(session.token, notify("Session revoked"))}
+                  >
                     Revoke
                   </Button>
                 </li>
               ))}
             </ul>
-            <Button variant="secondary" size="sm" className="mt-3" isLoading={revokeAllAction.isPending} onClick={() => revokeAllAction.mutate(undefined, notify(`Every session of ${user.name} was revoked`))}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              isLoading={revokeAllAction.isPending}
+              onClick={() => revokeAllAction.mutate(undefined, notify(`Every session of ${user.name} was revoked`))}
+            >
               Revoke all sessions
             </Button>
           </>

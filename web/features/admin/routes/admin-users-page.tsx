@@ -3,6 +3,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
 import { Pagination } from "../../../components/ui/pagination";
+import { SearchInput } from "../../../components/ui/search-input";
 import { Table } from "../../../components/ui/table";
 import { Card } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
@@ -30,19 +31,14 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
       <PageHeader title="Users" description="Every account on this Atrium: search, ban, impersonate, set roles and passwords, revoke sessions, delete." />
       <Card>
         <div className="mb-4 flex flex-wrap items-center gap-3">
-          <label htmlFor="user-search" className="sr-only">
-            Search users
-          </label>
-          <input
-            id="user-search"
-            type="search"
+          <SearchInput
+            label="Search users"
             value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
+            placeholder={field === "email" ? "Search by e-mail" : "Search by name"}
+            onSearch={(value) => {
+              setSearch(value);
               setOffset(0);
             }}
-            placeholder={field === "email" ? "Search by e-mail" : "Search by name"}
-            className="block w-full max-w-sm rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
           <label className="flex items-center gap-2 text-sm">
             <span>in</span>
@@ -65,36 +61,40 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
         {users.data?.users.length === 0 ? <EmptyState title="No users match">Try another search.</EmptyState> : null}
         {users.data && users.data.users.length > 0 ? (
           <Table columns={["User", "Role", "Status", "Joined", ""]}>
-                {users.data.users.map((user) => (
-                  <tr key={user.id}>
-                    <td className="py-3 pr-4">
-                      <div className="flex items-center gap-3">
-                        <Avatar name={user.name} image={user.image} size="sm" />
-                        <div className="min-w-0">
-                          <p className="truncate font-medium">{user.name}</p>
-                          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
-                        </div>
-                      </div>
-                    </td>
-                    <td className="py-3 pr-4">{user.role ?? "user"}</td>
-                    <td className="py-3 pr-4">
-                      {user.banned ? (
-                        <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-900/50 dark:text-red-300">Banned</span>
-                      ) : user.emailVerified ? (
-                        <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">Active</span>
-                      ) : (
-                        <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">Unverified</span>
-                      )}
-                    </td>
-                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(user.createdAt)}</td>
-                    <td className="py-3 text-right">
-                      <Button variant="secondary" size="sm" onClick={() => setSelectedId(user.id)} aria-label={`Manage ${user.name}`}>
-                        Manage
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </Table>
+            {users.data.users.map((user) => (
+              <tr key={user.id}>
+                <td className="py-3 pr-4">
+                  <div className="flex items-center gap-3">
+                    <Avatar name={user.name} image={user.image} size="sm" />
+                    <div className="min-w-0">
+                      <p className="truncate font-medium">{user.name}</p>
+                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+                    </div>
+                  </div>
+                </td>
+                <td className="py-3 pr-4">{user.role ?? "user"}</td>
+                <td className="py-3 pr-4">
+                  {user.banned ? (
+                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-900/50 dark:text-red-300">Banned</span>
+                  ) : user.emailVerified ? (
+                    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">
+                      Active
+                    </span>
+                  ) : (
+                    <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">
+                      Unverified
+                    </span>
+                  )}
+                </td>
+                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(user.createdAt)}</td>
+                <td className="py-3 text-right">
+                  <Button variant="secondary" size="sm" onClick={() => setSelectedId(user.id)} aria-label={`Manage ${user.name}`}>
+                    Manage
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </Table>
         ) : null}
         <Pagination label="User pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       </Card>

@@ -31,7 +31,14 @@ export function SocialSignIn({ callbackURL }: { callbackURL: string }) {
     <div className="mb-5 space-y-3">
       {error ? <Alert tone="error">{error}</Alert> : null}
       {providers.map((provider) => (
-        <Button key={provider} variant="secondary" className="w-full" isLoading={pending === provider} disabled={pending !== null} onClick={() => continueWith(provider)}>
+        <Button
+          key={provider}
+          variant="secondary"
+          className="w-full"
+          isLoading={pending === provider}
+          disabled={pending !== null}
+          onClick={() => continueWith(provider)}
+        >
           Continue with {LABELS[provider]}
         </Button>
       ))}

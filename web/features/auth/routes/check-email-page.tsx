@@ -31,8 +31,8 @@ export function CheckEmailPage({ email }: { email?: string }) {
       title="Check your inbox"
       description={
         <>
-          We sent a verification link to <strong className="text-zinc-900 dark:text-zinc-100">{email ?? "your e-mail address"}</strong>. Open it to
-          verify your address and sign in. The link works for 1 hour.
+          We sent a verification link to <strong className="text-zinc-900 dark:text-zinc-100">{email ?? "your e-mail address"}</strong>. Open it to verify your
+          address and sign in. The link works for 1 hour.
         </>
       }
       footer={
@@ -50,7 +50,11 @@ export function CheckEmailPage({ email }: { email?: string }) {
         ) : null}
         {meta.data?.devMailbox ? (
           <Alert tone="info" title="Running locally?">
-            Mail is kept in the <a href="/dev/mail" className="font-medium underline">dev mailbox</a> instead of being sent.
+            Mail is kept in the{" "}
+            <a href="/dev/mail" className="font-medium underline">
+              dev mailbox
+            </a>{" "}
+            instead of being sent.
           </Alert>
         ) : null}
       </div>

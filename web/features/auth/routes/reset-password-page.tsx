@@ -35,7 +35,14 @@ export function ResetPasswordPage({ token, error }: { token?: string; error?: st
     <AuthLayout title="Choose a new password" description="Every other session of your account will be signed out.">
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-        <TextField label="New password" type="password" autoComplete="new-password" autoFocus description="8 to 128 characters." {...form.field("newPassword")} />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus
+          description="8 to 128 characters."
+          {...form.field("newPassword")}
+        />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
           {form.isSubmitting ? "Saving…" : "Save new password"}

@@ -41,7 +41,10 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
       description="Welcome back. Sign in with your e-mail address or your username."
       footer={
         <>
-          New here? <TextLink to="/sign-up" search={{ redirect }}>Create an account</TextLink>
+          New here?{" "}
+          <TextLink to="/sign-up" search={{ redirect }}>
+            Create an account
+          </TextLink>
         </>
       }
     >

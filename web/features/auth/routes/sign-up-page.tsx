@@ -48,7 +48,10 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
       description="It takes a minute. We will send you a link to verify your e-mail address."
       footer={
         <>
-          Already have an account? <TextLink to="/sign-in" search={{ redirect }}>Sign in</TextLink>
+          Already have an account?{" "}
+          <TextLink to="/sign-in" search={{ redirect }}>
+            Sign in
+          </TextLink>
         </>
       }
     >

@@ -37,7 +37,12 @@ function MailView({ mail }: { mail: DevMail }) {
             type="button"
             aria-selected={view === format}
             onClick={() => setView(format)}
-            className={cn("rounded-md px-3 py-1 text-sm font-medium", view === format ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800")}
+            className={cn(
+              "rounded-md px-3 py-1 text-sm font-medium",
+              view === format
+                ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900"
+                : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
+            )}
           >
             {format === "text" ? "Text" : "HTML"}
           </button>
@@ -46,7 +51,12 @@ function MailView({ mail }: { mail: DevMail }) {
       {view === "text" ? (
         <pre className="mt-4 font-sans text-sm whitespace-pre-wrap">{linkify(mail.text)}</pre>
       ) : (
-        <iframe title={`HTML of ${mail.subject}`} sandbox="allow-popups allow-top-navigation-by-user-activation" srcDoc={mail.html} className="mt-4 h-[520px] w-full rounded-lg border border-zinc-200 bg-white dark:border-zinc-700" />
+        <iframe
+          title={`HTML of ${mail.subject}`}
+          sandbox="allow-popups allow-top-navigation-by-user-activation"
+          srcDoc={mail.html}
+          className="mt-4 h-[520px] w-full rounded-lg border border-zinc-200 bg-white dark:border-zinc-700"
+        />
       )}
     </article>
   );
@@ -71,19 +81,29 @@ export function DevMailPage() {
       />
       {mails.isPending ? <LoadingBlock label="Loading mail…" /> : null}
       {mails.isError ? (
-        <Alert tone="error">{mails.error instanceof ApiError && mails.error.status === 404 ? "The dev mailbox is off in this deployment." : errorMessage(mails.error)}</Alert>
+        <Alert tone="error">
+          {mails.error instanceof ApiError && mails.error.status === 404 ? "The dev mailbox is off in this deployment." : errorMessage(mails.error)}
+        </Alert>
       ) : null}
-      {mails.data && mails.data.length === 0 ? <EmptyState title="No mail yet">Sign up or ask for a password reset, and the mail shows up here.</EmptyState> : null}
+      {mails.data && mails.data.length === 0 ? (
+        <EmptyState title="No mail yet">Sign up or ask for a password reset, and the mail shows up here.</EmptyState>
+      ) : null}
       {mails.data && mails.data.length > 0 ? (
         <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
-          <ul aria-label="Mails" className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+          <ul
+            aria-label="Mails"
+            className="divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+          >
             {mails.data.map((mail) => (
               <li key={mail.id}>
                 <button
                   type="button"
                   onClick={() => setSelectedId(mail.id)}
                   aria-current={selected?.id === mail.id || undefined}
-                  className={cn("block w-full px-4 py-3 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800", selected?.id === mail.id && "bg-brand-50 dark:bg-brand-700/20")}
+                  className={cn(
+                    "block w-full px-4 py-3 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-800",
+                    selected?.id === mail.id && "bg-brand-50 dark:bg-brand-700/20",
+                  )}
                 >
                   <span className="block truncate font-medium">{mail.subject}</span>
                   <span className="mt-0.5 flex gap-2 text-xs text-zinc-500 dark:text-zinc-400">

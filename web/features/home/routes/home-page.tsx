@@ -14,7 +14,11 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
   const user = session.data?.user;
 
   const banner = error ? (
-    <Alert tone="error">{error === "INVALID_TOKEN" || error === "invalid_token" ? "That link is invalid or has expired. Ask for a new one." : "Something went wrong with that link."}</Alert>
+    <Alert tone="error">
+      {error === "INVALID_TOKEN" || error === "invalid_token"
+        ? "That link is invalid or has expired. Ask for a new one."
+        : "Something went wrong with that link."}
+    </Alert>
   ) : notice ? (
     <Alert tone="success">{notice}</Alert>
   ) : null;
@@ -32,7 +36,10 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
           <Link to="/sign-up" className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}>
             Create an account
           </Link>
-          <Link to="/sign-in" className={`${linkButton} border border-zinc-300 bg-white hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800`}>
+          <Link
+            to="/sign-in"
+            className={`${linkButton} border border-zinc-300 bg-white hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800`}
+          >
             Sign in
           </Link>
         </div>

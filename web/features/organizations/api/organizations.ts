@@ -58,7 +58,8 @@ export function useMyMembership(organizationId: string) {
 export function useMembers(organizationId: string, search: string, offset: number, limit = 20) {
   return useQuery({
     queryKey: organizationKeys.members(organizationId, search, offset),
-    queryFn: () => apiFetch<MemberList>(`/api/organizations/${organizationId}/members?${new URLSearchParams({ search, offset: String(offset), limit: String(limit) })}`),
+    queryFn: () =>
+      apiFetch<MemberList>(`/api/organizations/${organizationId}/members?${new URLSearchParams({ search, offset: String(offset), limit: String(limit) })}`),
     placeholderData: (previous) => previous,
   });
 }

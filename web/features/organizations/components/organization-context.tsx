@@ -12,8 +12,22 @@ export type OrganizationContextValue = {
 
 const OrganizationContext = createContext<OrganizationContextValue | null>(null);
 
-export function OrganizationProvider({ organization, role, userId, children }: { organization: Organization; role: string; userId: string; children: React.ReactNode }) {
-  return <OrganizationContext.Provider value={{ organization, role, userId, can: (permissions) => rolesAllow(role, permissions) }}>{children}</OrganizationContext.Provider>;
+export function OrganizationProvider({
+  organization,
+  role,
+  userId,
+  children,
+}: {
+  organization: Organization;
+  role: string;
+  userId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <OrganizationContext.Provider value={{ organization, role, userId, can: (permissions) => rolesAllow(role, permissions) }}>
+      {children}
+    </OrganizationContext.Provider>
+  );
 }
 
 export function useOrganizationContext(): OrganizationContextValue {

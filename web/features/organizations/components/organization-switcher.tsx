@@ -6,7 +6,8 @@ import { errorMessage } from "../../../lib/api-error";
 import { useSession } from "../../auth/api/session";
 import { useOrganizations, useSetActiveOrganization } from "../api/organizations";
 
-const item = "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
+const item =
+  "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
 
 /** Shows the active organization and switches it; every page has it in the header. */
 export function OrganizationSwitcher() {
@@ -31,7 +32,11 @@ export function OrganizationSwitcher() {
         </svg>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="start" sideOffset={8} className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900">
+        <DropdownMenu.Content
+          align="start"
+          sideOffset={8}
+          className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+        >
           <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">Organizations</DropdownMenu.Label>
           {organizations.isPending ? <p className="px-3 py-2 text-sm text-zinc-500">Loading…</p> : null}
           {organizations.data?.length === 0 ? <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p> : null}
@@ -39,7 +44,8 @@ export function OrganizationSwitcher() {
             value={activeId ?? ""}
             onValueChange={(organizationId) =>
               setActive.mutate(organizationId, {
-                onSuccess: () => toast.success(`Switched to ${organizations.data?.find((organization) => organization.id === organizationId)?.name ?? "organization"}`),
+                onSuccess: () =>
+                  toast.success(`Switched to ${organizations.data?.find((organization) => organization.id === organizationId)?.name ?? "organization"}`),
                 onError: (error) => toast.error(errorMessage(error)),
               })
             }
@@ -54,7 +60,10 @@ export function OrganizationSwitcher() {
           </DropdownMenu.RadioGroup>
           <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
           {active ? (
-            <DropdownMenu.Item className={item} onSelect={() => navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })}>
+            <DropdownMenu.Item
+              className={item}
+              onSelect={() => navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })}
+            >
               Organization settings
             </DropdownMenu.Item>
           ) : null}

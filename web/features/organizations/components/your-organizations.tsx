@@ -66,7 +66,13 @@ export function YourOrganizations() {
                     <Button size="sm" isLoading={busy === `${invitation.id}:accept`} disabled={busy !== null} onClick={() => respond(withName, "accept")}>
                       Accept
                     </Button>
-                    <Button size="sm" variant="secondary" isLoading={busy === `${invitation.id}:reject`} disabled={busy !== null} onClick={() => respond(withName, "reject")}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      isLoading={busy === `${invitation.id}:reject`}
+                      disabled={busy !== null}
+                      onClick={() => respond(withName, "reject")}
+                    >
                       Decline
                     </Button>
                   </div>
@@ -101,14 +107,23 @@ export function YourOrganizations() {
                 <div>
                   <p className="font-medium">
                     {organization.name}
-                    {organization.id === activeId ? <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">Active</span> : null}
+                    {organization.id === activeId ? (
+                      <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">
+                        Active
+                      </span>
+                    ) : null}
                   </p>
                   <p className="text-xs text-zinc-500 dark:text-zinc-400">/{organization.slug}</p>
                 </div>
               </div>
               <div className="flex gap-2">
                 {organization.id === activeId ? null : (
-                  <Button size="sm" variant="secondary" isLoading={setActive.isPending && setActive.variables === organization.id} onClick={() => setActive.mutate(organization.id, { onError: (error) => toast.error(errorMessage(error)) })}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    isLoading={setActive.isPending && setActive.variables === organization.id}
+                    onClick={() => setActive.mutate(organization.id, { onError: (error) => toast.error(errorMessage(error)) })}
+                  >
                     Make active
                   </Button>
                 )}

@@ -19,7 +19,9 @@ export function DangerZonePage() {
   const toast = useToast();
   const invalidate = useInvalidateOrganizations();
   const [isOpen, setOpen] = useState(false);
-  const form = useForm(z.object({ confirmation: z.string().refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`) }), { confirmation: "" });
+  const form = useForm(z.object({ confirmation: z.string().refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`) }), {
+    confirmation: "",
+  });
 
   const onSubmit = form.handleSubmit(async () => {
     try {
@@ -38,7 +40,12 @@ export function DangerZonePage() {
       <Button variant="danger" onClick={() => setOpen(true)}>
         Delete organization…
       </Button>
-      <Dialog open={isOpen} onOpenChange={setOpen} title={`Delete ${organization.name}?`} description={`Every member loses access at once. Type the slug “${organization.slug}” to confirm.`}>
+      <Dialog
+        open={isOpen}
+        onOpenChange={setOpen}
+        title={`Delete ${organization.name}?`}
+        description={`Every member loses access at once. Type the slug “${organization.slug}” to confirm.`}
+      >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <TextField label={`Type “${organization.slug}”`} autoComplete="off" {...form.field("confirmation")} />

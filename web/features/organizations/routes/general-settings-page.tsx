@@ -71,14 +71,23 @@ export function GeneralSettingsPage() {
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="General" description={canUpdate ? "The name, address and picture of the organization." : "Only owners and admins can change these."} />
+        <CardHeader
+          title="General"
+          description={canUpdate ? "The name, address and picture of the organization." : "Only owners and admins can change these."}
+        />
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <fieldset disabled={!canUpdate} className="space-y-4">
             <TextField label="Name" {...form.field("name")} />
             <TextField label="Slug" description={<SlugAvailability state={availability} />} {...form.field("slug")} />
             <TextField label="Logo URL" type="url" placeholder="https://…" {...form.field("logo")} />
-            <TextAreaField label="Metadata (JSON)" rows={5} placeholder='{"plan": "pro"}' description="A JSON object for your own use, up to 16 KB and 10 levels deep." {...form.field("metadata")} />
+            <TextAreaField
+              label="Metadata (JSON)"
+              rows={5}
+              placeholder='{"plan": "pro"}'
+              description="A JSON object for your own use, up to 16 KB and 10 levels deep."
+              {...form.field("metadata")}
+            />
           </fieldset>
           {canUpdate ? (
             <div className="flex justify-end">

@@ -38,9 +38,12 @@ const linkButton = "inline-flex w-full items-center justify-center rounded-lg px
 
 function explain(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION") return "This invitation was sent to another e-mail address. Sign out, then sign in with the invited address.";
-    if (error.code === "INVITATION_NOT_FOUND") return "This invitation is no longer valid: it has expired, was canceled, or was already used. Ask for a new one.";
-    if (error.code === "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION") return "Verify your e-mail address first, then come back to this page.";
+    if (error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION")
+      return "This invitation was sent to another e-mail address. Sign out, then sign in with the invited address.";
+    if (error.code === "INVITATION_NOT_FOUND")
+      return "This invitation is no longer valid: it has expired, was canceled, or was already used. Ask for a new one.";
+    if (error.code === "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION")
+      return "Verify your e-mail address first, then come back to this page.";
   }
   return errorMessage(error);
 }
@@ -72,7 +75,11 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   if (state.isError) {
     return (
       <AuthLayout title="Invitation not found">
-        <Alert tone="error">{state.error instanceof ApiError && state.error.status === 404 ? "This link does not match any invitation. Check that you copied it whole." : errorMessage(state.error)}</Alert>
+        <Alert tone="error">
+          {state.error instanceof ApiError && state.error.status === 404
+            ? "This link does not match any invitation. Check that you copied it whole."
+            : errorMessage(state.error)}
+        </Alert>
       </AuthLayout>
     );
   }
@@ -90,12 +97,30 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
 
   if (!signedIn) {
     return (
-      <AuthLayout title="You have been invited" description={<>Sign in or create an account{email ? <> with <strong>{email}</strong></> : null} to see and accept this invitation.</>}>
+      <AuthLayout
+        title="You have been invited"
+        description={
+          <>
+            Sign in or create an account
+            {email ? (
+              <>
+                {" "}
+                with <strong>{email}</strong>
+              </>
+            ) : null}{" "}
+            to see and accept this invitation.
+          </>
+        }
+      >
         <div className="space-y-3">
           <Link to="/sign-in" search={{ redirect: here }} className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}>
             Sign in to continue
           </Link>
-          <Link to="/sign-up" search={{ redirect: here, email }} className={`${linkButton} border border-zinc-300 hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800`}>
+          <Link
+            to="/sign-up"
+            search={{ redirect: here, email }}
+            className={`${linkButton} border border-zinc-300 hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800`}
+          >
             Create an account
           </Link>
         </div>
@@ -141,7 +166,8 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
       title={`Join ${details.organizationName}`}
       description={
         <>
-          {details.inviterEmail} invited <strong>{details.email}</strong> to join as <strong>{details.role}</strong>. The invitation expires {formatDateTime(details.expiresAt)}.
+          {details.inviterEmail} invited <strong>{details.email}</strong> to join as <strong>{details.role}</strong>. The invitation expires{" "}
+          {formatDateTime(details.expiresAt)}.
         </>
       }
     >

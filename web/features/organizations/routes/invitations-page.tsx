@@ -133,7 +133,13 @@ export function InvitationsPage() {
                     </p>
                   </div>
                   <div className="flex gap-2">
-                    <Button variant="secondary" size="sm" isLoading={resendingId === invitation.id} onClick={() => resend(invitation)} aria-label={`Resend invitation to ${invitation.email}`}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      isLoading={resendingId === invitation.id}
+                      onClick={() => resend(invitation)}
+                      aria-label={`Resend invitation to ${invitation.email}`}
+                    >
                       Resend
                     </Button>
                     {canCancel ? (

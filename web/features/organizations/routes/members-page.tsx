@@ -4,6 +4,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
 import { Pagination } from "../../../components/ui/pagination";
+import { SearchInput } from "../../../components/ui/search-input";
 import { Table } from "../../../components/ui/table";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { ConfirmDialog } from "../../../components/ui/dialog";
@@ -62,19 +63,14 @@ export function MembersPage() {
     <Card>
       <CardHeader title="Members" description={`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`} />
       <div className="mb-4 flex items-center gap-3">
-        <label htmlFor="member-search" className="sr-only">
-          Search members
-        </label>
-        <input
-          id="member-search"
-          type="search"
+        <SearchInput
+          label="Search members"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          placeholder="Search by name, e-mail or username"
+          onSearch={(value) => {
+            setSearch(value);
             setOffset(0);
           }}
-          placeholder="Search by name, e-mail or username"
-          className="block w-full max-w-sm rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
         {members.isFetching && !members.isPending ? <Spinner /> : null}
       </div>
@@ -83,57 +79,57 @@ export function MembersPage() {
       {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
       {members.data && members.data.members.length > 0 ? (
         <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
-              {members.data.members.map((member) => {
-                const isSelf = member.userId === userId;
-                const isOwnerRow = member.role.split(",").includes("owner");
-                const mayEditRow = !isSelf && canUpdateMembers && (isOwner || !isOwnerRow);
-                const mayRemoveRow = !isSelf && canRemoveMembers && (isOwner || !isOwnerRow);
-                return (
-                  <tr key={member.id}>
-                    <td className="py-3 pr-4">
-                      <div className="flex items-center gap-3">
-                        <Avatar name={member.user.name} image={member.user.image} size="sm" />
-                        <div className="min-w-0">
-                          <p className="truncate font-medium">
-                            {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500">(you)</span> : null}
-                          </p>
-                          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
-                        </div>
-                      </div>
-                    </td>
-                    <td className="py-3 pr-4">
-                      {mayEditRow ? (
-                        <select
-                          aria-label={`Role of ${member.user.name}`}
-                          value={member.role}
-                          disabled={changingId === member.id}
-                          onChange={(event) => changeRole(member, event.target.value)}
-                          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                        >
-                          {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
-                            <option key={role} value={role}>
-                              {role}
-                            </option>
-                          ))}
-                          {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{member.role}</option>}
-                        </select>
-                      ) : (
-                        <RoleBadge role={member.role} />
-                      )}
-                    </td>
-                    <td className="py-3 pr-4 text-zinc-600 dark:text-zinc-300">{member.teams.length ? member.teams.map((team) => team.name).join(", ") : "—"}</td>
-                    <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(member.createdAt)}</td>
-                    <td className="py-3 text-right">
-                      {mayRemoveRow ? (
-                        <Button variant="ghost" size="sm" onClick={() => setRemoving(member)} aria-label={`Remove ${member.user.name}`}>
-                          Remove
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </Table>
+          {members.data.members.map((member) => {
+            const isSelf = member.userId === userId;
+            const isOwnerRow = member.role.split(",").includes("owner");
+            const mayEditRow = !isSelf && canUpdateMembers && (isOwner || !isOwnerRow);
+            const mayRemoveRow = !isSelf && canRemoveMembers && (isOwner || !isOwnerRow);
+            return (
+              <tr key={member.id}>
+                <td className="py-3 pr-4">
+                  <div className="flex items-center gap-3">
+                    <Avatar name={member.user.name} image={member.user.image} size="sm" />
+                    <div className="min-w-0">
+                      <p className="truncate font-medium">
+                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500">(you)</span> : null}
+                      </p>
+                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
+                    </div>
+                  </div>
+                </td>
+                <td className="py-3 pr-4">
+                  {mayEditRow ? (
+                    <select
+                      aria-label={`Role of ${member.user.name}`}
+                      value={member.role}
+                      disabled={changingId === member.id}
+                      onChange={(event) => changeRole(member, event.target.value)}
+                      className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                    >
+                      {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                      {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{member.role}</option>}
+                    </select>
+                  ) : (
+                    <RoleBadge role={member.role} />
+                  )}
+                </td>
+                <td className="py-3 pr-4 text-zinc-600 dark:text-zinc-300">{member.teams.length ? member.teams.map((team) => team.name).join(", ") : "—"}</td>
+                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(member.createdAt)}</td>
+                <td className="py-3 text-right">
+                  {mayRemoveRow ? (
+                    <Button variant="ghost" size="sm" onClick={() => setRemoving(member)} aria-label={`Remove ${member.user.name}`}>
+                      Remove
+                    </Button>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
       ) : null}
       <Pagination label="Member pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       <ConfirmDialog

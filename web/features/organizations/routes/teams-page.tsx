@@ -15,7 +15,17 @@ import { useForm } from "../../../lib/use-form";
 import { useInvalidateOrganizations, useMembers, useTeams, type MemberListItem, type Team } from "../api/organizations";
 import { useOrganizationContext } from "../components/organization-context";
 
-function TeamNameForm({ initial, submitLabel, onSubmit, onCancel }: { initial: string; submitLabel: string; onSubmit: (name: string) => Promise<void>; onCancel?: () => void }) {
+function TeamNameForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial: string;
+  submitLabel: string;
+  onSubmit: (name: string) => Promise<void>;
+  onCancel?: () => void;
+}) {
   const form = useForm(teamNameSchema, { name: initial });
   const submit = form.handleSubmit(async ({ name }) => {
     try {
@@ -104,7 +114,12 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
                   isLoading={busyUserId === teamMember.userId}
                   aria-label={`Remove ${teamMember.name} from ${team.name}`}
                   onClick={() =>
-                    run(() => authClient.organization.removeTeamMember({ teamId: team.id, userId: teamMember.userId, organizationId: organization.id }).then(unwrap), "Removed from the team", teamMember.userId).catch(() => undefined)
+                    run(
+                      () =>
+                        authClient.organization.removeTeamMember({ teamId: team.id, userId: teamMember.userId, organizationId: organization.id }).then(unwrap),
+                      "Removed from the team",
+                      teamMember.userId,
+                    ).catch(() => undefined)
                   }
                 >
                   Remove
@@ -120,7 +135,11 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
           onSubmit={(event) => {
             event.preventDefault();
             if (!userToAdd) return;
-            run(() => authClient.organization.addTeamMember({ teamId: team.id, userId: userToAdd, organizationId: organization.id }).then(unwrap), "Added to the team", userToAdd)
+            run(
+              () => authClient.organization.addTeamMember({ teamId: team.id, userId: userToAdd, organizationId: organization.id }).then(unwrap),
+              "Added to the team",
+              userToAdd,
+            )
               .then(() => setUserToAdd(""))
               .catch(() => undefined);
           }}
@@ -197,8 +216,12 @@ export function TeamsPage() {
       ) : null}
       {teams.isPending ? <LoadingBlock label="Loading teams…" /> : null}
       {teams.isError ? <Alert tone="error">{errorMessage(teams.error)}</Alert> : null}
-      {teams.data?.length === 0 ? <EmptyState title="No teams yet">{canCreate ? "Create the first one above." : "Owners and admins can create teams."}</EmptyState> : null}
-      {teams.data?.map((team) => <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} />)}
+      {teams.data?.length === 0 ? (
+        <EmptyState title="No teams yet">{canCreate ? "Create the first one above." : "Owners and admins can create teams."}</EmptyState>
+      ) : null}
+      {teams.data?.map((team) => (
+        <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} />
+      ))}
     </div>
   );
 }
