@@ -15,7 +15,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-bench-"));
-const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: "error", PORT: "0" });
+// Requests carry a different X-Forwarded-For each (trusted from 127.0.0.1), as many clients would,
+// so the per-address rate limits stay on without one address exhausting them.
+const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: "error", PORT: "0", TRUSTED_PROXIES: "127.0.0.1" });
 const logger = createLogger("error");
 const services = await createServices(config, logger);
 const webDist = path.resolve(import.meta.dirname, "../dist/web");
@@ -48,7 +50,22 @@ const cookie = signIn.headers
   .join("; ");
 
 async function run(title: string, url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers });
+  let client = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_SECONDS,
+    headers,
+    requests: [
+      {
+        setupRequest: (request) => {
+          client += 1;
+          // Documentation addresses (2001:db8::/32), one /64 per client: the limiter buckets IPv6 by /64.
+          return { ...request, headers: { ...request.headers, "x-forwarded-for": `2001:db8:${(client & 0xffff).toString(16)}::1` } };
+        },
+      },
+    ],
+  });
   const non2xx = result.non2xx + result.errors;
   console.log(
     `${title.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ${non2xx ? `${non2xx} failed` : "all 2xx"}`,
