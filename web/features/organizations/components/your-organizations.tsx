@@ -130,7 +130,7 @@ export function YourOrganizations() {
                 <Link
                   to="/organizations/$organizationId/settings"
                   params={{ organizationId: organization.id }}
-                  className="rounded-lg px-3 py-1.5 text-sm font-medium text-brand-600 hover:bg-brand-50 dark:text-brand-500 dark:hover:bg-zinc-800"
+                  className="rounded-lg px-3 py-1.5 text-sm font-medium text-brand-600 hover:bg-brand-50 dark:text-brand-400 dark:hover:bg-zinc-800"
                 >
                   Settings
                 </Link>

@@ -88,7 +88,7 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
     return (
       <AuthLayout title={title}>
         <Alert tone="info">{message}</Alert>
-        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline">
+        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
           Go home
         </Link>
       </AuthLayout>
@@ -133,7 +133,7 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
     return (
       <AuthLayout title="This invitation cannot be used">
         <Alert tone="error">{explain(invitation.error)}</Alert>
-        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline">
+        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
           Go home
         </Link>
       </AuthLayout>
