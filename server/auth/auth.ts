@@ -194,17 +194,16 @@ export function createAuth(deps: AuthDeps) {
           if (session && organizationId)
             await assertMayRemoveMember(deps.db, { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
         }
-        const requestedOrganizationId =
-          ctx.path === "/organization/get-full-organization"
-            ? ctx.query?.organizationId
-            : ctx.path === "/organization/set-active"
-              ? body?.organizationId
-              : undefined;
-        if (typeof requestedOrganizationId === "string" && requestedOrganizationId) {
+        // Asking for another tenant's organization (by id or slug) is refused before better-auth clears the
+        // caller's active organization on its own refusal.
+        const requested = ctx.path === "/organization/get-full-organization" ? ctx.query : ctx.path === "/organization/set-active" ? body : undefined;
+        const organizationId = typeof requested?.organizationId === "string" && requested.organizationId ? requested.organizationId : undefined;
+        const organizationSlug = typeof requested?.organizationSlug === "string" && requested.organizationSlug ? requested.organizationSlug : undefined;
+        if (organizationId || organizationSlug) {
           const session = await getSessionFromCtx(ctx);
           const activeOrganizationId = session?.session.activeOrganizationId;
-          if (session && activeOrganizationId && activeOrganizationId !== requestedOrganizationId) {
-            await assertMemberOfRequestedOrganization(deps.db, session.user.id, requestedOrganizationId);
+          if (session && activeOrganizationId && activeOrganizationId !== organizationId) {
+            await assertMemberOfRequestedOrganization(deps.db, session.user.id, { organizationId, organizationSlug });
           }
         }
         // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.

@@ -132,6 +132,11 @@ export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, organizati
   return row?.role;
 }
 
+export async function findOrganizationIdBySlug(db: Kysely<Database>, slug: string): Promise<string | undefined> {
+  const row = await db.selectFrom("organization").select("id").where("slug", "=", slug).executeTakeFirst();
+  return row?.id;
+}
+
 export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
   const row = await db.selectFrom("organization").select("id").where("id", "=", organizationId).executeTakeFirst();
   return Boolean(row);

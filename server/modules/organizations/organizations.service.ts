@@ -4,6 +4,7 @@ import type { Database } from "../../db/schema";
 import type { OrganizationScope } from "../../http/organization-scope";
 import {
   cancelExpiredPendingInvitations,
+  findOrganizationIdBySlug,
   clearActiveOrganization,
   findInvitation,
   findMemberRoleByIdOrEmail,
@@ -110,7 +111,13 @@ export async function assertMayRemoveMember(db: Kysely<Database>, input: { userI
  * refusal better-auth also clears the caller's active organization, so asking for another tenant's
  * organization would sign them out of the one they work in. Unknown organizations are left to better-auth.
  */
-export async function assertMemberOfRequestedOrganization(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
+export async function assertMemberOfRequestedOrganization(
+  db: Kysely<Database>,
+  userId: string,
+  requested: { organizationId?: string; organizationSlug?: string },
+): Promise<void> {
+  const organizationId = requested.organizationId ?? (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
+  if (!organizationId) return;
   const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
   if (exists && !membership) {
     throw new APIError("FORBIDDEN", { message: "User is not a member of the organization", code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });

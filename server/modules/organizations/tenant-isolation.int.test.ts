@@ -267,6 +267,9 @@ describe("tenant isolation: the owner of A cannot read or change organization B"
   it("a refused request for B leaves A's owner working in A: the active organization stays", async () => {
     expectRefused(await ownerA.client.get(`/api/auth/organization/get-full-organization?organizationId=${b.organizationId}`), notAMember);
     expectRefused(await ownerA.client.post("/api/auth/organization/set-active", { organizationId: b.organizationId }), notAMember);
+    const slugOfB = (await server.db.selectFrom("organization").select("slug").where("id", "=", b.organizationId).executeTakeFirstOrThrow()).slug;
+    expectRefused(await ownerA.client.get(`/api/auth/organization/get-full-organization?organizationSlug=${slugOfB}`), notAMember);
+    expectRefused(await ownerA.client.post("/api/auth/organization/set-active", { organizationSlug: slugOfB }), notAMember);
     const session = await ownerA.client.get("/api/auth/get-session");
     expect(session.body.session.activeOrganizationId).toBe(a.organizationId);
   });
