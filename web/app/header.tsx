@@ -6,6 +6,7 @@ import { useToast } from "../components/ui/toast";
 import { errorMessage, unwrap } from "../lib/api-error";
 import { authClient } from "../lib/auth-client";
 import { useRefreshSession, useSession } from "../features/auth/api/session";
+import { useIsPlatformAdmin } from "../features/admin/api/admin";
 import { OrganizationSwitcher } from "../features/organizations/components/organization-switcher";
 
 const menuItem =
@@ -17,6 +18,7 @@ function UserMenu() {
   const toast = useToast();
   const refreshSession = useRefreshSession();
   const user = session.data?.user;
+  const isPlatformAdmin = useIsPlatformAdmin(user?.id);
   if (!user) return null;
 
   async function signOut() {
@@ -51,7 +53,7 @@ function UserMenu() {
           <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account/sessions" })}>
             Sessions
           </DropdownMenu.Item>
-          {user.role?.split(",").includes("admin") ? (
+          {isPlatformAdmin.data ? (
             <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/admin" })}>
               Admin console
             </DropdownMenu.Item>

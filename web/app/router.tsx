@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect, useRouterState, Link } from "@tanstack/react-router";
 import { z } from "zod";
 import { AccountLayout } from "../features/account/routes/account-layout";
+import { platformAdminQuery } from "../features/admin/api/admin";
 import { ImpersonationBanner } from "../features/admin/components/impersonation-banner";
 import { AdminUsersPage } from "../features/admin/routes/admin-users-page";
 import { DeleteAccountPage } from "../features/account/routes/delete-account-page";
@@ -189,8 +190,8 @@ const invitationRoute = createRoute({
 const adminRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: "/admin",
-  beforeLoad: ({ context }) => {
-    if (!context.session.user.role?.split(",").includes("admin")) throw redirect({ to: "/" });
+  beforeLoad: async ({ context }) => {
+    if (!(await context.queryClient.ensureQueryData(platformAdminQuery(context.session.user.id)))) throw redirect({ to: "/" });
   },
   component: function Admin() {
     const { session } = adminRoute.useRouteContext();

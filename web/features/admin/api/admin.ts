@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 
@@ -64,4 +64,20 @@ export function useAdminAction<T>(action: (input: T) => Promise<unknown>) {
     mutationFn: action,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin"] }),
   });
+}
+
+/**
+ * Whether the signed-in user may use the admin console: asked of the server, so users listed in
+ * ADMIN_USER_IDS count as well as those with the admin role.
+ */
+export function platformAdminQuery(userId: string) {
+  return queryOptions({
+    queryKey: ["admin", "is-platform-admin", userId],
+    queryFn: async () => (unwrap(await authClient.admin.hasPermission({ permissions: { user: ["list"] } })) as { success: boolean }).success,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useIsPlatformAdmin(userId: string | undefined) {
+  return useQuery({ ...platformAdminQuery(userId ?? ""), enabled: Boolean(userId) });
 }
