@@ -222,7 +222,7 @@ export function createAuth(deps: AuthDeps) {
           const organizationId = (ctx.body as { organizationId?: string } | undefined)?.organizationId;
           if (session && organizationId) await onMemberLeft(deps.db, session.user.id, organizationId);
         }
-        if (ctx.path === "/change-password" && !(ctx.context.returned instanceof APIError) && ctx.context.session) {
+        if (ctx.path === "/change-password" && succeeded && ctx.context.session) {
           const { user } = ctx.context.session;
           await mail.enqueue({
             to: user.email,
