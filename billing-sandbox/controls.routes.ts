@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { z } from "zod";
 import { ApiError, notFound, readJson } from "./api-errors";
 import { confirmCheckout, DECLINED_TOKEN, PAYING_TOKEN, processDueWork } from "./billing";
@@ -35,29 +36,27 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
     return checkout;
   };
   const finishInput = z.object({ customer_email: z.email().optional(), customer_name: z.string().optional() });
-
-  /** Pays the checkout as the hosted page would with 4242…; the answer is the organization's Checkout. */
-  router.post("/checkouts/:id/complete", async (c) => {
-    const checkout = checkoutById(c.req.param("id"));
+  /** What the hosted page's form would have filled in before paying: the optional e-mail and name. */
+  const fillCustomer = async (c: Context) => {
+    const checkout = checkoutById(c.req.param("id") ?? "");
     const input = await readJson(c, finishInput);
-    ctx.store.put("checkout", {
+    return ctx.store.put("checkout", {
       ...checkout,
       customer_email: input.customer_email ?? checkout.customer_email,
       customer_name: input.customer_name ?? checkout.customer_name,
     });
+  };
+
+  /** Pays the checkout as the hosted page would with 4242…; the answer is the organization's Checkout. */
+  router.post("/checkouts/:id/complete", async (c) => {
+    const checkout = await fillCustomer(c);
     confirmCheckout(ctx, checkout.id, PAYING_TOKEN);
     return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
   });
 
   /** Declines the payment as 4000 0000 0000 0002 would; the checkout ends up `failed`. */
   router.post("/checkouts/:id/fail", async (c) => {
-    const checkout = checkoutById(c.req.param("id"));
-    const input = await readJson(c, finishInput);
-    ctx.store.put("checkout", {
-      ...checkout,
-      customer_email: input.customer_email ?? checkout.customer_email,
-      customer_name: input.customer_name ?? checkout.customer_name,
-    });
+    const checkout = await fillCustomer(c);
     try {
       confirmCheckout(ctx, checkout.id, DECLINED_TOKEN);
     } catch (error) {
