@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import * as auth from "./migrations/0001-auth";
 import * as mail from "./migrations/0002-mail";
 import * as organizations from "./migrations/0003-organizations";
+import * as mailRetention from "./migrations/0004-mail-retention";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 const migrations: Record<string, Migration> = {
   "0001-auth": auth,
   "0002-mail": mail,
   "0003-organizations": organizations,
+  "0004-mail-retention": mailRetention,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,10 +1,26 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
-import { claimDueMails, markMailFailed, markMailSent, type MailTransport } from "../modules/mail";
+import { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail, type MailTransport } from "../modules/mail";
 import type { Logger } from "../logger";
 
 export const MAX_MAIL_ATTEMPTS = 10;
-const LEASE_MS = 60_000;
+/** The longest one send may take: then the worker abandons it (aborting the transport) and retries later. */
+export const SEND_TIMEOUT_MS = 30_000;
+/**
+ * How long a claimed row belongs to its worker: twice the longest send, so the lease cannot run out while the
+ * send and the write that finishes the row are still under way, and another instance send it again.
+ */
+export function leaseMsFor(sendTimeoutMs: number): number {
+  return sendTimeoutMs * 2;
+}
+export const LEASE_MS = leaseMsFor(SEND_TIMEOUT_MS);
+/**
+ * Finished outbox rows and dev mailbox mails are deleted a day after they were queued. A day leaves time to
+ * look into a delivery problem; keeping them longer only keeps sign-in material around: reset and
+ * verification links (valid for an hour) and invitation links, readable by anyone who reads the database.
+ */
+export const MAIL_RETENTION_MS = 24 * 3_600_000;
+const PURGE_EVERY_MS = 3_600_000;
 const BATCH = 20;
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at one hour. */
@@ -14,28 +30,91 @@ export function retryDelayMs(attempt: number): number {
 
 export type OutboxWorker = { nudge(): void; drain(): Promise<void>; stop(): Promise<void> };
 
-/** Delivers outbox mail with retries; polls, and runs at once when nudged after a mail is queued. */
-export function startOutboxWorker(deps: { db: Kysely<Database>; transport: MailTransport; logger: Logger; pollMs?: number }): OutboxWorker {
+export type OutboxWorkerOptions = {
+  db: Kysely<Database>;
+  transport: MailTransport;
+  logger: Logger;
+  pollMs?: number;
+  sendTimeoutMs?: number;
+  /** Must be longer than `sendTimeoutMs`; `leaseMsFor(sendTimeoutMs)` by default. */
+  leaseMs?: number;
+  retentionMs?: number;
+  purgeEveryMs?: number;
+};
+
+/**
+ * Delivers outbox mail with retries; polls, and runs at once when nudged after a mail is queued. Its first
+ * run, and then one run an hour, also purges old mail.
+ */
+export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   const pollMs = deps.pollMs ?? 2_000;
+  const sendTimeoutMs = deps.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  const leaseMs = deps.leaseMs ?? leaseMsFor(sendTimeoutMs);
+  const retentionMs = deps.retentionMs ?? MAIL_RETENTION_MS;
+  const purgeEveryMs = deps.purgeEveryMs ?? PURGE_EVERY_MS;
+  if (leaseMs <= sendTimeoutMs) throw new RangeError(`the outbox lease (${leaseMs} ms) must be longer than the send timeout (${sendTimeoutMs} ms)`);
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let lastPurgeAt = Number.NEGATIVE_INFINITY;
+
+  /** Sends within `sendTimeoutMs`; past it the send is abandoned, even by a transport that ignores the abort. */
+  async function sendWithTimeout(mail: ClaimedMail): Promise<void> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`send timed out after ${sendTimeoutMs} ms`);
+        reject(error);
+        controller.abort(error);
+      }, sendTimeoutMs);
+    });
+    try {
+      await Promise.race([deps.transport.send(mail, controller.signal), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function warnLeaseLost(mail: ClaimedMail, outcome: "sent" | "failed"): void {
+    deps.logger.warn("mail lease lost: another worker owns the mail, its state is left alone", { id: mail.id, attempt: mail.attempts, outcome });
+  }
+
+  async function deliver(mail: ClaimedMail): Promise<void> {
+    try {
+      await sendWithTimeout(mail);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = mail.attempts < MAX_MAIL_ATTEMPTS ? new Date(Date.now() + retryDelayMs(mail.attempts)) : null;
+      deps.logger.warn("mail delivery failed", { id: mail.id, attempt: mail.attempts, retry: retryAt?.toISOString() ?? "gave up", error: message });
+      if (!(await markMailFailed(deps.db, mail, message, retryAt))) warnLeaseLost(mail, "failed");
+      return;
+    }
+    if (!(await markMailSent(deps.db, mail))) warnLeaseLost(mail, "sent");
+  }
+
+  async function purgeWhenDue(): Promise<void> {
+    const now = Date.now();
+    if (now - lastPurgeAt < purgeEveryMs) return;
+    lastPurgeAt = now;
+    try {
+      const purged = await purgeMailsCreatedBefore(deps.db, new Date(now - retentionMs));
+      if (purged.outbox + purged.devMailbox > 0) deps.logger.info("old mail purged", purged);
+    } catch (error) {
+      deps.logger.error("mail purge failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
 
   async function runOnce(): Promise<void> {
+    await purgeWhenDue();
     for (;;) {
-      const mails = await claimDueMails(deps.db, BATCH, LEASE_MS);
-      for (const mail of mails) {
-        try {
-          await deps.transport.send(mail);
-          await markMailSent(deps.db, mail.id);
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const retryAt = mail.attempts < MAX_MAIL_ATTEMPTS ? new Date(Date.now() + retryDelayMs(mail.attempts)) : null;
-          deps.logger.warn("mail delivery failed", { id: mail.id, attempt: mail.attempts, retry: retryAt?.toISOString() ?? "gave up", error: message });
-          await markMailFailed(deps.db, mail.id, message, retryAt);
-        }
+      const due = await findDueMails(deps.db, BATCH);
+      // Claimed one at a time, right before its send: the lease then covers only that send.
+      for (const candidate of due) {
+        const mail = await claimMail(deps.db, candidate, leaseMs);
+        if (mail) await deliver(mail);
       }
-      if (mails.length < BATCH) return;
+      if (due.length < BATCH) return;
     }
   }
 

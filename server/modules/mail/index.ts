@@ -1,5 +1,5 @@
 export { devMailRoutes } from "./mail.routes";
-export { createMailQueue, createMailTransport, type MailQueue, type MailTransport } from "./mail.service";
-export { claimDueMails, markMailFailed, markMailSent } from "./mail.repository";
+export { createMailQueue, createMailTransport, SMTP_TIMEOUTS, type MailQueue, type MailTransport } from "./mail.service";
+export { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail } from "./mail.repository";
 export * as mailTemplates from "./mail.templates";
 export type { OutgoingMail, DevMail } from "./mail.schemas";

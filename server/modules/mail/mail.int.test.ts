@@ -1,11 +1,13 @@
+import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { toIsoString } from "../../db/database";
-import { MAX_MAIL_ATTEMPTS, retryDelayMs, startOutboxWorker, type OutboxWorker } from "../../jobs/outbox-worker";
-import { createLogger } from "../../logger";
+import type { MailOutboxTable } from "../../db/schema";
+import { LEASE_MS, MAIL_RETENTION_MS, MAX_MAIL_ATTEMPTS, retryDelayMs, startOutboxWorker, type OutboxWorker } from "../../jobs/outbox-worker";
+import { createLogger, type Logger } from "../../logger";
 import { buildUser, listMails, signUp } from "../../test/factories";
 import { createClient, readJson } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
-import { createMailQueue, createMailTransport, type DevMail, type MailTransport, type OutgoingMail } from "./index";
+import { claimMail, createMailQueue, createMailTransport, markMailSent, SMTP_TIMEOUTS, type DevMail, type MailTransport, type OutgoingMail } from "./index";
 
 let app: TestApp;
 
@@ -19,6 +21,16 @@ afterAll(async () => {
 
 function outgoing(to: string, subject = `Subject ${Math.random().toString(36).slice(2)}`): OutgoingMail {
   return { to, subject, text: `Text of ${subject}`, html: `<p>HTML of ${subject}</p>` };
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  return { promise, resolve, reject };
 }
 
 async function outboxRows(target: TestApp, to: string) {
@@ -218,9 +230,261 @@ describe("outbox worker: retries and backoff", () => {
     }
   });
 
+  test("two workers, a short lease and a transport slower than it: the send is cut off inside the lease, so the mail goes out once", async () => {
+    const sendTimeoutMs = 50;
+    // Well past the send timeout, so a slow test machine cannot let the lease run out before the abort.
+    const leaseMs = 1_000;
+    const delivered: string[] = [];
+    const firstSendStarted = deferred();
+    let calls = 0;
+    // Like SMTP: the first send would take twice the lease and stops when aborted; later ones are quick.
+    const transport: MailTransport = {
+      kind: "smtp",
+      send: (mail, signal) =>
+        new Promise((resolve, reject) => {
+          calls += 1;
+          firstSendStarted.resolve();
+          const finish = setTimeout(
+            () => {
+              delivered.push(mail.subject);
+              resolve();
+            },
+            calls === 1 ? leaseMs * 2 : 0,
+          );
+          signal.addEventListener("abort", () => {
+            clearTimeout(finish);
+            reject(signal.reason as Error);
+          });
+        }),
+    };
+    const db = workerApp.services.database.db;
+    const first = startOutboxWorker({ db, transport, logger, pollMs: 60_000, sendTimeoutMs, leaseMs });
+    const second = startOutboxWorker({ db, transport, logger, pollMs: 60_000, sendTimeoutMs, leaseMs });
+    try {
+      const id = await queueOne();
+      let firstDone = false;
+      const firstRun = first.drain().then(() => (firstDone = true));
+      await firstSendStarted.promise;
+      // The other instance polls for as long as the first one is busy with the mail. Each poll yields to the
+      // event loop: SQLite answers synchronously, and a loop of microtasks alone would hold back every timer.
+      while (!firstDone) {
+        await second.drain();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await firstRun;
+      expect(delivered).toEqual([]);
+      expect(await row(id)).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+
+      await makeDue(id);
+      await Promise.all([first.drain(), second.drain()]);
+      expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
+      expect(delivered).toHaveLength(1);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+
+  test.each(["sent", "failed"] as const)(
+    "a worker whose lease was taken over cannot mark the mail %s: its late result is dropped with a warning",
+    async (outcome) => {
+      const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+      const recording: Logger = { ...logger, warn: (message, fields) => void warnings.push({ message, fields }) };
+      const sendStarted = deferred();
+      const release = deferred();
+      const transport: MailTransport = {
+        kind: "smtp",
+        async send() {
+          sendStarted.resolve();
+          await release.promise;
+        },
+      };
+      const db = workerApp.services.database.db;
+      const worker = startOutboxWorker({ db, transport, logger: recording, pollMs: 60_000 });
+      try {
+        const to = buildUser().email;
+        await createMailQueue(db, () => undefined).enqueue(outgoing(to));
+        const [queued] = await outboxRows(workerApp, to);
+        const id = queued!.id;
+        const run = worker.drain();
+        await sendStarted.promise;
+
+        // The first worker's lease runs out (it stalled) and another instance claims the mail.
+        await makeDue(id);
+        const takenOver = await claimMail(db, { id, attempts: 1 }, LEASE_MS);
+        expect(takenOver).toMatchObject({ id, attempts: 2 });
+        if (outcome === "sent") release.resolve();
+        else release.reject(new Error("SMTP down"));
+        await run;
+
+        expect(await row(id)).toMatchObject({ status: "sending", attempts: 2, last_error: null, sent_at: null });
+        const leaseLost = warnings.filter((warning) => warning.message.startsWith("mail lease lost"));
+        expect(leaseLost).toEqual([{ message: expect.any(String), fields: { id, attempt: 1, outcome } }]);
+        expect(JSON.stringify(warnings)).not.toContain(to.toLowerCase());
+
+        expect(await markMailSent(db, takenOver!)).toBe(true);
+        expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
+      } finally {
+        release.resolve();
+        await worker.stop();
+      }
+    },
+  );
+
+  test("a hung transport is cut off at the send timeout, and the mail is retried later", async () => {
+    const sendTimeoutMs = 20;
+    const signals: AbortSignal[] = [];
+    const delivered: string[] = [];
+    let hung = true;
+    // Ignores its abort signal on purpose: the worker must not depend on the transport to give up.
+    const transport: MailTransport = {
+      kind: "smtp",
+      send(mail, signal) {
+        signals.push(signal);
+        if (hung) return new Promise<void>(() => undefined);
+        delivered.push(mail.subject);
+        return Promise.resolve();
+      },
+    };
+    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport, logger, pollMs: 60_000, sendTimeoutMs });
+    try {
+      const id = await queueOne();
+      const before = Date.now();
+      await worker.drain();
+      const failed = await row(id);
+      expect(failed).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+      expect(new Date(toIsoString(failed.next_attempt_at)!).getTime()).toBeGreaterThanOrEqual(before + retryDelayMs(1));
+      expect(signals).toHaveLength(1);
+      expect(signals[0]!.aborted).toBe(true);
+
+      hung = false;
+      await makeDue(id);
+      await worker.drain();
+      expect(await row(id)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
+      expect(delivered).toHaveLength(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  test("an SMTP send the worker abandons closes its connection at once, not after nodemailer's own timeouts", async () => {
+    const sockets: Socket[] = [];
+    const closed = deferred();
+    // A server that accepts the connection and never greets: a hung SMTP server.
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("close", () => closed.resolve());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const db = workerApp.services.database.db;
+    const transport = createMailTransport(db, { from: "Atrium <a@example.test>", smtpUrl: `smtp://127.0.0.1:${port}` });
+    const sendTimeoutMs = 200;
+    const worker = startOutboxWorker({ db, transport, logger, pollMs: 60_000, sendTimeoutMs });
+    const id = await queueOne();
+    try {
+      const started = Date.now();
+      await worker.drain();
+      expect(await row(id)).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+      await closed.promise;
+      expect(Date.now() - started).toBeLessThan(SMTP_TIMEOUTS.greetingTimeout);
+      expect(sockets).toHaveLength(1);
+    } finally {
+      await worker.stop();
+      await db.deleteFrom("mail_outbox").where("id", "=", id).execute();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test("the dev-mailbox transport is used when no SMTP_URL is set", () => {
     expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>" }).kind).toBe("dev-mailbox");
     expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>", smtpUrl: "smtp://127.0.0.1:2525" }).kind).toBe("smtp");
+  });
+});
+
+describe("outbox worker: purge of old mail", () => {
+  let purgeApp: TestApp;
+  const logger = createLogger("silent");
+  const transport: MailTransport = { kind: "smtp", send: async () => undefined };
+
+  beforeAll(async () => {
+    purgeApp = await createTestApp();
+    await purgeApp.services.worker.stop();
+  });
+
+  afterAll(async () => {
+    await purgeApp?.close();
+  });
+
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  const expired = () => ago(MAIL_RETENTION_MS + 60_000);
+  const recent = () => ago(MAIL_RETENTION_MS - 60_000);
+  const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+  async function insertOutboxRow(id: string, status: MailOutboxTable["status"], createdAt: string, nextAttemptAt = createdAt): Promise<void> {
+    await purgeApp.services.database.db
+      .insertInto("mail_outbox")
+      .values({
+        id,
+        to_address: buildUser().email,
+        subject: id,
+        text_body: "text",
+        html_body: "<p>html</p>",
+        status,
+        attempts: status === "pending" ? 0 : 1,
+        next_attempt_at: nextAttemptAt,
+        created_at: createdAt,
+        sent_at: status === "sent" ? createdAt : null,
+      })
+      .execute();
+  }
+
+  async function insertDevMail(id: string, createdAt: string): Promise<void> {
+    await purgeApp.services.database.db
+      .insertInto("dev_mailbox")
+      .values({ id, to_address: buildUser().email, subject: id, text_body: "text", html_body: "<p>html</p>", created_at: createdAt })
+      .execute();
+  }
+
+  async function remaining(): Promise<{ outbox: string[]; devMailbox: string[] }> {
+    const db = purgeApp.services.database.db;
+    const outbox = await db.selectFrom("mail_outbox").select("id").orderBy("id").execute();
+    const devMailbox = await db.selectFrom("dev_mailbox").select("id").orderBy("id").execute();
+    return { outbox: outbox.map((row) => row.id), devMailbox: devMailbox.map((row) => row.id) };
+  }
+
+  test("finished outbox rows and dev mailbox mails past the retention are deleted; unfinished and recent ones are kept", async () => {
+    await insertOutboxRow("old-sent", "sent", expired());
+    await insertOutboxRow("old-failed", "failed", expired());
+    await insertOutboxRow("old-pending", "pending", expired(), inAnHour());
+    await insertOutboxRow("old-sending", "sending", expired(), inAnHour());
+    await insertOutboxRow("recent-sent", "sent", recent());
+    await insertOutboxRow("recent-failed", "failed", recent());
+    await insertDevMail("old-dev-mail", expired());
+    await insertDevMail("recent-dev-mail", recent());
+
+    const worker = startOutboxWorker({ db: purgeApp.services.database.db, transport, logger, pollMs: 60_000 });
+    try {
+      await worker.drain();
+      expect(await remaining()).toEqual({ outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"], devMailbox: ["recent-dev-mail"] });
+
+      // Not on every run: the next purge is an hour later.
+      await insertOutboxRow("old-sent-2", "sent", expired());
+      await worker.drain();
+      expect((await remaining()).outbox).toContain("old-sent-2");
+    } finally {
+      await worker.stop();
+    }
+
+    const everyRun = startOutboxWorker({ db: purgeApp.services.database.db, transport, logger, pollMs: 60_000, purgeEveryMs: 0 });
+    try {
+      await everyRun.drain();
+      await insertDevMail("old-dev-mail-2", expired());
+      await everyRun.drain();
+      expect(await remaining()).toEqual({ outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"], devMailbox: ["recent-dev-mail"] });
+    } finally {
+      await everyRun.stop();
+    }
   });
 });
 

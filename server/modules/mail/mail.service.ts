@@ -4,16 +4,26 @@ import type { Database } from "../../db/schema";
 import { insertDevMail, insertOutboxMail } from "./mail.repository";
 import type { OutgoingMail } from "./mail.schemas";
 
-/** Where delivered mail goes: an SMTP server, or the dev mailbox table. */
-export type MailTransport = { kind: "smtp" | "dev-mailbox"; send(mail: OutgoingMail): Promise<void> };
+/**
+ * Where delivered mail goes: an SMTP server, or the dev mailbox table. The outbox worker aborts `signal`
+ * when it abandons a send that took too long; the SMTP transport then closes its connection.
+ */
+export type MailTransport = { kind: "smtp" | "dev-mailbox"; send(mail: OutgoingMail, signal: AbortSignal): Promise<void> };
+
+/**
+ * nodemailer waits minutes by default (2 minutes to connect, 10 of socket inactivity). These keep each step
+ * below the outbox worker's send timeout, so nodemailer normally gives up on a dead server by itself before
+ * the worker has to abandon the send.
+ */
+export const SMTP_TIMEOUTS = { dnsTimeout: 5_000, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
 
 export function createMailTransport(db: Kysely<Database>, options: { smtpUrl?: string; from: string }): MailTransport {
   if (!options.smtpUrl) return { kind: "dev-mailbox", send: (mail) => insertDevMail(db, mail) };
-  const smtp = nodemailer.createTransport(options.smtpUrl);
+  const smtp = nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS });
   return {
     kind: "smtp",
-    async send(mail) {
-      await smtp.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    async send(mail, signal) {
+      await smtp.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, signal });
     },
   };
 }
