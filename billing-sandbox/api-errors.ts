@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
+import { serializeError } from "../common/serialize-error";
 
 /**
  * Errors in the provider's wire format: `{error, detail}` for named errors and FastAPI's
@@ -46,8 +47,17 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T): Prom
   return parseBody(schema, raw);
 }
 
-export function errorHandler(error: Error, c: Context): Response {
-  if (error instanceof ApiError) return c.json(error.body, error.status);
-  console.error("billing sandbox: unhandled error", error);
-  return c.json({ error: "InternalServerError", detail: error.message }, 500);
+/** Where the sandbox reports what goes wrong: the app's logger inside `npm start`, a JSON line logger on its own. */
+export type SandboxLogger = {
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+};
+
+/** The sandbox's one `onError`: provider-format errors keep their status, anything else is logged and a 500. */
+export function createErrorHandler(logger: SandboxLogger | undefined) {
+  return (error: Error, c: Context): Response => {
+    if (error instanceof ApiError) return c.json(error.body, error.status);
+    logger?.error("billing sandbox: unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
+    return c.json({ error: "InternalServerError", detail: error.message }, 500);
+  };
 }

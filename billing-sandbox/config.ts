@@ -12,7 +12,16 @@ const envSchema = z
     SANDBOX_WEBHOOK_URL: z.url().optional(),
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).optional(),
   })
-  .refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, { path: ["SANDBOX_WEBHOOK_SECRET"], message: "required with SANDBOX_WEBHOOK_URL" });
+  .refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, { path: ["SANDBOX_WEBHOOK_SECRET"], message: "required with SANDBOX_WEBHOOK_URL" })
+  // Without a token the sandbox takes any token, its reset control included: fine on this machine only.
+  .refine((env) => isLoopbackHost(env.SANDBOX_HOST) || env.SANDBOX_ACCESS_TOKEN, {
+    path: ["SANDBOX_ACCESS_TOKEN"],
+    message: "required when SANDBOX_HOST is not a loopback address",
+  });
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 export type SandboxConfig = {
   port: number;

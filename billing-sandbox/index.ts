@@ -1,5 +1,6 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Hono, MiddlewareHandler } from "hono";
-import { errorHandler, notFound, unauthorized } from "./api-errors";
+import { createErrorHandler, notFound, unauthorized, type SandboxLogger } from "./api-errors";
 import { benefitRoutes } from "./benefits.routes";
 import { processDueWork } from "./billing";
 import { checkoutClientRoutes, checkoutRoutes } from "./checkouts.routes";
@@ -32,7 +33,8 @@ export type BillingSandboxOptions = {
   webhookEndpoint?: { url: string; secret: string };
   /** First webhook retry delay in ms (doubles per attempt). Default 2 s. */
   webhookRetryBaseMs?: number;
-  logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+  /** Receives failed webhook deliveries (warn) and unhandled errors (error). */
+  logger?: SandboxLogger;
 };
 
 export type BillingSandbox = {
@@ -48,6 +50,12 @@ export type BillingSandbox = {
 
 const CONFIGURED_ENDPOINT_KEY = "configured_webhook_endpoint_id";
 
+/** Compares in constant time, so response timing does not reveal how much of a guessed token was right. */
+function isSameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /** The offline stand-in for the billing provider's API, hosted checkout, webhooks and clock. */
 export function createBillingSandbox(options: BillingSandboxOptions): BillingSandbox {
   const store = openStore(options.dataFile);
@@ -56,7 +64,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
     store,
     clock,
     retryBaseMs: options.webhookRetryBaseMs ?? 2000,
-    onError: options.logger?.warn.bind(options.logger),
+    logger: options.logger,
   });
   const ctx: SandboxContext = {
     store,
@@ -77,7 +85,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
   initialize();
 
   const app = newRouter();
-  app.onError(errorHandler);
+  app.onError(createErrorHandler(options.logger));
   app.notFound(() => {
     throw notFound();
   });
@@ -87,7 +95,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
   const requireOrganizationToken: MiddlewareHandler = async (c, next) => {
     if (!/\/v1\/(checkouts\/client|customer-portal)\//.test(c.req.path)) {
       const token = /^Bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-      if (!token || (ctx.accessToken !== undefined && token !== ctx.accessToken)) throw unauthorized();
+      if (!token || (ctx.accessToken !== undefined && !isSameSecret(token, ctx.accessToken))) throw unauthorized();
     }
     await next();
   };

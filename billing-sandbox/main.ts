@@ -16,7 +16,10 @@ const sandbox = createBillingSandbox({
   publicUrl: config.publicUrl,
   accessToken: config.accessToken,
   webhookEndpoint: config.webhookEndpoint,
-  logger: { warn: (message, fields) => console.warn(JSON.stringify({ time: new Date().toISOString(), level: "warn", message, ...fields })) },
+  logger: {
+    warn: (message, fields) => console.warn(JSON.stringify({ time: new Date().toISOString(), level: "warn", message, ...fields })),
+    error: (message, fields) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields })),
+  },
 });
 
 const server = serve({ fetch: sandbox.app.fetch, port: config.port, hostname: config.host }, (info) => {

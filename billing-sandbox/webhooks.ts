@@ -1,4 +1,6 @@
 import { createHmac } from "node:crypto";
+import { serializeError } from "../common/serialize-error";
+import type { SandboxLogger } from "./api-errors";
 import type { Clock } from "./clock";
 import { newId } from "./context";
 import type { Store } from "./store";
@@ -33,7 +35,7 @@ type DispatcherOptions = {
   clock: Clock;
   /** First retry delay; each further retry doubles it. */
   retryBaseMs: number;
-  onError?: (message: string, fields: Record<string, unknown>) => void;
+  logger?: SandboxLogger;
 };
 
 export function createWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
@@ -87,7 +89,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       next_attempt_at: Date.now() + retryBaseMs * 2 ** (attempts - 1),
     });
     if (!succeeded)
-      options.onError?.("webhook delivery failed", {
+      options.logger?.warn("webhook delivery failed", {
         url: endpoint.url,
         type: event.type,
         attempt: attempts,
@@ -139,7 +141,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         await runOnce();
       } while (runAgain && !closed);
     })()
-      .catch((error: unknown) => options.onError?.("webhook dispatcher crashed", { error: String(error) }))
+      .catch((error: unknown) => options.logger?.error("webhook dispatcher crashed", { error: serializeError(error) }))
       .finally(() => {
         running = undefined;
         scheduleNext();

@@ -76,6 +76,8 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
     publicUrl: url,
     webhookEndpoint: { url: receiver.url, secret: WEBHOOK_SECRET },
     webhookRetryBaseMs: 50,
+    // An unhandled error is a problem of the test that caused it, not a line on the console.
+    logger: { warn: () => undefined, error: (message, fields) => problems.push(`${message}: ${JSON.stringify(fields)}`) },
     ...options,
   });
 
