@@ -57,18 +57,51 @@ describe("loadConfig", () => {
     expect(problems[1]).toMatch(/^SMTP_URL: required in production/);
   });
 
-  test("production accepts DEV_MAILBOX=true instead of SMTP_URL", () => {
-    const config = loadConfig({ NODE_ENV: "production", AUTH_SECRET: SECRET, DEV_MAILBOX: "true" });
-    expect(config.mail.devMailbox).toBe(true);
-    expect(problemsOf({ NODE_ENV: "production", DEV_MAILBOX: "true" })).toEqual([expect.stringMatching(/^AUTH_SECRET:/)]);
+  test("production refuses the dev mailbox, which would show every reset link to anyone, with or without SMTP_URL", () => {
+    expect(problemsOf({ NODE_ENV: "production", AUTH_SECRET: SECRET, DEV_MAILBOX: "true" })).toEqual([
+      expect.stringMatching(/^SMTP_URL: required in production/),
+      expect.stringMatching(/^DEV_MAILBOX: not allowed in production/),
+    ]);
+    expect(problemsOf({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587", DEV_MAILBOX: "1" })).toEqual([
+      expect.stringMatching(/^DEV_MAILBOX: not allowed in production/),
+    ]);
   });
 
-  test("in production the dev mailbox and the billing sandbox are off unless enabled", () => {
+  test("in production the dev mailbox and the billing sandbox are off unless enabled; the sandbox then needs its own token", () => {
     const base = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
     expect(loadConfig(base)).toMatchObject({ isProduction: true, mail: { devMailbox: false, smtpUrl: "smtp://mail.example.test:587" }, billingSandbox: false });
-    expect(loadConfig({ ...base, BILLING_SANDBOX: "true" }).billingSandbox).toBe(true);
-    // With SMTP configured, mail goes to SMTP even if the dev mailbox is asked for.
-    expect(loadConfig({ ...base, DEV_MAILBOX: "true" }).mail.devMailbox).toBe(false);
+    expect(problemsOf({ ...base, BILLING_SANDBOX: "true" })).toEqual([expect.stringMatching(/^SANDBOX_ACCESS_TOKEN: required in production/)]);
+    expect(problemsOf({ ...base, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: "guessable" })).toEqual([
+      "SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production",
+    ]);
+    expect(loadConfig({ ...base, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: SECRET })).toMatchObject({
+      billingSandbox: true,
+      sandbox: { accessToken: SECRET },
+    });
+  });
+
+  test("a bad PORT does not hide the production problems: every one is listed", () => {
+    const problems = problemsOf({ NODE_ENV: "production", PORT: "eighty", DEV_MAILBOX: "true", BILLING_SANDBOX: "true" });
+    expect(problems.map((problem) => problem.split(":")[0])).toEqual(["PORT", "AUTH_SECRET", "SMTP_URL", "DEV_MAILBOX", "SANDBOX_ACCESS_TOKEN"]);
+  });
+
+  test.each([
+    ["HOST", { HOST: "0.0.0.0" }],
+    ["HOST", { HOST: "::" }],
+    ["HOST", { HOST: "10.1.2.3" }],
+    ["BASE_URL", { BASE_URL: "https://atrium.example.test" }],
+  ])("development mode refuses to face a network (%s %o) unless DEVELOPMENT_DEPLOYMENT=true", (variable, env) => {
+    for (const mode of [{}, { NODE_ENV: "development" }, { NODE_ENV: "test" }]) {
+      const problems = problemsOf({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), ...mode, ...env });
+      expect(problems).toEqual([
+        expect.stringMatching(new RegExp(`^${variable}: .*set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true`)),
+      ]);
+    }
+    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), DEVELOPMENT_DEPLOYMENT: "true", ...env }).env).toBe("development");
+  });
+
+  test.each(["127.0.0.1", "127.0.1.1", "localhost", "::1"])("development mode listens on the loopback address %s", (host) => {
+    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), HOST: host }).host).toBe(host);
   });
 
   test("outside production AUTH_SECRET is generated once into the data folder and reused", () => {
@@ -109,28 +142,29 @@ describe("loadConfig", () => {
       AUTH_SECRET: SECRET,
       ADMIN_EMAILS: " Boss@Example.TEST , ,ops@example.test",
       TRUSTED_ORIGINS: "https://partner.example.test/some/path, http://localhost:5173",
-      TRUSTED_PROXIES: "10.0.0.1, 10.0.0.2",
+      TRUSTED_PROXIES: "10.0.0.1, 10.0.0.0/8, fd00::/8, loopback",
     });
     expect(config.adminEmails).toEqual(["boss@example.test", "ops@example.test"]);
     expect(config.trustedOrigins).toEqual(["https://partner.example.test", "http://localhost:5173"]);
-    expect(config.trustedProxies).toEqual(["10.0.0.1", "10.0.0.2"]);
+    expect(config.trustedProxies).toEqual(["10.0.0.1", "10.0.0.0/8", "fd00::/8", "loopback"]);
   });
 
   test("a TRUSTED_ORIGINS entry that is not a URL and a TRUSTED_PROXIES entry that is not an address are listed with the rest", () => {
     const problems = problemsOf({
       AUTH_SECRET: "short",
       TRUSTED_ORIGINS: "https://ok.example.test,partner.example.test",
-      TRUSTED_PROXIES: "10.0.0.1,proxy.internal",
+      TRUSTED_PROXIES: "10.0.0.1,proxy.internal,10.0.0.0/33",
     });
     expect(problems).toEqual([
       expect.stringMatching(/^AUTH_SECRET:/),
       "TRUSTED_ORIGINS: not an http(s) URL: partner.example.test",
-      "TRUSTED_PROXIES: not an IP address: proxy.internal",
+      "TRUSTED_PROXIES: not an IP address, a CIDR range or loopback/linklocal/uniquelocal: proxy.internal",
+      "TRUSTED_PROXIES: not an IP address, a CIDR range or loopback/linklocal/uniquelocal: 10.0.0.0/33",
     ]);
   });
 
   test("an https BASE_URL is recognised and its trailing slash dropped", () => {
-    const config = loadConfig({ AUTH_SECRET: SECRET, BASE_URL: "https://atrium.example.test/" });
+    const config = loadConfig({ AUTH_SECRET: SECRET, BASE_URL: "https://atrium.example.test/", DEVELOPMENT_DEPLOYMENT: "true" });
     expect(config.baseUrl).toBe("https://atrium.example.test");
     expect(config.isHttps).toBe(true);
   });

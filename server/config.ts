@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { isIP } from "node:net";
 import path from "node:path";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 
 /** The only place that reads `process.env`. Everything else receives a typed `Config`. */
@@ -40,16 +40,18 @@ const optionalUrl = z
   .optional()
   .transform((value) => value || undefined);
 
+const PORT_MESSAGE = "must be a port number from 0 to 65535";
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   BASE_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   TRUSTED_ORIGINS: csvOf(isHttpUrl, "not an http(s) URL"),
-  TRUSTED_PROXIES: csvOf((item) => isIP(item) !== 0, "not an IP address"),
+  TRUSTED_PROXIES: csvOf(isTrustExpression, "not an IP address, a CIDR range or loopback/linklocal/uniquelocal"),
   ADMIN_EMAILS: csv,
   ADMIN_USER_IDS: csv,
   SMTP_URL: optionalUrl,
@@ -69,7 +71,22 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  DEVELOPMENT_DEPLOYMENT: flag,
 });
+
+/** What proxy-addr accepts: an address, a CIDR range or a named range such as `loopback`. */
+function isTrustExpression(item: string): boolean {
+  try {
+    proxyAddr.compile(item);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 export type Config = {
   env: "development" | "production" | "test";
@@ -111,21 +128,41 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment once, listing every bad variable together rather than the first. */
+/**
+ * Parses the environment once. Every variable is parsed on its own and the rules between variables run
+ * on whatever parsed, so one bad value never hides another problem: all of them are listed together.
+ */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
-  }
-  const env = parsed.data;
-  const isProduction = env.NODE_ENV === "production";
   const problems: string[] = [];
-
-  if (isProduction && !env.AUTH_SECRET) problems.push("AUTH_SECRET: required in production (32+ random characters)");
-  if (isProduction && !env.SMTP_URL && env.DEV_MAILBOX !== true) {
-    problems.push("SMTP_URL: required in production (or set DEV_MAILBOX=true to keep mail in the dev mailbox)");
+  const parsed: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(envSchema.shape)) {
+    const result = (schema as z.ZodType).safeParse(source[name]);
+    if (result.success) parsed[name] = result.data;
+    else problems.push(...result.error.issues.map((issue) => `${name}: ${issue.message}`));
   }
-  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR);
+  const env = parsed as z.infer<typeof envSchema>;
+  const isProduction = env.NODE_ENV === "production";
+
+  if (isProduction) {
+    if (!env.AUTH_SECRET && source.AUTH_SECRET === undefined) problems.push("AUTH_SECRET: required in production (32+ random characters)");
+    if (!env.SMTP_URL && source.SMTP_URL === undefined) problems.push("SMTP_URL: required in production, e.g. smtps://user:pass@smtp.example.com:465");
+    if (env.DEV_MAILBOX === true) {
+      problems.push("DEV_MAILBOX: not allowed in production: the dev mailbox shows every mail, password-reset links included, to whoever opens it");
+    }
+    if (env.BILLING_SANDBOX === true && !env.SANDBOX_ACCESS_TOKEN) {
+      problems.push("SANDBOX_ACCESS_TOKEN: required in production when BILLING_SANDBOX=true (32+ random characters), or the sandbox accepts any token");
+    } else if (env.BILLING_SANDBOX === true && (env.SANDBOX_ACCESS_TOKEN?.length ?? 0) < 32) {
+      problems.push("SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production");
+    }
+  } else if (env.DEVELOPMENT_DEPLOYMENT !== true) {
+    // Development mode serves the dev mailbox and a billing sandbox that accepts any token: it stays on this
+    // machine unless someone says, in so many words, that a development deployment faces a network.
+    const hint =
+      "NODE_ENV is not production, so the dev mailbox and the billing sandbox would face the network: set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true for a development deployment others may reach";
+    if (env.HOST !== undefined && !isLoopbackHost(env.HOST)) problems.push(`HOST: ${env.HOST} is not a loopback address; ${hint}`);
+    if (env.BASE_URL?.startsWith("https://")) problems.push(`BASE_URL: an https address means a public deployment; ${hint}`);
+  }
+  const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR ?? "./data");
   if (typeof database === "string") problems.push(`DATABASE_URL: ${database}`);
   const socialProviders: Config["socialProviders"] = {};
   for (const [provider, clientId, clientSecret] of [
@@ -156,7 +193,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mail: {
       from: env.MAIL_FROM,
       smtpUrl: env.SMTP_URL,
-      devMailbox: !env.SMTP_URL && (env.DEV_MAILBOX ?? !isProduction),
+      devMailbox: !isProduction && !env.SMTP_URL && (env.DEV_MAILBOX ?? true),
     },
     billingSandbox: env.BILLING_SANDBOX ?? !isProduction,
     sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },

@@ -190,7 +190,7 @@ describe("on an https BASE_URL", () => {
   let httpsApp: TestApp;
 
   beforeAll(async () => {
-    httpsApp = await createTestApp({ env: { BASE_URL: "https://atrium.example.test" } });
+    httpsApp = await createTestApp({ env: { BASE_URL: "https://atrium.example.test", DEVELOPMENT_DEPLOYMENT: "true" } });
   });
 
   afterAll(async () => {
