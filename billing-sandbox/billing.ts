@@ -135,10 +135,18 @@ export function assertCheckoutPayable(ctx: SandboxContext, checkout: CheckoutRec
  * Confirms a checkout with a test card token and, when it pays, fulfils it synchronously.
  * Returns the `confirmed` snapshot (CheckoutPublicConfirmed), as the provider answers before fulfilment.
  */
-export function confirmCheckout(ctx: SandboxContext, checkoutId: string, token: string | null | undefined): Record<string, unknown> {
+export function confirmCheckout(
+  ctx: SandboxContext,
+  checkoutId: string,
+  token: string | null | undefined,
+  applyChanges?: (checkout: CheckoutRecord) => void,
+): Record<string, unknown> {
+  // Changes sent with the confirmation are part of it: a refused confirmation keeps none of them.
   const outcome = ctx.store.transaction(() => {
-    const checkout = ctx.store.get("checkout", checkoutId);
-    if (!checkout) throw new ApiError(404, { error: "ResourceNotFound", detail: "Not found" });
+    const before = ctx.store.get("checkout", checkoutId);
+    if (!before) throw new ApiError(404, { error: "ResourceNotFound", detail: "Not found" });
+    applyChanges?.(before);
+    const checkout = ctx.store.get("checkout", checkoutId)!;
     assertCheckoutPayable(ctx, checkout);
     if (!checkout.customer_email && !checkout.customer_id) throw validationError(["body", "customer_email"], "Field required");
     const amounts = checkoutAmounts(ctx, checkout);

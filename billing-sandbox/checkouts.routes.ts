@@ -245,8 +245,7 @@ export function checkoutClientRoutes(ctx: SandboxContext) {
   router.post("/:secret/confirm", async (c) => {
     const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
     const { confirmation_token_id: token, ...changes } = await readJson(c, checkoutConfirmSchema);
-    if (hasChanges(changes)) ctx.store.transaction(() => updateCheckout(ctx, checkout, changes));
-    return c.json(confirmCheckout(ctx, checkout.id, token));
+    return c.json(confirmCheckout(ctx, checkout.id, token, hasChanges(changes) ? (current) => updateCheckout(ctx, current, changes) : undefined));
   });
 
   return router;
