@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { platformRoles, type PlatformRole } from "./permissions";
 
 /** Limits shared by the server's better-auth options and every form in the web app. */
 export const USERNAME_MIN_LENGTH = 3;
@@ -7,22 +8,79 @@ export const USERNAME_PATTERN = /^[a-zA-Z0-9_.]+$/;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const NAME_MAX_LENGTH = 100;
+/** The longest address SMTP can deliver to (RFC 5321). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/**
+ * Limits of the values no form asks for (ids, tokens, redirect URLs, free text), so the server refuses any
+ * unbounded field. better-auth's ids are 32 characters; OAuth id tokens (signed JWTs) run to a few KB.
+ */
+export const ID_MAX_LENGTH = 255;
+export const TOKEN_MAX_LENGTH = 8192;
+export const URL_MAX_LENGTH = 2048;
+export const TEXT_MAX_LENGTH = 1000;
+
+const atMost = (max: number) => `Use at most ${max} characters`;
 
 export const usernameSchema = z
   .string()
   .trim()
   .min(USERNAME_MIN_LENGTH, `Use at least ${USERNAME_MIN_LENGTH} characters`)
-  .max(USERNAME_MAX_LENGTH, `Use at most ${USERNAME_MAX_LENGTH} characters`)
+  .max(USERNAME_MAX_LENGTH, atMost(USERNAME_MAX_LENGTH))
   .regex(USERNAME_PATTERN, "Use only letters, digits, dots and underscores");
 
 export const passwordSchema = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `Use at most ${PASSWORD_MAX_LENGTH} characters`);
+  .max(PASSWORD_MAX_LENGTH, atMost(PASSWORD_MAX_LENGTH));
 
-export const emailSchema = z.string().trim().min(1, "Enter your e-mail").pipe(z.email("Enter a valid e-mail address"));
+/** A password being checked rather than chosen: no minimum, so a wrong short one is answered as wrong. */
+export const currentPasswordSchema = z.string().max(PASSWORD_MAX_LENGTH, atMost(PASSWORD_MAX_LENGTH));
 
-export const nameSchema = z.string().trim().min(1, "Enter your name").max(NAME_MAX_LENGTH, `Use at most ${NAME_MAX_LENGTH} characters`);
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1, "Enter your e-mail")
+  .max(EMAIL_MAX_LENGTH, atMost(EMAIL_MAX_LENGTH))
+  .pipe(z.email("Enter a valid e-mail address"));
+
+export const nameSchema = z.string().trim().min(1, "Enter your name").max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));
+
+/** The case-preserving form of a username, shown to people; free text (better-auth checks only the username). */
+export const displayUsernameSchema = z.string().max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));
+
+/** An absolute http(s) URL: what an avatar or a logo may point at (never javascript: or a data: blob). */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: "Enter a full URL, starting with https://" }).max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
+
+/** A picture URL, or "" for none. */
+export const imageUrlSchema = z.union([z.literal(""), httpUrlSchema], { error: "Enter a full URL, starting with https://" });
+
+/** Where better-auth sends the browser next: a path or an absolute URL, whose origin better-auth checks itself. */
+export const callbackUrlSchema = z.string().max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
+
+/** A record id: whether it exists is the endpoint's to answer. */
+export const idSchema = z.string().max(ID_MAX_LENGTH, atMost(ID_MAX_LENGTH));
+
+/** A session, reset, verification or provider token: whether it is valid is the endpoint's to answer. */
+export const tokenSchema = z.string().max(TOKEN_MAX_LENGTH, atMost(TOKEN_MAX_LENGTH));
+
+/** Free text no form bounds otherwise, such as a ban reason. */
+export const textSchema = z.string().max(TEXT_MAX_LENGTH, atMost(TEXT_MAX_LENGTH));
+
+/** A ban lasts whole seconds, at most a century (0 means until lifted); longer would overflow the expiry date. */
+export const BAN_MAX_SECONDS = 100 * 365 * 24 * 60 * 60;
+export const banDurationSchema = z
+  .number()
+  .int("Use whole seconds")
+  .min(0, "Use 0 (until lifted) or more seconds")
+  .max(BAN_MAX_SECONDS, `Use at most ${BAN_MAX_SECONDS} seconds`);
+
+const PLATFORM_ROLES = Object.keys(platformRoles) as [PlatformRole, ...PlatformRole[]];
+export const platformRoleSchema = z.enum(PLATFORM_ROLES, { error: `Use one of: ${PLATFORM_ROLES.join(", ")}` });
+/** One platform role, or several as a list. */
+export const platformRolesSchema = z.union([platformRoleSchema, z.array(platformRoleSchema).min(1).max(PLATFORM_ROLES.length)], {
+  error: `Use one or more of: ${PLATFORM_ROLES.join(", ")}`,
+});
 
 const optionalUsername = z.union([z.literal(""), usernameSchema]).optional();
 
@@ -36,22 +94,22 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 
 /** One field takes an e-mail or a username: an at-sign decides which. */
 export const signInSchema = z.object({
-  identifier: z.string().trim().min(1, "Enter your e-mail or username"),
-  password: z.string().min(1, "Enter your password"),
+  identifier: z.string().trim().min(1, "Enter your e-mail or username").max(EMAIL_MAX_LENGTH, atMost(EMAIL_MAX_LENGTH)),
+  password: currentPasswordSchema.min(1, "Enter your password"),
   rememberMe: z.boolean().optional(),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
 export const profileSchema = z.object({
   name: nameSchema,
-  image: z.union([z.literal(""), z.url("Enter a full URL, starting with https://")]).optional(),
+  image: imageUrlSchema.optional(),
   username: optionalUsername,
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string().min(1, "Enter your current password"),
+    currentPassword: currentPasswordSchema.min(1, "Enter your current password"),
     newPassword: passwordSchema,
     confirmPassword: z.string(),
   })

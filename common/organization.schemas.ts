@@ -1,16 +1,27 @@
 import { z } from "zod";
+import { EMAIL_MAX_LENGTH, ID_MAX_LENGTH, idSchema, imageUrlSchema } from "./account.schemas";
 import { ORGANIZATION_ROLES } from "./permissions";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MIN_LENGTH = 2;
+export const SLUG_MAX_LENGTH = 48;
+export const ORGANIZATION_NAME_MAX_LENGTH = 100;
+export const TEAM_NAME_MAX_LENGTH = 100;
 
-export const organizationNameSchema = z.string().trim().min(1, "Enter a name").max(100, "Use at most 100 characters");
+export const organizationNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Enter a name")
+  .max(ORGANIZATION_NAME_MAX_LENGTH, `Use at most ${ORGANIZATION_NAME_MAX_LENGTH} characters`);
 export const slugSchema = z
   .string()
   .trim()
-  .min(2, "Use at least 2 characters")
-  .max(48, "Use at most 48 characters")
+  .min(SLUG_MIN_LENGTH, `Use at least ${SLUG_MIN_LENGTH} characters`)
+  .max(SLUG_MAX_LENGTH, `Use at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes");
-const logoSchema = z.union([z.literal(""), z.url("Enter a full URL, starting with https://")]).optional();
+/** A logo URL, or "" for none. */
+export const logoUrlSchema = imageUrlSchema;
+const logoSchema = logoUrlSchema.optional();
 
 export const createOrganizationSchema = z.object({ name: organizationNameSchema, slug: slugSchema, logo: logoSchema });
 export type CreateOrganizationInput = z.infer<typeof createOrganizationSchema>;
@@ -30,13 +41,46 @@ export const updateOrganizationSchema = z.object({
   }, 'Enter a JSON object, e.g. {"plan": "pro"}'),
 });
 
+/**
+ * Organization metadata as the API takes it: a map or its JSON string. Only the type is checked here; its
+ * size, depth and keys are checked where it is parsed (the organizations module).
+ */
+export const organizationMetadataSchema = z.union([z.string(), z.record(z.string(), z.unknown())], { error: "Send a JSON object or its string" });
+
+const roleList = ORGANIZATION_ROLES.join(", ");
+export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES, { error: `Use one of: ${roleList}` });
+const isOrganizationRole = (role: string) => organizationRoleSchema.safeParse(role.trim()).success;
+/** One role or several (a list, or better-auth's comma-separated string), each one of the organization's roles. */
+export const organizationRolesSchema = z.union(
+  [
+    z
+      .string()
+      .max(ID_MAX_LENGTH, `Use at most ${ID_MAX_LENGTH} characters`)
+      .refine((value) => value.split(",").every(isOrganizationRole), `Use one or more of: ${roleList}`),
+    z.array(organizationRoleSchema).min(1, `Use one or more of: ${roleList}`).max(ORGANIZATION_ROLES.length, `Use each role at most once: ${roleList}`),
+  ],
+  { error: `Use one or more of: ${roleList}` },
+);
+
+export const invitationEmailSchema = z
+  .string()
+  .trim()
+  .min(1, "Enter an e-mail address")
+  .max(EMAIL_MAX_LENGTH, `Use at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email("Enter a valid e-mail address"));
+
 export const inviteMemberSchema = z.object({
-  email: z.string().trim().min(1, "Enter an e-mail address").pipe(z.email("Enter a valid e-mail address")),
-  role: z.enum(ORGANIZATION_ROLES),
-  teamId: z.string().optional(),
+  email: invitationEmailSchema,
+  role: organizationRoleSchema,
+  teamId: idSchema.optional(),
 });
 
-export const teamNameSchema = z.object({ name: z.string().trim().min(1, "Enter a team name").max(100, "Use at most 100 characters") });
+export const teamNameFieldSchema = z.string().trim().min(1, "Enter a team name").max(TEAM_NAME_MAX_LENGTH, `Use at most ${TEAM_NAME_MAX_LENGTH} characters`);
+export const teamNameSchema = z.object({ name: teamNameFieldSchema });
+
+/** The permissions a has-permission call asks about: resource → actions, both short names. */
+const permissionName = z.string().max(ID_MAX_LENGTH, `Use at most ${ID_MAX_LENGTH} characters`);
+export const permissionsSchema = z.record(permissionName, z.array(permissionName).max(32, "Ask about at most 32 actions per resource"));
 
 // Response shapes of the app's own organization endpoints, read by the web app.
 

@@ -9,8 +9,9 @@ import type { Auth } from "./auth/auth";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { AppEnv } from "./http/app-env";
-import { createErrorHandler, errorResponse } from "./http/errors";
+import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
 import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
+import { refuseDeepJson } from "./http/middleware/json-depth";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { devMailRoutes } from "./modules/mail";
@@ -34,9 +35,10 @@ export function createApp(deps: AppDeps) {
   const { config, database, auth, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  app.onError(createErrorHandler(logger));
+  const isDatabaseDown = createDatabaseProbe(database.ping);
+  app.onError(createErrorHandler(logger, { isDatabaseDown }));
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
-  app.use("*", clientIp(config.trustedProxies));
+  app.use("*", clientIp(config.trustedProxies, logger));
   app.use(
     "*",
     bodyLimit({
@@ -44,6 +46,7 @@ export function createApp(deps: AppDeps) {
       onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MB"),
     }),
   );
+  app.use("*", refuseDeepJson());
 
   app.get("/healthz", async (c) => {
     try {
@@ -70,7 +73,13 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", organizationRoutes({ auth, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
 
-  app.on(["GET", "POST"], "/api/auth/*", (c) => auth.handler(withClientIpHeader(c.req.raw, c.get("clientIp"))));
+  app.on(["GET", "POST"], "/api/auth/*", async (c) => {
+    const response = await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")));
+    // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
+    // its session lookup fails. The same 503 as everywhere else when the database is the cause.
+    if ((response.status >= 500 || response.status === 401) && (await isDatabaseDown())) return databaseUnavailable(c, logger);
+    return response;
+  });
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes(database.db));
 
@@ -82,6 +91,17 @@ export function createApp(deps: AppDeps) {
   if (deps.webDist) mountWebApp(app, deps.webDist);
   app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
   return app;
+}
+
+/**
+ * better-auth's plugins read fields of the body without checking that there is one (a POST to update-user
+ * with no body crashed the username plugin): a POST without a body is handed on as an empty JSON object.
+ */
+function withJsonBody(request: Request): Request {
+  if (request.method !== "POST" || request.body) return request;
+  const headers = new Headers(request.headers);
+  headers.set("content-type", "application/json");
+  return new Request(request, { headers, body: "{}" });
 }
 
 /** Serves the built single-page app; every other GET falls back to index.html for client routing. */

@@ -1,8 +1,15 @@
+import { once } from "node:events";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { createBillingSandbox, type BillingSandbox } from "../billing-sandbox";
-import { createAuth, type Auth } from "./auth/auth";
-import { createRedisRateLimitStore } from "./auth/rate-limit-store";
+import { createAuth, RATE_LIMIT_RULES, type Auth } from "./auth/auth";
+import {
+  createDatabaseRateLimitStore,
+  createRateLimitStoreHealth,
+  createRedisRateLimitStore,
+  failOpen,
+  type RateLimitStoreHealth,
+} from "./auth/rate-limit-store";
 import type { Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
@@ -23,7 +30,11 @@ export type Services = {
 export async function createServices(config: Config, logger: Logger, options: { pollMs?: number } = {}): Promise<Services> {
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });
+  const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;
+  const rateLimitStore = redis
+    ? createRedisRateLimitStore(redis)
+    : createDatabaseRateLimitStore(database.db, { longestWindowSeconds: Math.max(...Object.values(RATE_LIMIT_RULES).map((rule) => rule.window)), logger });
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
   const worker = startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs });
   const mail = createMailQueue(database.db, () => worker.nudge());
@@ -33,7 +44,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     dialect: database.dialect,
     mail,
     logger,
-    rateLimitStore: redis ? createRedisRateLimitStore(redis) : undefined,
+    rateLimitStore: failOpen(rateLimitStore, rateLimitHealth),
   });
   const sandbox = config.billingSandbox
     ? createBillingSandbox({
@@ -57,4 +68,31 @@ export async function createServices(config: Config, logger: Logger, options: { 
       await database.close();
     },
   };
+}
+
+/** Longest a rate-limit count may hold up a request when Redis accepts connections but does not answer. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * The Redis client of the rate-limit counters. While Redis is down a request must neither wait for it (the
+ * store fails open instead) nor have its count replayed later:
+ * - `enableOfflineQueue: false`: a command issued while disconnected fails at once, instead of waiting in a
+ *   queue that is sent, stale, on reconnection;
+ * - `maxRetriesPerRequest: 0`: a command in flight when the connection drops fails at once, instead of being
+ *   resent after the reconnection;
+ * - `commandTimeout`: a Redis that is connected but does not answer (paused, overloaded, a half-open
+ *   connection) fails the command after this, not never.
+ * The default `retryStrategy` reconnects forever, backing off to one attempt every 2 s, so counting resumes
+ * by itself when Redis is back.
+ */
+async function connectRateLimitRedis(url: string, health: RateLimitStoreHealth): Promise<Redis> {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  // Every failed reconnection attempt emits "error": unhandled, ioredis writes each to stderr; the health log
+  // reports an outage once and then at most once a minute.
+  redis.on("error", (error: unknown) => health.failed(error, "connection"));
+  redis.on("ready", () => health.recovered());
+  // Without an offline queue nothing is counted before the connection is ready: wait for it. When Redis is
+  // down at start the first error ends the wait, and the server starts with the limiter open while it reconnects.
+  await once(redis, "ready").catch(() => undefined);
+  return redis;
 }

@@ -2,7 +2,6 @@ import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "bette
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { admin, organization, username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
-import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
 import { organizationAccessControl, organizationRoles, platformAccessControl, platformRoles } from "../../common/permissions";
 import type { Config } from "../config";
@@ -19,9 +18,12 @@ import {
   createOrganizationHooks,
   normalizeMetadata,
   onMemberLeft,
-  type CreateOrganizationCall,
+  serializedTeamMemberAdd,
+  type AuthApiCall,
 } from "../modules/organizations";
+import { adminEmails, isPlatformAdmin } from "./platform-admins";
 import type { RateLimitStore } from "./rate-limit-store";
+import { assertValidRequestBody } from "./request-schemas";
 import { specErrors } from "./spec-errors";
 
 export type AuthDeps = {
@@ -30,7 +32,8 @@ export type AuthDeps = {
   dialect: Dialect;
   mail: MailQueue;
   logger: Logger;
-  rateLimitStore?: RateLimitStore;
+  /** Where the rate-limit counters live (the database table or Redis), wrapped to fail open. */
+  rateLimitStore: RateLimitStore;
 };
 
 /** Session lifetime: 30 days, refreshed daily; better-call refuses cookies over 400 days. */
@@ -48,20 +51,12 @@ export const RATE_LIMIT_RULES = {
   "/is-username-available": { window: 60, max: 60 },
 } as const;
 
-/** The types of the user fields sign-up and update-user accept (their values are checked elsewhere). */
-const profileFieldTypesSchema = z.object({
-  name: z.string().optional(),
-  image: z.string().nullable().optional(),
-  username: z.string().nullable().optional(),
-  displayUsername: z.string().nullable().optional(),
-});
-
 export function createAuth(deps: AuthDeps) {
   const { config, mail } = deps;
   const appUrl = (pathname: string) => `${config.baseUrl}${pathname}`;
 
-  // Bound below, once the instance exists: the atomic-create plugin re-enters the create call through it.
-  const late: { createOrganization?: CreateOrganizationCall } = {};
+  // Bound below, once the instance exists: the transactional plugins re-enter these calls through it.
+  const late: { createOrganization?: AuthApiCall; addTeamMember?: AuthApiCall } = {};
 
   const options = {
     appName: "Atrium",
@@ -71,11 +66,15 @@ export function createAuth(deps: AuthDeps) {
     // better-auth's own messages go through the app's logger, so they share its format and level.
     logger: {
       level: "debug",
-      log: (level, message, ...args) => deps.logger[level](`auth: ${message}`, args.length ? { details: args.map(String) } : undefined),
+      log: (level, message, ...args) => deps.logger[level](`auth: ${message}`, args.length ? { details: args } : undefined),
     },
     // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
     // or a team) run statement by statement and cannot roll back.
     database: { db: deps.db, type: deps.dialect, transaction: true },
+    // Anything but an APIError (a unique violation lost to a concurrent request, a database failure) leaves
+    // auth.handler and reaches the app's one error handler, which answers and logs it; otherwise better-call
+    // prints it with console.error and answers an empty 500.
+    onAPIError: { throw: true },
     trustedOrigins: [new URL(config.baseUrl).origin, ...config.trustedOrigins],
     emailAndPassword: {
       enabled: true,
@@ -140,6 +139,8 @@ export function createAuth(deps: AuthDeps) {
       enabled: true,
       window: RATE_LIMIT_RULES.default.window,
       max: RATE_LIMIT_RULES.default.max,
+      // The counters go through `customStorage`, which takes precedence; "database" keeps the `rateLimit`
+      // table in better-auth's schema, which the database store uses.
       storage: "database",
       customRules: {
         "/sign-in/*": RATE_LIMIT_RULES["/sign-in/*"],
@@ -149,7 +150,7 @@ export function createAuth(deps: AuthDeps) {
         "/send-verification-email": RATE_LIMIT_RULES["/send-verification-email"],
         "/is-username-available": RATE_LIMIT_RULES["/is-username-available"],
       },
-      ...(deps.rateLimitStore ? { customStorage: deps.rateLimitStore } : {}),
+      customStorage: deps.rateLimitStore,
     },
     advanced: {
       disableCSRFCheck: false,
@@ -158,28 +159,10 @@ export function createAuth(deps: AuthDeps) {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isHttps },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
-    databaseHooks: {
-      user: {
-        create: {
-          async before(user) {
-            if (config.adminEmails.includes(user.email.toLowerCase())) return { data: { ...user, role: "admin" } };
-            return { data: user };
-          },
-        },
-      },
-    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        assertValidRequestBody(ctx);
         const body = ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
-        // better-auth checks these profile fields only when they are strings: a number or an array would be
-        // stored as it is, or crash the username normaliser (a 500). A clear 400 instead.
-        if ((ctx.path === "/sign-up/email" || ctx.path === "/update-user") && body) {
-          const parsed = profileFieldTypesSchema.safeParse(body);
-          if (!parsed.success) {
-            const message = parsed.error.issues.map((issue) => `[body.${issue.path.join(".")}] ${issue.message}`).join("; ");
-            throw APIError.from("BAD_REQUEST", { code: "VALIDATION_ERROR", message });
-          }
-        }
         // The spec: displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
         if (ctx.path === "/update-user" && body && typeof body.username === "string" && body.displayUsername === undefined) {
           return { context: { body: { ...body, displayUsername: body.username } } };
@@ -252,7 +235,7 @@ export function createAuth(deps: AuthDeps) {
         organizationLimit: config.organizations.limit,
         allowUserToCreateOrganization: async (user) =>
           config.organizations.whoMayCreate === "everyone" ||
-          (config.organizations.whoMayCreate === "admins" && (user as { role?: string | null }).role?.split(",").includes("admin") === true),
+          (config.organizations.whoMayCreate === "admins" && isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
         organizationHooks: createOrganizationHooks(deps.db),
         async sendInvitationEmail({ id, email, organization: org, inviter, role }) {
@@ -275,13 +258,16 @@ export function createAuth(deps: AuthDeps) {
         adminUserIds: config.adminUserIds,
       }),
       platformRoleDefault(),
+      adminEmails({ db: deps.db, adminEmails: config.adminEmails }),
       atomicOrganizationCreate(() => late.createOrganization!),
+      serializedTeamMemberAdd(() => late.addTeamMember!),
       specErrors(),
     ],
   } satisfies BetterAuthOptions;
 
   const auth = betterAuth(options);
   late.createOrganization = ({ body, headers }) => auth.api.createOrganization({ body, headers, returnHeaders: true });
+  late.addTeamMember = ({ body, headers }) => auth.api.addTeamMember({ body, headers, returnHeaders: true });
   return auth;
 }
 

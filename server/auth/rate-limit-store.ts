@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../db/schema";
+import type { Logger } from "../logger";
 
 /** better-auth's atomic rate-limit storage contract. */
 export type RateLimitStore = {
@@ -20,6 +24,152 @@ export function createRedisRateLimitStore(redis: Redis, prefix = "atrium:rate-li
     async consume(key, rule) {
       const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [number, number];
       return count <= rule.max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: Math.max(1, ttl) };
+    },
+  };
+}
+
+/** better-auth's `rateLimit` table (created by migration 0001); `lastRequest` is epoch milliseconds, a string from PostgreSQL's bigint. */
+type RateLimitTables = { rateLimit: { id: string; key: string; count: number; lastRequest: number | string } };
+
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Rate-limit counters in better-auth's `rateLimit` table, with the semantics of better-auth's own database
+ * storage (a window restarts once `window` seconds pass without an allowed request; every allowed request
+ * moves `lastRequest`), decided in one upsert so that it is atomic on SQLite and PostgreSQL alike.
+ * better-auth's own storage cannot be wrapped, and it must be for the limiter to fail open.
+ */
+export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { longestWindowSeconds: number; logger: Logger }): RateLimitStore {
+  const tables = db.withTables<RateLimitTables>();
+  const { logger } = options;
+  let longestWindowSeconds = options.longestWindowSeconds;
+  let lastPruneAt = 0;
+
+  // Rows of addresses that went quiet are deleted, but never one whose longest window can still be running.
+  async function prune(now: number): Promise<void> {
+    if (now - lastPruneAt < PRUNE_EVERY_MS) return;
+    lastPruneAt = now;
+    await tables
+      .deleteFrom("rateLimit")
+      .where("lastRequest", "<", now - longestWindowSeconds * 1000)
+      .execute()
+      .catch((error: unknown) => logger.warn("rate limiter: pruning old counters failed", { error: describeError(error) }));
+  }
+
+  return {
+    async consume(key, rule) {
+      longestWindowSeconds = Math.max(longestWindowSeconds, rule.window);
+      const now = Date.now();
+      const windowStartedBefore = now - rule.window * 1000;
+      const lastRequest = sql.ref("rateLimit.lastRequest");
+      const count = sql.ref("rateLimit.count");
+      const isExpired = sql<boolean>`${lastRequest} <= ${windowStartedBefore}`;
+      // A refused request leaves `lastRequest` alone and the count at max + 1 (never higher: a flood cannot
+      // overflow the column), so `count <= max` in the returned row is the decision.
+      const row = await tables
+        .insertInto("rateLimit")
+        .values({ id: randomUUID(), key, count: 1, lastRequest: now })
+        .onConflict((conflict) =>
+          conflict.column("key").doUpdateSet({
+            count: sql<number>`case when ${isExpired} then 1 when ${count} <= ${rule.max} then ${count} + 1 else ${count} end`,
+            lastRequest: sql<number>`case when ${isExpired} or ${count} < ${rule.max} then ${now} else ${lastRequest} end`,
+          }),
+        )
+        .returning(["count", "lastRequest"])
+        .executeTakeFirstOrThrow();
+      await prune(now);
+      if (row.count <= rule.max) return { allowed: true, retryAfter: null };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + rule.window * 1000 - now) / 1000)) };
+    },
+  };
+}
+
+/** What went wrong, without a stack or a driver's `detail` (PostgreSQL puts row values there). */
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, ...(code === undefined ? {} : { code }), message: error.message };
+}
+
+const WARN_EVERY_MS = 60_000;
+
+export type RateLimitStoreHealth = {
+  /** Bumped each time the store starts failing. */
+  readonly outage: number;
+  /** `request`: a request was let through unlimited; `connection`: the store's client reported an error. */
+  failed(error: unknown, kind: "request" | "connection"): void;
+  /** The store answered; pass the `outage` read before the call, whose answer says nothing about a failure that began after it. */
+  recovered(outageAtStart?: number): void;
+};
+
+/**
+ * The log of a rate-limit store's outages, throttled so that an outage does not write a line per request or
+ * per reconnection attempt: one warning when the store starts failing, at most one a minute while it keeps
+ * failing, one info line when it answers again. No line names a client or a key.
+ */
+export function createRateLimitStoreHealth(logger: Logger, options: { store: "redis" | "database"; now?: () => number }): RateLimitStoreHealth {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  let outage = 0;
+  let failingSince: number | undefined;
+  let lastWarnAt = 0;
+  let letThrough = 0;
+  const seconds = (ms: number) => Math.round(ms / 1000);
+
+  return {
+    get outage() {
+      return outage;
+    },
+    failed(error, kind) {
+      const at = now();
+      if (failingSince === undefined) {
+        outage += 1;
+        failingSince = at;
+        lastWarnAt = at;
+        letThrough = kind === "request" ? 1 : 0;
+        logger.warn("rate limiter: the store is failing; requests pass unlimited until it answers again", { store, error: describeError(error) });
+        return;
+      }
+      if (kind === "request") letThrough += 1;
+      if (at - lastWarnAt < WARN_EVERY_MS) return;
+      lastWarnAt = at;
+      logger.warn("rate limiter: the store is still failing; requests pass unlimited", {
+        store,
+        failingForSeconds: seconds(at - failingSince),
+        requestsLetThrough: letThrough,
+        error: describeError(error),
+      });
+    },
+    recovered(outageAtStart) {
+      if (failingSince === undefined || (outageAtStart !== undefined && outageAtStart !== outage)) return;
+      logger.info("rate limiter: the store answers again; requests are limited", {
+        store,
+        failedForSeconds: seconds(now() - failingSince),
+        requestsLetThrough: letThrough,
+      });
+      failingSince = undefined;
+    },
+  };
+}
+
+/**
+ * A store that fails open: when the underlying store throws (Redis down or timing out, a database error),
+ * the request passes unlimited rather than better-auth turning every auth request into a 500 (it calls the
+ * store outside any catch). Locking everyone out, or failing sign-ins, for a counter outage is worse than a
+ * short window without limits; the health log says when that window opens and closes.
+ */
+export function failOpen(store: RateLimitStore, health: RateLimitStoreHealth): RateLimitStore {
+  return {
+    async consume(key, rule) {
+      const outageAtStart = health.outage;
+      try {
+        const decision = await store.consume(key, rule);
+        health.recovered(outageAtStart);
+        return decision;
+      } catch (error) {
+        health.failed(error, "request");
+        return { allowed: true, retryAfter: null };
+      }
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { USERNAME_ERROR_CODES } from "better-auth/plugins";
 
 /**
  * The spec's error catalogue (section 8) is the contract; better-auth 1.7 capitalises its messages and
@@ -33,10 +35,32 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
   FAILED_TO_CREATE_SESSION: { status: 500, message: "failed to create session" },
 };
 
-/** Rewrites better-auth error responses whose `code` the spec catalogues. */
+/**
+ * Rewrites better-auth error responses whose `code` the spec catalogues.
+ *
+ * better-auth's sign-up answers any failed insert with "Failed to create user", so a sign-up that lost a
+ * race for its username (the unique index refused it after the availability check passed) would not say
+ * why; it answers what the sequential duplicate answers. The app's error handler cannot do it: better-auth
+ * catches that database error itself.
+ */
 export function specErrors(): BetterAuthPlugin {
   return {
     id: "spec-errors",
+    hooks: {
+      after: [
+        {
+          matcher: (context) => context.path === "/sign-up/email",
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned;
+            const username = (ctx.body as { username?: unknown } | undefined)?.username;
+            if (!isAPIError(returned) || returned.body?.code !== "FAILED_TO_CREATE_USER" || typeof username !== "string") return;
+            // The username plugin stores usernames in lowercase (its default normaliser, which the app keeps).
+            const holder = await ctx.context.adapter.findOne({ model: "user", where: [{ field: "username", value: username.toLowerCase() }] });
+            if (holder) throw APIError.from("BAD_REQUEST", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+          }),
+        },
+      ],
+    },
     async onResponse(response) {
       if (response.status < 400) return;
       if (!(response.headers.get("content-type") ?? "").includes("json")) return;

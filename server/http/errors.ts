@@ -1,8 +1,10 @@
+import { APIError, isAPIError } from "better-auth/api";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../common/error-codes";
-import type { Logger } from "../logger";
+import { SPEC_ERRORS } from "../auth/spec-errors";
+import { serializeError, type Logger } from "../logger";
 
 /** The one error type services throw; routes never build error responses by hand. */
 export class AppError extends Error {
@@ -24,17 +26,108 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
   return c.json({ code, message, ...(details === undefined ? {} : { details }) }, ERROR_STATUS[code] as 400);
 }
 
-/** The app's single `onError`: known errors keep their status, anything else is a logged 500. */
-export function createErrorHandler(logger: Logger) {
-  return (error: Error, c: Context): Response => {
+/**
+ * What a request that lost a race on a unique index answers: the answer its sequential duplicate gets
+ * (better-auth's error, passed through the spec's table like every other), or 409 where that answer is
+ * no error. Each index is named as its violation names it: PostgreSQL by constraint, SQLite by columns.
+ */
+const UNIQUE_CONFLICTS: Array<{ indexes: string[]; path?: string; answer: () => Error }> = [
+  {
+    indexes: ["organization_slug_key", "organization.slug"],
+    path: "/api/auth/organization/update",
+    answer: () => APIError.from("BAD_REQUEST", { code: "ORGANIZATION_SLUG_ALREADY_TAKEN", message: "Organization slug already taken" }),
+  },
+  {
+    indexes: ["organization_slug_key", "organization.slug"],
+    answer: () => APIError.from("BAD_REQUEST", { code: "ORGANIZATION_ALREADY_EXISTS", message: "Organization already exists" }),
+  },
+  {
+    indexes: ["invitation_pending_email_key", "invitation.organizationId, invitation.email"],
+    answer: () =>
+      APIError.from("BAD_REQUEST", { code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" }),
+  },
+  {
+    indexes: ["user_username_key", "user.username"],
+    answer: () => APIError.from("BAD_REQUEST", { code: "USERNAME_IS_ALREADY_TAKEN", message: "Username is already taken. Please try another." }),
+  },
+  {
+    // Adding a team member twice in a row answers 200 both times; only a lost race lands here.
+    indexes: ["teamMember_teamId_userId_key", "teamMember_membershipKey_key", "teamMember.teamId, teamMember.userId", "teamMember.membershipKey"],
+    answer: () => new AppError(ERROR_CODES.CONFLICT, "The user was added to this team by another request at the same moment."),
+  },
+];
+
+/** The unique index a database error violated, as the database names it; undefined for any other error. */
+function violatedUniqueIndex(error: Error): string | undefined {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  if (code === "23505" && typeof constraint === "string") return constraint;
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1];
+  return undefined;
+}
+
+/** better-auth's error body, with the spec's status and message where its table lists the code. */
+function apiErrorResponse(c: Context, error: APIError): Response {
+  const code = error.body?.code ?? String(error.status);
+  const spec = SPEC_ERRORS[code];
+  return c.json({ code, message: spec?.message ?? error.body?.message ?? error.message }, (spec?.status ?? error.statusCode) as 400);
+}
+
+/** How long a probe waits for the database to answer a ping before calling it down. */
+const DATABASE_PROBE_TIMEOUT_MS = 1_000;
+
+/** Asks the database whether it answers, for at most a second: run only once something has already failed. */
+export function createDatabaseProbe(ping: () => Promise<void>): () => Promise<boolean> {
+  return async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), DATABASE_PROBE_TIMEOUT_MS)));
+    try {
+      await Promise.race([ping(), timeout]);
+      return false;
+    } catch {
+      return true;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The answer to any request that failed while the database does not answer, whatever the driver called it. */
+export function databaseUnavailable(c: Context, logger: Logger, error?: unknown): Response {
+  logger.error("database unavailable", { method: c.req.method, path: c.req.path, ...(error === undefined ? {} : { error: serializeError(error) }) });
+  return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The service is unavailable for a moment. Please try again shortly.");
+}
+
+/**
+ * The app's single `onError`, for its own routes and for whatever better-auth lets through (see `onAPIError`
+ * in server/auth/auth.ts): known errors keep their status, a lost race answers like its sequential duplicate,
+ * an error while the database does not answer is a 503, anything else is a logged 500. Logs carry the
+ * error, never the request body.
+ */
+export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDown?: () => Promise<boolean> } = {}) {
+  const handle = async (error: Error, c: Context): Promise<Response> => {
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
       return c.json({ code, message: error.message || "Bad request" }, error.status);
     }
-    logger.error("unhandled error", { path: c.req.path, method: c.req.method, error: error.message, stack: error.stack });
+    if (isAPIError(error)) {
+      if (error.statusCode < 500) return apiErrorResponse(c, error);
+      if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+      logger.error("auth error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
+      return apiErrorResponse(c, error);
+    }
+    const index = violatedUniqueIndex(error);
+    if (index !== undefined) {
+      const conflict = UNIQUE_CONFLICTS.find((entry) => entry.indexes.includes(index) && (entry.path === undefined || entry.path === c.req.path));
+      if (conflict) return handle(conflict.answer(), c);
+      logger.warn("unique violation without a mapped answer", { method: c.req.method, path: c.req.path, index });
+      return errorResponse(c, ERROR_CODES.CONFLICT, "Another request changed the same data at the same moment. Please try again.");
+    }
+    if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+    logger.error("unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
     return errorResponse(c, ERROR_CODES.INTERNAL_ERROR, "Something went wrong on our side. Please try again.");
   };
+  return handle;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -54,10 +147,6 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T):
     throw new AppError(ERROR_CODES.INVALID_JSON, "The request body is not valid JSON");
   }
   return parseWith(schema, raw);
-}
-
-export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
-  return parseWith(schema, c.req.query());
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { CLIENT_IP_HEADER, resolveClientIp, withClientIpHeader } from "./client-ip";
+import { CLIENT_IP_HEADER, createClientIpResolver, withClientIpHeader } from "./client-ip";
+
+function resolveClientIp(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: string[]) {
+  return createClientIpResolver(trustedProxies).resolve(socketAddress, forwardedFor);
+}
 
 describe("resolveClientIp", () => {
   test("without trusted proxies the socket address is the client, whatever X-Forwarded-For says", () => {
@@ -45,6 +49,14 @@ describe("resolveClientIp", () => {
   test("IPv6 clients are kept as they are", () => {
     expect(resolveClientIp("2001:db8::1", "198.51.100.1", [])).toBe("2001:db8::1");
     expect(resolveClientIp("10.0.0.1", "2001:db8::5", ["10.0.0.1"])).toBe("2001:db8::5");
+  });
+
+  test("trusted proxies may be CIDR ranges (IPv4 and IPv6) or named ranges", () => {
+    expect(resolveClientIp("10.1.2.3", "198.51.100.1, 10.9.9.9", ["10.0.0.0/8"])).toBe("198.51.100.1");
+    expect(resolveClientIp("11.0.0.1", "198.51.100.1", ["10.0.0.0/8"])).toBe("11.0.0.1");
+    expect(resolveClientIp("fd00::7", "2001:db8::5", ["fd00::/8"])).toBe("2001:db8::5");
+    expect(resolveClientIp("127.0.0.1", "198.51.100.1", ["loopback"])).toBe("198.51.100.1");
+    expect(resolveClientIp("::ffff:172.16.5.4", "198.51.100.1", ["172.16.0.0/12"])).toBe("198.51.100.1");
   });
 
   test("no socket address gives no client address", () => {

@@ -1,33 +1,51 @@
 import { isIP } from "node:net";
 import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import proxyAddr from "proxy-addr";
+import type { Logger } from "../../logger";
 import type { AppEnv } from "../app-env";
 
 /** The header better-auth reads the client address from; only this middleware writes it. */
 export const CLIENT_IP_HEADER = "x-atrium-client-ip";
+
+/** One warning a minute at most: a misconfigured proxy sends the header on every request. */
+const UNTRUSTED_FORWARD_WARNING_INTERVAL_MS = 60_000;
 
 function normalise(address: string): string {
   const trimmed = address.trim();
   return trimmed.startsWith("::ffff:") && isIP(trimmed.slice(7)) === 4 ? trimmed.slice(7) : trimmed;
 }
 
+export type ClientIpResolver = {
+  /** The client address: the socket's, unless the socket is a trusted proxy (then X-Forwarded-For is read). */
+  resolve(socketAddress: string | undefined, forwardedFor: string | undefined): string | undefined;
+  isTrusted(address: string): boolean;
+};
+
 /**
- * The client address is the socket's, unless the socket is a trusted proxy: then X-Forwarded-For is
- * walked from the right, skipping trusted proxies, and the first other address is the client.
+ * `trustedProxies` are addresses, CIDR ranges or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ * Behind a trusted socket, X-Forwarded-For is walked from the right, skipping trusted proxies, and the first
+ * other address is the client: a client cannot choose its address by prepending one.
  */
-export function resolveClientIp(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: string[]): string | undefined {
-  const trusted = new Set(trustedProxies.map(normalise));
-  let client = socketAddress ? normalise(socketAddress) : undefined;
-  if (!client || !trusted.has(client) || !forwardedFor) return client;
-  const hops = forwardedFor
-    .split(",")
-    .map(normalise)
-    .filter((hop) => isIP(hop) !== 0);
-  for (let index = hops.length - 1; index >= 0; index -= 1) {
-    client = hops[index]!;
-    if (!trusted.has(client)) return client;
-  }
-  return client;
+export function createClientIpResolver(trustedProxies: string[]): ClientIpResolver {
+  const trust = proxyAddr.compile(trustedProxies);
+  const isTrusted = (address: string) => isIP(address) !== 0 && trust(address, 0);
+  return {
+    isTrusted,
+    resolve(socketAddress, forwardedFor) {
+      let client = socketAddress ? normalise(socketAddress) : undefined;
+      if (!client || !isTrusted(client) || !forwardedFor) return client;
+      const hops = forwardedFor
+        .split(",")
+        .map(normalise)
+        .filter((hop) => isIP(hop) !== 0);
+      for (let index = hops.length - 1; index >= 0; index -= 1) {
+        client = hops[index]!;
+        if (!isTrusted(client)) return client;
+      }
+      return client;
+    },
+  };
 }
 
 /** Copies a request for better-auth with the resolved client address, replacing any client-sent copy. */
@@ -38,7 +56,10 @@ export function withClientIpHeader(request: Request, ip: string | undefined): Re
   return new Request(request, { headers, duplex: "half" } as RequestInit);
 }
 
-export function clientIp(trustedProxies: string[]): MiddlewareHandler<AppEnv> {
+export function clientIp(trustedProxies: string[], logger: Logger): MiddlewareHandler<AppEnv> {
+  const resolver = createClientIpResolver(trustedProxies);
+  let lastWarningAt = Number.NEGATIVE_INFINITY;
+  let ignoredSinceWarning = 0;
   return async (c, next) => {
     let socketAddress: string | undefined;
     try {
@@ -46,7 +67,20 @@ export function clientIp(trustedProxies: string[]): MiddlewareHandler<AppEnv> {
     } catch {
       socketAddress = undefined; // app.request() in tests has no socket
     }
-    c.set("clientIp", resolveClientIp(socketAddress, c.req.header("x-forwarded-for"), trustedProxies));
+    const forwardedFor = c.req.header("x-forwarded-for");
+    if (forwardedFor && socketAddress && !resolver.isTrusted(normalise(socketAddress))) {
+      ignoredSinceWarning += 1;
+      const now = Date.now();
+      if (now - lastWarningAt >= UNTRUSTED_FORWARD_WARNING_INTERVAL_MS) {
+        logger.warn("X-Forwarded-For from a peer that is not in TRUSTED_PROXIES was ignored; if it is your proxy, add it", {
+          peer: normalise(socketAddress),
+          ignoredRequests: ignoredSinceWarning,
+        });
+        lastWarningAt = now;
+        ignoredSinceWarning = 0;
+      }
+    }
+    c.set("clientIp", resolver.resolve(socketAddress, forwardedFor));
     await next();
   };
 }

@@ -1,17 +1,14 @@
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { parseQuery } from "../../http/errors";
+import { validate } from "../../http/validate";
 import { deleteDevMails, findDevMails } from "./mail.repository";
 import { listDevMailQuerySchema } from "./mail.schemas";
 
 /** The dev mailbox's JSON API: mails newest first, filterable with `?to=`. Mounted only when the dev mailbox is on. */
 export function devMailRoutes(db: Kysely<Database>) {
   return new Hono()
-    .get("/", async (c) => {
-      const query = parseQuery(c, listDevMailQuerySchema);
-      return c.json(await findDevMails(db, query));
-    })
+    .get("/", validate("query", listDevMailQuerySchema), async (c) => c.json(await findDevMails(db, c.req.valid("query"))))
     .delete("/", async (c) => {
       await deleteDevMails(db);
       return c.body(null, 204);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 export const listDevMailQuerySchema = z.object({
-  to: z.string().trim().toLowerCase().optional(),
+  to: z.string().trim().toLowerCase().max(254).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

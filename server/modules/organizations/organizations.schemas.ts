@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idSchema } from "../../../common/account.schemas";
 
 /** Organization metadata limits: a map (or its JSON string) of at most 16 KB and 10 levels. */
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -10,5 +11,8 @@ export const listMembersQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type ListMembersQuery = z.infer<typeof listMembersQuerySchema>;
+
+export const organizationParamsSchema = z.object({ organizationId: idSchema });
+export const invitationParamsSchema = z.object({ invitationId: idSchema });
 
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "../../../common/organization.schemas";

@@ -21,6 +21,10 @@ function refusal(input: unknown): { status: unknown; message: string } {
 }
 
 describe("normalizeMetadata", () => {
+  it("refuses metadata nested 100,000 levels deep with a 400, walking no further than the limit", () => {
+    expect(refusal(nested(100_000))).toEqual({ status: "BAD_REQUEST", message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep` });
+  });
+
   it("passes no metadata through as undefined", () => {
     expect(normalizeMetadata(undefined)).toBeUndefined();
     expect(normalizeMetadata(null)).toBeUndefined();

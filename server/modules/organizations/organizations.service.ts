@@ -25,14 +25,15 @@ import {
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-function depthOf(value: unknown, depth = 1): number {
-  if (value === null || typeof value !== "object") return depth - 1;
-  let deepest = depth;
+/** Walks at most `max` + 1 levels, so hostile nesting costs no more than allowed nesting (and cannot overflow the stack). */
+function isNestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (depth > max) return true;
   for (const [key, child] of Object.entries(value)) {
     if (FORBIDDEN_KEYS.has(key)) throw new APIError("BAD_REQUEST", { message: `metadata may not contain the key "${key}"`, code: "INVALID_METADATA" });
-    deepest = Math.max(deepest, depthOf(child, depth + 1));
+    if (isNestedDeeperThan(child, max, depth + 1)) return true;
   }
-  return deepest;
+  return false;
 }
 
 /**
@@ -53,7 +54,7 @@ export function normalizeMetadata(metadata: unknown): Record<string, unknown> | 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new APIError("BAD_REQUEST", { message: "metadata must be an object", code: "INVALID_METADATA" });
   }
-  if (depthOf(value) > METADATA_MAX_DEPTH) {
+  if (isNestedDeeperThan(value, METADATA_MAX_DEPTH)) {
     throw new APIError("BAD_REQUEST", { message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep`, code: "INVALID_METADATA" });
   }
   if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES) throw tooLarge();
@@ -119,7 +120,9 @@ export async function assertMemberOfRequestedOrganization(
   const organizationId = requested.organizationId ?? (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
   if (!organizationId) return;
   const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
-  if (exists && !membership) {
+  // Refused here, before better-auth clears the caller's active organization on its own refusal.
+  if (!exists) throw new APIError("BAD_REQUEST", { message: "Organization not found", code: "ORGANIZATION_NOT_FOUND" });
+  if (!membership) {
     throw new APIError("FORBIDDEN", { message: "User is not a member of the organization", code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
   }
 }

@@ -1,0 +1,48 @@
+import type { BetterAuthPlugin } from "better-auth";
+import type { Kysely } from "kysely";
+import type { Database } from "../db/schema";
+
+type PlatformUser = { id: string; role?: string | null };
+
+/**
+ * The one definition of a platform admin (spec section 6): a configured administrator id, or a user whose
+ * comma-separated roles include `admin`. Every platform-admin decision the app makes itself goes through it.
+ */
+export function isPlatformAdmin(user: PlatformUser, adminUserIds: readonly string[]): boolean {
+  return adminUserIds.includes(user.id) || (user.role ?? "").split(",").some((role) => role.trim() === "admin");
+}
+
+/**
+ * `ADMIN_EMAILS` makes a platform admin of a listed address only once the address is proven: at creation
+ * when the user arrives verified (a social provider that vouches for it), otherwise when it is verified.
+ * Granting at sign-up would make an admin of whoever registers the address first, or of a social account
+ * whose provider does not vouch for it.
+ */
+export function adminEmails(deps: { db: Kysely<Database>; adminEmails: readonly string[] }): BetterAuthPlugin {
+  const isListed = (user: { email: string; emailVerified?: boolean | null }) =>
+    user.emailVerified === true && deps.adminEmails.includes(user.email.toLowerCase());
+  return {
+    id: "admin-emails",
+    init: () => ({
+      options: {
+        databaseHooks: {
+          user: {
+            create: {
+              async before(user) {
+                return isListed(user) ? { data: { ...user, role: "admin" } } : undefined;
+              },
+            },
+            update: {
+              // Runs after better-auth's transaction has committed, so the app's own connection is free.
+              async after(user) {
+                const updated = user as typeof user & PlatformUser;
+                if (!isListed(updated) || isPlatformAdmin(updated, [])) return;
+                await deps.db.updateTable("user").set({ role: "admin" }).where("id", "=", updated.id).execute();
+              },
+            },
+          },
+        },
+      },
+    }),
+  };
+}

@@ -1,0 +1,290 @@
+import { APIError } from "better-auth/api";
+import { z } from "zod";
+import {
+  banDurationSchema,
+  callbackUrlSchema,
+  currentPasswordSchema,
+  displayUsernameSchema,
+  EMAIL_MAX_LENGTH,
+  emailSchema,
+  idSchema,
+  imageUrlSchema,
+  NAME_MAX_LENGTH,
+  nameSchema,
+  passwordSchema,
+  platformRoleSchema,
+  platformRolesSchema,
+  textSchema,
+  tokenSchema,
+} from "../../common/account.schemas";
+import { ERROR_CODES } from "../../common/error-codes";
+import {
+  invitationEmailSchema,
+  logoUrlSchema,
+  ORGANIZATION_NAME_MAX_LENGTH,
+  organizationMetadataSchema,
+  organizationNameSchema,
+  organizationRolesSchema,
+  permissionsSchema,
+  SLUG_PATTERN,
+  slugSchema,
+  TEAM_NAME_MAX_LENGTH,
+  teamNameFieldSchema,
+} from "../../common/organization.schemas";
+
+/**
+ * The forms trim before they count; a request may not, so the raw value is bounded too (a name padded
+ * with a megabyte of spaces would otherwise pass and be stored).
+ */
+const asSent = (schema: z.ZodType<string, string>, maxLength: number) => z.string().max(maxLength, `Use at most ${maxLength} characters`).pipe(schema);
+
+const name = asSent(nameSchema, NAME_MAX_LENGTH);
+const email = asSent(emailSchema, EMAIL_MAX_LENGTH);
+const organizationName = asSent(organizationNameSchema, ORGANIZATION_NAME_MAX_LENGTH);
+const teamName = asSent(teamNameFieldSchema, TEAM_NAME_MAX_LENGTH);
+const invitationEmail = asSent(invitationEmailSchema, EMAIL_MAX_LENGTH);
+/** A slug is stored as sent, so surrounding spaces are refused rather than trimmed away. */
+const slug = z.string().regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes").pipe(slugSchema);
+
+/**
+ * better-auth checks these itself, with the limits from common/ (auth.ts passes them) and the statuses and
+ * messages the spec fixes: 422 "username is too short" (also on sign-in), 400 "Password too short". Here
+ * only their type, so those answers stay.
+ */
+const username = z.string();
+const newPassword = z.string();
+
+const LIST_MAX_LENGTH = 64;
+const scopes = z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} scopes`);
+const idOrIds = z.union([idSchema, z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} ids`)], { error: "Send an id or a list of ids" });
+/** Provider-specific values better-auth forwards as they are (authorization parameters, data kept across the OAuth flow). */
+const stringMap = z.record(idSchema, textSchema);
+const opaqueMap = z.record(idSchema, z.unknown());
+/** A has-permission body: exactly one of `permission` and `permissions` (better-auth takes either name). */
+const permissionCheck = (shape: z.ZodRawShape) =>
+  z
+    .strictObject({ ...shape, permission: permissionsSchema.optional(), permissions: permissionsSchema.optional() })
+    .refine(
+      (body: { permission?: unknown; permissions?: unknown }) => (body.permission === undefined) !== (body.permissions === undefined),
+      "Send either permission or permissions: a map of resource to actions",
+    );
+
+/**
+ * The user fields a platform admin may set on create-user and update-user (better-auth takes any key). A
+ * ban's expiry is set through ban-user, in seconds.
+ */
+const adminUserData = z.strictObject({
+  name: name.optional(),
+  email: email.optional(),
+  emailVerified: z.boolean().optional(),
+  image: imageUrlSchema.nullable().optional(),
+  username: username.nullable().optional(),
+  displayUsername: displayUsernameSchema.nullable().optional(),
+  role: platformRolesSchema.optional(),
+  banned: z.boolean().nullable().optional(),
+  banReason: textSchema.nullable().optional(),
+});
+
+const socialTokens = {
+  token: tokenSchema,
+  nonce: tokenSchema.optional(),
+  accessToken: tokenSchema.optional(),
+  refreshToken: tokenSchema.optional(),
+};
+const socialFlow = {
+  callbackURL: callbackUrlSchema.optional(),
+  errorCallbackURL: callbackUrlSchema.optional(),
+  provider: idSchema,
+  disableRedirect: z.boolean().optional(),
+  requestSignUp: z.boolean().optional(),
+  scopes: scopes.optional(),
+  loginHint: textSchema.optional(),
+  additionalParams: stringMap.optional(),
+  additionalData: opaqueMap.optional(),
+};
+
+const accountSelection = z.union(
+  [z.strictObject({ accountId: idSchema, userId: idSchema.optional() }), z.strictObject({ useAccountCookie: z.literal(true), userId: idSchema.optional() })],
+  { error: "Send accountId, or useAccountCookie: true" },
+);
+
+/** Endpoints that take no body: anything sent is a mistake. */
+const noBody = z.strictObject({});
+
+/**
+ * The body of every POST endpoint the auth instance exposes, keyed by better-auth path (GET /get-session
+ * also takes POST, but only with deferSessionRefresh, which is off: it answers 405). Objects are strict:
+ * a key better-auth would ignore is refused, so a misspelt field is not silently dropped. Whether a value
+ * exists (an id, a token, a password) stays better-auth's to answer.
+ */
+export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
+  // Accounts
+  "/sign-up/email": z.strictObject({
+    name,
+    email,
+    password: newPassword,
+    image: imageUrlSchema.optional(),
+    username: username.nullable().optional(),
+    displayUsername: displayUsernameSchema.nullable().optional(),
+    callbackURL: callbackUrlSchema.optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  "/sign-in/email": z.strictObject({
+    email,
+    password: currentPasswordSchema,
+    callbackURL: callbackUrlSchema.optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  "/sign-in/username": z.strictObject({
+    username,
+    password: currentPasswordSchema,
+    callbackURL: callbackUrlSchema.optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  "/sign-in/social": z.strictObject({
+    ...socialFlow,
+    newUserCallbackURL: callbackUrlSchema.optional(),
+    idToken: z
+      .strictObject({
+        ...socialTokens,
+        expiresAt: z.number().optional(),
+        user: z
+          .strictObject({
+            name: z.strictObject({ firstName: displayUsernameSchema.optional(), lastName: displayUsernameSchema.optional() }).optional(),
+            email: z.string().max(EMAIL_MAX_LENGTH, `Use at most ${EMAIL_MAX_LENGTH} characters`).optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  }),
+  "/link-social": z.strictObject({ ...socialFlow, idToken: z.strictObject(socialTokens).optional() }),
+  "/unlink-account": z.strictObject({ accountId: idSchema }),
+  "/get-access-token": accountSelection,
+  "/refresh-token": accountSelection,
+  // The provider posts its answer here (form_post); which fields it adds is the provider's choice.
+  "/callback/:id": z.looseObject({
+    code: tokenSchema.optional(),
+    error: textSchema.optional(),
+    device_id: idSchema.optional(),
+    error_description: textSchema.optional(),
+    state: tokenSchema.optional(),
+    user: tokenSchema.optional(),
+    iss: callbackUrlSchema.optional(),
+  }),
+  "/sign-out": z.strictObject({ callbackURL: callbackUrlSchema.optional(), disableRedirect: z.boolean().optional(), state: tokenSchema.optional() }),
+  "/update-user": z.strictObject({
+    name: name.optional(),
+    image: imageUrlSchema.nullable().optional(),
+    username: username.nullable().optional(),
+    displayUsername: displayUsernameSchema.nullable().optional(),
+  }),
+  // Every session field is server-set (active organization and team, impersonation) in this configuration.
+  "/update-session": noBody,
+  "/change-password": z.strictObject({ newPassword, currentPassword: currentPasswordSchema, revokeOtherSessions: z.boolean().optional() }),
+  "/change-email": z.strictObject({ newEmail: email, callbackURL: callbackUrlSchema.optional() }),
+  "/verify-password": z.strictObject({ password: currentPasswordSchema }),
+  "/request-password-reset": z.strictObject({ email, redirectTo: callbackUrlSchema.optional() }),
+  // better-auth ignores revokeOtherSessions here (a reset ends every session); a client may send it as on change-password.
+  "/reset-password": z.strictObject({ newPassword, token: tokenSchema.optional(), revokeOtherSessions: z.boolean().optional() }),
+  "/send-verification-email": z.strictObject({ email, callbackURL: callbackUrlSchema.optional() }),
+  "/delete-user": z.strictObject({ callbackURL: callbackUrlSchema.optional(), password: currentPasswordSchema.optional(), token: tokenSchema.optional() }),
+  "/is-username-available": z.strictObject({ username }),
+  "/revoke-session": z.strictObject({ token: tokenSchema }),
+  "/revoke-sessions": noBody,
+  "/revoke-other-sessions": noBody,
+
+  // Organizations
+  "/organization/create": z.strictObject({
+    name: organizationName,
+    slug,
+    // Server-side calls (the seed) create on behalf of a user; better-auth ignores it on a signed-in request.
+    userId: idSchema.optional(),
+    logo: logoUrlSchema.nullable().optional(),
+    metadata: organizationMetadataSchema.nullable().optional(),
+    keepCurrentActiveOrganization: z.boolean().optional(),
+  }),
+  "/organization/update": z.strictObject({
+    data: z.strictObject({
+      name: organizationName.optional(),
+      slug: slug.optional(),
+      logo: logoUrlSchema.nullable().optional(),
+      metadata: organizationMetadataSchema.nullable().optional(),
+    }),
+    organizationId: idSchema.optional(),
+  }),
+  "/organization/check-slug": z.strictObject({ slug }),
+  "/organization/delete": z.strictObject({ organizationId: idSchema }),
+  "/organization/set-active": z.strictObject({ organizationId: idSchema.nullable().optional(), organizationSlug: slug.optional() }),
+  "/organization/has-permission": permissionCheck({ organizationId: idSchema.optional() }),
+  "/organization/invite-member": z.strictObject({
+    email: invitationEmail,
+    role: organizationRolesSchema,
+    organizationId: idSchema.optional(),
+    resend: z.boolean().optional(),
+    teamId: idOrIds.optional(),
+  }),
+  "/organization/accept-invitation": z.strictObject({ invitationId: idSchema }),
+  "/organization/reject-invitation": z.strictObject({ invitationId: idSchema }),
+  "/organization/cancel-invitation": z.strictObject({ invitationId: idSchema }),
+  // A member id or an e-mail address: the id bound covers the longest address too.
+  "/organization/remove-member": z.strictObject({ memberIdOrEmail: idSchema, organizationId: idSchema.optional() }),
+  "/organization/update-member-role": z.strictObject({ role: organizationRolesSchema, memberId: idSchema, organizationId: idSchema.optional() }),
+  "/organization/leave": z.strictObject({ organizationId: idSchema }),
+  "/organization/create-team": z.strictObject({ name: teamName, organizationId: idSchema.optional() }),
+  "/organization/update-team": z.strictObject({
+    teamId: idSchema,
+    data: z.strictObject({ name: teamName.optional(), organizationId: idSchema.optional() }),
+  }),
+  "/organization/remove-team": z.strictObject({ teamId: idSchema, organizationId: idSchema.optional() }),
+  "/organization/set-active-team": z.strictObject({ teamId: idSchema.nullable().optional() }),
+  "/organization/add-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
+  "/organization/remove-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
+
+  // Platform admin
+  "/admin/set-role": z.strictObject({ userId: idSchema, role: platformRolesSchema }),
+  // better-auth checks only the maximum length here: the minimum is the form's rule.
+  "/admin/create-user": z.strictObject({
+    email,
+    password: passwordSchema.optional(),
+    name,
+    role: platformRolesSchema.optional(),
+    data: adminUserData.optional(),
+  }),
+  "/admin/update-user": z.strictObject({ userId: idSchema, data: adminUserData }),
+  "/admin/list-user-sessions": z.strictObject({ userId: idSchema }),
+  "/admin/unban-user": z.strictObject({ userId: idSchema }),
+  "/admin/ban-user": z.strictObject({ userId: idSchema, banReason: textSchema.optional(), banExpiresIn: banDurationSchema.optional() }),
+  "/admin/impersonate-user": z.strictObject({ userId: idSchema }),
+  "/admin/stop-impersonating": noBody,
+  "/admin/revoke-user-session": z.strictObject({ sessionToken: tokenSchema }),
+  "/admin/revoke-user-sessions": z.strictObject({ userId: idSchema }),
+  "/admin/remove-user": z.strictObject({ userId: idSchema }),
+  "/admin/set-user-password": z.strictObject({ newPassword, userId: idSchema }),
+  "/admin/has-permission": permissionCheck({ userId: idSchema.optional(), role: platformRoleSchema.optional() }),
+};
+
+const fieldName = (path: PropertyKey[]) => (path.length ? path.join(".") : "body");
+
+/** "field: message" for each problem; an unknown field is named, a bad map key is not echoed back. */
+function describeIssues(issues: z.core.$ZodIssue[]): string {
+  return issues
+    .flatMap((issue) => {
+      if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `${fieldName([...issue.path, key])}: Unknown field`);
+      if (issue.code === "invalid_key") return [`${fieldName(issue.path.slice(0, -1))} (key): ${issue.issues.map((inner) => inner.message).join(", ")}`];
+      return [`${fieldName(issue.path)}: ${issue.message}`];
+    })
+    .join("; ");
+}
+
+/**
+ * Checks a request body against its entry in the table and refuses a bad one with 400
+ * `{ code: "VALIDATION_ERROR", message }`. Called first in auth.ts's global before-hook, which better-auth
+ * runs ahead of every plugin's hooks, so no rule sees a body of the wrong shape. It only checks: the body
+ * better-auth reads is the one that was sent.
+ */
+export function assertValidRequestBody(ctx: { path: string; body?: unknown }): void {
+  const schema = Object.hasOwn(REQUEST_BODY_SCHEMAS, ctx.path) ? REQUEST_BODY_SCHEMAS[ctx.path] : undefined;
+  if (!schema) return;
+  const result = schema.safeParse(ctx.body === undefined ? {} : ctx.body);
+  if (!result.success) throw APIError.from("BAD_REQUEST", { code: ERROR_CODES.VALIDATION_ERROR, message: describeIssues(result.error.issues) });
+}

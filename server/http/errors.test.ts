@@ -1,0 +1,107 @@
+import { APIError } from "better-auth/api";
+import { Hono } from "hono";
+import { describe, expect, test } from "vitest";
+import type { Logger } from "../logger";
+import { createErrorHandler } from "./errors";
+
+type LogLine = { level: keyof Logger; message: string; fields?: Record<string, unknown> };
+
+/** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
+async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogLine[] }> {
+  const lines: LogLine[] = [];
+  const capture = (level: keyof Logger) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const app = new Hono();
+  app.onError(createErrorHandler({ debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") }));
+  app.post("*", () => {
+    throw error;
+  });
+  const response = await app.request(path, { method: "POST", body: JSON.stringify({ password: "hunter2" }) });
+  return { status: response.status, body: await response.json(), lines };
+}
+
+const postgresUniqueViolation = (constraint: string) =>
+  Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), { code: "23505", constraint });
+const sqliteUniqueViolation = (columns: string) => Object.assign(new Error(`UNIQUE constraint failed: ${columns}`), { code: "SQLITE_CONSTRAINT_UNIQUE" });
+
+describe("an APIError thrown from an app route", () => {
+  test("answers the spec's status and message where the spec catalogues its code", async () => {
+    const error = APIError.from("BAD_REQUEST", { code: "USERNAME_IS_ALREADY_TAKEN", message: "Username is already taken. Please try another." });
+    expect(await answer(error)).toMatchObject({
+      status: 422,
+      body: { code: "USERNAME_IS_ALREADY_TAKEN", message: "username is already taken. please try another." },
+    });
+  });
+
+  test("answers its own status, code and message otherwise, without logging", async () => {
+    const error = new APIError("BAD_REQUEST", { message: "metadata must be an object", code: "INVALID_METADATA" });
+    expect(await answer(error)).toEqual({ status: 400, body: { code: "INVALID_METADATA", message: "metadata must be an object" }, lines: [] });
+  });
+
+  test("a server-side one is logged with its cause", async () => {
+    const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const error = APIError.from("INTERNAL_SERVER_ERROR", { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" }, { cause });
+    const { status, body, lines } = await answer(error);
+    expect({ status, body }).toEqual({ status: 500, body: { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" } });
+    expect(lines).toMatchObject([
+      { level: "error", fields: { error: { name: "APIError", cause: { message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" } } } },
+    ]);
+  });
+});
+
+describe("a unique violation", () => {
+  test.each([
+    ["PostgreSQL", postgresUniqueViolation("organization_slug_key")],
+    ["SQLite", sqliteUniqueViolation("organization.slug")],
+  ])("on %s answers what the sequential duplicate of that endpoint answers", async (_database, error) => {
+    expect(await answer(error, "/api/auth/organization/create")).toMatchObject({
+      status: 400,
+      body: { code: "ORGANIZATION_ALREADY_EXISTS", message: "organization already exists" },
+    });
+    expect(await answer(error, "/api/auth/organization/update")).toMatchObject({
+      status: 400,
+      body: { code: "ORGANIZATION_SLUG_ALREADY_TAKEN", message: "slug is taken" },
+    });
+  });
+
+  test("on a composite SQLite index is found by its column list", async () => {
+    expect(await answer(sqliteUniqueViolation("invitation.organizationId, invitation.email"))).toMatchObject({
+      status: 400,
+      body: { code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" },
+    });
+  });
+
+  test("of an index the table does not name is a 409 CONFLICT and a warning, never a 500", async () => {
+    const { status, body, lines } = await answer(postgresUniqueViolation("session_token_key"));
+    expect({ status, body }).toEqual({
+      status: 409,
+      body: { code: "CONFLICT", message: "Another request changed the same data at the same moment. Please try again." },
+    });
+    expect(lines).toEqual([
+      { level: "warn", message: "unique violation without a mapped answer", fields: { method: "POST", path: "/api/thing", index: "session_token_key" } },
+    ]);
+  });
+});
+
+describe("an unknown error", () => {
+  test("answers the generic 500 and is logged as an object, without the request body", async () => {
+    const error = new TypeError("Cannot read properties of undefined (reading 'id')", {
+      cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+    });
+    const { status, body, lines } = await answer(error);
+    expect({ status, body }).toEqual({ status: 500, body: { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again." } });
+    expect(lines).toMatchObject([
+      {
+        level: "error",
+        message: "unhandled error",
+        fields: {
+          method: "POST",
+          path: "/api/thing",
+          error: { name: "TypeError", message: "Cannot read properties of undefined (reading 'id')", cause: { message: "socket hang up", code: "ECONNRESET" } },
+        },
+      },
+    ]);
+    expect((lines[0]!.fields!.error as { stack: string }).stack).toContain("TypeError: Cannot read properties");
+    expect(JSON.stringify(lines)).not.toContain("hunter2");
+    expect(JSON.stringify(lines)).not.toContain("[object Object]");
+  });
+});

@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { createLogger, type Logger } from "../logger";
+import { buildUser, createVerifiedUser, extractLink, readLatestMail, signUp } from "../test/factories";
+import { createClient, expectError, readJson } from "../test/request";
+import { createTestApp, type TestApp } from "../test/test-database";
+import { MAX_BODY_NESTING } from "./middleware/json-depth";
+
+type LogLine = { level: string; message: string } & Record<string, unknown>;
+
+/** A logger that keeps its lines (already through the real logger's formatting and redaction). */
+function capturingLogger(level: "debug" | "info" = "info"): { logger: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const real = createLogger(level);
+  const capture = (name: keyof Logger) => (message: string, fields?: Record<string, unknown>) => {
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
+    const errorSpy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
+    try {
+      real[name](message, fields);
+    } finally {
+      spy.mockRestore();
+      errorSpy.mockRestore();
+    }
+  };
+  return { logger: { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") }, lines };
+}
+
+const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
+describe("deeply nested JSON", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test("is refused with a 400 before any handler, on better-auth's endpoints, the app's own and the billing sandbox", async () => {
+    const owner = await createVerifiedUser(app);
+    const body = `{"name":"Deep","slug":"deep-org","metadata":${nested(10_000)}}`;
+    for (const path of ["/api/auth/organization/create", "/api/auth/sign-up/email", "/api/organizations/x/members", "/sandbox/polar/v1/customers/"]) {
+      const response = await owner.client.request(path, { method: "POST", json: body, headers: { authorization: "Bearer sandbox" } });
+      await expectError(response, 400, `The request body is nested more than ${MAX_BODY_NESTING} levels deep`);
+    }
+    expect(await app.services.database.db.selectFrom("organization").select("id").execute()).toEqual([]);
+  });
+
+  test("honest nesting still goes through", async () => {
+    const owner = await createVerifiedUser(app);
+    const response = await owner.client.post("/api/auth/organization/create", { name: "Shallow", slug: "shallow-org", metadata: JSON.parse(nested(5)) });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("ADMIN_EMAILS", () => {
+  let app: TestApp;
+  const adminEmail = buildUser().email;
+  beforeAll(async () => {
+    app = await createTestApp({ env: { ADMIN_EMAILS: adminEmail } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const roleOf = async (email: string) =>
+    (await app.services.database.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirstOrThrow()).role;
+
+  test("grants the admin role only once the address is verified, not at sign-up", async () => {
+    const { input, client } = await signUp(app, buildUser({ email: adminEmail }));
+    expect(await roleOf(adminEmail)).toBe("user");
+    const mail = await readLatestMail(app, input.email, (candidate) => candidate.subject.startsWith("Verify your e-mail"));
+    expect((await client.get(extractLink(mail))).status).toBeLessThan(400);
+    expect(await roleOf(adminEmail)).toBe("admin");
+    expect((await client.get("/api/auth/admin/list-users")).status).toBe(200);
+  });
+
+  test("a user created with an unverified listed address (as from a social provider that does not vouch for it) is no admin", async () => {
+    const email = `unverified.${adminEmail}`;
+    const listed = await createTestApp({ env: { ADMIN_EMAILS: `${email},verified.${adminEmail}` }, database: app.database });
+    try {
+      const listedContext = await listed.services.auth.$context;
+      // The call a social sign-in makes for a newcomer, with what the provider said about the e-mail.
+      await listedContext.internalAdapter.createOAuthUser({ email, name: "Unverified", emailVerified: false }, { providerId: "github", accountId: "1001" });
+      await listedContext.internalAdapter.createOAuthUser(
+        { email: `verified.${adminEmail}`, name: "Verified", emailVerified: true },
+        { providerId: "github", accountId: "1002" },
+      );
+    } finally {
+      await listed.close();
+    }
+    expect(await roleOf(email)).toBe("user");
+    expect(await roleOf(`verified.${adminEmail}`)).toBe("admin");
+  });
+});
+
+describe("ALLOW_ORGANIZATION_CREATION=admins", () => {
+  test("counts ADMIN_USER_IDS as platform admins, like every other admin check", async () => {
+    const first = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins" } });
+    try {
+      const configured = await createVerifiedUser(first);
+      const plain = await createVerifiedUser(first);
+      const second = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_USER_IDS: configured.user.id }, database: first.database });
+      try {
+        const signIn = async (input: { email: string; password: string }) => {
+          const client = createClient(second);
+          expect((await client.post("/api/auth/sign-in/email", { email: input.email, password: input.password })).status).toBe(200);
+          return client;
+        };
+        const admin = await signIn(configured.input);
+        expect((await admin.post("/api/auth/organization/create", { name: "By id", slug: "by-configured-id" })).status).toBe(200);
+        await expectError(
+          await (await signIn(plain.input)).post("/api/auth/organization/create", { name: "No", slug: "not-by-plain" }),
+          403,
+          "not allowed to create a new organization",
+        );
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe("logs", () => {
+  test("carry no e-mail address at the default level, and name an untrusted X-Forwarded-For peer once", async () => {
+    const { logger, lines } = capturingLogger("info");
+    const app = await createTestApp({ logger, env: { LOG_LEVEL: "info" } });
+    try {
+      const existing = await createVerifiedUser(app);
+      // better-auth logs "Sign-up attempt for existing email: <address>" at info level.
+      expect((await createClient(app).post("/api/auth/sign-up/email", { ...buildUser(), email: existing.input.email })).status).toBe(200);
+      expect(lines.some((line) => String(line.message).includes("Sign-up attempt for existing email"))).toBe(true);
+      expect(JSON.stringify(lines)).not.toContain(existing.input.email);
+      expect(JSON.stringify(lines)).not.toContain("[object Object]");
+
+      const client = createClient(app, "203.0.113.50");
+      for (let index = 0; index < 3; index += 1) await client.get("/api/auth/get-session", { headers: { "x-forwarded-for": "198.51.100.9" } });
+      const warnings = lines.filter((line) => line.level === "warn" && line.message.startsWith("X-Forwarded-For from a peer that is not in TRUSTED_PROXIES"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ peer: "203.0.113.50" });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("the billing sandbox in production", () => {
+  const TOKEN = "t".repeat(40);
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({
+      env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAILBOX: undefined, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: TOKEN },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test("answers only its own token: a wrong or near-miss token gets 401 on the API and on the reset control", async () => {
+    const client = createClient(app);
+    for (const token of ["anything", TOKEN.slice(0, -1), `${TOKEN}x`]) {
+      expect((await client.get("/sandbox/polar/v1/products/", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect((await client.request("/sandbox/polar/sandbox/reset", { method: "POST", headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    }
+    const listed = await client.get("/sandbox/polar/v1/products/", { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(listed.status).toBe(200);
+    expect((await readJson<{ items: unknown[] }>(listed)).items.length).toBeGreaterThan(0);
+  });
+
+  test("the dev mailbox is not served", async () => {
+    expect((await createClient(app).get("/api/dev/mail")).status).toBe(404);
+  });
+});
+
+describe("a database that does not answer", () => {
+  test("turns requests into a clear 503, never a 500, on better-auth's endpoints and the app's own", async () => {
+    const { logger, lines } = capturingLogger("info");
+    const app = await createTestApp({ logger });
+    try {
+      const user = await createVerifiedUser(app);
+      await app.services.worker.stop();
+      await app.services.database.close();
+      const answers = await Promise.all([
+        user.client.get("/api/auth/get-session"),
+        user.client.get("/api/auth/organization/list"),
+        createClient(app).post("/api/auth/sign-in/email", { email: user.input.email, password: user.input.password }),
+        user.client.get("/api/organizations/some-organization/members"),
+        user.client.get("/api/invitations/some-invitation"),
+      ]);
+      for (const response of answers) {
+        await expectError(response, 503, "The service is unavailable for a moment. Please try again shortly.");
+      }
+      expect(lines.filter((line) => line.message === "database unavailable").length).toBe(answers.length);
+      expect(lines.some((line) => line.message === "unhandled error")).toBe(false);
+    } finally {
+      await app.database.drop();
+    }
+  });
+});
