@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ApiError, notFound, readJson } from "./api-errors";
 import { confirmCheckout, DECLINED_TOKEN, PAYING_TOKEN, processDueWork } from "./billing";
 import type { SandboxContext } from "./context";
+import type { CheckoutRecord } from "./records";
 import { newRouter } from "./http";
 import { serializeCheckout, serializeSubscription } from "./serializers";
 
@@ -36,33 +37,37 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
     return checkout;
   };
   const finishInput = z.object({ customer_email: z.email().optional(), customer_name: z.string().optional() });
-  /** What the hosted page's form would have filled in before paying: the optional e-mail and name. */
-  const fillCustomer = async (c: Context) => {
+  /**
+   * Confirms as the hosted page would, with what its form would have filled in first (the optional e-mail
+   * and name); the fill is part of the confirmation, so a refused one keeps none of it.
+   */
+  const confirmFromPage = async (c: Context, token: string) => {
     const checkout = checkoutById(c.req.param("id") ?? "");
     const input = await readJson(c, finishInput);
-    return ctx.store.put("checkout", {
-      ...checkout,
-      customer_email: input.customer_email ?? checkout.customer_email,
-      customer_name: input.customer_name ?? checkout.customer_name,
+    confirmCheckout(ctx, checkout.id, token, (current: CheckoutRecord) => {
+      ctx.store.put("checkout", {
+        ...current,
+        customer_email: input.customer_email ?? current.customer_email,
+        customer_name: input.customer_name ?? current.customer_name,
+      });
     });
+    return checkout.id;
   };
 
   /** Pays the checkout as the hosted page would with 4242…; the answer is the organization's Checkout. */
   router.post("/checkouts/:id/complete", async (c) => {
-    const checkout = await fillCustomer(c);
-    confirmCheckout(ctx, checkout.id, PAYING_TOKEN);
-    return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
+    const checkoutId = await confirmFromPage(c, PAYING_TOKEN);
+    return c.json(serializeCheckout(ctx, checkoutById(checkoutId)));
   });
 
   /** Declines the payment as 4000 0000 0000 0002 would; the checkout ends up `failed`. */
   router.post("/checkouts/:id/fail", async (c) => {
-    const checkout = await fillCustomer(c);
     try {
-      confirmCheckout(ctx, checkout.id, DECLINED_TOKEN);
+      await confirmFromPage(c, DECLINED_TOKEN);
     } catch (error) {
       if (!(error instanceof ApiError && error.body.error === "PaymentError")) throw error;
     }
-    return c.json(serializeCheckout(ctx, checkoutById(checkout.id)));
+    return c.json(serializeCheckout(ctx, checkoutById(c.req.param("id"))));
   });
 
   /** The card later renewals are charged to: `tok_chargeDeclined` makes the next renewal fail. */

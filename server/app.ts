@@ -11,7 +11,7 @@ import type { DatabaseHandle } from "./db/database";
 import type { AppEnv } from "./http/app-env";
 import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
 import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
-import { refuseDeepJson } from "./http/middleware/json-depth";
+import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { devMailRoutes } from "./modules/mail";
@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps) {
       onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MB"),
     }),
   );
-  app.use("*", refuseDeepJson());
+  app.use("*", refuseHostileInput());
 
   app.get("/healthz", async (c) => {
     try {

@@ -23,7 +23,7 @@ import {
 } from "../modules/organizations";
 import { adminEmails, isPlatformAdmin } from "./platform-admins";
 import type { RateLimitStore } from "./rate-limit-store";
-import { assertValidRequestBody } from "./request-schemas";
+import { assertValidRequest } from "./request-schemas";
 import { specErrors } from "./spec-errors";
 
 export type AuthDeps = {
@@ -161,7 +161,7 @@ export function createAuth(deps: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        assertValidRequestBody(ctx);
+        assertValidRequest(ctx);
         const body = ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
         // The spec: displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
         if (ctx.path === "/update-user" && body && typeof body.username === "string" && body.displayUsername === undefined) {

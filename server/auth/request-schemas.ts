@@ -277,14 +277,30 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
 }
 
 /**
- * Checks a request body against its entry in the table and refuses a bad one with 400
- * `{ code: "VALIDATION_ERROR", message }`. Called first in auth.ts's global before-hook, which better-auth
- * runs ahead of every plugin's hooks, so no rule sees a body of the wrong shape. It only checks: the body
- * better-auth reads is the one that was sent.
+ * Query fields better-auth hands to its database adapter as column names without checking them: an unknown
+ * one made list-members answer 500 ("Field x not found in model member"). Other query fields pass as sent.
  */
-export function assertValidRequestBody(ctx: { path: string; body?: unknown }): void {
-  const schema = Object.hasOwn(REQUEST_BODY_SCHEMAS, ctx.path) ? REQUEST_BODY_SCHEMAS[ctx.path] : undefined;
-  if (!schema) return;
-  const result = schema.safeParse(ctx.body === undefined ? {} : ctx.body);
-  if (!result.success) throw APIError.from("BAD_REQUEST", { code: ERROR_CODES.VALIDATION_ERROR, message: describeIssues(result.error.issues) });
+const columnOf = (columns: [string, ...string[]]) => z.enum(columns, { error: `Use one of: ${columns.join(", ")}` }).optional();
+const MEMBER_COLUMNS: [string, ...string[]] = ["id", "organizationId", "userId", "role", "createdAt"];
+const USER_COLUMNS: [string, ...string[]] = ["id", "name", "email", "emailVerified", "username", "displayUsername", "role", "banned", "createdAt", "updatedAt"];
+export const REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
+  "/organization/list-members": z.object({ sortBy: columnOf(MEMBER_COLUMNS), filterField: columnOf(MEMBER_COLUMNS) }),
+  "/admin/list-users": z.object({ sortBy: columnOf(USER_COLUMNS), filterField: columnOf(USER_COLUMNS) }),
+};
+
+function assertMatches(table: Record<string, z.ZodType>, path: string, value: unknown): void {
+  const schema = Object.hasOwn(table, path) ? table[path] : undefined;
+  const result = schema?.safeParse(value);
+  if (result && !result.success) throw APIError.from("BAD_REQUEST", { code: ERROR_CODES.VALIDATION_ERROR, message: describeIssues(result.error.issues) });
+}
+
+/**
+ * Checks a request's body and query against their entries in the tables and refuses a bad one with 400
+ * `{ code: "VALIDATION_ERROR", message }`. Called first in auth.ts's global before-hook, which better-auth
+ * runs ahead of every plugin's hooks, so no rule sees input of the wrong shape. It only checks: what
+ * better-auth reads is what was sent.
+ */
+export function assertValidRequest(ctx: { path: string; body?: unknown; query?: unknown }): void {
+  assertMatches(REQUEST_BODY_SCHEMAS, ctx.path, ctx.body === undefined ? {} : ctx.body);
+  assertMatches(REQUEST_QUERY_SCHEMAS, ctx.path, ctx.query ?? {});
 }

@@ -3,7 +3,7 @@ import { createLogger, type Logger } from "../logger";
 import { buildUser, createVerifiedUser, extractLink, readLatestMail, signUp } from "../test/factories";
 import { createClient, expectError, readJson } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
-import { MAX_BODY_NESTING } from "./middleware/json-depth";
+import { MAX_BODY_NESTING } from "./middleware/hostile-input";
 
 type LogLine = { level: string; message: string } & Record<string, unknown>;
 
@@ -196,5 +196,49 @@ describe("a database that does not answer", () => {
     } finally {
       await app.database.drop();
     }
+  });
+});
+
+describe("input honest clients never send", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test("a NUL character in the path, the query or the body is a 400 on every database, and changes nothing", async () => {
+    const owner = await createVerifiedUser(app);
+    const message = "The request contains a NUL character, which no field accepts";
+    for (const path of ["/api/invitations/a%00b", "/api/organizations/a%00b/teams", "/api/dev/mail?to=a%00b", "/api/auth/organization/list?x=%00"]) {
+      await expectError(await owner.client.get(path), 400, message);
+    }
+    await expectError(await owner.client.post("/api/auth/organization/set-active", { organizationId: "a\u0000b" }), 400, message);
+    await expectError(await owner.client.post("/api/auth/update-user", { name: "Nul\u0000Name" }), 400, message);
+    await expectError(
+      await owner.client.request("/api/auth/update-user", { method: "POST", body: new Uint8Array([0x7b, 0x00, 0x7d]), contentType: "application/json" }),
+      400,
+      message,
+    );
+    const user = await app.services.database.db.selectFrom("user").select("name").where("id", "=", owner.user.id).executeTakeFirstOrThrow();
+    expect(user.name).toBe(owner.input.name);
+  });
+
+  test("a sort or filter field that is no column is a 400 naming the columns, not a 500", async () => {
+    const owner = await createVerifiedUser(app);
+    const created = await owner.client.post("/api/auth/organization/create", { name: "Sorted", slug: "sorted-org" });
+    expect(created.status).toBe(200);
+    await expectError(
+      await owner.client.get("/api/auth/organization/list-members?sortBy=x"),
+      400,
+      "sortBy: Use one of: id, organizationId, userId, role, createdAt",
+    );
+    await expectError(
+      await owner.client.get("/api/auth/organization/list-members?filterField=password&filterValue=y"),
+      400,
+      "filterField: Use one of: id, organizationId, userId, role, createdAt",
+    );
+    expect((await owner.client.get("/api/auth/organization/list-members?sortBy=createdAt&sortDirection=desc")).status).toBe(200);
   });
 });
