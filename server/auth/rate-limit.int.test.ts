@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Logger } from "../logger";
 import { createClient, randomIp } from "../test/request";
+import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createDatabaseRateLimitStore, createRateLimitStoreHealth } from "./rate-limit-store";
 
@@ -11,15 +11,8 @@ const SIGN_IN_LIMIT = 10;
 /** Time a request may take while the store is down: the limiter must give up quickly, never hang it. */
 const MAX_REQUEST_MS = 2_000;
 
-type LogEntry = { level: keyof Logger; message: string; fields?: Record<string, unknown> };
-
-function capturingLogger(entries: LogEntry[]): Logger {
-  const write = (level: keyof Logger) => (message: string, fields?: Record<string, unknown>) => void entries.push({ level, message, fields });
-  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
-}
-
-const storeWarnings = (entries: LogEntry[]) => entries.filter((entry) => entry.level === "warn" && entry.message.startsWith("rate limiter:"));
-const storeRecoveries = (entries: LogEntry[]) => entries.filter((entry) => entry.level === "info" && entry.message.startsWith("rate limiter:"));
+const storeWarnings = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "warn" && entry.message.startsWith("rate limiter:"));
+const storeRecoveries = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "info" && entry.message.startsWith("rate limiter:"));
 
 /** A sign-in attempt that the rate limiter counts but that costs no password hashing (the username is too short). */
 function cheapSignIn(target: TestApp, ip: string) {
@@ -150,14 +143,14 @@ class RedisServer {
 }
 
 describe("the Redis store fails open", () => {
-  const logs: LogEntry[] = [];
+  const logs: LogRecord[] = [];
   let redisServer: RedisServer;
   let target: TestApp;
 
   beforeAll(async () => {
     redisServer = new RedisServer(await freePort());
     await redisServer.start();
-    target = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${redisServer.port}` }, logger: capturingLogger(logs) });
+    target = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${redisServer.port}` }, logger: recordingLogger(logs) });
   });
 
   afterAll(async () => {
@@ -215,11 +208,11 @@ describe("the Redis store fails open", () => {
 });
 
 describe("the database store fails open", () => {
-  const logs: LogEntry[] = [];
+  const logs: LogRecord[] = [];
   let target: TestApp;
 
   beforeAll(async () => {
-    target = await createTestApp({ logger: capturingLogger(logs) });
+    target = await createTestApp({ logger: recordingLogger(logs) });
   });
 
   afterAll(async () => {
@@ -262,7 +255,7 @@ describe("the database store", () => {
     await target?.close();
   });
 
-  const newStore = () => createDatabaseRateLimitStore(target.services.database.db, { longestWindowSeconds: 300, logger: capturingLogger([]) });
+  const newStore = () => createDatabaseRateLimitStore(target.services.database.db, { longestWindowSeconds: 300, logger: recordingLogger([]) });
 
   /** Moves a counter's last allowed request into the past, as if that much time had gone by. */
   async function backdate(key: string, ms: number): Promise<void> {
@@ -321,9 +314,9 @@ describe("the database store", () => {
 
 describe("the store's health log", () => {
   test("one warning when the store starts failing, at most one a minute while it keeps failing, one info line when it recovers", () => {
-    const logs: LogEntry[] = [];
+    const logs: LogRecord[] = [];
     let now = 1_000_000;
-    const health = createRateLimitStoreHealth(capturingLogger(logs), { store: "redis", now: () => now });
+    const health = createRateLimitStoreHealth(recordingLogger(logs), { store: "redis", now: () => now });
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6379"), { code: "ECONNREFUSED" });
 
     for (let attempt = 0; attempt < 100; attempt += 1) health.failed(refused, "request");
@@ -349,8 +342,8 @@ describe("the store's health log", () => {
   });
 
   test("a call that began before the failure started does not announce a recovery", () => {
-    const logs: LogEntry[] = [];
-    const health = createRateLimitStoreHealth(capturingLogger(logs), { store: "database" });
+    const logs: LogRecord[] = [];
+    const health = createRateLimitStoreHealth(recordingLogger(logs), { store: "database" });
     const before = health.outage;
     health.failed(new Error("no such table: rateLimit"), "request");
     health.recovered(before);

@@ -13,6 +13,7 @@ import {
 } from "../modules/organizations/organizations.test-helpers";
 import { buildUser, createVerifiedUser } from "../test/factories";
 import { createClient, readJson } from "../test/request";
+import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createErrorHandler } from "./errors";
 
@@ -44,15 +45,8 @@ function expectOneWinner(responses: Array<{ status: number; body: unknown }>, lo
   expect(answers.filter((answer) => answer.status !== 200)).toEqual(Array.from({ length: RACERS - 1 }, () => loser));
 }
 
-type LogLine = { level: keyof Logger; message: string; fields?: Record<string, unknown> };
-
-function capturingLogger(lines: LogLine[]): Logger {
-  const capture = (level: keyof Logger) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  return { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") };
-}
-
 function silentLogger(): Logger {
-  return capturingLogger([]);
+  return recordingLogger([]);
 }
 
 describe("concurrent duplicates answer what the sequential duplicate answers, never 500", () => {
@@ -235,13 +229,13 @@ describe("the unique indexes of the conflict table, as this database names them 
 });
 
 describe("an unknown error", () => {
-  const lines: LogLine[] = [];
+  const lines: LogRecord[] = [];
   let app: TestApp;
   let owner: Awaited<ReturnType<typeof createVerifiedUser>>;
   let organizationId: string;
 
   beforeAll(async () => {
-    app = await createTestApp({ logger: capturingLogger(lines) });
+    app = await createTestApp({ logger: recordingLogger(lines) });
     owner = await createVerifiedUser(app);
     const created = await owner.client.post("/api/auth/organization/create", { name: "Broken", slug: uniqueSlug("broken") });
     organizationId = (await readJson<{ id: string }>(created)).id;

@@ -1,17 +1,14 @@
 import { APIError } from "better-auth/api";
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
-import type { Logger } from "../logger";
+import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createErrorHandler } from "./errors";
 
-type LogLine = { level: keyof Logger; message: string; fields?: Record<string, unknown> };
-
 /** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
-async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogLine[] }> {
-  const lines: LogLine[] = [];
-  const capture = (level: keyof Logger) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogRecord[] }> {
+  const lines: LogRecord[] = [];
   const app = new Hono();
-  app.onError(createErrorHandler({ debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") }));
+  app.onError(createErrorHandler(recordingLogger(lines)));
   app.post("*", () => {
     throw error;
   });
