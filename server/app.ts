@@ -78,6 +78,14 @@ export function createApp(deps: AppDeps) {
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
     if ((response.status >= 500 || response.status === 401) && (await isDatabaseDown())) return databaseUnavailable(c, logger);
+    // better-auth answers its own server errors itself (onAPIError.throw only lets other errors through): log them too.
+    if (response.status >= 500) {
+      const { code } = (await response
+        .clone()
+        .json()
+        .catch(() => ({}))) as { code?: unknown };
+      logger.error("auth answered a server error", { method: c.req.method, path: c.req.path, status: response.status, code });
+    }
     return response;
   });
 

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createLogger, type Logger } from "../logger";
 import { buildUser, createVerifiedUser, extractLink, readLatestMail, signUp } from "../test/factories";
@@ -240,5 +241,31 @@ describe("input honest clients never send", () => {
       "filterField: Use one of: id, organizationId, userId, role, createdAt",
     );
     expect((await owner.client.get("/api/auth/organization/list-members?sortBy=createdAt&sortDirection=desc")).status).toBe(200);
+  });
+});
+
+describe("a server error better-auth answers itself", () => {
+  test("is logged through the app's logger, with its path and code", async () => {
+    const { logger, lines } = capturingLogger("info");
+    const app = await createTestApp({ logger });
+    try {
+      const user = await createVerifiedUser(app);
+      // The database answers, but the session table is gone: better-auth answers 500 "Failed to get session".
+      await sql`ALTER TABLE "session" RENAME TO "session_gone"`.execute(app.services.database.db);
+      const response = await user.client.get("/api/auth/get-session");
+      expect(response.status).toBe(500);
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: "error",
+          message: "auth answered a server error",
+          path: "/api/auth/get-session",
+          status: 500,
+          code: "FAILED_TO_GET_SESSION",
+        }),
+      );
+      expect(lines.some((line) => line.message === "database unavailable")).toBe(false);
+    } finally {
+      await app.close();
+    }
   });
 });
