@@ -28,9 +28,6 @@ export function createRedisRateLimitStore(redis: Redis, prefix = "atrium:rate-li
   };
 }
 
-/** better-auth's `rateLimit` table (created by migration 0001); `lastRequest` is epoch milliseconds, a string from PostgreSQL's bigint. */
-type RateLimitTables = { rateLimit: { id: string; key: string; count: number; lastRequest: number | string } };
-
 const PRUNE_EVERY_MS = 60_000;
 
 /**
@@ -40,7 +37,6 @@ const PRUNE_EVERY_MS = 60_000;
  * better-auth's own storage cannot be wrapped, and it must be for the limiter to fail open.
  */
 export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { longestWindowSeconds: number; logger: Logger }): RateLimitStore {
-  const tables = db.withTables<RateLimitTables>();
   const { logger } = options;
   let longestWindowSeconds = options.longestWindowSeconds;
   let lastPruneAt = 0;
@@ -49,7 +45,7 @@ export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { lo
   async function prune(now: number): Promise<void> {
     if (now - lastPruneAt < PRUNE_EVERY_MS) return;
     lastPruneAt = now;
-    await tables
+    await db
       .deleteFrom("rateLimit")
       .where("lastRequest", "<", now - longestWindowSeconds * 1000)
       .execute()
@@ -66,7 +62,7 @@ export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { lo
       const isExpired = sql<boolean>`${lastRequest} <= ${windowStartedBefore}`;
       // A refused request leaves `lastRequest` alone and the count at max + 1 (never higher: a flood cannot
       // overflow the column), so `count <= max` in the returned row is the decision.
-      const row = await tables
+      const row = await db
         .insertInto("rateLimit")
         .values({ id: randomUUID(), key, count: 1, lastRequest: now })
         .onConflict((conflict) =>

@@ -106,6 +106,9 @@ export type DevMailboxTable = {
   created_at: Timestamp;
 };
 
+/** better-auth's rate-limit counters (used by our own database store); `lastRequest` is epoch milliseconds, a string from PostgreSQL's bigint. */
+export type RateLimitTable = { id: string; key: string; count: number; lastRequest: number | string };
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -116,4 +119,5 @@ export type Database = {
   invitation: InvitationTable;
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
+  rateLimit: RateLimitTable;
 };
