@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{server,common,web,billing-sandbox}/**/*.test.{ts,tsx}"],
+          include: ["{server,common,web,billing-sandbox,scripts}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
         },
