@@ -1,52 +1,11 @@
-import type { z } from "zod";
-import { forbidden, notFound, parseBody, readJson } from "./api-errors";
-import { newId, type SandboxContext } from "./context";
+import { forbidden, readJson } from "./api-errors";
+import { serializeBenefit, serializeGrant } from "./benefits.serializers";
+import { createBenefit, findBenefit, parseProperties } from "./benefits.service";
+import type { SandboxContext } from "./context";
 import { newRouter, paginate, queryList } from "./http";
-import type { BenefitRecord } from "./records";
-import { benefitCreateSchema, benefitPropertiesSchemas, benefitUpdateSchema } from "./schemas";
-import { serializeBenefit, serializeGrant } from "./serializers";
+import { benefitCreateSchema, benefitUpdateSchema } from "./schemas";
 
 /** Benefits (custom, discord, github_repository, downloadables, license_keys, meter_credit) and their grants. */
-
-function findBenefit(ctx: SandboxContext, id: string): BenefitRecord {
-  const benefit = ctx.store.get("benefit", id);
-  if (!benefit || benefit.is_deleted) throw notFound();
-  return benefit;
-}
-
-export function createBenefit(ctx: SandboxContext, input: z.infer<typeof benefitCreateSchema>): BenefitRecord {
-  const properties = parseProperties(input.type, input.properties);
-  const benefit = ctx.store.put("benefit", {
-    id: newId(),
-    created_at: ctx.clock.iso(),
-    modified_at: null,
-    type: input.type,
-    description: input.description,
-    selectable: true,
-    deletable: true,
-    is_deleted: false,
-    metadata: input.metadata,
-    visibility: "public",
-    visibility_configurable: true,
-    properties,
-  });
-  ctx.webhooks.emit("benefit.created", serializeBenefit(ctx, benefit));
-  return benefit;
-}
-
-function parseProperties(type: BenefitRecord["type"], properties: unknown): Record<string, unknown> {
-  const schema: z.ZodType = benefitPropertiesSchemas[type];
-  // Errors point at body.properties, as the provider's do.
-  try {
-    return parseBody(schema, properties) as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof Error && "body" in error) {
-      const body = (error as { body: { detail: { loc: unknown[] }[] } }).body;
-      for (const issue of body.detail) issue.loc = ["body", "properties", ...issue.loc.slice(1)];
-    }
-    throw error;
-  }
-}
 
 export function benefitRoutes(ctx: SandboxContext) {
   const router = newRouter();

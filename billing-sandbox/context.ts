@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import type { Clock } from "./clock";
+import { newId, type Json } from "./shared";
 import type { Store } from "./store";
-import type { WebhookDispatcher } from "./webhooks";
+import type { WebhookDispatcher } from "./webhook-dispatcher";
 
 /** The merchant account every object belongs to: the sandbox plays exactly one provider organization. */
 export type Organization = { id: string; name: string; slug: string; created_at: string };
@@ -17,19 +17,16 @@ export type SandboxContext = {
   accessToken: string | undefined;
 };
 
-export const newId = () => randomUUID();
-
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-/** Provider-style opaque tokens: a prefix and base62 characters (`polar_c_…`, `polar_cst_…`, `whsec_…`). */
-export function newToken(prefix: string, length = 43): string {
-  const bytes = randomBytes(length);
-  return prefix + Array.from(bytes, (byte) => ALPHABET[byte % ALPHABET.length]).join("");
-}
-
 export function loadOrganization(store: Store, now: string): Organization {
   const stored = store.getSetting("organization");
   if (stored) return JSON.parse(stored) as Organization;
   const organization = { id: newId(), name: "Sandbox Merchant", slug: "sandbox-merchant", created_at: now };
   store.setSetting("organization", JSON.stringify(organization));
   return organization;
+}
+
+/** The organization as buyers see it (nested in CheckoutPublic and the portal's objects). */
+export function serializeOrganizationPublic(ctx: SandboxContext): Json {
+  const { id, name, slug, created_at } = ctx.organization;
+  return { id, name, slug, created_at, modified_at: null, avatar_url: null, proration_behavior: "prorate", allow_customer_updates: true };
 }

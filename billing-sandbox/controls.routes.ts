@@ -1,11 +1,15 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { ApiError, notFound, readJson } from "./api-errors";
-import { confirmCheckout, DECLINED_TOKEN, PAYING_TOKEN, processDueWork } from "./billing";
+import { ApiError, readJson } from "./api-errors";
+import { serializeCheckout } from "./checkouts.serializers";
+import { confirmCheckout, findCheckout } from "./checkouts.service";
 import type { SandboxContext } from "./context";
-import type { CheckoutRecord } from "./records";
+import { processDueWork } from "./controls.service";
 import { newRouter } from "./http";
-import { serializeCheckout, serializeSubscription } from "./serializers";
+import type { CheckoutRecord } from "./records";
+import { DECLINED_TOKEN, PAYING_TOKEN } from "./shared";
+import { serializeSubscription } from "./subscriptions.serializers";
+import { findSubscription } from "./subscriptions.service";
 
 /**
  * Sandbox controls: not part of the provider's API. They move the clock (renewals, trial ends,
@@ -31,11 +35,7 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
     return c.json(clockState());
   });
 
-  const checkoutById = (id: string) => {
-    const checkout = ctx.store.get("checkout", id);
-    if (!checkout) throw notFound();
-    return checkout;
-  };
+  const checkoutById = (id: string) => findCheckout(ctx, id);
   const finishInput = z.object({ customer_email: z.email().optional(), customer_name: z.string().optional() });
   /**
    * Confirms as the hosted page would, with what its form would have filled in first (the optional e-mail
@@ -72,8 +72,7 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
 
   /** The card later renewals are charged to: `tok_chargeDeclined` makes the next renewal fail. */
   router.post("/subscriptions/:id/card", async (c) => {
-    const subscription = ctx.store.get("subscription", c.req.param("id"));
-    if (!subscription) throw notFound();
+    const subscription = findSubscription(ctx, c.req.param("id"));
     const input = await readJson(c, z.object({ token: z.enum([PAYING_TOKEN, DECLINED_TOKEN]) }));
     const updated = ctx.store.put("subscription", { ...subscription, card_token: input.token });
     return c.json(serializeSubscription(ctx, updated));

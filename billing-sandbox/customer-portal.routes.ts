@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { notFound, readJson, unauthorized } from "./api-errors";
-import { cancelAtPeriodEnd, uncancel } from "./billing";
 import type { SandboxContext } from "./context";
+import { serializeCustomerCustomerMeter, serializeCustomerGrant, serializeCustomerOrder, serializeCustomerSubscription } from "./customer-portal.serializers";
+import { findPortalCustomer } from "./customer-portal.service";
 import { booleanQuery, newRouter, paginate } from "./http";
-import { customerMeterBalances } from "./metering";
-import { serializeCustomerGrant, serializeCustomerMeter, serializeCustomerOrder, serializeCustomerSubscription, stableId } from "./serializers";
+import { customerMeterBalances } from "./meters.service";
+import { stableId } from "./shared";
+import { cancelAtPeriodEnd, uncancel } from "./subscriptions.service";
 
 /** The customer portal API, authorized by a customer-session token (`polar_cst_…`) instead of the organization token. */
 export function customerPortalRoutes(ctx: SandboxContext) {
@@ -12,9 +14,8 @@ export function customerPortalRoutes(ctx: SandboxContext) {
 
   router.use("*", async (c, next) => {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    const session = token ? ctx.store.list("customer_session", (candidate) => candidate.token === token)[0] : undefined;
-    const customer = session && session.expires_at > ctx.clock.iso() ? ctx.store.get("customer", session.customer_id) : undefined;
-    if (!customer || customer.deleted_at) throw unauthorized();
+    const customer = token ? findPortalCustomer(ctx, token) : undefined;
+    if (!customer) throw unauthorized();
     c.set("customer", customer);
     await next();
   });
@@ -86,13 +87,13 @@ export function customerPortalRoutes(ctx: SandboxContext) {
 
   router.get("/meters", (c) => {
     const customer = c.get("customer");
-    return c.json(paginate(c, customerMeterBalances(ctx, customer), ({ meter }) => serializeCustomerMeter(ctx, customer, meter, "portal")));
+    return c.json(paginate(c, customerMeterBalances(ctx, customer), ({ meter }) => serializeCustomerCustomerMeter(ctx, customer, meter)));
   });
   router.get("/meters/:id", (c) => {
     const customer = c.get("customer");
     const entry = customerMeterBalances(ctx, customer).find(({ meter }) => stableId(customer.id, meter.id) === c.req.param("id"));
     if (!entry) throw notFound();
-    return c.json(serializeCustomerMeter(ctx, customer, entry.meter, "portal"));
+    return c.json(serializeCustomerCustomerMeter(ctx, customer, entry.meter));
   });
 
   return router;

@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import { notFound, readJson, validationError } from "./api-errors";
-import { assertCustomerUnique, createCustomer, createCustomerSession, emitCustomerStateChanged, findCustomerByExternalId } from "./billing";
 import type { SandboxContext } from "./context";
+import { serializeCustomer, serializeCustomerSession, serializeCustomerState } from "./customers.serializers";
+import { assertCustomerUnique, createCustomer, createCustomerSession, emitCustomerStateChanged, findCustomerByExternalId } from "./customers.service";
 import { matchesMetadata, metadataQuery, newRouter, paginate } from "./http";
 import type { CustomerRecord } from "./records";
 import { customerCreateSchema, customerSessionCreateSchema, customerUpdateSchema } from "./schemas";
-import { serializeCustomer, serializeCustomerSession, serializeCustomerState } from "./serializers";
 
 /** Customers (by id and by external id), their state, and customer sessions for the portal. */
 

@@ -1,46 +1,11 @@
-import type { z } from "zod";
-import { notFound, readJson, validationError } from "./api-errors";
-import { findDiscountByCode } from "./billing";
-import { newId, type SandboxContext } from "./context";
+import { readJson } from "./api-errors";
+import type { SandboxContext } from "./context";
+import { serializeDiscount } from "./discounts.serializers";
+import { createDiscount, findDiscount, toIso } from "./discounts.service";
 import { newRouter, paginate } from "./http";
-import type { DiscountRecord } from "./records";
 import { discountCreateSchema, discountUpdateSchema } from "./schemas";
-import { serializeDiscount } from "./serializers";
 
 /** Discounts: fixed or percentage; once, forever or repeating; codes, dates and redemption limits. */
-
-/** Dates are stored in one ISO form so they compare as strings against the sandbox clock. */
-const toIso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
-
-function findDiscount(ctx: SandboxContext, id: string): DiscountRecord {
-  const discount = ctx.store.get("discount", id);
-  if (!discount) throw notFound();
-  return discount;
-}
-
-export function createDiscount(ctx: SandboxContext, input: z.infer<typeof discountCreateSchema>): DiscountRecord {
-  if (input.duration === "repeating" && !input.duration_in_months) throw validationError(["body", "duration_in_months"], "Field required");
-  if (input.code && findDiscountByCode(ctx, input.code)) throw validationError(["body", "code"], "Discount with this code already exists.");
-  const discount = ctx.store.put("discount", {
-    id: newId(),
-    created_at: ctx.clock.iso(),
-    modified_at: null,
-    name: input.name,
-    type: input.type,
-    ...(input.type === "percentage" ? { basis_points: input.basis_points } : { amount: input.amount, currency: input.currency }),
-    duration: input.duration,
-    ...(input.duration === "repeating" ? { duration_in_months: input.duration_in_months ?? 1 } : {}),
-    code: input.code ?? null,
-    starts_at: toIso(input.starts_at),
-    ends_at: toIso(input.ends_at),
-    max_redemptions: input.max_redemptions ?? null,
-    redemptions_count: 0,
-    metadata: input.metadata,
-    product_ids: input.products ?? [],
-  });
-  ctx.webhooks.emit("discount.created", serializeDiscount(ctx, discount));
-  return discount;
-}
 
 export function discountRoutes(ctx: SandboxContext) {
   const router = newRouter();

@@ -2,11 +2,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { Hono, MiddlewareHandler } from "hono";
 import { createErrorHandler, notFound, unauthorized, type SandboxLogger } from "./api-errors";
 import { benefitRoutes } from "./benefits.routes";
-import { processDueWork } from "./billing";
 import { checkoutClientRoutes, checkoutRoutes } from "./checkouts.routes";
 import { createClock } from "./clock";
 import { loadOrganization, type SandboxContext } from "./context";
 import { controlRoutes } from "./controls.routes";
+import { processDueWork } from "./controls.service";
 import { customerPortalRoutes } from "./customer-portal.routes";
 import { customerRoutes, customerSessionRoutes } from "./customers.routes";
 import { discountRoutes } from "./discounts.routes";
@@ -19,8 +19,9 @@ import { webhookEventTypes } from "./schemas";
 import { seedCatalogue } from "./seed";
 import { openStore } from "./store";
 import { subscriptionRoutes } from "./subscriptions.routes";
-import { createWebhookDispatcher } from "./webhooks";
-import { createWebhookEndpoint, webhookRoutes } from "./webhooks.routes";
+import { createWebhookDispatcher } from "./webhook-dispatcher";
+import { webhookRoutes } from "./webhooks.routes";
+import { createWebhookEndpoint } from "./webhooks.service";
 
 export type BillingSandboxOptions = {
   /** SQLite file of the sandbox's own state, or ":memory:" in tests. */

@@ -1,37 +1,17 @@
+import { addHours } from "date-fns";
 import { z } from "zod";
 import { notFound, parseBody, readJson, validationError } from "./api-errors";
 import { addInterval } from "./clock";
-import { newId, type SandboxContext } from "./context";
+import type { SandboxContext } from "./context";
+import { serializeCustomer, serializeCustomerMeter } from "./customers.serializers";
 import { newRouter, paginate, queryList } from "./http";
-import { aggregate, customerMeterBalances, meterEvents } from "./metering";
-import type { CustomerRecord, MeterRecord } from "./records";
+import { serializeMeter } from "./meters.serializers";
+import { aggregate, createMeter, customerMeterBalances, findMeter, meterEvents } from "./meters.service";
+import type { CustomerRecord } from "./records";
 import { eventsIngestSchema, meterCreateSchema, meterUpdateSchema } from "./schemas";
-import { serializeCustomer, serializeCustomerMeter, serializeMeter, stableId } from "./serializers";
+import { newId, stableId } from "./shared";
 
 /** Meters and their quantities, event ingestion, and customer meter balances. */
-
-function findMeter(ctx: SandboxContext, id: string): MeterRecord {
-  const meter = ctx.store.get("meter", id);
-  if (!meter) throw notFound();
-  return meter;
-}
-
-export function createMeter(ctx: SandboxContext, input: z.infer<typeof meterCreateSchema>): MeterRecord {
-  if (input.unit === "custom" && !input.custom_label) throw validationError(["body", "custom_label"], "Field required for a custom unit.");
-  return ctx.store.put("meter", {
-    id: newId(),
-    created_at: ctx.clock.iso(),
-    modified_at: null,
-    metadata: input.metadata,
-    name: input.name,
-    unit: input.unit,
-    custom_label: input.custom_label ?? null,
-    custom_multiplier: input.unit === "custom" ? (input.custom_multiplier ?? 1) : null,
-    filter: input.filter,
-    aggregation: input.aggregation,
-    archived_at: null,
-  });
-}
 
 const quantitiesQuerySchema = z.object({
   start_timestamp: z.iso.datetime({ offset: true }),
@@ -77,9 +57,12 @@ export function meterRoutes(ctx: SandboxContext) {
         (!externalIds || (event.external_customer_id !== null && externalIds.includes(event.external_customer_id))),
     );
     const quantities: { timestamp: string; quantity: number }[] = [];
+    const first = new Date(query.start_timestamp);
     const end = new Date(query.end_timestamp);
-    for (let start = new Date(query.start_timestamp); start < end && quantities.length < 1000;) {
-      const next = query.interval === "hour" ? new Date(start.getTime() + 3_600_000) : addInterval(start, query.interval);
+    // Every bucket starts a whole number of intervals after the first, so monthly buckets from Jan 31 keep the 31st where there is one.
+    const bucketStart = (index: number) => (query.interval === "hour" ? addHours(first, index) : addInterval(first, query.interval, index));
+    for (let index = 0, start = first; start < end && quantities.length < 1000; index += 1) {
+      const next = bucketStart(index + 1);
       const bucket = events.filter((event) => event.timestamp >= start.toISOString() && event.timestamp < next.toISOString());
       quantities.push({ timestamp: start.toISOString(), quantity: aggregate(bucket, meter.aggregation) });
       start = next;
@@ -176,12 +159,12 @@ export function customerMeterRoutes(ctx: SandboxContext) {
         (!externalIds || externalIds.includes(customer.external_id ?? "")) &&
         (!meterIds || meterIds.includes(meter.id)),
     );
-    return c.json(paginate(c, entries, ({ customer, meter }) => serializeCustomerMeter(ctx, customer, meter, "organization")));
+    return c.json(paginate(c, entries, ({ customer, meter }) => serializeCustomerMeter(ctx, customer, meter)));
   });
   router.get("/:id", (c) => {
     const entry = all().find((candidate) => candidate.id === c.req.param("id"));
     if (!entry) throw notFound();
-    return c.json(serializeCustomerMeter(ctx, entry.customer, entry.meter, "organization"));
+    return c.json(serializeCustomerMeter(ctx, entry.customer, entry.meter));
   });
   return router;
 }

@@ -1,9 +1,9 @@
 import { notFound, readJson } from "./api-errors";
-import { refundOrder } from "./billing";
 import type { SandboxContext } from "./context";
 import { matchesMetadata, metadataQuery, newRouter, paginate, queryList } from "./http";
+import { serializeOrder, serializeRefund } from "./orders.serializers";
+import { refundOrder } from "./orders.service";
 import { refundCreateSchema } from "./schemas";
-import { serializeOrder, serializeRefund } from "./serializers";
 
 /** Orders (read-only: they are made by checkouts, renewals and plan changes) and refunds. */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { SandboxContext } from "./context";
 import { newRouter } from "./http";
-import { findCheckoutBySecret } from "./checkouts.routes";
+import { findCheckoutBySecret } from "./checkouts.service";
 
 /**
  * The browser pages: the hosted checkout, the customer portal and the dashboard. Scripts are separate files (the app's

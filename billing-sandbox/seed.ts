@@ -1,8 +1,8 @@
-import { createBenefit } from "./benefits.routes";
+import { createBenefit } from "./benefits.service";
 import type { SandboxContext } from "./context";
-import { createDiscount } from "./discounts.routes";
-import { createMeter } from "./meters.routes";
-import { createProduct, setProductBenefits } from "./products.routes";
+import { createDiscount } from "./discounts.service";
+import { createMeter } from "./meters.service";
+import { createProduct, setProductBenefits } from "./products.service";
 
 /** The catalogue a fresh sandbox starts with. Runs once per data file (a setting marks it done). */
 export const SEED_DISCOUNT_CODE = "LAUNCH20";

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SubscriptionRecord } from "./records";
 import { API_REQUEST_EVENT } from "./seed";
 import { expectSchema } from "./test/openapi-validator";
 import { startHarness, webhooksAfter, type Harness } from "./test/harness";
@@ -230,6 +231,41 @@ describe("subscription lifecycle", () => {
       ["subscription_create", 0],
       ["subscription_cycle", 900],
     ]);
+  });
+
+  it("renews a subscription started on the 31st on each month's last day, counted from the start: Feb 28 → Mar 31 → Apr 30, no drift", async () => {
+    const subscription = await subscribe("Pro monthly", "org_month_end");
+    // Backdate it to Jan 31 of last year, one period in, so the sandbox has a year of renewals to catch up on.
+    const year = harness.sandbox.context.clock.now().getUTCFullYear() - 1;
+    const { store } = harness.sandbox.context;
+    store.put("subscription", {
+      ...(store.get("subscription", subscription.id) as SubscriptionRecord),
+      started_at: `${year}-01-31T10:00:00.000Z`,
+      current_period_start: `${year}-01-31T10:00:00.000Z`,
+      current_period_end: `${year}-02-28T10:00:00.000Z`,
+    });
+    const mark = await harness.mark();
+    await harness.request("POST", "/sandbox/clock/advance", { seconds: 1 });
+    await harness.sandbox.context.webhooks.drain();
+    const periods = harness.receiver.received
+      .slice(mark)
+      .filter((webhook) => webhook.payload.type === "subscription.cycled" && webhook.payload.data.id === subscription.id)
+      .map((webhook) => [webhook.payload.data.current_period_start, webhook.payload.data.current_period_end]);
+    expect(periods.slice(0, 4)).toEqual([
+      [`${year}-02-28T10:00:00.000Z`, `${year}-03-31T10:00:00.000Z`],
+      [`${year}-03-31T10:00:00.000Z`, `${year}-04-30T10:00:00.000Z`],
+      [`${year}-04-30T10:00:00.000Z`, `${year}-05-31T10:00:00.000Z`],
+      [`${year}-05-31T10:00:00.000Z`, `${year}-06-30T10:00:00.000Z`],
+    ]);
+    // Every later renewal too: each period starts where the last ended and ends on its month's last day at 10:00.
+    expect(periods.length).toBeGreaterThanOrEqual(10);
+    for (const [index, [start, end]] of periods.entries()) {
+      if (index > 0) expect(start).toBe(periods[index - 1]?.[1]);
+      const date = new Date(end as string);
+      const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+      expect(end).toBe(`${date.toISOString().slice(0, 8)}${lastDay}T10:00:00.000Z`);
+    }
+    expect((await harness.polar.subscriptions.get(subscription.id)).status).toBe("active");
   });
 
   it("changes product with proration_behavior invoice (subscription_update order now) or prorate (on the next renewal)", async () => {

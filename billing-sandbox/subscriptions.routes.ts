@@ -1,18 +1,11 @@
-import { notFound, readJson } from "./api-errors";
-import { cancelAtPeriodEnd, changeProduct, revokeSubscription, uncancel } from "./billing";
+import { readJson } from "./api-errors";
 import type { SandboxContext } from "./context";
 import { booleanQuery, matchesMetadata, metadataQuery, newRouter, paginate, queryList } from "./http";
-import type { SubscriptionRecord } from "./records";
 import { subscriptionUpdateSchema } from "./schemas";
-import { serializeSubscription } from "./serializers";
+import { serializeSubscription } from "./subscriptions.serializers";
+import { cancelAtPeriodEnd, changeProduct, findSubscription, revokeSubscription, uncancel } from "./subscriptions.service";
 
 /** Subscriptions: list, get, cancel at period end / uncancel, change product, revoke. */
-
-function byId(ctx: SandboxContext, id: string): SubscriptionRecord {
-  const subscription = ctx.store.get("subscription", id);
-  if (!subscription) throw notFound();
-  return subscription;
-}
 
 export function subscriptionRoutes(ctx: SandboxContext) {
   const router = newRouter();
@@ -36,10 +29,10 @@ export function subscriptionRoutes(ctx: SandboxContext) {
     return c.json(paginate(c, subscriptions, (subscription) => serializeSubscription(ctx, subscription)));
   });
 
-  router.get("/:id", (c) => c.json(serializeSubscription(ctx, byId(ctx, c.req.param("id")))));
+  router.get("/:id", (c) => c.json(serializeSubscription(ctx, findSubscription(ctx, c.req.param("id")))));
 
   router.patch("/:id", async (c) => {
-    const subscription = byId(ctx, c.req.param("id"));
+    const subscription = findSubscription(ctx, c.req.param("id"));
     const input = await readJson(c, subscriptionUpdateSchema);
     const updated = ctx.store.transaction(() => {
       if ("revoke" in input) return revokeSubscription(ctx, subscription);
@@ -57,7 +50,7 @@ export function subscriptionRoutes(ctx: SandboxContext) {
   });
 
   router.delete("/:id", (c) => {
-    const subscription = byId(ctx, c.req.param("id"));
+    const subscription = findSubscription(ctx, c.req.param("id"));
     return c.json(
       serializeSubscription(
         ctx,

@@ -1,7 +1,9 @@
 import { webhooks as polarWebhooks } from "@polar-sh/sdk/2026-10";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signWebhook } from "./webhooks";
+import { createClock } from "./clock";
+import { openStore } from "./store";
+import { DELIVERY_RETENTION_MS, createWebhookDispatcher, signWebhook } from "./webhook-dispatcher";
 import { expectSchema } from "./test/openapi-validator";
 import { startHarness, startReceiver, waitFor, type Harness, type WebhookReceiver } from "./test/harness";
 
@@ -113,6 +115,52 @@ describe("webhook endpoints and delivery", () => {
       expect((await unreachable.polar.products.list({})).items.length).toBeGreaterThan(0);
     } finally {
       await unreachable.close();
+    }
+  });
+});
+
+describe("webhook delivery history", () => {
+  it("is pruned by the dispatcher after the retention period of sandbox time; recent deliveries and undelivered events are kept", async () => {
+    const receiver = await startReceiver();
+    receiver.respondWith = (request) => (request.payload.type === "order.refunded" ? 500 : 200);
+    const store = openStore(":memory:");
+    const clock = createClock(store);
+    const dispatcher = createWebhookDispatcher({ store, clock, retryBaseMs: 60_000 });
+    try {
+      const at = clock.iso();
+      const endpoint = { created_at: at, modified_at: null, url: receiver.url, name: null, format: "raw", secret: "whsec_x", enabled: true } as const;
+      store.put("webhook_endpoint", { ...endpoint, id: "paid", events: ["order.created"] });
+      // Its receiver refuses: the event stays pending, its retry a minute away (and it holds back nothing of the other endpoint).
+      store.put("webhook_endpoint", { ...endpoint, id: "refunded", events: ["order.refunded"] });
+      dispatcher.emit("order.created", { n: 1 });
+      await dispatcher.drain();
+      dispatcher.emit("order.refunded", { n: 2 });
+      await dispatcher.drain();
+      const old = store.list("webhook_delivery");
+      expect(old.map((delivery) => delivery.succeeded)).toEqual([true, false]);
+
+      clock.advance(DELIVERY_RETENTION_MS - 60_000);
+      dispatcher.emit("order.created", { n: 3 });
+      await dispatcher.drain();
+      expect(store.list("webhook_delivery")).toHaveLength(3);
+
+      clock.advance(2 * 60_000);
+      dispatcher.emit("order.created", { n: 4 });
+      await dispatcher.drain();
+      const kept = store.list("webhook_delivery");
+      expect(kept).toHaveLength(2);
+      expect(kept.some((delivery) => old.some((stale) => stale.id === delivery.id))).toBe(false);
+      const events = store.list("webhook_event").map((event) => [JSON.parse(event.payload).data.n, event.succeeded]);
+      expect(events).toEqual([
+        [2, null],
+        [3, true],
+        [4, true],
+      ]);
+      expect(receiver.received.map((request) => request.payload.data.n)).toEqual([1, 3, 4]);
+    } finally {
+      await dispatcher.close();
+      store.close();
+      await receiver.close();
     }
   });
 });

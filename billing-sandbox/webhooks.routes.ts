@@ -1,59 +1,25 @@
 import { notFound, readJson } from "./api-errors";
-import { newId, newToken, type SandboxContext } from "./context";
+import type { SandboxContext } from "./context";
 import { newRouter, paginate, queryList } from "./http";
-import type { WebhookEndpointRecord, WebhookEventRecord } from "./records";
+import type { WebhookEventRecord } from "./records";
 import { webhookEndpointCreateSchema, webhookEndpointUpdateSchema } from "./schemas";
+import { newToken } from "./shared";
+import { serializeDelivery, serializeEndpoint } from "./webhooks.serializers";
+import { createWebhookEndpoint, findEndpoint } from "./webhooks.service";
 
 /** Webhook endpoints, the delivery log, and redelivery. */
 
-const serializeEndpoint = (ctx: SandboxContext, endpoint: WebhookEndpointRecord) => ({ ...endpoint, organization_id: ctx.organization.id });
-
-const serializeEvent = (event: WebhookEventRecord) => ({
-  id: event.id,
-  created_at: event.created_at,
-  modified_at: event.modified_at,
-  last_http_code: event.last_http_code,
-  succeeded: event.succeeded,
-  skipped: false,
-  payload: event.payload,
-  type: event.type,
-  is_archived: false,
-});
-
-export function createWebhookEndpoint(
-  ctx: SandboxContext,
-  input: { url: string; secret?: string | null; name?: string | null; events: string[] },
-): WebhookEndpointRecord {
-  return ctx.store.put("webhook_endpoint", {
-    id: newId(),
-    created_at: ctx.clock.iso(),
-    modified_at: null,
-    url: input.url,
-    name: input.name ?? null,
-    format: "raw",
-    secret: input.secret ?? newToken("whsec_"),
-    events: input.events,
-    enabled: true,
-  });
-}
-
 export function webhookRoutes(ctx: SandboxContext) {
   const router = newRouter();
-
-  const findEndpoint = (id: string) => {
-    const endpoint = ctx.store.get("webhook_endpoint", id);
-    if (!endpoint) throw notFound();
-    return endpoint;
-  };
 
   router.get("/endpoints", (c) => c.json(paginate(c, ctx.store.list("webhook_endpoint"), (endpoint) => serializeEndpoint(ctx, endpoint))));
   router.post("/endpoints", async (c) => {
     const input = await readJson(c, webhookEndpointCreateSchema);
     return c.json(serializeEndpoint(ctx, createWebhookEndpoint(ctx, input)), 201);
   });
-  router.get("/endpoints/:id", (c) => c.json(serializeEndpoint(ctx, findEndpoint(c.req.param("id")))));
+  router.get("/endpoints/:id", (c) => c.json(serializeEndpoint(ctx, findEndpoint(ctx, c.req.param("id")))));
   router.patch("/endpoints/:id", async (c) => {
-    const endpoint = findEndpoint(c.req.param("id"));
+    const endpoint = findEndpoint(ctx, c.req.param("id"));
     const input = await readJson(c, webhookEndpointUpdateSchema);
     const updated = ctx.store.put("webhook_endpoint", {
       ...endpoint,
@@ -67,11 +33,11 @@ export function webhookRoutes(ctx: SandboxContext) {
     return c.json(serializeEndpoint(ctx, updated));
   });
   router.patch("/endpoints/:id/secret", (c) => {
-    const endpoint = findEndpoint(c.req.param("id"));
+    const endpoint = findEndpoint(ctx, c.req.param("id"));
     return c.json(serializeEndpoint(ctx, ctx.store.put("webhook_endpoint", { ...endpoint, secret: newToken("whsec_"), modified_at: ctx.clock.iso() })));
   });
   router.delete("/endpoints/:id", (c) => {
-    const endpoint = findEndpoint(c.req.param("id"));
+    const endpoint = findEndpoint(ctx, c.req.param("id"));
     ctx.store.put("webhook_endpoint", { ...endpoint, enabled: false, modified_at: ctx.clock.iso() });
     return c.body(null, 204);
   });
@@ -83,17 +49,7 @@ export function webhookRoutes(ctx: SandboxContext) {
       const event = events.get(delivery.webhook_event_id);
       return Boolean(event && (!endpointIds || endpointIds.includes(event.endpoint_id)));
     });
-    return c.json(
-      paginate(c, deliveries, (delivery) => ({
-        id: delivery.id,
-        created_at: delivery.created_at,
-        modified_at: delivery.modified_at,
-        succeeded: delivery.succeeded,
-        http_code: delivery.http_code,
-        response: delivery.response,
-        webhook_event: serializeEvent(events.get(delivery.webhook_event_id) as WebhookEventRecord),
-      })),
-    );
+    return c.json(paginate(c, deliveries, (delivery) => serializeDelivery(delivery, events.get(delivery.webhook_event_id) as WebhookEventRecord)));
   });
 
   router.post("/events/:id/redeliver", (c) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aggregate, filterMatches } from "./metering";
+import { aggregate, filterMatches } from "./meters.service";
 import type { EventRecord } from "./records";
 
 const event = (name: string, metadata: Record<string, unknown>): EventRecord => ({

@@ -1,6 +1,9 @@
+import type { z } from "zod";
+import { validationError } from "./api-errors";
 import type { SandboxContext } from "./context";
-import { newId } from "./context";
 import type { Aggregation, CustomerRecord, EventRecord, Filter, FilterClause, MeterRecord } from "./records";
+import type { meterCreateSchema } from "./schemas";
+import { findRecord, newId } from "./shared";
 
 /**
  * Meters as the provider computes them: a filter picks events, an aggregation turns them into units.
@@ -128,5 +131,24 @@ export function recordSystemEvent(
     external_customer_id: customer.external_id,
     external_id: null,
     metadata,
+  });
+}
+
+export const findMeter = (ctx: SandboxContext, id: string): MeterRecord => findRecord(ctx.store, "meter", id);
+
+export function createMeter(ctx: SandboxContext, input: z.infer<typeof meterCreateSchema>): MeterRecord {
+  if (input.unit === "custom" && !input.custom_label) throw validationError(["body", "custom_label"], "Field required for a custom unit.");
+  return ctx.store.put("meter", {
+    id: newId(),
+    created_at: ctx.clock.iso(),
+    modified_at: null,
+    metadata: input.metadata,
+    name: input.name,
+    unit: input.unit,
+    custom_label: input.custom_label ?? null,
+    custom_multiplier: input.unit === "custom" ? (input.custom_multiplier ?? 1) : null,
+    filter: input.filter,
+    aggregation: input.aggregation,
+    archived_at: null,
   });
 }

@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import { serializeError } from "../common/serialize-error";
 import type { SandboxLogger } from "./api-errors";
 import type { Clock } from "./clock";
-import { newId } from "./context";
-import type { Store } from "./store";
 import type { WebhookEndpointRecord, WebhookEventRecord } from "./records";
+import { newId } from "./shared";
+import type { Store } from "./store";
 
 /**
  * Webhook delivery as the provider does it: one stored event per endpoint, delivered FIFO per
@@ -14,6 +14,15 @@ import type { WebhookEndpointRecord, WebhookEventRecord } from "./records";
  */
 export const MAX_ATTEMPTS = 10;
 const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * How long the delivery history is kept, on the sandbox clock. Every attempt adds a delivery and every
+ * event carries its whole payload, so without pruning the file only grows. An age limit rather than the
+ * last N per endpoint: the sandbox clock is moved forward to run renewals, and an age limit keeps what
+ * happened in the last month of that calendar (a whole billing cycle to inspect) however many events it
+ * had, in one indexed range delete. Events still waiting for delivery are never pruned.
+ */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type WebhookDispatcher = {
   /** Stores the event for every enabled endpoint subscribed to `type`, then schedules delivery. */
@@ -47,7 +56,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
 
   const pendingByEndpoint = () => {
     const firstPending = new Map<string, WebhookEventRecord>();
-    for (const event of store.list("webhook_event", (candidate) => candidate.succeeded === null)) {
+    for (const event of store.pendingWebhookEvents()) {
       if (!firstPending.has(event.endpoint_id)) firstPending.set(event.endpoint_id, event);
     }
     return firstPending;
@@ -119,6 +128,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     }
   }
 
+  const prune = () => store.pruneWebhookHistory(new Date(clock.now().getTime() - DELIVERY_RETENTION_MS).toISOString());
+
   function scheduleNext() {
     if (closed) return;
     const waiting = [...pendingByEndpoint().values()].map((event) => event.next_attempt_at);
@@ -140,6 +151,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         runAgain = false;
         await runOnce();
       } while (runAgain && !closed);
+      // Pruning after every run is periodic enough: only runs add deliveries.
+      if (!closed) prune();
     })()
       .catch((error: unknown) => options.logger?.error("webhook dispatcher crashed", { error: serializeError(error) }))
       .finally(() => {

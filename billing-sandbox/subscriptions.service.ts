@@ -1,0 +1,306 @@
+import { forbidden, validationError } from "./api-errors";
+import { activeGrants, cycleGrants, grantBenefits, revokeGrants } from "./benefits.service";
+import { addInterval, nextPeriodEnd, periodEnd } from "./clock";
+import type { SandboxContext } from "./context";
+import { emitCustomerStateChanged } from "./customers.service";
+import { meterBalanceForCustomer, recordSystemEvent } from "./meters.service";
+import { createOrder, itemFor, markOrderPaid } from "./orders.service";
+import { findProduct } from "./products.service";
+import type { CheckoutRecord, CustomerRecord, DiscountRecord, OrderItemRecord, PriceRecord, ProductRecord, SubscriptionRecord } from "./records";
+import { DECLINED_TOKEN, findPrice, findRecord, meteredCharge, newId, priceAmount, requireRecord } from "./shared";
+import { serializeSubscription } from "./subscriptions.serializers";
+
+/**
+ * Subscriptions: created by checkouts, renewed when their period ends (subscription.cycled and an order),
+ * canceled at period end or revoked at once, switched to another product, and dunned when a renewal is declined.
+ * Each flow emits its webhooks in the provider's order (see the provider notes, §4).
+ */
+
+export const findSubscription = (ctx: SandboxContext, id: string): SubscriptionRecord => findRecord(ctx.store, "subscription", id);
+
+/** A declined renewal leaves the subscription past_due for this long before it becomes unpaid. */
+export const DUNNING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The instant every period end is counted from: the trial's end when there was a trial (billing starts
+ * there), else the start. Renewals keep its day of the month (see `periodEnd`).
+ */
+const billingAnchor = (subscription: SubscriptionRecord) => new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+
+/** The recurring amount of a subscription: its static prices (metered ones are billed from usage). */
+function staticAmount(prices: PriceRecord[], seats: number | null): number {
+  return prices.reduce((total, price) => total + priceAmount(price, { seats }), 0);
+}
+
+export function createSubscription(
+  ctx: SandboxContext,
+  input: { checkout: CheckoutRecord; customer: CustomerRecord; product: ProductRecord; cardToken: string; discountId: string | null },
+): SubscriptionRecord {
+  const { checkout, customer, product } = input;
+  const now = ctx.clock.now();
+  const interval = product.recurring_interval ?? "month";
+  const count = product.recurring_interval_count ?? 1;
+  const trialInterval = checkout.allow_trial ? (checkout.trial_interval ?? product.trial_interval) : null;
+  const trialCount = checkout.trial_interval_count ?? product.trial_interval_count ?? 1;
+  const trialEnd = trialInterval ? addInterval(now, trialInterval, trialCount) : null;
+  const prices = product.prices.filter((price) => !price.is_archived);
+  const mainPrice = findPrice(ctx.store, checkout.product_price_id);
+  const amount = mainPrice?.amount_type === "custom" ? priceAmount(mainPrice, { customAmount: checkout.custom_amount }) : staticAmount(prices, checkout.seats);
+  const subscription = ctx.store.put("subscription", {
+    id: newId(),
+    created_at: now.toISOString(),
+    modified_at: null,
+    amount,
+    currency: mainPrice?.price_currency ?? "usd",
+    recurring_interval: interval,
+    recurring_interval_count: count,
+    status: trialEnd ? "trialing" : "active",
+    current_period_start: now.toISOString(),
+    current_period_end: (trialEnd ?? periodEnd(now, interval, count, 1)).toISOString(),
+    trial_start: trialEnd ? now.toISOString() : null,
+    trial_end: trialEnd?.toISOString() ?? null,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    started_at: now.toISOString(),
+    ends_at: null,
+    ended_at: null,
+    past_due_at: null,
+    customer_id: customer.id,
+    product_id: product.id,
+    discount_id: input.discountId,
+    discount_periods_used: trialEnd ? 0 : 1,
+    checkout_id: checkout.id,
+    seats: checkout.seats,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+    metadata: checkout.metadata,
+    custom_field_data: checkout.custom_field_data,
+    price_ids: prices.map((price) => price.id),
+    card_token: input.cardToken,
+    pending_proration: [],
+  });
+  ctx.webhooks.emit("subscription.created", serializeSubscription(ctx, subscription));
+  if (subscription.status === "active") ctx.webhooks.emit("subscription.active", serializeSubscription(ctx, subscription));
+  ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, subscription));
+  return subscription;
+}
+
+function putSubscription(ctx: SandboxContext, subscription: SubscriptionRecord, changes: Partial<SubscriptionRecord>): SubscriptionRecord {
+  return ctx.store.put("subscription", { ...subscription, ...changes, modified_at: ctx.clock.iso() });
+}
+
+const emitSubscription = (ctx: SandboxContext, subscription: SubscriptionRecord, ...types: string[]) => {
+  for (const type of types) ctx.webhooks.emit(`subscription.${type}`, serializeSubscription(ctx, subscription));
+};
+
+const isEnded = (subscription: SubscriptionRecord) => ["canceled", "unpaid", "incomplete_expired"].includes(subscription.status);
+
+export function cancelAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord, reason: string | null, comment: string | null): SubscriptionRecord {
+  if (isEnded(subscription) || subscription.cancel_at_period_end)
+    throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+  const updated = putSubscription(ctx, subscription, {
+    cancel_at_period_end: true,
+    canceled_at: ctx.clock.iso(),
+    ends_at: subscription.current_period_end,
+    customer_cancellation_reason: reason,
+    customer_cancellation_comment: comment,
+  });
+  emitSubscription(ctx, updated, "updated", "canceled");
+  emitCustomerStateChanged(ctx, updated.customer_id);
+  return updated;
+}
+
+export function uncancel(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
+  if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription has ended.");
+  if (!subscription.cancel_at_period_end) return subscription;
+  const updated = putSubscription(ctx, subscription, {
+    cancel_at_period_end: false,
+    canceled_at: null,
+    ends_at: null,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+  });
+  emitSubscription(ctx, updated, "updated", "uncanceled");
+  return updated;
+}
+
+/** Ends the subscription now: updated → canceled → revoked, then its grants are revoked. */
+export function revokeSubscription(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
+  if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled.");
+  const now = ctx.clock.iso();
+  const updated = putSubscription(ctx, subscription, { status: "canceled", cancel_at_period_end: false, canceled_at: now, ends_at: now, ended_at: now });
+  emitSubscription(ctx, updated, "updated", "canceled", "revoked");
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
+  emitCustomerStateChanged(ctx, updated.customer_id);
+  return updated;
+}
+
+/**
+ * Switches the subscription to another recurring product. `invoice` bills the prorated difference
+ * now (a subscription_update order); `prorate` adds it to the next renewal.
+ */
+export function changeProduct(ctx: SandboxContext, subscription: SubscriptionRecord, productId: string, behavior: "invoice" | "prorate"): SubscriptionRecord {
+  if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription has ended.");
+  const product = ctx.store.get("product", productId);
+  if (!product || product.is_archived || !product.recurring_interval)
+    throw validationError(["body", "product_id"], "The product must be an active recurring product.");
+  const oldProduct = findProduct(ctx, subscription.product_id);
+  const prices = product.prices.filter((price) => !price.is_archived);
+  const newAmount = staticAmount(prices, subscription.seats);
+  const start = new Date(subscription.current_period_start).getTime();
+  const end = new Date(subscription.current_period_end).getTime();
+  const remaining = Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start)));
+  const prorationItems = [
+    itemFor(ctx, `Remaining time on ${product.name}`, Math.round(newAmount * remaining), prices[0]?.id ?? null, true),
+    itemFor(ctx, `Unused time on ${oldProduct.name}`, -Math.round(subscription.amount * remaining), subscription.price_ids[0] ?? null, true),
+  ];
+  const updated = putSubscription(ctx, subscription, {
+    product_id: product.id,
+    price_ids: prices.map((price) => price.id),
+    amount: newAmount,
+    recurring_interval: product.recurring_interval,
+    recurring_interval_count: product.recurring_interval_count ?? 1,
+    pending_proration: behavior === "prorate" ? [...subscription.pending_proration, ...prorationItems] : subscription.pending_proration,
+  });
+  emitSubscription(ctx, updated, "updated");
+  const customer = requireRecord(ctx.store, "customer", subscription.customer_id);
+  if (behavior === "invoice") {
+    createOrder(ctx, {
+      customer,
+      productId: product.id,
+      subscription: updated,
+      checkoutId: null,
+      billingReason: "subscription_update",
+      items: prorationItems,
+      seats: updated.seats,
+      metadata: updated.metadata,
+      customFieldData: updated.custom_field_data,
+      paid: true,
+    });
+  }
+  const kept = new Set(product.benefit_ids);
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id && !kept.has(grant.benefit_id)),
+  );
+  const granted = new Set(activeGrants(ctx, (grant) => grant.subscription_id === subscription.id).map((grant) => grant.benefit_id));
+  grantBenefits(
+    ctx,
+    customer,
+    { ...product, benefit_ids: product.benefit_ids.filter((id) => !granted.has(id)) },
+    { subscriptionId: subscription.id, orderId: null },
+  );
+  emitCustomerStateChanged(ctx, customer.id);
+  return ctx.store.get("subscription", subscription.id) ?? updated;
+}
+
+/** Whether the discount still applies to a period that starts after `periodsUsed` billed periods. */
+function discountApplies(discount: DiscountRecord, subscription: SubscriptionRecord): boolean {
+  if (discount.duration === "forever") return true;
+  if (discount.duration === "once") return subscription.discount_periods_used === 0;
+  const monthsPerPeriod = subscription.recurring_interval === "year" ? 12 : subscription.recurring_interval === "month" ? 1 : 0;
+  return subscription.discount_periods_used * monthsPerPeriod < (discount.duration_in_months ?? 0);
+}
+
+/**
+ * One renewal: the period moves on, an order bills the new period plus last period's usage, and the
+ * card on file pays it (subscription.cycled → updated → order.created → order.updated → order.paid →
+ * benefit_grant.cycled → customer.state_changed) or is declined (→ updated → past_due).
+ */
+export function renewSubscription(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
+  const customer = requireRecord(ctx.store, "customer", subscription.customer_id);
+  const prices = subscription.price_ids.map((id) => findPrice(ctx.store, id)).filter((price): price is PriceRecord => Boolean(price));
+  const product = findProduct(ctx, subscription.product_id);
+  const periodStart = new Date(subscription.current_period_end);
+  const nextEnd = nextPeriodEnd(billingAnchor(subscription), subscription.recurring_interval, subscription.recurring_interval_count, periodStart);
+
+  const items: OrderItemRecord[] = [];
+  for (const price of prices) {
+    if (price.amount_type === "metered_unit") {
+      const meter = ctx.store.get("meter", price.meter_id ?? "");
+      if (!meter) continue;
+      const usage = meteredCharge(price, meterBalanceForCustomer(ctx, customer, meter));
+      if (usage > 0) items.push(itemFor(ctx, `${meter.name} usage`, usage, price.id));
+    } else {
+      const amount = price.amount_type === "custom" ? subscription.amount : priceAmount(price, { seats: subscription.seats });
+      items.push(itemFor(ctx, product.name, amount, price.id));
+    }
+  }
+  items.push(...subscription.pending_proration);
+  const discount = subscription.discount_id ? ctx.store.get("discount", subscription.discount_id) : undefined;
+  const appliedDiscount = discount && discountApplies(discount, subscription) ? discount : undefined;
+
+  const cycled = putSubscription(ctx, subscription, {
+    status: subscription.status === "trialing" ? "active" : subscription.status,
+    current_period_start: periodStart.toISOString(),
+    current_period_end: nextEnd.toISOString(),
+    discount_periods_used: subscription.discount_periods_used + (appliedDiscount ? 1 : 0),
+    pending_proration: [],
+  });
+  emitSubscription(ctx, cycled, "cycled", "updated");
+  const order = createOrder(ctx, {
+    customer,
+    productId: product.id,
+    subscription: cycled,
+    checkoutId: null,
+    billingReason: "subscription_cycle",
+    items,
+    discount: appliedDiscount,
+    seats: cycled.seats,
+    metadata: cycled.metadata,
+    customFieldData: cycled.custom_field_data,
+    paid: false,
+  });
+  const meteredMeters = prices.flatMap((price) => {
+    const meter = price.amount_type === "metered_unit" ? ctx.store.get("meter", price.meter_id ?? "") : undefined;
+    return meter ? [meter] : [];
+  });
+  const balancesBefore = new Map(meteredMeters.map((meter) => [meter.id, meterBalanceForCustomer(ctx, customer, meter)]));
+  // Usage is billed on this order, so every meter of the subscription starts the new period at zero.
+  for (const meterId of balancesBefore.keys()) recordSystemEvent(ctx, customer, "meter.reset", { meter_id: meterId });
+
+  if (cycled.card_token === DECLINED_TOKEN && order.total_amount > 0) {
+    const pastDue = putSubscription(ctx, cycled, { status: "past_due", past_due_at: ctx.clock.iso() });
+    emitSubscription(ctx, pastDue, "updated", "past_due");
+    emitCustomerStateChanged(ctx, customer.id);
+    return pastDue;
+  }
+  markOrderPaid(ctx, order);
+  cycleGrants(ctx, cycled, customer, balancesBefore);
+  emitCustomerStateChanged(ctx, customer.id);
+  return cycled;
+}
+
+/** Ends a subscription that was set to cancel, at its period end: updated → canceled → revoked. */
+export function endAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord): void {
+  const ended = putSubscription(ctx, subscription, { status: "canceled", ended_at: subscription.current_period_end, ends_at: subscription.current_period_end });
+  emitSubscription(ctx, ended, "updated", "canceled", "revoked");
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
+  emitCustomerStateChanged(ctx, ended.customer_id);
+}
+
+/** After the dunning period a past_due subscription is retried once more: paid → active, else unpaid and revoked. */
+export function settlePastDue(ctx: SandboxContext, subscription: SubscriptionRecord): void {
+  const pending = ctx.store.list("order", (order) => order.subscription_id === subscription.id && order.status === "pending");
+  if (subscription.card_token !== DECLINED_TOKEN) {
+    for (const order of pending) markOrderPaid(ctx, order);
+    const active = putSubscription(ctx, subscription, { status: "active", past_due_at: null });
+    emitSubscription(ctx, active, "updated", "active");
+    emitCustomerStateChanged(ctx, active.customer_id);
+    return;
+  }
+  const now = ctx.clock.iso();
+  const unpaid = putSubscription(ctx, subscription, { status: "unpaid", ends_at: now, ended_at: now });
+  emitSubscription(ctx, unpaid, "updated", "revoked");
+  revokeGrants(
+    ctx,
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id),
+  );
+  emitCustomerStateChanged(ctx, unpaid.customer_id);
+}
