@@ -15,6 +15,7 @@ import { customerMeterRoutes, eventRoutes, meterRoutes } from "./meters.routes";
 import { orderRoutes, refundRoutes } from "./orders.routes";
 import { pageRoutes } from "./pages";
 import { customFieldRoutes, productRoutes } from "./products.routes";
+import * as requestSchemas from "./schemas";
 import { webhookEventTypes } from "./schemas";
 import { seedCatalogue } from "./seed";
 import { openStore } from "./store";
@@ -46,6 +47,8 @@ export type BillingSandbox = {
    */
   app: Hono<SandboxEnv>;
   context: SandboxContext;
+  /** The zod schemas of its request bodies and queries, for tests that fuzz the mounted API with their field names. */
+  requestSchemas: Record<string, unknown>;
   close(): Promise<void>;
 };
 
@@ -131,6 +134,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
   return {
     app,
     context: ctx,
+    requestSchemas: { ...requestSchemas },
     async close() {
       await webhooks.close();
       store.close();

@@ -58,6 +58,15 @@ export const imageUrlSchema = z.union([z.literal(""), httpUrlSchema], { error: "
 /** Where better-auth sends the browser next: a path or an absolute URL, whose origin better-auth checks itself. */
 export const callbackUrlSchema = z.string().max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
 
+/**
+ * A field as a request sends it: the forms trim before they count, a request may not, so the raw value is
+ * bounded too (a name padded with a megabyte of spaces would otherwise pass and be stored).
+ */
+export const asSent = (schema: z.ZodType<string, string>, maxLength: number) => z.string().max(maxLength, atMost(maxLength)).pipe(schema);
+
+/** A query field naming a column (better-auth hands sort and filter fields to its adapter unchecked): one of `columns`. */
+export const columnSchema = (columns: [string, ...string[]]) => z.enum(columns, { error: `Use one of: ${columns.join(", ")}` }).optional();
+
 /** A record id: whether it exists is the endpoint's to answer. */
 export const idSchema = z.string().max(ID_MAX_LENGTH, atMost(ID_MAX_LENGTH));
 

@@ -33,3 +33,32 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
 };
 
 export type ErrorBody = { code: string; message: string };
+
+/** Code → message, shaped as better-auth's `defineErrorCodes` shapes its own: `{ code, message }` per code. */
+function defineErrorCodes<const T extends Record<string, string>>(
+  codes: T,
+): { readonly [K in keyof T & string]: { readonly code: K; readonly message: T[K] } } {
+  return Object.fromEntries(Object.entries(codes).map(([code, message]) => [code, { code, message }])) as never;
+}
+
+/**
+ * The refusals of the organization rules (the organizations module's better-auth plugin). Codes better-auth
+ * also uses keep its messages, so an answer reads the same whichever of the two refused.
+ */
+export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
+  INVALID_METADATA: "metadata is invalid",
+  INVALID_TEAM_NAME: "team name must be at least 1 character",
+  ORGANIZATION_NOT_FOUND: "Organization not found",
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "User is not a member of the organization",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "You are not allowed to delete this member",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You are not allowed to delete this team",
+});
+
+/** What exactly INVALID_METADATA refuses: its message names the problem. */
+export const INVALID_METADATA_MESSAGES = {
+  notJson: "metadata is not valid JSON",
+  notAnObject: "metadata must be an object",
+  tooDeep: (maxDepth: number) => `metadata may be nested at most ${maxDepth} levels deep`,
+  tooLarge: (maxBytes: number) => `metadata may be at most ${maxBytes / 1024} KB`,
+  forbiddenKey: (key: string) => `metadata may not contain the key "${key}"`,
+};

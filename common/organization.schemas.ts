@@ -7,6 +7,9 @@ export const SLUG_MIN_LENGTH = 2;
 export const SLUG_MAX_LENGTH = 48;
 export const ORGANIZATION_NAME_MAX_LENGTH = 100;
 export const TEAM_NAME_MAX_LENGTH = 100;
+/** Organization metadata limits: a map (or its JSON string) of at most 16 KB and 10 levels. */
+export const METADATA_MAX_BYTES = 16 * 1024;
+export const METADATA_MAX_DEPTH = 10;
 
 export const organizationNameSchema = z
   .string()
@@ -81,6 +84,26 @@ export const teamNameSchema = z.object({ name: teamNameFieldSchema });
 /** The permissions a has-permission call asks about: resource → actions, both short names. */
 const permissionName = z.string().max(ID_MAX_LENGTH, `Use at most ${ID_MAX_LENGTH} characters`);
 export const permissionsSchema = z.record(permissionName, z.array(permissionName).max(32, "Ask about at most 32 actions per resource"));
+/** A has-permission body: exactly one of `permission` and `permissions` (better-auth takes either name). */
+export const permissionCheckSchema = (shape: z.ZodRawShape) =>
+  z
+    .strictObject({ ...shape, permission: permissionsSchema.optional(), permissions: permissionsSchema.optional() })
+    .refine(
+      (body: { permission?: unknown; permissions?: unknown }) => (body.permission === undefined) !== (body.permissions === undefined),
+      "Send either permission or permissions: a map of resource to actions",
+    );
+
+// Requests of the app's own organization endpoints, checked with the same schemas by the server and the web app.
+
+export const listMembersQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type ListMembersQuery = z.infer<typeof listMembersQuerySchema>;
+
+export const organizationParamsSchema = z.object({ organizationId: idSchema });
+export const invitationParamsSchema = z.object({ invitationId: idSchema });
 
 // Response shapes of the app's own organization endpoints, read by the web app.
 
@@ -97,6 +120,8 @@ export type MemberList = { members: MemberListItem[]; total: number; limit: numb
 
 /** What an invitation link can tell anyone who holds it: only its state, nothing about the organization. */
 export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+
+export type InvitationStateResponse = { state: InvitationState };
 
 export type TeamWithMembers = {
   id: string;

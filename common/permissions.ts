@@ -1,4 +1,4 @@
-import { createAccessControl } from "better-auth/plugins/access";
+import { createAccessControl, type AccessControl } from "better-auth/plugins/access";
 
 /**
  * Roles are data: the organization and platform permission matrices of the spec (section 6), plus the
@@ -12,7 +12,7 @@ export const organizationStatements = {
   billing: ["manage"],
 } as const;
 
-export const organizationAccessControl = createAccessControl(organizationStatements);
+export const organizationAccessControl: AccessControl<typeof organizationStatements> = createAccessControl(organizationStatements);
 
 export const organizationRoles = {
   owner: organizationAccessControl.newRole({
@@ -40,7 +40,7 @@ export const platformStatements = {
   session: ["list", "revoke", "delete"],
 } as const;
 
-export const platformAccessControl = createAccessControl(platformStatements);
+export const platformAccessControl: AccessControl<typeof platformStatements> = createAccessControl(platformStatements);
 
 export const platformRoles = {
   admin: platformAccessControl.newRole({

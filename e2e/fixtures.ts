@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 export { expect };
@@ -122,15 +120,6 @@ export async function newDevice(browser: Browser, baseURL: string | undefined): 
   const address = nextClientAddress();
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": address } });
   return { context, page: await context.newPage(), address };
-}
-
-export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../test-results/screenshots");
-
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
-  return file;
 }
 
 type Fixtures = { clientAddress: string; mailbox: Mailbox; user: TestUser };

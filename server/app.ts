@@ -4,11 +4,11 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../common/error-codes";
-import type { BillingSandbox } from "../billing-sandbox";
 import type { Auth } from "./auth/auth";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
-import type { AppEnv } from "./http/app-env";
+import type { AppEnv, GetSession } from "./http/app-env";
+import { metaRoutes } from "./http/meta.routes";
 import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
 import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
@@ -24,8 +24,8 @@ export type AppDeps = {
   database: DatabaseHandle;
   auth: Auth;
   logger: Logger;
-  /** The billing sandbox, mounted under /sandbox/polar when present. */
-  sandbox?: BillingSandbox;
+  /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
+  sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
 };
@@ -55,20 +55,10 @@ export function createApp(deps: AppDeps) {
       : c.json({ status: "ok" }),
   );
 
-  app.get("/api/meta", (c) =>
-    c.json({
-      devMailbox: config.mail.devMailbox,
-      billingSandbox: config.billingSandbox,
-      socialProviders: Object.keys(config.socialProviders),
-      organizations: {
-        whoMayCreate: config.organizations.whoMayCreate,
-        isDeletionDisabled: config.organizations.isDeletionDisabled,
-        limit: config.organizations.limit ?? null,
-      },
-    }),
-  );
+  app.route("/api/meta", metaRoutes(config));
 
-  app.route("/api/organizations", organizationRoutes({ auth, db: database.db }));
+  const getSession: GetSession = (headers) => auth.api.getSession({ headers });
+  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
 
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
@@ -87,7 +77,7 @@ export function createApp(deps: AppDeps) {
     return response;
   });
 
-  if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes(database.db));
+  if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
 
   // Mounted (not `route`d) so the sandbox keeps its own trailing-slash tolerance and provider-format errors.
   if (deps.sandbox) app.mount("/sandbox/polar", deps.sandbox.app.fetch);

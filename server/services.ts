@@ -2,7 +2,8 @@ import { once } from "node:events";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { createBillingSandbox, type BillingSandbox } from "../billing-sandbox";
-import { createAuth, RATE_LIMIT_RULES, type Auth } from "./auth/auth";
+import { createAuth, type Auth } from "./auth/auth";
+import { RATE_LIMIT_RULES } from "./auth/rate-limit";
 import {
   createDatabaseRateLimitStore,
   createRateLimitStoreHealth,

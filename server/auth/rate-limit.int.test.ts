@@ -2,28 +2,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createClient, randomIp } from "../test/request";
+import { waitFor } from "../test/factories";
+import { cheapSignIn, SIGN_IN_LIMIT, signInStatuses } from "../test/rate-limit";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
+import { createClient, randomIp } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createDatabaseRateLimitStore, createRateLimitStoreHealth } from "./rate-limit-store";
 
-const SIGN_IN_LIMIT = 10;
 /** Time a request may take while the store is down: the limiter must give up quickly, never hang it. */
 const MAX_REQUEST_MS = 2_000;
 
 const storeWarnings = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "warn" && entry.message.startsWith("rate limiter:"));
 const storeRecoveries = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "info" && entry.message.startsWith("rate limiter:"));
-
-/** A sign-in attempt that the rate limiter counts but that costs no password hashing (the username is too short). */
-function cheapSignIn(target: TestApp, ip: string) {
-  return createClient(target, ip).post("/api/auth/sign-in/username", { username: "ab", password: "whatever-password" });
-}
-
-async function signInStatuses(target: TestApp, ip: string, attempts: number): Promise<number[]> {
-  const statuses: number[] = [];
-  for (let attempt = 0; attempt < attempts; attempt += 1) statuses.push((await cheapSignIn(target, ip)).status);
-  return statuses;
-}
 
 /** Limiting works: a fresh address gets its 10 attempts, then 429. */
 async function expectLimiting(target: TestApp): Promise<void> {
@@ -71,14 +61,6 @@ function expectAnsweredQuickly(results: Timed[]): void {
     if (result.what === "get-session") expect(result.status).toBe(200);
     else if (result.what === "fresh sign-in") expect(result.status).toBe(422);
     else expect([422, 429]).toContain(result.status);
-  }
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -181,7 +163,7 @@ describe("the Redis store fails open", () => {
     expect(logs.filter((entry) => entry.level === "error")).toEqual([]);
 
     await redisServer.start();
-    await waitFor(() => storeRecoveries(logs).length === 1, "the recovery line");
+    await waitFor(() => storeRecoveries(logs).length === 1, { what: "the recovery line", timeoutMs: 10_000 });
     await expectLimiting(target);
     expect(storeWarnings(logs)).toHaveLength(1);
   });

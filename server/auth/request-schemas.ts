@@ -1,8 +1,10 @@
 import { APIError } from "better-auth/api";
 import { z } from "zod";
 import {
+  asSent,
   banDurationSchema,
   callbackUrlSchema,
+  columnSchema,
   currentPasswordSchema,
   displayUsernameSchema,
   EMAIL_MAX_LENGTH,
@@ -18,33 +20,11 @@ import {
   tokenSchema,
 } from "../../common/account.schemas";
 import { ERROR_CODES } from "../../common/error-codes";
-import {
-  invitationEmailSchema,
-  logoUrlSchema,
-  ORGANIZATION_NAME_MAX_LENGTH,
-  organizationMetadataSchema,
-  organizationNameSchema,
-  organizationRolesSchema,
-  permissionsSchema,
-  SLUG_PATTERN,
-  slugSchema,
-  TEAM_NAME_MAX_LENGTH,
-  teamNameFieldSchema,
-} from "../../common/organization.schemas";
-
-/**
- * The forms trim before they count; a request may not, so the raw value is bounded too (a name padded
- * with a megabyte of spaces would otherwise pass and be stored).
- */
-const asSent = (schema: z.ZodType<string, string>, maxLength: number) => z.string().max(maxLength, `Use at most ${maxLength} characters`).pipe(schema);
+import { permissionCheckSchema } from "../../common/organization.schemas";
+import { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "../modules/organizations";
 
 const name = asSent(nameSchema, NAME_MAX_LENGTH);
 const email = asSent(emailSchema, EMAIL_MAX_LENGTH);
-const organizationName = asSent(organizationNameSchema, ORGANIZATION_NAME_MAX_LENGTH);
-const teamName = asSent(teamNameFieldSchema, TEAM_NAME_MAX_LENGTH);
-const invitationEmail = asSent(invitationEmailSchema, EMAIL_MAX_LENGTH);
-/** A slug is stored as sent, so surrounding spaces are refused rather than trimmed away. */
-const slug = z.string().regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes").pipe(slugSchema);
 
 /**
  * better-auth checks these itself, with the limits from common/ (auth.ts passes them) and the statuses and
@@ -56,18 +36,9 @@ const newPassword = z.string();
 
 const LIST_MAX_LENGTH = 64;
 const scopes = z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} scopes`);
-const idOrIds = z.union([idSchema, z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} ids`)], { error: "Send an id or a list of ids" });
 /** Provider-specific values better-auth forwards as they are (authorization parameters, data kept across the OAuth flow). */
 const stringMap = z.record(idSchema, textSchema);
 const opaqueMap = z.record(idSchema, z.unknown());
-/** A has-permission body: exactly one of `permission` and `permissions` (better-auth takes either name). */
-const permissionCheck = (shape: z.ZodRawShape) =>
-  z
-    .strictObject({ ...shape, permission: permissionsSchema.optional(), permissions: permissionsSchema.optional() })
-    .refine(
-      (body: { permission?: unknown; permissions?: unknown }) => (body.permission === undefined) !== (body.permissions === undefined),
-      "Send either permission or permissions: a map of resource to actions",
-    );
 
 /**
  * The user fields a platform admin may set on create-user and update-user (better-auth takes any key). A
@@ -193,52 +164,7 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/revoke-sessions": noBody,
   "/revoke-other-sessions": noBody,
 
-  // Organizations
-  "/organization/create": z.strictObject({
-    name: organizationName,
-    slug,
-    // Server-side calls (the seed) create on behalf of a user; better-auth ignores it on a signed-in request.
-    userId: idSchema.optional(),
-    logo: logoUrlSchema.nullable().optional(),
-    metadata: organizationMetadataSchema.nullable().optional(),
-    keepCurrentActiveOrganization: z.boolean().optional(),
-  }),
-  "/organization/update": z.strictObject({
-    data: z.strictObject({
-      name: organizationName.optional(),
-      slug: slug.optional(),
-      logo: logoUrlSchema.nullable().optional(),
-      metadata: organizationMetadataSchema.nullable().optional(),
-    }),
-    organizationId: idSchema.optional(),
-  }),
-  "/organization/check-slug": z.strictObject({ slug }),
-  "/organization/delete": z.strictObject({ organizationId: idSchema }),
-  "/organization/set-active": z.strictObject({ organizationId: idSchema.nullable().optional(), organizationSlug: slug.optional() }),
-  "/organization/has-permission": permissionCheck({ organizationId: idSchema.optional() }),
-  "/organization/invite-member": z.strictObject({
-    email: invitationEmail,
-    role: organizationRolesSchema,
-    organizationId: idSchema.optional(),
-    resend: z.boolean().optional(),
-    teamId: idOrIds.optional(),
-  }),
-  "/organization/accept-invitation": z.strictObject({ invitationId: idSchema }),
-  "/organization/reject-invitation": z.strictObject({ invitationId: idSchema }),
-  "/organization/cancel-invitation": z.strictObject({ invitationId: idSchema }),
-  // A member id or an e-mail address: the id bound covers the longest address too.
-  "/organization/remove-member": z.strictObject({ memberIdOrEmail: idSchema, organizationId: idSchema.optional() }),
-  "/organization/update-member-role": z.strictObject({ role: organizationRolesSchema, memberId: idSchema, organizationId: idSchema.optional() }),
-  "/organization/leave": z.strictObject({ organizationId: idSchema }),
-  "/organization/create-team": z.strictObject({ name: teamName, organizationId: idSchema.optional() }),
-  "/organization/update-team": z.strictObject({
-    teamId: idSchema,
-    data: z.strictObject({ name: teamName.optional(), organizationId: idSchema.optional() }),
-  }),
-  "/organization/remove-team": z.strictObject({ teamId: idSchema, organizationId: idSchema.optional() }),
-  "/organization/set-active-team": z.strictObject({ teamId: idSchema.nullable().optional() }),
-  "/organization/add-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
-  "/organization/remove-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
+  ...ORGANIZATION_REQUEST_BODY_SCHEMAS,
 
   // Platform admin
   "/admin/set-role": z.strictObject({ userId: idSchema, role: platformRolesSchema }),
@@ -260,7 +186,7 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/admin/revoke-user-sessions": z.strictObject({ userId: idSchema }),
   "/admin/remove-user": z.strictObject({ userId: idSchema }),
   "/admin/set-user-password": z.strictObject({ newPassword, userId: idSchema }),
-  "/admin/has-permission": permissionCheck({ userId: idSchema.optional(), role: platformRoleSchema.optional() }),
+  "/admin/has-permission": permissionCheckSchema({ userId: idSchema.optional(), role: platformRoleSchema.optional() }),
 };
 
 const fieldName = (path: PropertyKey[]) => (path.length ? path.join(".") : "body");
@@ -280,11 +206,10 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
  * Query fields better-auth hands to its database adapter as column names without checking them: an unknown
  * one made list-members answer 500 ("Field x not found in model member"). Other query fields pass as sent.
  */
-const columnOf = (columns: [string, ...string[]]) => z.enum(columns, { error: `Use one of: ${columns.join(", ")}` }).optional();
-const MEMBER_COLUMNS: [string, ...string[]] = ["id", "organizationId", "userId", "role", "createdAt"];
+const columnOf = columnSchema;
 const USER_COLUMNS: [string, ...string[]] = ["id", "name", "email", "emailVerified", "username", "displayUsername", "role", "banned", "createdAt", "updatedAt"];
 export const REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
-  "/organization/list-members": z.object({ sortBy: columnOf(MEMBER_COLUMNS), filterField: columnOf(MEMBER_COLUMNS) }),
+  ...ORGANIZATION_REQUEST_QUERY_SCHEMAS,
   "/admin/list-users": z.object({ sortBy: columnOf(USER_COLUMNS), filterField: columnOf(USER_COLUMNS) }),
 };
 

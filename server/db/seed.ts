@@ -1,57 +1,94 @@
+import { createApp } from "../app";
+import { createAuth } from "../auth/auth";
+import type { RateLimitStore } from "../auth/rate-limit-store";
 import { loadConfig } from "../config";
 import { createLogger } from "../logger";
-import { createServices } from "../services";
+import { addMember, createOrganizationWithOwner, signInOnNewClient, signUp } from "../test/factories";
+import type { TestClient } from "../test/request";
+import { openDatabase } from "./database";
+import { migrateToLatest } from "./migrate";
 
 /**
  * `npm run db:seed`: demo data for a development database, safe to run again (existing rows are kept).
  * A platform admin who owns the "Acme" organization, and a member of it. Refuses to run in production.
+ *
+ * The rows are made by the factories the tests use (server/test/factories.ts), through the app's own HTTP API
+ * in process: the database, the auth instance and the app, nothing else (no mail, no Redis, no billing sandbox).
  */
 const DEMO_PASSWORD = "atrium-demo-password";
+const ORGANIZATION = { name: "Acme", slug: "acme" };
 const PEOPLE = [
   { name: "Ada Admin", email: "admin@atrium.localhost", username: "ada", role: "admin" as const, organizationRole: "owner" as const },
   { name: "Max Member", email: "member@atrium.localhost", username: "max", role: "user" as const, organizationRole: "member" as const },
 ];
+type Person = (typeof PEOPLE)[number];
 
 const config = loadConfig();
 if (config.isProduction) {
   process.stderr.write("db:seed writes demo accounts with a known password; it does not run with NODE_ENV=production.\n");
   process.exit(1);
 }
-const services = await createServices(config, createLogger("warn"));
-const { auth, database } = services;
+const logger = createLogger("warn");
+const database = openDatabase(config.database);
 const { db } = database;
 
+/** The seed's few requests come from one in-process client: no limit to count them against. */
+const unlimited: RateLimitStore = { consume: async () => ({ allowed: true, retryAfter: null }) };
+/** Nobody reads the demo addresses: they are verified below, and the member accepts the invitation through the API, not its mail. */
+const noMail: Parameters<typeof createAuth>[0]["mail"] = { enqueue: async () => undefined };
+
 try {
-  const userIds: string[] = [];
+  await migrateToLatest(db);
+  const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited });
+  const target = { app: createApp({ config, database, auth, logger }), config };
+
+  const userIds = new Map<Person, string>();
   for (const person of PEOPLE) {
     let user = await db.selectFrom("user").select("id").where("email", "=", person.email).executeTakeFirst();
     if (!user) {
-      await auth.api.signUpEmail({ body: { name: person.name, email: person.email, password: DEMO_PASSWORD, username: person.username } });
-      user = await db.selectFrom("user").select("id").where("email", "=", person.email).executeTakeFirstOrThrow();
+      const { userId } = await signUp(target, { name: person.name, email: person.email, username: person.username, password: DEMO_PASSWORD });
+      user = { id: userId };
       process.stdout.write(`Created ${person.email}\n`);
     }
+    // Demo accounts skip the verification mail; the platform role is data, not something a user can ask for.
     await db
       .updateTable("user")
       .set({ emailVerified: database.dialect === "sqlite" ? 1 : true, role: person.role })
       .where("id", "=", user.id)
       .execute();
-    userIds.push(user.id);
+    userIds.set(person, user.id);
   }
 
-  let organization = await db.selectFrom("organization").select("id").where("slug", "=", "acme").executeTakeFirst();
+  const clients = new Map<Person, TestClient>();
+  const signedIn = async (person: Person) => {
+    const client = clients.get(person) ?? (await signInOnNewClient(target, { email: person.email, password: DEMO_PASSWORD }));
+    clients.set(person, client);
+    return { email: person.email, client };
+  };
+  const owner = PEOPLE.find((person) => person.organizationRole === "owner")!;
+
+  let organization = await db.selectFrom("organization").select("id").where("slug", "=", ORGANIZATION.slug).executeTakeFirst();
   if (!organization) {
-    const created = await auth.api.createOrganization({ body: { name: "Acme", slug: "acme", userId: userIds[0] } });
-    organization = { id: created!.id };
-    process.stdout.write("Created the organization Acme (/acme)\n");
+    organization = { id: (await createOrganizationWithOwner(await signedIn(owner), ORGANIZATION.name, ORGANIZATION.slug)).id };
+    process.stdout.write(`Created the organization ${ORGANIZATION.name} (/${ORGANIZATION.slug})\n`);
   }
-  for (const [index, person] of PEOPLE.entries()) {
-    const userId = userIds[index]!;
-    const isMember = await db.selectFrom("member").select("id").where("organizationId", "=", organization.id).where("userId", "=", userId).executeTakeFirst();
-    if (!isMember) await auth.api.addMember({ body: { userId, organizationId: organization.id, role: person.organizationRole } });
+  for (const person of PEOPLE) {
+    const isMember = await db
+      .selectFrom("member")
+      .select("id")
+      .where("organizationId", "=", organization.id)
+      .where("userId", "=", userIds.get(person)!)
+      .executeTakeFirst();
+    if (isMember) continue;
+    if (person === owner)
+      throw new Error(`${owner.email} is no longer a member of /${ORGANIZATION.slug}: remove that organization, or start from a fresh database`);
+    // Invited by the owner and accepted, the way a member joins (renewing the invitation an interrupted run left).
+    await addMember(await signedIn(owner), organization.id, await signedIn(person), person.organizationRole, { resend: true });
+    process.stdout.write(`Added ${person.email} to ${ORGANIZATION.name} as ${person.organizationRole}\n`);
   }
   process.stdout.write(
     `\nSign in at ${config.baseUrl}/sign-in with ${PEOPLE.map((person) => person.email).join(" or ")} and the password "${DEMO_PASSWORD}".\n`,
   );
 } finally {
-  await services.close();
+  await database.close();
 }

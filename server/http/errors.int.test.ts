@@ -2,17 +2,8 @@ import { Hono } from "hono";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../logger";
-// eslint-disable-next-line no-restricted-imports -- the organization test helpers are shared test harness, not the module's runtime API
-import {
-  addMember,
-  createOrganization,
-  createSignedInUser,
-  startTestServer,
-  uniqueSlug,
-  type TestServer,
-} from "../modules/organizations/organizations.test-helpers";
-import { buildUser, createVerifiedUser } from "../test/factories";
-import { createClient, readJson } from "../test/request";
+import { addMember, buildUser, createOrganizationWithOwner, createVerifiedUser, uniqueSlug, type TestUser } from "../test/factories";
+import { createClient, readJson, type TestResponse } from "../test/request";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createErrorHandler } from "./errors";
@@ -28,18 +19,18 @@ const GENERIC_500 = { code: "INTERNAL_ERROR", message: "Something went wrong on 
 
 type Answer = { status: number; message?: string };
 
-const answerOf = (response: { status: number; body: unknown }): Answer => ({
+const answerOf = (response: TestResponse): Answer => ({
   status: response.status,
-  message: (response.body as { message?: string } | null)?.message,
+  message: (response.data as { message?: string } | null)?.message,
 });
 
 /** Fires `RACERS` requests at once; `send(i)` builds the i-th. */
-function race<T extends { status: number; body: unknown }>(send: (index: number) => Promise<T>): Promise<T[]> {
+function race(send: (index: number) => Promise<TestResponse>): Promise<TestResponse[]> {
   return Promise.all(Array.from({ length: RACERS }, (_, index) => send(index)));
 }
 
 /** Exactly one request won, and every other one answered exactly `loser`. */
-function expectOneWinner(responses: Array<{ status: number; body: unknown }>, loser: Answer) {
+function expectOneWinner(responses: TestResponse[], loser: Answer) {
   const answers = responses.map(answerOf);
   expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
   expect(answers.filter((answer) => answer.status !== 200)).toEqual(Array.from({ length: RACERS - 1 }, () => loser));
@@ -50,10 +41,10 @@ function silentLogger(): Logger {
 }
 
 describe("concurrent duplicates answer what the sequential duplicate answers, never 500", () => {
-  let server: TestServer;
+  let server: TestApp;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await createTestApp();
   });
 
   afterAll(async () => {
@@ -61,7 +52,7 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
   });
 
   it("organizations created with the same slug: one, the rest 400 'organization already exists', and no organization without its owner", async () => {
-    const owner = await createSignedInUser(server, "racing-creator");
+    const owner = await createVerifiedUser(server, { label: "racing-creator" });
     const slug = uniqueSlug("race");
     const loser = { status: 400, message: "organization already exists" };
 
@@ -86,8 +77,8 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
   });
 
   it("the same invitation: one, the rest 400 'User is already invited to this organization', one pending row and one mail", async () => {
-    const owner = await createSignedInUser(server, "racing-inviter");
-    const { id: organizationId } = await createOrganization(server, owner);
+    const owner = await createVerifiedUser(server, { label: "racing-inviter" });
+    const { id: organizationId } = await createOrganizationWithOwner(owner);
     const email = `invitee.${uniqueSlug()}@example.test`;
     const invite = () => owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId });
     const loser = { status: 400, message: "User is already invited to this organization" };
@@ -100,8 +91,8 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
   });
 
   it("concurrent updates to the same slug: one, the rest 400 'slug is taken'", async () => {
-    const owner = await createSignedInUser(server, "racing-renamer");
-    const organizations = await Promise.all(Array.from({ length: RACERS + 1 }, (_, index) => createOrganization(server, owner, `Renamed ${index}`)));
+    const owner = await createVerifiedUser(server, { label: "racing-renamer" });
+    const organizations = await Promise.all(Array.from({ length: RACERS + 1 }, (_, index) => createOrganizationWithOwner(owner, `Renamed ${index}`)));
     const slug = uniqueSlug("renamed");
     const rename = (index: number) => owner.client.post("/api/auth/organization/update", { organizationId: organizations[index]!.id, data: { slug } });
     const loser = { status: 400, message: "slug is taken" };
@@ -112,9 +103,9 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
   });
 
   it("the same user added to a team at once: every answer is the sequential repeat's 200 with the one membership", async () => {
-    const owner = await createSignedInUser(server, "racing-team-owner");
-    const organization = await createOrganization(server, owner);
-    const user = await createSignedInUser(server, "racing-team-member");
+    const owner = await createVerifiedUser(server, { label: "racing-team-owner" });
+    const organization = await createOrganizationWithOwner(owner);
+    const user = await createVerifiedUser(server, { label: "racing-team-member" });
     await addMember(owner, organization.id, user);
     const add = () =>
       owner.client.post("/api/auth/organization/add-team-member", { teamId: organization.defaultTeamId, userId: user.id, organizationId: organization.id });
@@ -123,11 +114,11 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
 
     const repeat = await add();
     expect(repeat.status).toBe(200);
-    expect(responses.map((response) => ({ status: response.status, id: response.body?.id }))).toEqual(
-      responses.map(() => ({ status: 200, id: repeat.body.id })),
+    expect(responses.map((response) => ({ status: response.status, id: response.data?.id }))).toEqual(
+      responses.map(() => ({ status: 200, id: repeat.data.id })),
     );
     const rows = await server.db.selectFrom("teamMember").select("id").where("teamId", "=", organization.defaultTeamId).where("userId", "=", user.id).execute();
-    expect(rows).toEqual([{ id: repeat.body.id }]);
+    expect(rows).toEqual([{ id: repeat.data.id }]);
     const team = await server.db.selectFrom("team").select("memberCount").where("id", "=", organization.defaultTeamId).executeTakeFirstOrThrow();
     const members = await server.db.selectFrom("teamMember").select("id").where("teamId", "=", organization.defaultTeamId).execute();
     expect(Number(team.memberCount)).toBe(members.length);
@@ -135,10 +126,7 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
 
   it("sign-ups with the same username: one, the rest 422 'username is already taken. please try another.'", async () => {
     const username = `racer_${uniqueSlug().replace(/-/g, "_")}`;
-    const signUp = async () => {
-      const response = await createClient(server).post("/api/auth/sign-up/email", buildUser({ username }));
-      return { status: response.status, body: await readJson(response) };
-    };
+    const signUp = () => createClient(server).post("/api/auth/sign-up/email", buildUser({ username }));
     const loser = { status: 422, message: "username is already taken. please try another." };
 
     expectOneWinner(await race(signUp), loser);
@@ -149,10 +137,7 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
   it("users renaming themselves to the same username: one, the rest 422 'username is already taken. please try another.'", async () => {
     const editors = await Promise.all(Array.from({ length: RACERS + 1 }, () => createVerifiedUser(server)));
     const username = `renamed_${uniqueSlug().replace(/-/g, "_")}`;
-    const rename = async (index: number) => {
-      const response = await editors[index]!.client.post("/api/auth/update-user", { username });
-      return { status: response.status, body: await readJson(response) };
-    };
+    const rename = (index: number) => editors[index]!.client.post("/api/auth/update-user", { username });
     const loser = { status: 422, message: "username is already taken. please try another." };
 
     expectOneWinner(await race(rename), loser);
@@ -162,10 +147,10 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
 });
 
 describe("the unique indexes of the conflict table, as this database names them in a violation", () => {
-  let server: TestServer;
+  let server: TestApp;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await createTestApp();
   });
 
   afterAll(async () => {
@@ -185,9 +170,12 @@ describe("the unique indexes of the conflict table, as this database names them 
   }
 
   it("maps each to its answer", async () => {
-    const owner = await createSignedInUser(server, "index-owner");
-    const organization = await createOrganization(server, owner);
-    const [user, outsider] = await Promise.all([createSignedInUser(server, "index-member"), createSignedInUser(server, "index-outsider")]);
+    const owner = await createVerifiedUser(server, { label: "index-owner" });
+    const organization = await createOrganizationWithOwner(owner);
+    const [user, outsider] = await Promise.all([
+      createVerifiedUser(server, { label: "index-member" }),
+      createVerifiedUser(server, { label: "index-outsider" }),
+    ]);
     await addMember(owner, organization.id, user);
     await owner.client.post("/api/auth/organization/add-team-member", { teamId: organization.defaultTeamId, userId: user.id, organizationId: organization.id });
     const email = `pending.${uniqueSlug()}@example.test`;
@@ -231,14 +219,14 @@ describe("the unique indexes of the conflict table, as this database names them 
 describe("an unknown error", () => {
   const lines: LogRecord[] = [];
   let app: TestApp;
-  let owner: Awaited<ReturnType<typeof createVerifiedUser>>;
+  let owner: TestUser;
   let organizationId: string;
 
   beforeAll(async () => {
     app = await createTestApp({ logger: recordingLogger(lines) });
     owner = await createVerifiedUser(app);
     const created = await owner.client.post("/api/auth/organization/create", { name: "Broken", slug: uniqueSlug("broken") });
-    organizationId = (await readJson<{ id: string }>(created)).id;
+    organizationId = created.data.id;
     // The invitation table goes missing: every read or write of it fails inside the database driver.
     await sql`ALTER TABLE ${sql.table("invitation")} RENAME TO ${sql.table("invitation_moved")}`.execute(app.services.database.db);
   });

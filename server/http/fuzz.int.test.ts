@@ -5,18 +5,8 @@ import SQLite from "better-sqlite3";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import * as sandboxSchemas from "../../billing-sandbox/schemas";
 import type { Logger } from "../logger";
-// eslint-disable-next-line no-restricted-imports -- the organization test helpers are shared test harness, not the module's runtime API
-import {
-  addMember,
-  createOrganization,
-  createSignedInUser,
-  TestClient as OrganizationTestClient,
-  type TestServer,
-  type TestUser,
-} from "../modules/organizations/organizations.test-helpers";
-import { signInOnNewClient } from "../test/factories";
+import { addMember, createOrganizationWithOwner, createVerifiedUser, getSession, signInOnNewClient, type TestUser } from "../test/factories";
 import { createClient, randomIp } from "../test/request";
 import { createTestApp } from "../test/test-database";
 
@@ -66,8 +56,7 @@ const capture =
   };
 const logger: Logger = { debug: () => undefined, info: () => undefined, warn: capture("warn"), error: capture("error") };
 
-const testApp = await createTestApp({ logger });
-const server: TestServer = Object.assign(testApp, { db: testApp.services.database.db, dialect: testApp.services.database.dialect });
+const server = await createTestApp({ logger });
 const APP_ORIGIN = new URL(server.config.baseUrl).origin;
 const SANDBOX_PREFIX = "/sandbox/polar";
 const SANDBOX_FILE = path.join(server.config.dataDir, "billing-sandbox.sqlite");
@@ -129,7 +118,7 @@ function deriveEndpoints(): Endpoint[] {
   }
 
   const sandboxKeys = new Set<string>();
-  for (const exported of Object.values(sandboxSchemas)) schemaKeys(exported, sandboxKeys);
+  for (const exported of Object.values(server.services.sandbox?.requestSchemas ?? {})) schemaKeys(exported, sandboxKeys);
   for (const route of server.services.sandbox?.app.routes ?? []) {
     add({
       family: "sandbox",
@@ -184,11 +173,11 @@ type PersonaName = "anonymous" | "owner" | "admin";
 type SignedIn = { user: TestUser; cookie: string; token: string };
 const personas: { owner?: SignedIn; admin?: SignedIn } = {};
 
-function signedIn(user: TestUser): SignedIn {
-  const raw = user.client.harness.jar.get("better-auth.session_token");
-  const cookie = user.client.harness.jar.header();
-  if (!raw || !cookie) throw new Error(`${user.email} has no session cookie`);
-  return { user, cookie, token: decodeURIComponent(raw).split(".")[0] ?? "" };
+async function signedIn(user: TestUser): Promise<SignedIn> {
+  const token = (await getSession(user.client))?.session.token;
+  const cookie = user.client.jar.header();
+  if (!token || !cookie) throw new Error(`${user.email} is not signed in`);
+  return { user, cookie, token };
 }
 
 async function isLive(persona: SignedIn): Promise<boolean> {
@@ -206,13 +195,13 @@ async function revive(persona: SignedIn | undefined, label: string): Promise<{ p
     if (user && !user.banned) {
       try {
         const client = await signInOnNewClient(server, persona.user.input);
-        return { persona: signedIn({ ...persona.user, client: new OrganizationTestClient(server, client) }), change: "signed-in" };
+        return { persona: await signedIn({ ...persona.user, client }), change: "signed-in" };
       } catch {
         // The password or e-mail was changed by a fuzzed request that succeeded: a new user takes the part.
       }
     }
   }
-  return { persona: signedIn(await createSignedInUser(server, label)), change: "new-user" };
+  return { persona: await signedIn(await createVerifiedUser(server, { label })), change: "new-user" };
 }
 
 async function ensureAdmin(): Promise<void> {
@@ -252,7 +241,7 @@ async function ensureOwner(): Promise<void> {
     }
     return;
   }
-  const organization = await createOrganization(server, persona.user, "Fuzz");
+  const organization = await createOrganizationWithOwner(persona.user, "Fuzz");
   const member = await server.db
     .selectFrom("member")
     .select("id")
@@ -287,7 +276,7 @@ async function sandboxCall<T>(method: string, pathname: string, json?: unknown):
 async function setUpFixtures(): Promise<void> {
   await ensurePersonas();
   const owner = personas.owner!;
-  const member = await createSignedInUser(server, "fuzz-member");
+  const member = await createVerifiedUser(server, { label: "fuzz-member" });
   known.memberMemberId = await addMember(owner.user, known.organizationId!, member);
   Object.assign(known, { memberUserId: member.id, memberEmail: member.email });
   const invitation = await owner.user.client.post("/api/auth/organization/invite-member", {
@@ -295,8 +284,8 @@ async function setUpFixtures(): Promise<void> {
     role: "member",
     organizationId: known.organizationId,
   });
-  if (invitation.status !== 200) throw new Error(`invite failed: ${invitation.status} ${JSON.stringify(invitation.body)}`);
-  known.invitationId = invitation.body.id;
+  if (invitation.status !== 200) throw new Error(`invite failed: ${invitation.status} ${JSON.stringify(invitation.data)}`);
+  known.invitationId = invitation.data.id;
 
   await ensureSandbox();
 }

@@ -100,7 +100,7 @@ describe("ALLOW_ORGANIZATION_CREATION=admins", () => {
     try {
       const configured = await createVerifiedUser(first);
       const plain = await createVerifiedUser(first);
-      const second = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_USER_IDS: configured.user.id }, database: first.database });
+      const second = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_USER_IDS: configured.id }, database: first.database });
       try {
         const signIn = async (input: { email: string; password: string }) => {
           const client = createClient(second);
@@ -222,7 +222,7 @@ describe("input honest clients never send", () => {
       400,
       message,
     );
-    const user = await app.services.database.db.selectFrom("user").select("name").where("id", "=", owner.user.id).executeTakeFirstOrThrow();
+    const user = await app.services.database.db.selectFrom("user").select("name").where("id", "=", owner.id).executeTakeFirstOrThrow();
     expect(user.name).toBe(owner.input.name);
   });
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { nameSchema } from "../../common/account.schemas";
 import { REQUEST_BODY_SCHEMAS } from "../auth/request-schemas";
 import { createLogger } from "../logger";
-import { buildUser, createVerifiedUser, type SignedInUser } from "../test/factories";
+import { buildUser, createVerifiedUser, type TestUser } from "../test/factories";
 import { createClient, randomIp, readJson } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createErrorHandler } from "./errors";
@@ -301,7 +301,7 @@ function randomSuffix(): string {
 const requestPath = (path: string) => `/api/auth${path.replace(":id", "github")}`;
 
 let app: TestApp;
-let admin: SignedInUser;
+let admin: TestUser;
 let fixtures: Fixtures;
 
 beforeAll(async () => {
@@ -316,7 +316,7 @@ beforeAll(async () => {
     await admin.client.post("/api/auth/organization/invite-member", { email: other.input.email, role: "member", organizationId: created.id }),
   );
   const member = await readJson<{ id: string }>(await admin.client.get(`/api/auth/organization/get-active-member?organizationId=${created.id}`));
-  fixtures = { organizationId: created.id, teamId: team.id, invitationId: invitation.id, memberId: member.id, userId: other.user.id };
+  fixtures = { organizationId: created.id, teamId: team.id, invitationId: invitation.id, memberId: member.id, userId: other.id };
   for (const [name, value] of Object.entries(fixtures)) if (typeof value !== "string") throw new Error(`fixture ${name} was not created`);
 });
 

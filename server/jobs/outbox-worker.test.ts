@@ -18,7 +18,6 @@ describe("retryDelayMs", () => {
 
   test("the whole retry schedule of one mail stays within a day", () => {
     const total = Array.from({ length: MAX_MAIL_ATTEMPTS - 1 }, (_, index) => retryDelayMs(index + 1)).reduce((sum, delay) => sum + delay, 0);
-    expect(MAX_MAIL_ATTEMPTS).toBe(10);
     expect(total).toBe(5_000 * (2 ** 9 - 1));
     expect(total).toBeLessThan(24 * 3_600_000);
   });

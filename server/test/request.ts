@@ -1,7 +1,10 @@
 import { randomInt } from "node:crypto";
-import type { TestApp } from "./test-database";
 
-type RequestApp = Pick<TestApp, "app" | "config">;
+/** What a client needs of an app: its HTTP surface (Hono's `request`) and its base URL. */
+export type RequestTarget = {
+  app: { request(input: string, init: RequestInit, env: { incoming: { socket: { remoteAddress: string } } }): Response | Promise<Response> };
+  config: { baseUrl: string };
+};
 
 /**
  * A random client address from 198.18.0.0/15 (set aside for tests): every client gets its own
@@ -50,11 +53,39 @@ export class CookieJar {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read loosely: each test asserts the fields it reads
+type AnyJson = any;
+
+/**
+ * The app's answer as a client sees it: a `Response` (status, headers, `text()`, `json()` work as usual), with
+ * its body already read into `data`: the parsed JSON, the text when it is not JSON, `null` when it is empty.
+ */
+export class TestResponse<T = AnyJson> extends Response {
+  constructor(
+    text: string,
+    init: ResponseInit,
+    readonly data: T,
+  ) {
+    super(text === "" ? null : text, init);
+  }
+
+  static async from(response: Response): Promise<TestResponse> {
+    const text = await response.text();
+    let data: unknown = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = text;
+    }
+    return new TestResponse(text, { status: response.status, statusText: response.statusText, headers: response.headers }, data);
+  }
+}
+
 export type CallOptions = {
   method?: string;
   /** A value sent as JSON; a string is sent as it is (set `contentType` to say what it is). */
   json?: unknown;
-  body?: BodyInit;
+  body?: RequestInit["body"];
   contentType?: string;
   headers?: Record<string, string>;
   /** The Origin header; defaults to the app's own origin on anything but GET/HEAD. `null` sends none. */
@@ -68,16 +99,17 @@ export type CallOptions = {
 /**
  * A browser-like client of the app: one socket address, a cookie jar, the app's Origin on writes.
  * Requests go through `app.request()` with a fake Node socket, so the client-IP middleware sees an address.
+ * The one client of the tests and the seed (server/db/seed.ts): nothing here depends on the test runner.
  */
 export class TestClient {
   readonly jar = new CookieJar();
 
   constructor(
-    private readonly target: RequestApp,
+    private readonly target: RequestTarget,
     readonly ip: string = randomIp(),
   ) {}
 
-  async request(pathname: string, options: CallOptions = {}): Promise<Response> {
+  async request(pathname: string, options: CallOptions = {}): Promise<TestResponse> {
     const method = options.method ?? (options.json !== undefined || options.body !== undefined ? "POST" : "GET");
     const headers = new Headers(options.headers);
     let body = options.body;
@@ -97,19 +129,19 @@ export class TestClient {
     if (body instanceof ReadableStream) init.duplex = "half";
     const response = await this.target.app.request(url, init, { incoming: { socket: { remoteAddress: options.ip ?? this.ip } } });
     if (!options.withoutCookies) this.jar.store(response);
-    return response;
+    return TestResponse.from(response);
   }
 
-  get(pathname: string, options: Omit<CallOptions, "method" | "json"> = {}): Promise<Response> {
+  get(pathname: string, options: Omit<CallOptions, "method" | "json"> = {}): Promise<TestResponse> {
     return this.request(pathname, { ...options, method: "GET" });
   }
 
-  post(pathname: string, json?: unknown, options: Omit<CallOptions, "method" | "json"> = {}): Promise<Response> {
+  post(pathname: string, json?: unknown, options: Omit<CallOptions, "method" | "json"> = {}): Promise<TestResponse> {
     return this.request(pathname, { ...options, method: "POST", json: json ?? {} });
   }
 }
 
-export function createClient(target: RequestApp, ip?: string): TestClient {
+export function createClient(target: RequestTarget, ip?: string): TestClient {
   return new TestClient(target, ip);
 }
 
@@ -123,10 +155,13 @@ export async function readJson<T = Record<string, unknown>>(response: Response):
   }
 }
 
-/** Asserts an error answer by what a client sees: the status and the exact `message`. */
+/** Asserts an error answer by what a client sees: the status and the exact `message`. Returns the body. */
 export async function expectError(response: Response, status: number, message: string): Promise<{ code?: string; message: string }> {
-  const body = await readJson<{ code?: string; message: string }>(response);
-  if (response.status !== status || body.message !== message) {
+  const body =
+    response instanceof TestResponse
+      ? (response.data as { code?: string; message: string } | null)
+      : await readJson<{ code?: string; message: string }>(response);
+  if (response.status !== status || body?.message !== message) {
     throw new Error(`expected ${status} ${JSON.stringify(message)}, got ${response.status} ${JSON.stringify(body)}`);
   }
   return body;

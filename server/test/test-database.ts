@@ -20,6 +20,9 @@ export type TestApp = {
   config: Config;
   services: Services;
   app: ReturnType<typeof createApp>;
+  /** The app's database, for tests that arrange or check rows directly (`services.database.db`). */
+  db: Services["database"]["db"];
+  dialect: Services["database"]["dialect"];
   database: TestDatabase;
   close(): Promise<void>;
 };
@@ -114,6 +117,8 @@ export async function createTestApp(options: { env?: Record<string, string | und
       config,
       services,
       app,
+      db: services.database.db,
+      dialect: services.database.dialect,
       database,
       async close() {
         await services.close();

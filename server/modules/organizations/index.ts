@@ -1,4 +1,5 @@
-export { invitationRoutes, organizationRoutes } from "./organizations.routes";
-export { assertMayRemoveMember, assertMemberOfRequestedOrganization, createOrganizationHooks, normalizeMetadata, onMemberLeft } from "./organizations.service";
-export { atomicOrganizationCreate, serializedTeamMemberAdd, type AuthApiCall } from "./organizations.plugin";
+export { invitationRoutes, organizationRoutes, type InvitationRoutes, type OrganizationRoutes } from "./organizations.routes";
+export { organizationHooks, organizationRules, organizations, type OrganizationsOptions } from "./organizations.plugin";
+export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "./organizations.request-schemas";
+export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";

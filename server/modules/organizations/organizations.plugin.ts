@@ -1,77 +1,209 @@
-import { getCurrentAdapter, getCurrentDBAdapterAsyncLocalStorage, runWithTransaction } from "@better-auth/core/context";
+import { getCurrentDBAdapterAsyncLocalStorage, runWithTransaction } from "@better-auth/core/context";
 import type { BetterAuthPlugin } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx } from "better-auth/api";
+import { organization, type OrganizationOptions } from "better-auth/plugins";
+import type { Kysely } from "kysely";
+import { ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
+import { organizationAccessControl, organizationRoles } from "../../../common/permissions";
+import type { Database } from "../../db/schema";
+import { currentDatabase } from "../../db/current-database";
+import { lockTeam } from "./organizations.repository";
+import {
+  assertMayDeleteTeam,
+  assertMayRemoveMember,
+  assertMemberOfRequestedOrganization,
+  assertValidTeamName,
+  closeExpiredInvitations,
+  normalizeMetadata,
+  onMemberLeft,
+} from "./organizations.service";
 
-/** One of the auth instance's own API calls, asked for its headers as well as its answer. */
-export type AuthApiCall = (input: { body: never; headers: Headers; returnHeaders: true }) => Promise<{ headers: Headers | null; response: unknown }>;
-
-type TransactionalEndpoint = {
-  path: string;
-  /** The auth instance's own call for `path`, bound once the instance exists. */
-  call: () => AuthApiCall;
-  /** Runs first inside the transaction, e.g. to lock the row that concurrent calls contend for. */
-  lock?: (adapter: Awaited<ReturnType<typeof getCurrentAdapter>>, body: Record<string, unknown>) => Promise<void>;
-};
+/** What the deployment decides about organizations; the rules themselves are this module's. */
+export type OrganizationsOptions = {
+  /** The app's database. Every rule queries through `currentDatabase(db)`, so better-auth's database must be `shareTransactions(db)`. */
+  db: Kysely<Database>;
+} & Pick<OrganizationOptions, "organizationLimit" | "allowUserToCreateOrganization" | "disableOrganizationDeletion" | "sendInvitationEmail">;
 
 /**
- * Runs a better-auth endpoint (hooks included) again inside one database transaction and answers with its
- * result. Hooks that run inside this transaction must not query through the app's own Kysely instance:
- * on SQLite the transaction holds the only connection, so such a query would wait forever.
+ * The organizations feature as better-auth plugins: better-auth's own organization() configured with the
+ * app's roles and its hooks, then `organizationRules`, every rule better-auth does not enforce itself.
  */
-function transactionalEndpoint(id: string, endpoint: TransactionalEndpoint): BetterAuthPlugin {
+export function organizations(options: OrganizationsOptions) {
+  const organizationPlugin = organization({
+    ac: organizationAccessControl,
+    roles: organizationRoles,
+    creatorRole: "owner",
+    teams: { enabled: true, allowRemovingAllTeams: false },
+    invitationExpiresIn: 60 * 60 * 24 * 2,
+    // The spec: only the invited, verified address may accept (better-auth skips the check for its own ids).
+    requireEmailVerificationOnInvitation: true,
+    organizationLimit: options.organizationLimit,
+    allowUserToCreateOrganization: options.allowUserToCreateOrganization,
+    disableOrganizationDeletion: options.disableOrganizationDeletion,
+    sendInvitationEmail: options.sendInvitationEmail,
+    organizationHooks: organizationHooks(options.db),
+  });
+  const rules = organizationRules({
+    db: options.db,
+    endpoints: {
+      create: organizationPlugin.endpoints.createOrganization,
+      addTeamMember: organizationPlugin.endpoints.addTeamMember,
+      removeMember: organizationPlugin.endpoints.removeMember,
+    },
+  });
+  return [organizationPlugin, rules] as const;
+}
+
+/** better-auth's organization hooks for the rules that need the team, invitation or member better-auth is working on. */
+export function organizationHooks(db: Kysely<Database>) {
   return {
-    id,
+    async beforeCreateTeam({ team }: { team: { name: string } }) {
+      assertValidTeamName(team.name);
+    },
+    async beforeDeleteTeam({ team, user }: { team: { id: string; organizationId: string }; user?: { id: string } }) {
+      if (user) await assertMayDeleteTeam(await currentDatabase(db), { userId: user.id, organizationId: team.organizationId, teamId: team.id });
+    },
+    async beforeCreateInvitation({ invitation, inviter }: { invitation: { organizationId: string; email: string }; inviter: { id: string } }) {
+      await closeExpiredInvitations(await currentDatabase(db), { inviterId: inviter.id, organizationId: invitation.organizationId, email: invitation.email });
+    },
+    async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
+      await onMemberLeft(await currentDatabase(db), member.userId, organization.id);
+    },
+  } satisfies OrganizationOptions["organizationHooks"];
+}
+
+type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+const bodyOf = (ctx: HookContext) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
+const nonEmptyString = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
+/**
+ * The organization rules better-auth does not enforce itself, shaped as better-auth's own plugins: hooks
+ * with matchers, and the error codes they answer with. Their queries go through `currentDatabase(db)`.
+ */
+export function organizationRules(options: { db: Kysely<Database>; endpoints: { create: Endpoint; addTeamMember: Endpoint; removeMember: Endpoint } }) {
+  const { db } = options;
+  return {
+    id: "organization-rules",
+    $ERROR_CODES: ORGANIZATION_ERROR_CODES,
     hooks: {
       before: [
         {
-          matcher: (context) => context.path === endpoint.path,
+          // The spec: only an owner removes an owner.
+          matcher: (context) => context.path === "/organization/remove-member",
           handler: createAuthMiddleware(async (ctx) => {
-            const storage = await getCurrentDBAdapterAsyncLocalStorage();
-            // The re-entered call, already inside the transaction: let the endpoint run.
-            if (storage.getStore()?.isTransactionActive) return;
-            const body = (ctx.body ?? {}) as Record<string, unknown>;
-            const result = await runWithTransaction(ctx.context.adapter, async () => {
-              await endpoint.lock?.(await getCurrentAdapter(ctx.context.adapter), body);
-              return endpoint.call()({ body: body as never, headers: ctx.headers ?? new Headers(), returnHeaders: true });
-            });
-            // Cookies and headers the inner call set go out with this answer.
-            const context = ctx.context as { responseHeaders?: Headers };
-            result.headers?.forEach((value, key) => {
-              context.responseHeaders ??= new Headers();
-              if (key.toLowerCase() === "set-cookie") context.responseHeaders.append(key, value);
-              else context.responseHeaders.set(key, value);
-            });
-            return result.response;
+            const body = bodyOf(ctx);
+            if (typeof body?.memberIdOrEmail !== "string") return;
+            const session = await getSessionFromCtx(ctx);
+            const organizationId = nonEmptyString(body.organizationId) ?? session?.session.activeOrganizationId;
+            if (session && organizationId) {
+              await assertMayRemoveMember(await currentDatabase(db), { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
+            }
+          }),
+        },
+        {
+          // Asking for another tenant's organization (by id or slug) is refused before better-auth clears the
+          // caller's active organization on its own refusal.
+          matcher: (context) => context.path === "/organization/get-full-organization" || context.path === "/organization/set-active",
+          handler: createAuthMiddleware(async (ctx) => {
+            const requested = (ctx.path === "/organization/get-full-organization" ? ctx.query : bodyOf(ctx)) as Record<string, unknown> | undefined;
+            const organizationId = nonEmptyString(requested?.organizationId);
+            const organizationSlug = nonEmptyString(requested?.organizationSlug);
+            if (!organizationId && !organizationSlug) return;
+            const session = await getSessionFromCtx(ctx);
+            const activeOrganizationId = session?.session.activeOrganizationId;
+            if (session && activeOrganizationId && activeOrganizationId !== organizationId) {
+              await assertMemberOfRequestedOrganization(await currentDatabase(db), session.user.id, { organizationId, organizationSlug });
+            }
+          }),
+        },
+        {
+          // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.
+          matcher: (context) => context.path === "/organization/create" || context.path === "/organization/update",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = bodyOf(ctx);
+            if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {
+              return { context: { body: { ...body, metadata: normalizeMetadata(body.metadata) } } };
+            }
+            const data = body?.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined;
+            if (ctx.path === "/organization/update" && body && data && data.metadata !== undefined) {
+              return { context: { body: { ...body, data: { ...data, metadata: normalizeMetadata(data.metadata) } } } };
+            }
+          }),
+        },
+        // Listed after the rules above, so a request they refuse opens no transaction.
+        transactionalEndpoint({
+          // The spec: creating an organization and its owner membership is one step. better-auth 1.7 writes the
+          // organization, the member, the default team and its team member one after the other, outside any
+          // transaction, so a failure part-way leaves an organization without an owner.
+          endpoint: options.endpoints.create,
+        }),
+        transactionalEndpoint({
+          // better-auth 1.7 adds a team member by looking for the membership, inserting it, and when the insert
+          // hits the unique index looking again to answer with the existing one. On PostgreSQL that second look
+          // runs in a transaction the failed insert has aborted, so the later of two concurrent adds answered 500
+          // where a sequential repeat answers 200. Locking the team row first makes concurrent adds to one team
+          // take turns, and the later finds the membership as a repeat does.
+          endpoint: options.endpoints.addTeamMember,
+          async lock(body) {
+            if (typeof body.teamId === "string") await lockTeam(await currentDatabase(db), body.teamId);
+          },
+        }),
+        transactionalEndpoint({
+          // Removing a member and clearing the organization from every session of theirs (afterRemoveMember)
+          // is one step: a member is never gone while a session still has the organization active.
+          endpoint: options.endpoints.removeMember,
+        }),
+      ],
+      after: [
+        {
+          // The spec: leaving clears the organization from every session of the member; better-auth clears only this one.
+          matcher: (context) => context.path === "/organization/leave",
+          handler: createAuthMiddleware(async (ctx) => {
+            if (ctx.context.returned instanceof APIError) return;
+            const session = await getSessionFromCtx(ctx);
+            const organizationId = nonEmptyString(bodyOf(ctx)?.organizationId);
+            if (session && organizationId) await onMemberLeft(await currentDatabase(db), session.user.id, organizationId);
           }),
         },
       ],
     },
+  } satisfies BetterAuthPlugin;
+}
+
+/**
+ * A before-hook that runs the endpoint (its hooks included) again inside one database transaction and
+ * answers with that result. `lock` runs first inside the transaction, e.g. to lock the row concurrent
+ * calls contend for. Hooks run inside this transaction query through `currentDatabase(db)`: on SQLite the
+ * transaction holds the only connection, so a query through the app's own instance would wait forever.
+ */
+function transactionalEndpoint(input: { endpoint: Endpoint; lock?: (body: Record<string, unknown>) => Promise<void> }) {
+  const { endpoint } = input;
+  return {
+    matcher: (context: { path?: string }) => context.path === endpoint.path,
+    handler: createAuthMiddleware(async (ctx) => {
+      // The re-entered call, already inside the transaction: let the endpoint run.
+      if ((await getCurrentDBAdapterAsyncLocalStorage()).getStore()?.isTransactionActive) return;
+      const body = bodyOf(ctx) ?? {};
+      const result = await runWithTransaction(ctx.context.adapter, async () => {
+        await input.lock?.(body);
+        return dispatchAuthEndpoint(endpoint, {
+          body,
+          headers: ctx.headers ?? new Headers(),
+          context: { ...ctx.context, session: null },
+          returnHeaders: true,
+        });
+      });
+      // Cookies and headers the inner call set go out with this answer.
+      const { headers, response } = result as { headers?: Headers | null; response: unknown };
+      const context = ctx.context as { responseHeaders?: Headers };
+      headers?.forEach((value, key) => {
+        context.responseHeaders ??= new Headers();
+        if (key.toLowerCase() === "set-cookie") context.responseHeaders.append(key, value);
+        else context.responseHeaders.set(key, value);
+      });
+      return response;
+    }),
   };
-}
-
-/**
- * The spec: creating an organization and its owner membership is one step. better-auth 1.7 writes the
- * organization, the member, the default team and its team member one after the other, outside any
- * transaction, so a failure part-way leaves an organization without an owner.
- */
-export function atomicOrganizationCreate(createOrganization: () => AuthApiCall): BetterAuthPlugin {
-  return transactionalEndpoint("atomic-organization-create", { path: "/organization/create", call: createOrganization });
-}
-
-/**
- * better-auth 1.7 adds a team member by looking for the membership, inserting it, and when the insert hits
- * the unique index looking again to answer with the existing one. On PostgreSQL that second look runs in a
- * transaction the failed insert has aborted, so the later of two concurrent adds answered 500 where a
- * sequential repeat answers 200. Locking the team row first (a no-op update) makes concurrent adds to one
- * team take turns, and the later finds the membership as a repeat does.
- */
-export function serializedTeamMemberAdd(addTeamMember: () => AuthApiCall): BetterAuthPlugin {
-  return transactionalEndpoint("serialized-team-member-add", {
-    path: "/organization/add-team-member",
-    call: addTeamMember,
-    async lock(adapter, body) {
-      if (typeof body.teamId !== "string") return;
-      await adapter.incrementOne({ model: "team", where: [{ field: "id", value: body.teamId }], increment: { memberCount: 0 } });
-    },
-  });
 }

@@ -1,8 +1,13 @@
 import type { Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
-import type { OrganizationScope } from "../../http/organization-scope";
-import type { ListMembersQuery, MemberList, TeamWithMembers } from "./organizations.schemas";
+import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
+
+/**
+ * Every function here that reads organization-owned data takes an `OrganizationScope`, which only
+ * `findMembership` makes: the one membership query of the app. Hooks that run inside better-auth pass
+ * `await currentDatabase(db)` as `db`.
+ */
 
 /** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
 export async function findMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
@@ -53,8 +58,15 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
   };
 }
 
-export async function findMembership(db: Kysely<Database>, organizationId: string, userId: string) {
-  return db.selectFrom("member").select(["id", "role"]).where("organizationId", "=", organizationId).where("userId", "=", userId).executeTakeFirst();
+/** The user's membership of the organization as a scope (their roles split), or undefined when they are not a member. */
+export async function findMembership(db: Kysely<Database>, organizationId: string, userId: string): Promise<OrganizationScope | undefined> {
+  const member = await db
+    .selectFrom("member")
+    .select(["id", "role"])
+    .where("organizationId", "=", organizationId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return member && { organizationId, userId, memberId: member.id, roles: member.role.split(",").map((role) => role.trim()) };
 }
 
 /** Clears the organization from every session of the user where it was the active one. */
@@ -67,11 +79,20 @@ export async function clearActiveOrganization(db: Kysely<Database>, userId: stri
     .execute();
 }
 
-export async function isTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("teamMember").select("id").where("teamId", "=", teamId).where("userId", "=", userId).executeTakeFirst();
+/** Whether the scoped user is a member of this team of the scoped organization. */
+export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScope, teamId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("teamMember")
+    .innerJoin("team", "team.id", "teamMember.teamId")
+    .select("teamMember.id")
+    .where("team.organizationId", "=", scope.organizationId)
+    .where("teamMember.teamId", "=", teamId)
+    .where("teamMember.userId", "=", scope.userId)
+    .executeTakeFirst();
   return Boolean(row);
 }
 
+/** An invitation by id: its link is the credential, so this is the one read without a scope. */
 export async function findInvitation(db: Kysely<Database>, invitationId: string) {
   return db.selectFrom("invitation").select(["status", "expiresAt"]).where("id", "=", invitationId).executeTakeFirst();
 }
@@ -110,22 +131,32 @@ export async function findTeamsWithMembers(db: Kysely<Database>, scope: Organiza
  * Closes pending invitations of this address that have expired: better-auth ignores them when it looks for
  * a pending one, but the one-pending-invitation index still counts them.
  */
-export async function cancelExpiredPendingInvitations(db: Kysely<Database>, organizationId: string, email: string, now: Date): Promise<void> {
+export async function cancelExpiredPendingInvitations(db: Kysely<Database>, scope: OrganizationScope, email: string, now: Date): Promise<void> {
   const rows = await db
     .selectFrom("invitation")
     .select(["id", "expiresAt"])
-    .where("organizationId", "=", organizationId)
+    .where("organizationId", "=", scope.organizationId)
     .where("email", "=", email.toLowerCase())
     .where("status", "=", "pending")
     .execute();
   const expired = rows.filter((row) => new Date(row.expiresAt).getTime() <= now.getTime()).map((row) => row.id);
   if (expired.length === 0) return;
-  await db.updateTable("invitation").set({ status: "canceled" }).where("id", "in", expired).where("status", "=", "pending").execute();
+  await db
+    .updateTable("invitation")
+    .set({ status: "canceled" })
+    .where("organizationId", "=", scope.organizationId)
+    .where("id", "in", expired)
+    .where("status", "=", "pending")
+    .execute();
 }
 
-/** The role of the member an identifier names in this organization: an e-mail when it contains '@', else a member id. */
-export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, organizationId: string, memberIdOrEmail: string): Promise<string | undefined> {
-  const query = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").select("member.role").where("member.organizationId", "=", organizationId);
+/** The role of the member an identifier names in the scoped organization: an e-mail when it contains '@', else a member id. */
+export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, scope: OrganizationScope, memberIdOrEmail: string): Promise<string | undefined> {
+  const query = db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .select("member.role")
+    .where("member.organizationId", "=", scope.organizationId);
   const row = await (
     memberIdOrEmail.includes("@") ? query.where("user.email", "=", memberIdOrEmail.toLowerCase()) : query.where("member.id", "=", memberIdOrEmail)
   ).executeTakeFirst();
@@ -140,4 +171,16 @@ export async function findOrganizationIdBySlug(db: Kysely<Database>, slug: strin
 export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
   const row = await db.selectFrom("organization").select("id").where("id", "=", organizationId).executeTakeFirst();
   return Boolean(row);
+}
+
+/**
+ * Locks the team row for the rest of the transaction (a no-op update), so concurrent writes to the same
+ * team's memberships take turns.
+ */
+export async function lockTeam(db: Kysely<Database>, teamId: string): Promise<void> {
+  await db
+    .updateTable("team")
+    .set((eb) => ({ memberCount: eb.ref("memberCount") }))
+    .where("id", "=", teamId)
+    .execute();
 }

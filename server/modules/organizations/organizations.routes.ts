@@ -1,19 +1,19 @@
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
-import type { Auth } from "../../auth/auth";
 import type { Database } from "../../db/schema";
+import type { GetSession } from "../../http/app-env";
 import { AppError } from "../../http/errors";
-import { requireOrganizationScope, type ScopedEnv } from "../../http/organization-scope";
 import { validate } from "../../http/validate";
-import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema } from "./organizations.schemas";
+import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationStateResponse } from "./organizations.schemas";
+import { requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationState, listMembers, listTeams } from "./organizations.service";
 
 /**
  * Organization reads better-auth does not offer: members with users and teams (searched, paged), and teams
  * with their members for owners and admins who are not in those teams.
  */
-export function organizationRoutes(deps: { auth: Auth; db: Kysely<Database> }) {
+export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return (
     new Hono<ScopedEnv>()
       // The id is checked before the membership lookup, so nothing unbounded reaches the database.
@@ -30,6 +30,9 @@ export function invitationRoutes(deps: { db: Kysely<Database> }) {
   return new Hono().get("/:invitationId", validate("param", invitationParamsSchema), async (c) => {
     const state = await getInvitationState(deps.db, c.req.valid("param").invitationId);
     if (!state) throw new AppError(ERROR_CODES.NOT_FOUND, "invitation not found");
-    return c.json({ state });
+    return c.json({ state } satisfies InvitationStateResponse);
   });
 }
+
+export type OrganizationRoutes = ReturnType<typeof organizationRoutes>;
+export type InvitationRoutes = ReturnType<typeof invitationRoutes>;

@@ -1,18 +1,20 @@
-import { z } from "zod";
-import { idSchema } from "../../../common/account.schemas";
+export {
+  invitationParamsSchema,
+  listMembersQuerySchema,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_DEPTH,
+  organizationParamsSchema,
+  type InvitationState,
+  type InvitationStateResponse,
+  type ListMembersQuery,
+  type MemberList,
+  type MemberListItem,
+  type TeamWithMembers,
+} from "../../../common/organization.schemas";
 
-/** Organization metadata limits: a map (or its JSON string) of at most 16 KB and 10 levels. */
-export const METADATA_MAX_BYTES = 16 * 1024;
-export const METADATA_MAX_DEPTH = 10;
-
-export const listMembersQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-export type ListMembersQuery = z.infer<typeof listMembersQuerySchema>;
-
-export const organizationParamsSchema = z.object({ organizationId: idSchema });
-export const invitationParamsSchema = z.object({ invitationId: idSchema });
-
-export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "../../../common/organization.schemas";
+/**
+ * Proof that the caller is a member of one organization (the repository's `findMembership` makes it).
+ * Repository functions that read organization-owned data take it, so nothing queries tenant data without
+ * a membership check made on this very request.
+ */
+export type OrganizationScope = { organizationId: string; userId: string; memberId: string; roles: string[] };

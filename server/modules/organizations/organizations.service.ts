@@ -1,15 +1,15 @@
 import { APIError } from "better-auth/api";
 import type { Kysely } from "kysely";
+import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
-import type { OrganizationScope } from "../../http/organization-scope";
 import {
   cancelExpiredPendingInvitations,
-  findOrganizationIdBySlug,
   clearActiveOrganization,
   findInvitation,
   findMemberRoleByIdOrEmail,
   findMembers,
   findMembership,
+  findOrganizationIdBySlug,
   findTeamsWithMembers,
   isTeamMember,
   organizationExists,
@@ -20,17 +20,25 @@ import {
   type InvitationState,
   type ListMembersQuery,
   type MemberList,
+  type OrganizationScope,
   type TeamWithMembers,
 } from "./organizations.schemas";
 
+/**
+ * The organization rules better-auth does not enforce itself. Each takes the database handle to query
+ * through: inside better-auth that is `await currentDatabase(db)` (see organizations.plugin.ts).
+ */
+
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+const invalidMetadata = (message: string) => APIError.from("BAD_REQUEST", { ...ORGANIZATION_ERROR_CODES.INVALID_METADATA, message });
 
 /** Walks at most `max` + 1 levels, so hostile nesting costs no more than allowed nesting (and cannot overflow the stack). */
 function isNestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
   if (value === null || typeof value !== "object") return false;
   if (depth > max) return true;
   for (const [key, child] of Object.entries(value)) {
-    if (FORBIDDEN_KEYS.has(key)) throw new APIError("BAD_REQUEST", { message: `metadata may not contain the key "${key}"`, code: "INVALID_METADATA" });
+    if (FORBIDDEN_KEYS.has(key)) throw invalidMetadata(INVALID_METADATA_MESSAGES.forbiddenKey(key));
     if (isNestedDeeperThan(child, max, depth + 1)) return true;
   }
   return false;
@@ -44,66 +52,52 @@ export function normalizeMetadata(metadata: unknown): Record<string, unknown> | 
   if (metadata === undefined || metadata === null) return undefined;
   let value = metadata;
   if (typeof value === "string") {
-    if (Buffer.byteLength(value, "utf8") > METADATA_MAX_BYTES) throw tooLarge();
+    if (Buffer.byteLength(value, "utf8") > METADATA_MAX_BYTES) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
     try {
       value = JSON.parse(value);
     } catch {
-      throw new APIError("BAD_REQUEST", { message: "metadata is not valid JSON", code: "INVALID_METADATA" });
+      throw invalidMetadata(INVALID_METADATA_MESSAGES.notJson);
     }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new APIError("BAD_REQUEST", { message: "metadata must be an object", code: "INVALID_METADATA" });
-  }
-  if (isNestedDeeperThan(value, METADATA_MAX_DEPTH)) {
-    throw new APIError("BAD_REQUEST", { message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep`, code: "INVALID_METADATA" });
-  }
-  if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES) throw tooLarge();
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidMetadata(INVALID_METADATA_MESSAGES.notAnObject);
+  if (isNestedDeeperThan(value, METADATA_MAX_DEPTH)) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooDeep(METADATA_MAX_DEPTH));
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
   return value as Record<string, unknown>;
 }
 
-function tooLarge() {
-  return new APIError("BAD_REQUEST", { message: `metadata may be at most ${METADATA_MAX_BYTES / 1024} KB`, code: "INVALID_METADATA" });
+/** A team needs a name that is not blank. */
+export function assertValidTeamName(name: unknown): void {
+  if (typeof name !== "string" || name.trim().length < 1) throw APIError.from("BAD_REQUEST", ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
 }
 
-/** better-auth organization hooks for the spec rules the plugin does not enforce itself. */
-export function createOrganizationHooks(db: Kysely<Database>) {
-  return {
-    async beforeCreateTeam({ team }: { team: { name: string } }) {
-      if (typeof team.name !== "string" || team.name.trim().length < 1) {
-        throw new APIError("BAD_REQUEST", { message: "team name must be at least 1 character", code: "INVALID_TEAM_NAME" });
-      }
-    },
-    async beforeDeleteTeam({ team, user }: { team: { id: string }; user?: { id: string } }) {
-      // The spec: a member cannot delete a team they belong to (better-auth only checks the active team).
-      if (user && (await isTeamMember(db, team.id, user.id))) {
-        throw new APIError("FORBIDDEN", { message: "You are not allowed to delete this team", code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM" });
-      }
-    },
-    async beforeCreateInvitation({ invitation }: { invitation: { organizationId: string; email: string } }) {
-      // An expired pending invitation would otherwise make re-inviting the address fail on the unique index.
-      await cancelExpiredPendingInvitations(db, invitation.organizationId, invitation.email, new Date());
-    },
-    async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
-      await clearActiveOrganization(db, member.userId, organization.id);
-    },
-  };
+/** The spec: a member cannot delete a team they belong to (better-auth only checks the active team). */
+export async function assertMayDeleteTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; teamId: string }): Promise<void> {
+  const scope = await findMembership(db, input.organizationId, input.userId);
+  if (scope && (await isTeamMember(db, scope, input.teamId)))
+    throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM);
 }
 
-const hasRole = (roles: string, role: string) => roles.split(",").some((name) => name.trim() === role);
+/** An expired pending invitation would otherwise make re-inviting the address fail on the unique index. */
+export async function closeExpiredInvitations(db: Kysely<Database>, input: { inviterId: string; organizationId: string; email: string }): Promise<void> {
+  const scope = await findMembership(db, input.organizationId, input.inviterId);
+  if (scope) await cancelExpiredPendingInvitations(db, scope, input.email, new Date());
+}
+
+const hasRole = (scope: OrganizationScope, role: string) => scope.roles.includes(role);
 
 /**
  * The spec: only an owner removes an owner. better-auth refuses a non-owner too, but with "you cannot leave
  * the organization as the only owner"; the spec's answer is 401 "not allowed to delete this member".
  */
 export async function assertMayRemoveMember(db: Kysely<Database>, input: { userId: string; organizationId: string; memberIdOrEmail: string }): Promise<void> {
-  const [caller, targetRole] = await Promise.all([
-    findMembership(db, input.organizationId, input.userId),
-    findMemberRoleByIdOrEmail(db, input.organizationId, input.memberIdOrEmail),
-  ]);
-  // Not a member, or no such member: better-auth answers those itself.
-  if (!caller || targetRole === undefined) return;
-  if (hasRole(targetRole, "owner") && !hasRole(caller.role, "owner")) {
-    throw new APIError("UNAUTHORIZED", { message: "You are not allowed to delete this member", code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER" });
+  const caller = await findMembership(db, input.organizationId, input.userId);
+  // Not a member: better-auth answers that itself.
+  if (!caller) return;
+  const targetRole = await findMemberRoleByIdOrEmail(db, caller, input.memberIdOrEmail);
+  // No such member: better-auth answers that itself.
+  if (targetRole === undefined) return;
+  if (targetRole.split(",").some((role) => role.trim() === "owner") && !hasRole(caller, "owner")) {
+    throw APIError.from("UNAUTHORIZED", ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER);
   }
 }
 
@@ -120,14 +114,11 @@ export async function assertMemberOfRequestedOrganization(
   const organizationId = requested.organizationId ?? (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
   if (!organizationId) return;
   const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
-  // Refused here, before better-auth clears the caller's active organization on its own refusal.
-  if (!exists) throw new APIError("BAD_REQUEST", { message: "Organization not found", code: "ORGANIZATION_NOT_FOUND" });
-  if (!membership) {
-    throw new APIError("FORBIDDEN", { message: "User is not a member of the organization", code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
-  }
+  if (!exists) throw APIError.from("BAD_REQUEST", ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
+  if (!membership) throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
 }
 
-/** Called after a successful leave: the plugin clears only the leaving session, the spec wants them all. */
+/** After a member leaves or is removed: better-auth clears only the acting session, the spec wants every session of theirs. */
 export async function onMemberLeft(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
   await clearActiveOrganization(db, userId, organizationId);
 }

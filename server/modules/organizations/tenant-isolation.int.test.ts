@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  addMember,
-  createOrganization,
-  createSignedInUser,
-  startTestServer,
-  type TestResponse,
-  type TestServer,
-  type TestUser,
-} from "./organizations.test-helpers";
+import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
+import type { TestResponse } from "../../test/request";
+import { createTestApp, type TestApp } from "../../test/test-database";
 
 /**
  * Tenant isolation: the owner of organization A passes organization B's ids to every organization-scoped
@@ -15,7 +9,7 @@ import {
  * (re-read through the API as B's owner, and row by row in the database).
  */
 
-let server: TestServer;
+let server: TestApp;
 let ownerA: TestUser;
 let memberA: TestUser;
 let ownerB: TestUser;
@@ -24,29 +18,29 @@ const a = { organizationId: "", teamId: "", memberId: "", invitationId: "" };
 const b = { organizationId: "", name: "", teamId: "", memberId: "", ownerMemberId: "", invitationId: "", invitedEmail: "" };
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await createTestApp();
   [ownerA, memberA, ownerB, memberB] = await Promise.all([
-    createSignedInUser(server, "tenant-a-owner"),
-    createSignedInUser(server, "tenant-a-member"),
-    createSignedInUser(server, "tenant-b-owner"),
-    createSignedInUser(server, "tenant-b-member"),
+    createVerifiedUser(server, { label: "tenant-a-owner" }),
+    createVerifiedUser(server, { label: "tenant-a-member" }),
+    createVerifiedUser(server, { label: "tenant-b-owner" }),
+    createVerifiedUser(server, { label: "tenant-b-member" }),
   ]);
 
-  const organizationA = await createOrganization(server, ownerA, "Tenant A");
+  const organizationA = await createOrganizationWithOwner(ownerA, "Tenant A");
   a.organizationId = organizationA.id;
   a.teamId = organizationA.defaultTeamId;
   a.memberId = await addMember(ownerA, a.organizationId, memberA, "member");
   a.invitationId = (
     await ownerA.client.post("/api/auth/organization/invite-member", { email: "a-invitee@example.test", role: "member", organizationId: a.organizationId })
-  ).body.id;
+  ).data.id;
 
-  const organizationB = await createOrganization(server, ownerB, "Tenant B Secret");
+  const organizationB = await createOrganizationWithOwner(ownerB, "Tenant B Secret");
   b.organizationId = organizationB.id;
   b.name = organizationB.name;
   b.memberId = await addMember(ownerB, b.organizationId, memberB, "member");
   const teamB = await ownerB.client.post("/api/auth/organization/create-team", { name: "B Secret Team", organizationId: b.organizationId });
   expect(teamB.status).toBe(200);
-  b.teamId = teamB.body.id;
+  b.teamId = teamB.data.id;
   expect(
     (await ownerB.client.post("/api/auth/organization/add-team-member", { teamId: b.teamId, userId: memberB.id, organizationId: b.organizationId })).status,
   ).toBe(200);
@@ -57,7 +51,7 @@ beforeAll(async () => {
     organizationId: b.organizationId,
   });
   expect(invitationB.status).toBe(200);
-  b.invitationId = invitationB.body.id;
+  b.invitationId = invitationB.data.id;
   b.ownerMemberId = (
     await server.db.selectFrom("member").select("id").where("organizationId", "=", b.organizationId).where("userId", "=", ownerB.id).executeTakeFirstOrThrow()
   ).id;
@@ -95,12 +89,12 @@ async function readB() {
   };
   return {
     api: {
-      full: full.body,
-      members: members.body,
-      teams: teams.body,
-      invitations: invitations.body,
-      teamMembers: teamMembers.body,
-      ownMembers: ownMembers.body,
+      full: full.data,
+      members: members.data,
+      teams: teams.data,
+      invitations: invitations.data,
+      teamMembers: teamMembers.data,
+      ownMembers: ownMembers.data,
     },
     rows,
   };
@@ -108,10 +102,10 @@ async function readB() {
 
 /** Refused (4xx, not a server error) and nothing of B in the answer. */
 function expectRefused(response: TestResponse, expected?: { status: number; message: string }) {
-  expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(400);
-  expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
-  if (expected) expect({ status: response.status, message: response.body?.message }).toEqual(expected);
-  const text = JSON.stringify(response.body);
+  expect(response.status, JSON.stringify(response.data)).toBeGreaterThanOrEqual(400);
+  expect(response.status, JSON.stringify(response.data)).toBeLessThan(500);
+  if (expected) expect({ status: response.status, message: response.data?.message }).toEqual(expected);
+  const text = JSON.stringify(response.data);
   for (const secret of [b.name, "B Secret Team", memberB.email, ownerB.email, b.invitedEmail]) expect(text).not.toContain(secret);
 }
 
@@ -259,7 +253,7 @@ describe("tenant isolation: the owner of A cannot read or change organization B"
       permissions: { organization: ["update"] },
       organizationId: b.organizationId,
     });
-    expect(response.body?.success === true).toBe(false);
+    expect(response.data?.success === true).toBe(false);
     expectRefused(response, notAMember);
     expect(await readB()).toEqual(snapshotOfB);
   });
@@ -271,13 +265,13 @@ describe("tenant isolation: the owner of A cannot read or change organization B"
     expectRefused(await ownerA.client.get(`/api/auth/organization/get-full-organization?organizationSlug=${slugOfB}`), notAMember);
     expectRefused(await ownerA.client.post("/api/auth/organization/set-active", { organizationSlug: slugOfB }), notAMember);
     const session = await ownerA.client.get("/api/auth/get-session");
-    expect(session.body.session.activeOrganizationId).toBe(a.organizationId);
+    expect(session.data.session.activeOrganizationId).toBe(a.organizationId);
   });
 
   it("the same calls on A's own data succeed, so the refusals above are about the tenant", async () => {
     const full = await ownerA.client.get(`/api/auth/organization/get-full-organization?organizationId=${a.organizationId}`);
     expect(full.status).toBe(200);
-    expect(full.body.name).toBe("Tenant A");
+    expect(full.data.name).toBe("Tenant A");
     expect((await ownerA.client.get(`/api/organizations/${a.organizationId}/members`)).status).toBe(200);
     expect((await ownerA.client.get(`/api/auth/organization/list-teams?organizationId=${a.organizationId}`)).status).toBe(200);
     expect((await ownerA.client.get(`/api/auth/organization/list-invitations?organizationId=${a.organizationId}`)).status).toBe(200);
@@ -285,7 +279,7 @@ describe("tenant isolation: the owner of A cannot read or change organization B"
       permissions: { organization: ["update"] },
       organizationId: a.organizationId,
     });
-    expect(permission.body).toMatchObject({ success: true });
+    expect(permission.data).toMatchObject({ success: true });
     const renamed = await ownerA.client.post("/api/auth/organization/update-team", {
       teamId: a.teamId,
       data: { name: "A team renamed", organizationId: a.organizationId },

@@ -1,0 +1,8 @@
+/**
+ * The route types of the app's own JSON endpoints, for Hono's typed client in the web app:
+ * `hc<OrganizationRoutes>("/api/organizations")`. Import with `import type` only: nothing here runs.
+ * Mount paths: /api/organizations, /api/invitations, /api/dev/mail, /api/meta.
+ */
+export type { InvitationRoutes, OrganizationRoutes } from "./modules/organizations";
+export type { DevMailRoutes } from "./modules/mail";
+export type { MetaRoutes } from "./http/meta.routes";

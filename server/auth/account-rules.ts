@@ -1,0 +1,33 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
+
+const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
+
+/** The spec's account rules better-auth 1.7 does not apply itself. */
+export function accountRules() {
+  return {
+    id: "account-rules",
+    hooks: {
+      before: [
+        {
+          // displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
+          matcher: (context) => context.path === "/update-user",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = bodyOf(ctx);
+            if (body && typeof body.username === "string" && body.displayUsername === undefined) {
+              return { context: { body: { ...body, displayUsername: body.username } } };
+            }
+          }),
+        },
+        {
+          // A password change ends every other session, whatever the client asked for.
+          matcher: (context) => context.path === "/change-password",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = bodyOf(ctx);
+            if (body) return { context: { body: { ...body, revokeOtherSessions: true } } };
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}

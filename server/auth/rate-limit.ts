@@ -1,0 +1,28 @@
+import type { BetterAuthOptions } from "better-auth";
+import type { RateLimitStore } from "./rate-limit-store";
+
+/** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
+export const RATE_LIMIT_RULES = {
+  default: { window: 60, max: 300 },
+  "/sign-in/*": { window: 60, max: 10 },
+  "/sign-up/email": { window: 60, max: 10 },
+  "/change-password": { window: 60, max: 10 },
+  "/request-password-reset": { window: 300, max: 5 },
+  "/send-verification-email": { window: 300, max: 5 },
+  "/is-username-available": { window: 60, max: 60 },
+} as const;
+
+/** better-auth's rate-limit options: the rules above, counted in `store` (the database table or Redis, failing open). */
+export function rateLimit(store: RateLimitStore) {
+  const { default: defaults, ...customRules } = RATE_LIMIT_RULES;
+  return {
+    enabled: true,
+    window: defaults.window,
+    max: defaults.max,
+    // The counters go through `customStorage`, which takes precedence; "database" keeps the `rateLimit`
+    // table in better-auth's schema, which the database store uses.
+    storage: "database",
+    customRules,
+    customStorage: store,
+  } satisfies BetterAuthOptions["rateLimit"];
+}

@@ -1,0 +1,69 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { MailQueue } from "./mail.service";
+import { existingAccountMail, invitationMail, noticeMail, passwordResetMail, verificationMail } from "./mail.templates";
+
+type Person = { email: string; name: string };
+
+/**
+ * Every mail better-auth has the app send, in one place: the callbacks its options take (spread into
+ * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
+ * `sendInvitationEmail`), and a plugin for the notice no callback covers (a changed password).
+ */
+export function authMailNotices(mail: MailQueue, options: { baseUrl: string }) {
+  const appUrl = (pathname: string) => `${options.baseUrl}${pathname}`;
+  const notify = (user: Person, subject: string, message: string) => mail.enqueue({ to: user.email, ...noticeMail({ name: user.name, subject, message }) });
+
+  return {
+    emailAndPassword: {
+      async sendResetPassword({ user, url }: { user: Person; url: string }) {
+        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url }) });
+      },
+      async onPasswordReset({ user }: { user: Person }) {
+        await notify(user, "Your password was reset", "Your password was just reset, and every session of your account was signed out.");
+      },
+      async onExistingUserSignUp({ user }: { user: Person }) {
+        await mail.enqueue({
+          to: user.email,
+          ...existingAccountMail({ name: user.name, signInUrl: appUrl("/sign-in"), resetUrl: appUrl("/forgot-password") }),
+        });
+      },
+    },
+    emailVerification: {
+      async sendVerificationEmail({ user, url }: { user: Person; url: string }) {
+        await mail.enqueue({ to: user.email, ...verificationMail({ name: user.name, url }) });
+      },
+    },
+    deleteUser: {
+      async afterDelete(user: Person) {
+        await notify(user, "Your account was deleted", "Your Atrium account and its sessions were deleted, as you asked.");
+      },
+    },
+    async sendInvitationEmail(input: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string } } }) {
+      await mail.enqueue({
+        to: input.email,
+        ...invitationMail({
+          inviterName: input.inviter.user.name,
+          organizationName: input.organization.name,
+          role: input.role,
+          url: appUrl(`/invitations/${input.id}?email=${encodeURIComponent(input.email)}`),
+        }),
+      });
+    },
+    plugin: {
+      id: "mail-notices",
+      hooks: {
+        after: [
+          {
+            matcher: (context) => context.path === "/change-password",
+            handler: createAuthMiddleware(async (ctx) => {
+              if (ctx.context.returned instanceof APIError || !ctx.context.session) return;
+              const { user } = ctx.context.session;
+              await notify(user, "Your password was changed", "The password of your account was just changed, and your other sessions were signed out.");
+            }),
+          },
+        ],
+      },
+    } satisfies BetterAuthPlugin,
+  };
+}

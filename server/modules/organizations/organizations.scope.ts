@@ -1,0 +1,38 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { Kysely } from "kysely";
+import { ERROR_CODES } from "../../../common/error-codes";
+import { rolesAllow, type OrganizationPermissions } from "../../../common/permissions";
+import type { Database } from "../../db/schema";
+import type { AppEnv, GetSession } from "../../http/app-env";
+import { AppError } from "../../http/errors";
+import { findMembership } from "./organizations.repository";
+import type { OrganizationScope } from "./organizations.schemas";
+
+export type { OrganizationScope };
+
+export type ScopedEnv = AppEnv & { Variables: AppEnv["Variables"] & { scope: OrganizationScope } };
+
+/** Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise. */
+export function requireOrganizationScope(deps: { getSession: GetSession; db: Kysely<Database> }): MiddlewareHandler<ScopedEnv> {
+  return async (c, next) => {
+    const session = await deps.getSession(c.req.raw.headers);
+    if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+    const organizationId = c.req.param("organizationId");
+    if (!organizationId) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+    const scope = await findMembership(deps.db, organizationId, session.user.id);
+    // Not revealing whether the organization exists: a non-member learns nothing about it.
+    if (!scope) throw new AppError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
+    c.set("scope", scope);
+    await next();
+  };
+}
+
+/** Throws 403 unless one of the caller's roles grants every requested action. */
+export function requireOrganizationPermission(c: Context<ScopedEnv>, permissions: OrganizationPermissions): OrganizationScope {
+  const scope = c.get("scope");
+  if (!rolesAllow(scope.roles.join(","), permissions)) {
+    const resource = Object.keys(permissions)[0] ?? "resource";
+    throw new AppError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
+  }
+  return scope;
+}
