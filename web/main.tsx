@@ -3,7 +3,7 @@ import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createAppRouter } from "./app/router";
-import { ToastProvider } from "./components/ui/toast";
+import { Toaster } from "./components/ui/toast";
 import { queryClient } from "./lib/query-client";
 import "./styles.css";
 
@@ -12,9 +12,8 @@ const router = createAppRouter(queryClient);
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
+      <RouterProvider router={router} />
+      <Toaster />
     </QueryClientProvider>
   </StrictMode>,
 );

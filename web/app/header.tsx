@@ -1,11 +1,11 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { Avatar } from "../components/ui/avatar";
 import { ThemeToggle } from "../components/ui/theme-toggle";
-import { useToast } from "../components/ui/toast";
-import { errorMessage, unwrap } from "../lib/api-error";
+import { unwrap } from "../lib/api-error";
 import { authClient } from "../lib/auth-client";
-import { useRefreshSession, useSession } from "../features/auth/api/session";
+import { useRefreshSession, useSession } from "../lib/session";
 import { useIsPlatformAdmin } from "../features/admin/api/admin";
 import { OrganizationSwitcher } from "../features/organizations/components/organization-switcher";
 
@@ -15,21 +15,18 @@ const menuItem =
 function UserMenu() {
   const session = useSession();
   const navigate = useNavigate();
-  const toast = useToast();
   const refreshSession = useRefreshSession();
+  // A failure shows as an error toast (the query client's MutationCache).
+  const signOut = useMutation({
+    mutationFn: async () => unwrap(await authClient.signOut()),
+    onSuccess: async () => {
+      await refreshSession({ clearEverything: true });
+      await navigate({ to: "/sign-in" });
+    },
+  });
   const user = session.data?.user;
   const isPlatformAdmin = useIsPlatformAdmin(user?.id);
   if (!user) return null;
-
-  async function signOut() {
-    try {
-      unwrap(await authClient.signOut());
-      await refreshSession({ clearEverything: true });
-      await navigate({ to: "/sign-in" });
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  }
 
   return (
     <DropdownMenu.Root>
@@ -59,7 +56,7 @@ function UserMenu() {
             </DropdownMenu.Item>
           ) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          <DropdownMenu.Item className={menuItem} onSelect={signOut}>
+          <DropdownMenu.Item className={menuItem} onSelect={() => signOut.mutate()}>
             Sign out
           </DropdownMenu.Item>
         </DropdownMenu.Content>

@@ -1,14 +1,47 @@
+import { hc, parseResponse, type ClientResponse } from "hono/client";
+// The one server file the web may import, and only its types: nothing of the server reaches the bundle.
+import type { DevMailRoutes, InvitationRoutes, MetaRoutes, OrganizationRoutes } from "../../server/api-types";
 import { ApiError } from "./api-error";
 
-/** Calls the app's own JSON API (`/api/...`) and throws an ApiError for any non-2xx answer. */
-export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(path, {
-    credentials: "include",
-    ...init,
-    headers: { ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
-  });
-  if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
-  if (!response.ok) throw new ApiError(body?.message ?? `Request failed (${response.status})`, response.status, body?.code);
-  return body as T;
+/**
+ * Typed clients for the app's own JSON API (better-auth's endpoints go through authClient instead).
+ * Paths, params, query and response bodies all come from the server's route types:
+ *
+ *   const members = await apiCall(api.organizations[":organizationId"].members.$get({ param: { organizationId }, query: { search } }));
+ */
+const options = { init: { credentials: "include" } } satisfies Parameters<typeof hc>[1];
+
+export const api = {
+  organizations: hc<OrganizationRoutes>("/api/organizations", options),
+  invitations: hc<InvitationRoutes>("/api/invitations", options),
+  devMail: hc<DevMailRoutes>("/api/dev/mail", options),
+  meta: hc<MetaRoutes>("/api/meta", options),
+};
+
+/** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */
+export type ApiData<R extends ClientResponse<unknown>> = Awaited<ReturnType<typeof parseResponse<R>>>;
+
+/**
+ * Awaits a typed client call and returns its typed body, or throws an ApiError carrying the server's
+ * `{ code, message }` for any non-2xx answer (a TypeError when the server cannot be reached at all).
+ */
+export function apiCall<R extends ClientResponse<unknown>>(request: R | Promise<R>): ReturnType<typeof parseResponse<R>> {
+  return parseResponse(ensureOk(request));
+}
+
+async function ensureOk<R extends ClientResponse<unknown>>(request: R | Promise<R>): Promise<R> {
+  const response = await request;
+  if (!response.ok) throw await toResponseError(response);
+  return response;
+}
+
+async function toResponseError(response: ClientResponse<unknown>): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => null);
+  return new ApiError(stringField(body, "message") ?? `Request failed (${response.status})`, response.status, stringField(body, "code"));
+}
+
+function stringField(body: unknown, key: string): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const value: unknown = Reflect.get(body, key);
+  return typeof value === "string" ? value : undefined;
 }

@@ -1,12 +1,57 @@
-import { QueryClient } from "@tanstack/react-query";
-import { ApiError } from "./api-error";
+import { MutationCache, QueryClient } from "@tanstack/react-query";
+import { toast, type ToastApi } from "../components/ui/toast";
+import { ApiError, errorMessage } from "./api-error";
 
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      // A 4xx will not change on retry; a network blip might.
-      retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+/**
+ * What a mutation may say about its own feedback, in `useMutation({ meta: { … } })`; the MutationCache below
+ * acts on it, so pages need no try/catch/toast plumbing:
+ * - `errorToast: false`: the form shows the error itself (an Alert, a field error), so no toast.
+ *   Without it every failed mutation shows `toast.error(errorMessage(error))`.
+ * - `successMessage`: a toast after success; a string, or a function of the mutation's data and variables.
+ */
+export type MutationFeedbackMeta = {
+  errorToast?: boolean;
+  successMessage?: string | SuccessMessage;
+};
+
+/**
+ * Declared as a method so a mutation may annotate its own types, `successMessage: (member: Member) => …`:
+ * the cache only ever calls it with that mutation's data and variables.
+ */
+type SuccessMessage = { message(data: unknown, variables: unknown): string }["message"];
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    mutationMeta: MutationFeedbackMeta;
+  }
+}
+
+/** The toast side of every mutation, driven by its `meta` (see MutationFeedbackMeta). */
+export function createMutationCache(notify: ToastApi = toast) {
+  return new MutationCache({
+    onError: (error, _variables, _context, mutation) => {
+      if (mutation.meta?.errorToast === false) return;
+      notify.error(errorMessage(error));
     },
-  },
-});
+    onSuccess: (data, variables, _context, mutation) => {
+      const message = mutation.meta?.successMessage;
+      if (message === undefined) return;
+      notify.success(typeof message === "function" ? message(data, variables) : message);
+    },
+  });
+}
+
+export function createQueryClient(notify: ToastApi = toast) {
+  return new QueryClient({
+    mutationCache: createMutationCache(notify),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        // A 4xx will not change on retry; a network blip might.
+        retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+      },
+    },
+  });
+}
+
+export const queryClient = createQueryClient();

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useId, type ComponentProps, type ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
 type FieldProps = { label: string; error?: string; description?: ReactNode; className?: string };
@@ -40,7 +40,11 @@ function Field({
   );
 }
 
-export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className"> & FieldProps;
+/**
+ * The controls take `ref` as a prop (React 19), so `{...form.field("email")}` (react-hook-form's `register`
+ * plus the field's error) can be spread straight onto them.
+ */
+export type TextFieldProps = Omit<ComponentProps<"input">, "id" | "className"> & FieldProps;
 
 export function TextField({ label, error, description, className, ...rest }: TextFieldProps) {
   return (
@@ -50,13 +54,7 @@ export function TextField({ label, error, description, className, ...rest }: Tex
   );
 }
 
-export function TextAreaField({
-  label,
-  error,
-  description,
-  className,
-  ...rest
-}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className"> & FieldProps) {
+export function TextAreaField({ label, error, description, className, ...rest }: Omit<ComponentProps<"textarea">, "id" | "className"> & FieldProps) {
   return (
     <Field label={label} error={error} description={description} className={className}>
       {(aria) => <textarea {...aria} className={cn(controlClass(error), "font-mono")} {...rest} />}
@@ -64,14 +62,7 @@ export function TextAreaField({
   );
 }
 
-export function SelectField({
-  label,
-  error,
-  description,
-  className,
-  children,
-  ...rest
-}: Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "className"> & FieldProps) {
+export function SelectField({ label, error, description, className, children, ...rest }: Omit<ComponentProps<"select">, "id" | "className"> & FieldProps) {
   return (
     <Field label={label} error={error} description={description} className={className}>
       {(aria) => (

@@ -1,43 +1,144 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { cn } from "../../lib/cn";
 
-type Toast = { id: number; message: string; tone: "success" | "error" };
-type ToastApi = { success(message: string): void; error(message: string): void };
+export type ToastTone = "success" | "error";
+export type ToastItem = { id: number; message: string; tone: ToastTone };
+export type ToastApi = { success(message: string): number; error(message: string): number };
 
-const ToastContext = createContext<ToastApi | null>(null);
+type Timer = { handle: ReturnType<typeof setTimeout> | null; remaining: number; startedAt: number };
 
-/** Short confirmations after an action, announced politely and gone after a few seconds. */
-export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([]);
-  const push = useCallback((message: string, tone: Toast["tone"]) => {
-    const id = Date.now() + Math.random();
-    setToasts((current) => [...current, { id, message, tone }]);
-    setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== id)), 5000);
-  }, []);
-  const api = useMemo<ToastApi>(() => ({ success: (message) => push(message, "success"), error: (message) => push(message, "error") }), [push]);
+/**
+ * Short messages after an action, held outside React so anything can raise one (a mutation's onError,
+ * a router loader): `toast.success("Profile saved")`, `toast.error(errorMessage(error))`.
+ * Each toast leaves after `durationMs` unless paused (hovered or focused) or dismissed.
+ */
+export function createToastStore({ durationMs = 5000 }: { durationMs?: number } = {}) {
+  let toasts: readonly ToastItem[] = [];
+  let nextId = 1;
+  const listeners = new Set<() => void>();
+  const timers = new Map<number, Timer>();
+
+  function emit() {
+    for (const listener of listeners) listener();
+  }
+
+  function startTimer(id: number, ms: number) {
+    timers.set(id, { handle: setTimeout(() => dismiss(id), ms), remaining: ms, startedAt: Date.now() });
+  }
+
+  function show(message: string, tone: ToastTone): number {
+    const id = nextId++;
+    toasts = [...toasts, { id, message, tone }];
+    startTimer(id, durationMs);
+    emit();
+    return id;
+  }
+
+  function dismiss(id: number) {
+    const timer = timers.get(id);
+    if (timer?.handle) clearTimeout(timer.handle);
+    timers.delete(id);
+    if (!toasts.some((item) => item.id === id)) return;
+    toasts = toasts.filter((item) => item.id !== id);
+    emit();
+  }
+
+  /** Stops a toast's clock (while the pointer is on it or focus is in it); `resume` restarts it with the time left. */
+  function pause(id: number) {
+    const timer = timers.get(id);
+    if (!timer?.handle) return;
+    clearTimeout(timer.handle);
+    timers.set(id, { handle: null, remaining: Math.max(0, timer.remaining - (Date.now() - timer.startedAt)), startedAt: 0 });
+  }
+
+  function resume(id: number) {
+    const timer = timers.get(id);
+    if (!timer || timer.handle) return;
+    startTimer(id, timer.remaining);
+  }
+
+  function clear() {
+    for (const item of toasts) dismiss(item.id);
+  }
+
+  return {
+    success: (message: string) => show(message, "success"),
+    error: (message: string) => show(message, "error"),
+    dismiss,
+    pause,
+    resume,
+    clear,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    getSnapshot: (): readonly ToastItem[] => toasts,
+  };
+}
+
+export type ToastStore = ReturnType<typeof createToastStore>;
+
+/** The app's one toast store. */
+export const toast: ToastStore = createToastStore();
+
+/**
+ * Where toasts show. Successes are announced politely (role="status"), errors at once (role="alert").
+ * The two live regions stay in the page even when empty, so screen readers notice what is added to them.
+ */
+export function Toaster({ store = toast }: { store?: ToastStore }) {
+  const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
   return (
-    <ToastContext.Provider value={api}>
-      {children}
-      <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-80 flex-col gap-2">
-        {toasts.map((toast) => (
-          <div
-            key={toast.id}
-            role="status"
-            className={cn(
-              "pointer-events-auto rounded-lg px-4 py-3 text-sm font-medium shadow-lg",
-              toast.tone === "success" ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-red-600 text-white",
-            )}
-          >
-            {toast.message}
-          </div>
-        ))}
+    <div className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
+      <div aria-live="assertive" className="flex flex-col gap-2">
+        {toasts
+          .filter((item) => item.tone === "error")
+          .map((item) => (
+            <ToastCard key={item.id} item={item} store={store} />
+          ))}
       </div>
-    </ToastContext.Provider>
+      <div aria-live="polite" className="flex flex-col gap-2">
+        {toasts
+          .filter((item) => item.tone === "success")
+          .map((item) => (
+            <ToastCard key={item.id} item={item} store={store} />
+          ))}
+      </div>
+    </div>
   );
 }
 
-export function useToast(): ToastApi {
-  const api = useContext(ToastContext);
-  if (!api) throw new Error("useToast needs a ToastProvider");
-  return api;
+function ToastCard({ item, store }: { item: ToastItem; store: ToastStore }) {
+  const [isHovered, setHovered] = useState(false);
+  const [isFocused, setFocused] = useState(false);
+  const isPaused = isHovered || isFocused;
+  useEffect(() => {
+    if (isPaused) store.pause(item.id);
+    else store.resume(item.id);
+  }, [isPaused, item.id, store]);
+
+  return (
+    <div
+      role={item.tone === "error" ? "alert" : "status"}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
+      className={cn(
+        "pointer-events-auto flex items-start gap-3 rounded-lg py-3 pr-2 pl-4 text-sm font-medium shadow-lg",
+        item.tone === "success" ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-red-600 text-white",
+      )}
+    >
+      <p className="min-w-0 flex-1 break-words">{item.message}</p>
+      <button
+        type="button"
+        aria-label="Dismiss notification"
+        onClick={() => store.dismiss(item.id)}
+        className="-my-1 shrink-0 rounded-md px-1.5 text-base leading-6 opacity-70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-2 focus-visible:outline-current"
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
 }

@@ -2,19 +2,9 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 
-export type AccountSession = {
-  id: string;
-  token: string;
-  createdAt: string | Date;
-  updatedAt: string | Date;
-  expiresAt: string | Date;
-  ipAddress?: string | null;
-  userAgent?: string | null;
-};
-
 export const sessionsQuery = queryOptions({
   queryKey: ["account", "sessions"],
-  queryFn: async () => unwrap(await authClient.listSessions()) as AccountSession[],
+  queryFn: async () => unwrap(await authClient.listSessions()),
 });
 
 export function useSessions() {
@@ -26,6 +16,7 @@ export function useRevokeSession() {
   return useMutation({
     mutationFn: async (token: string) => unwrap(await authClient.revokeSession({ token })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+    meta: { successMessage: "Session signed out" },
   });
 }
 
@@ -34,33 +25,6 @@ export function useRevokeOtherSessions() {
   return useMutation({
     mutationFn: async () => unwrap(await authClient.revokeOtherSessions()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+    meta: { successMessage: "Other sessions signed out" },
   });
-}
-
-/** A readable device name from a user-agent string: browser and system, or "Unknown device". */
-export function describeDevice(userAgent: string | null | undefined): string {
-  if (!userAgent) return "Unknown device";
-  const browser = /Edg\//.test(userAgent)
-    ? "Edge"
-    : /Firefox\//.test(userAgent)
-      ? "Firefox"
-      : /Chrome\/|Chromium\//.test(userAgent)
-        ? "Chrome"
-        : /Safari\//.test(userAgent)
-          ? "Safari"
-          : /curl|node|undici/i.test(userAgent)
-            ? "API client"
-            : "Browser";
-  const system = /Windows/.test(userAgent)
-    ? "Windows"
-    : /Android/.test(userAgent)
-      ? "Android"
-      : /iPhone|iPad/.test(userAgent)
-        ? "iOS"
-        : /Mac OS X/.test(userAgent)
-          ? "macOS"
-          : /Linux/.test(userAgent)
-            ? "Linux"
-            : "";
-  return system ? `${browser} on ${system}` : browser;
 }

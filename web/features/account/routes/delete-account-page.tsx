@@ -6,10 +6,8 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { useRefreshSession } from "../../auth/api/session";
+import { useZodForm } from "../../../lib/form";
+import { deleteAccountServerErrors, useDeleteAccount } from "../api/account";
 
 const CONFIRMATION = "delete my account";
 const deleteAccountSchema = z.object({
@@ -19,19 +17,14 @@ const deleteAccountSchema = z.object({
 
 export function DeleteAccountPage() {
   const navigate = useNavigate();
-  const refreshSession = useRefreshSession();
+  const deleteAccount = useDeleteAccount();
   const [isOpen, setOpen] = useState(false);
-  const form = useForm(deleteAccountSchema, { password: "", confirmation: "" });
+  const form = useZodForm(deleteAccountSchema, { defaultValues: { password: "", confirmation: "" }, serverErrors: deleteAccountServerErrors });
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ password }) => {
-    try {
-      unwrap(await authClient.deleteUser({ password }));
-      await refreshSession({ clearEverything: true });
-      await navigate({ to: "/", search: { notice: "Your account was deleted." } });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_PASSWORD") form.setServerError("That password is not right.", "password");
-      else form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async ({ password }) => {
+    await deleteAccount.mutateAsync({ password });
+    await navigate({ to: "/", search: { notice: "Your account was deleted." } });
   });
 
   return (
@@ -54,8 +47,8 @@ export function DeleteAccountPage() {
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" variant="danger" isLoading={form.isSubmitting}>
-              {form.isSubmitting ? "Deleting…" : "Delete account"}
+            <Button type="submit" variant="danger" isLoading={isSubmitting}>
+              {isSubmitting ? "Deleting…" : "Delete account"}
             </Button>
           </div>
         </form>

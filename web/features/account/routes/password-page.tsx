@@ -2,25 +2,21 @@ import { changePasswordSchema } from "../../../../common/account.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
-import { useToast } from "../../../components/ui/toast";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
+import { useZodForm } from "../../../lib/form";
+import { changePasswordServerErrors, useChangePassword } from "../api/account";
 
 export function PasswordPage() {
-  const toast = useToast();
-  const form = useForm(changePasswordSchema, { currentPassword: "", newPassword: "", confirmPassword: "" });
+  const changePassword = useChangePassword();
+  const form = useZodForm(changePasswordSchema, {
+    defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
+    serverErrors: changePasswordServerErrors,
+  });
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
-    try {
-      unwrap(await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true }));
-      form.setValues({ currentPassword: "", newPassword: "", confirmPassword: "" });
-      toast.success("Password changed. Your other sessions were signed out.");
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_PASSWORD") form.setServerError("That is not your current password.", "currentPassword");
-      else form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async (values) => {
+    await changePassword.mutateAsync(values);
+    form.reset();
   });
 
   return (
@@ -32,8 +28,8 @@ export function PasswordPage() {
         <TextField label="New password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("newPassword")} />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />
         <div className="flex justify-end">
-          <Button type="submit" isLoading={form.isSubmitting}>
-            {form.isSubmitting ? "Changing…" : "Change password"}
+          <Button type="submit" isLoading={isSubmitting}>
+            {isSubmitting ? "Changing…" : "Change password"}
           </Button>
         </div>
       </form>

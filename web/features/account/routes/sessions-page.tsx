@@ -6,13 +6,12 @@ import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
-import { useToast } from "../../../components/ui/toast";
 import { errorMessage } from "../../../lib/api-error";
+import { describeDevice } from "../../../lib/device";
 import { formatDateTime, formatRelative } from "../../../lib/format";
-import { describeDevice, useRevokeOtherSessions, useRevokeSession, useSessions } from "../api/sessions";
+import { useRevokeOtherSessions, useRevokeSession, useSessions } from "../api/sessions";
 
 export function SessionsPage({ currentSessionId }: { currentSessionId: string }) {
-  const toast = useToast();
   const sessions = useSessions();
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
@@ -66,12 +65,7 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
                       size="sm"
                       aria-label={`Sign out ${describeDevice(session.userAgent)} (${session.ipAddress || "unknown IP"})`}
                       isLoading={revoke.isPending && revoke.variables === session.token}
-                      onClick={() =>
-                        revoke.mutate(session.token, {
-                          onSuccess: () => toast.success("Session signed out"),
-                          onError: (error) => toast.error(errorMessage(error)),
-                        })
-                      }
+                      onClick={() => revoke.mutate(session.token)}
                     >
                       Sign out
                     </Button>
@@ -92,19 +86,7 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
           <Button variant="secondary" onClick={() => setConfirmAll(false)}>
             Cancel
           </Button>
-          <Button
-            variant="danger"
-            isLoading={revokeOthers.isPending}
-            onClick={() =>
-              revokeOthers.mutate(undefined, {
-                onSuccess: () => {
-                  setConfirmAll(false);
-                  toast.success("Other sessions signed out");
-                },
-                onError: (error) => toast.error(errorMessage(error)),
-              })
-            }
-          >
+          <Button variant="danger" isLoading={revokeOthers.isPending} onClick={() => revokeOthers.mutate(undefined, { onSuccess: () => setConfirmAll(false) })}>
             Sign out others
           </Button>
         </div>

@@ -1,18 +1,27 @@
-import { useNavigate } from "@tanstack/react-router";
-import { useState, type FormEvent, type ReactNode } from "react";
-import { passwordSchema } from "../../../../common/account.schemas";
+import { useState, type ReactNode } from "react";
+import { z } from "zod";
+import { banDurationSchema, passwordSchema, platformRoleSchema, textSchema } from "../../../../common/account.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { ConfirmDialog, Dialog } from "../../../components/ui/dialog";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { SelectField, TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
+import { errorMessage } from "../../../lib/api-error";
+import { describeDevice } from "../../../lib/device";
 import { formatDateTime, formatRelative } from "../../../lib/format";
-import { describeDevice } from "../../account/api/sessions";
-import { useRefreshSession } from "../../auth/api/session";
-import { useAdminAction, useUserSessions, type AdminUser } from "../api/admin";
+import { useZodForm } from "../../../lib/form";
+import {
+  useBanUser,
+  useImpersonateUser,
+  useRemoveUser,
+  useRevokeUserSession,
+  useRevokeUserSessions,
+  useSetUserPassword,
+  useSetUserRole,
+  useUnbanUser,
+  useUserSessions,
+  type AdminUser,
+} from "../api/admin";
 
 const BAN_DURATIONS = [
   { label: "1 day", seconds: 86_400 },
@@ -20,6 +29,10 @@ const BAN_DURATIONS = [
   { label: "30 days", seconds: 2_592_000 },
   { label: "Until lifted", seconds: 0 },
 ] as const;
+
+const roleSchema = z.object({ role: platformRoleSchema });
+const setPasswordSchema = z.object({ newPassword: passwordSchema });
+const banSchema = z.object({ banReason: textSchema, banSeconds: z.coerce.number<string>().pipe(banDurationSchema) });
 
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
@@ -33,48 +46,25 @@ function Section({ title, description, children }: { title: string; description?
 
 /** Every platform-admin action on one user: role, password, ban, sessions, impersonation, deletion. */
 export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; isSelf: boolean; onClose: () => void }) {
-  const toast = useToast();
-  const navigate = useNavigate();
-  const refreshSession = useRefreshSession();
   const sessions = useUserSessions(user.id);
-  const [role, setRole] = useState(user.role ?? "user");
-  const [password, setPassword] = useState("");
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  const [banReason, setBanReason] = useState("");
-  const [banSeconds, setBanSeconds] = useState<number>(BAN_DURATIONS[1].seconds);
+  const currentRole = platformRoleSchema.safeParse(user.role ?? "user").data ?? "user";
   const [isConfirmingDelete, setConfirmingDelete] = useState(false);
+  const setRole = useSetUserRole(user);
+  const setPassword = useSetUserPassword(user);
+  const ban = useBanUser(user);
+  const unban = useUnbanUser(user);
+  const revokeSession = useRevokeUserSession();
+  const revokeSessions = useRevokeUserSessions(user);
+  const remove = useRemoveUser(user);
+  const impersonate = useImpersonateUser();
 
-  const notify = (message: string) => ({ onSuccess: () => toast.success(message), onError: (error: unknown) => toast.error(errorMessage(error)) });
-  const setRoleAction = useAdminAction(async (next: string) => unwrap(await authClient.admin.setRole({ userId: user.id, role: next as "admin" | "user" })));
-  const setPasswordAction = useAdminAction(async (newPassword: string) => unwrap(await authClient.admin.setUserPassword({ userId: user.id, newPassword })));
-  const banAction = useAdminAction(async () =>
-    unwrap(await authClient.admin.banUser({ userId: user.id, banReason: banReason.trim() || undefined, ...(banSeconds ? { banExpiresIn: banSeconds } : {}) })),
-  );
-  const unbanAction = useAdminAction(async () => unwrap(await authClient.admin.unbanUser({ userId: user.id })));
-  const revokeAction = useAdminAction(async (sessionToken: string) => unwrap(await authClient.admin.revokeUserSession({ sessionToken })));
-  const revokeAllAction = useAdminAction(async () => unwrap(await authClient.admin.revokeUserSessions({ userId: user.id })));
-  const removeAction = useAdminAction(async () => unwrap(await authClient.admin.removeUser({ userId: user.id })));
-
-  function submitPassword(event: FormEvent) {
-    event.preventDefault();
-    const result = passwordSchema.safeParse(password);
-    if (!result.success) {
-      setPasswordError(result.error.issues[0]?.message);
-      return;
-    }
-    setPasswordError(undefined);
-    setPasswordAction.mutate(password, { ...notify(`New password set for ${user.name}`), onSettled: () => setPassword("") });
-  }
-
-  async function impersonate() {
-    try {
-      unwrap(await authClient.admin.impersonateUser({ userId: user.id }));
-      await refreshSession({ clearEverything: true });
-      await navigate({ to: "/" });
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  }
+  // Errors of these forms come back as toasts (the mutations' default), so the forms only validate.
+  const roleForm = useZodForm(roleSchema, { defaultValues: { role: currentRole } });
+  const passwordForm = useZodForm(setPasswordSchema, { defaultValues: { newPassword: "" } });
+  const banForm = useZodForm(banSchema, { defaultValues: { banReason: "", banSeconds: String(BAN_DURATIONS[1].seconds) } });
+  const onSaveRole = roleForm.submit((values) => setRole.mutate(values));
+  const onSetPassword = passwordForm.submit((values) => setPassword.mutate(values, { onSettled: () => passwordForm.reset() }));
+  const onBan = banForm.submit((values) => ban.mutate(values));
 
   return (
     <Dialog
@@ -85,18 +75,12 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
       size="lg"
     >
       <Section title="Platform role" description="Admins can manage every user and session.">
-        <form
-          className="flex items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setRoleAction.mutate(role, notify(`${user.name} is now ${role}`));
-          }}
-        >
-          <SelectField label="Role" className="w-48" value={role} onChange={(event) => setRole(event.target.value)} disabled={isSelf}>
+        <form className="flex items-end gap-2" onSubmit={onSaveRole}>
+          <SelectField label="Role" className="w-48" {...roleForm.field("role")} disabled={isSelf}>
             <option value="user">user</option>
             <option value="admin">admin</option>
           </SelectField>
-          <Button type="submit" variant="secondary" isLoading={setRoleAction.isPending} disabled={isSelf || role === (user.role ?? "user")}>
+          <Button type="submit" variant="secondary" isLoading={setRole.isPending} disabled={isSelf || roleForm.watch("role") === (user.role ?? "user")}>
             Save role
           </Button>
         </form>
@@ -104,17 +88,9 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
       </Section>
 
       <Section title="Password" description="Sets a new password; tell the person through a channel you trust.">
-        <form className="flex items-start gap-2" onSubmit={submitPassword} noValidate>
-          <TextField
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            className="flex-1"
-            value={password}
-            error={passwordError}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-          <Button type="submit" variant="secondary" className="mt-6.5" isLoading={setPasswordAction.isPending}>
+        <form className="flex items-start gap-2" onSubmit={onSetPassword} noValidate>
+          <TextField label="New password" type="password" autoComplete="new-password" className="flex-1" {...passwordForm.field("newPassword")} />
+          <Button type="submit" variant="secondary" className="mt-6.5" isLoading={setPassword.isPending}>
             Set password
           </Button>
         </form>
@@ -127,31 +103,21 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
               {user.banReason || "No reason given"}
               {user.banExpires ? ` · until ${formatDateTime(user.banExpires)}` : " · until lifted"}
             </Alert>
-            <Button
-              variant="secondary"
-              isLoading={unbanAction.isPending}
-              onClick={() => unbanAction.mutate(undefined, notify(`${user.name} can sign in again`))}
-            >
+            <Button variant="secondary" isLoading={unban.isPending} onClick={() => unban.mutate()}>
               Lift ban
             </Button>
           </div>
         ) : (
-          <form
-            className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
-            onSubmit={(event) => {
-              event.preventDefault();
-              banAction.mutate(undefined, notify(`${user.name} is banned`));
-            }}
-          >
-            <TextField label="Reason (optional)" value={banReason} onChange={(event) => setBanReason(event.target.value)} />
-            <SelectField label="Duration" value={String(banSeconds)} onChange={(event) => setBanSeconds(Number(event.target.value))}>
+          <form className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end" onSubmit={onBan} noValidate>
+            <TextField label="Reason (optional)" {...banForm.field("banReason")} />
+            <SelectField label="Duration" {...banForm.field("banSeconds")}>
               {BAN_DURATIONS.map((duration) => (
                 <option key={duration.seconds} value={duration.seconds}>
                   {duration.label}
                 </option>
               ))}
             </SelectField>
-            <Button type="submit" variant="danger" isLoading={banAction.isPending} disabled={isSelf}>
+            <Button type="submit" variant="danger" isLoading={ban.isPending} disabled={isSelf}>
               Ban user
             </Button>
           </form>
@@ -178,21 +144,15 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
                   <Button
                     variant="ghost"
                     size="sm"
-                    isLoading={revokeAction.isPending && revokeAction.variables === session.token}
-                    onClick={() => revokeAction.mutate(session.token, notify("Session revoked"))}
+                    isLoading={revokeSession.isPending && revokeSession.variables === session.token}
+                    onClick={() => revokeSession.mutate(session.token)}
                   >
                     Revoke
                   </Button>
                 </li>
               ))}
             </ul>
-            <Button
-              variant="secondary"
-              size="sm"
-              className="mt-3"
-              isLoading={revokeAllAction.isPending}
-              onClick={() => revokeAllAction.mutate(undefined, notify(`Every session of ${user.name} was revoked`))}
-            >
+            <Button variant="secondary" size="sm" className="mt-3" isLoading={revokeSessions.isPending} onClick={() => revokeSessions.mutate()}>
               Revoke all sessions
             </Button>
           </>
@@ -200,7 +160,7 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
       </Section>
 
       <Section title="Impersonate" description="Browse as this user for up to an hour to see what they see. A banner lets you stop.">
-        <Button variant="secondary" onClick={impersonate} disabled={isSelf || user.role === "admin"}>
+        <Button variant="secondary" onClick={() => impersonate.mutate(user.id)} isLoading={impersonate.isPending} disabled={isSelf || user.role === "admin"}>
           Impersonate {user.name}
         </Button>
         {user.role === "admin" ? <p className="mt-2 text-xs text-zinc-500">Admins cannot be impersonated.</p> : null}
@@ -218,7 +178,7 @@ export function ManageUserDialog({ user, isSelf, onClose }: { user: AdminUser; i
         description={`${user.email} and everything tied to the account will be deleted.`}
         confirmLabel="Delete user"
         onConfirm={async () => {
-          await removeAction.mutateAsync(undefined, notify(`${user.name} was deleted`));
+          await remove.mutateAsync();
           onClose();
         }}
       />

@@ -1,35 +1,23 @@
-import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useAppMeta } from "../api/meta";
+import { errorMessage } from "../../../lib/api-error";
+import { useAppMeta } from "../../../lib/meta";
+import { useSocialSignIn } from "../api/auth";
 
 const LABELS = { github: "GitHub", google: "Google" } as const;
 
 /** "Continue with …" for each configured provider; nothing at all when none is configured. */
 export function SocialSignIn({ callbackURL }: { callbackURL: string }) {
   const meta = useAppMeta();
-  const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const socialSignIn = useSocialSignIn();
   const providers = meta.data?.socialProviders ?? [];
   if (providers.length === 0) return null;
-
-  async function continueWith(provider: keyof typeof LABELS) {
-    setPending(provider);
-    setError(null);
-    try {
-      // better-auth answers with the provider's URL and the client navigates there.
-      unwrap(await authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/sign-in" }));
-    } catch (caught) {
-      setError(errorMessage(caught));
-      setPending(null);
-    }
-  }
+  // After success the browser is on its way to the provider: the buttons stay busy until the page goes.
+  const pending = socialSignIn.isPending || socialSignIn.isSuccess ? socialSignIn.variables.provider : null;
 
   return (
     <div className="mb-5 space-y-3">
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {socialSignIn.isError ? <Alert tone="error">{errorMessage(socialSignIn.error)}</Alert> : null}
       {providers.map((provider) => (
         <Button
           key={provider}
@@ -37,7 +25,7 @@ export function SocialSignIn({ callbackURL }: { callbackURL: string }) {
           className="w-full"
           isLoading={pending === provider}
           disabled={pending !== null}
-          onClick={() => continueWith(provider)}
+          onClick={() => socialSignIn.mutate({ provider, callbackURL })}
         >
           Continue with {LABELS[provider]}
         </Button>

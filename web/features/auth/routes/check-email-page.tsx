@@ -1,30 +1,14 @@
-import { useState } from "react";
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useAppMeta } from "../api/meta";
-import { AuthLayout, TextLink } from "../components/auth-layout";
+import { errorMessage } from "../../../lib/api-error";
+import { useAppMeta } from "../../../lib/meta";
+import { useSendVerificationEmail } from "../api/auth";
 
 /** After sign-up: where the link went, a way to send it again, and in development the mailbox. */
 export function CheckEmailPage({ email }: { email?: string }) {
   const meta = useAppMeta();
-  const [status, setStatus] = useState<{ tone: "success" | "error"; message: string } | null>(null);
-  const [isSending, setSending] = useState(false);
-
-  async function resend() {
-    if (!email) return;
-    setSending(true);
-    setStatus(null);
-    try {
-      unwrap(await authClient.sendVerificationEmail({ email, callbackURL: "/" }));
-      setStatus({ tone: "success", message: "We sent a new link. It works for 1 hour." });
-    } catch (error) {
-      setStatus({ tone: "error", message: errorMessage(error) });
-    } finally {
-      setSending(false);
-    }
-  }
+  const resend = useSendVerificationEmail();
 
   return (
     <AuthLayout
@@ -42,9 +26,10 @@ export function CheckEmailPage({ email }: { email?: string }) {
       }
     >
       <div className="space-y-4">
-        {status ? <Alert tone={status.tone}>{status.message}</Alert> : null}
+        {resend.isSuccess ? <Alert tone="success">We sent a new link. It works for 1 hour.</Alert> : null}
+        {resend.isError ? <Alert tone="error">{errorMessage(resend.error)}</Alert> : null}
         {email ? (
-          <Button variant="secondary" className="w-full" onClick={resend} isLoading={isSending}>
+          <Button variant="secondary" className="w-full" onClick={() => resend.mutate({ email })} isLoading={resend.isPending}>
             Send the link again
           </Button>
         ) : null}

@@ -1,25 +1,16 @@
-import { useState } from "react";
 import { forgotPasswordSchema } from "../../../../common/account.schemas";
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { AuthLayout, TextLink } from "../components/auth-layout";
+import { useZodForm } from "../../../lib/form";
+import { useRequestPasswordReset } from "../api/auth";
 
 export function ForgotPasswordPage() {
-  const form = useForm(forgotPasswordSchema, { email: "" });
-  const [sentTo, setSentTo] = useState<string | null>(null);
-
-  const onSubmit = form.handleSubmit(async ({ email }) => {
-    try {
-      unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" }));
-      setSentTo(email);
-    } catch (error) {
-      form.setServerError(errorMessage(error));
-    }
-  });
+  const requestReset = useRequestPasswordReset();
+  const form = useZodForm(forgotPasswordSchema, { defaultValues: { email: "" } });
+  const isSubmitting = form.formState.isSubmitting;
+  const onSubmit = form.submit((values) => requestReset.mutateAsync(values));
 
   return (
     <AuthLayout
@@ -31,16 +22,16 @@ export function ForgotPasswordPage() {
         </>
       }
     >
-      {sentTo ? (
+      {requestReset.isSuccess ? (
         <Alert tone="success" title="Check your inbox">
-          If an account exists for {sentTo}, a reset link is on its way. It works for 1 hour.
+          If an account exists for {requestReset.variables.email}, a reset link is on its way. It works for 1 hour.
         </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <TextField label="E-mail" type="email" autoComplete="email" autoFocus {...form.field("email")} />
-          <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
-            {form.isSubmitting ? "Sending…" : "Send reset link"}
+          <Button type="submit" className="w-full" isLoading={isSubmitting}>
+            {isSubmitting ? "Sending…" : "Send reset link"}
           </Button>
         </form>
       )}

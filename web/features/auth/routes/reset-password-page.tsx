@@ -1,24 +1,21 @@
 import { useNavigate } from "@tanstack/react-router";
 import { resetPasswordSchema } from "../../../../common/account.schemas";
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { AuthLayout, TextLink } from "../components/auth-layout";
+import { useZodForm } from "../../../lib/form";
+import { useResetPassword } from "../api/auth";
 
 export function ResetPasswordPage({ token, error }: { token?: string; error?: string }) {
   const navigate = useNavigate();
-  const form = useForm(resetPasswordSchema, { newPassword: "", confirmPassword: "" });
+  const resetPassword = useResetPassword();
+  const form = useZodForm(resetPasswordSchema, { defaultValues: { newPassword: "", confirmPassword: "" } });
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ newPassword }) => {
-    try {
-      unwrap(await authClient.resetPassword({ newPassword, token: token ?? "" }));
-      await navigate({ to: "/sign-in", search: { notice: "Your password was changed. Sign in with the new one." } });
-    } catch (caught) {
-      form.setServerError(errorMessage(caught));
-    }
+  const onSubmit = form.submit(async ({ newPassword }) => {
+    await resetPassword.mutateAsync({ newPassword, token: token ?? "" });
+    await navigate({ to: "/sign-in", search: { notice: "Your password was changed. Sign in with the new one." } });
   });
 
   if (error || !token) {
@@ -44,8 +41,8 @@ export function ResetPasswordPage({ token, error }: { token?: string; error?: st
           {...form.field("newPassword")}
         />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />
-        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
-          {form.isSubmitting ? "Saving…" : "Save new password"}
+        <Button type="submit" className="w-full" isLoading={isSubmitting}>
+          {isSubmitting ? "Saving…" : "Save new password"}
         </Button>
       </form>
     </AuthLayout>

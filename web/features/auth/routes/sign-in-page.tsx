@@ -1,38 +1,24 @@
 import { useNavigate } from "@tanstack/react-router";
-import { isEmailIdentifier, signInSchema } from "../../../../common/account.schemas";
+import { signInSchema } from "../../../../common/account.schemas";
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { safeRedirect, useRefreshSession } from "../api/session";
-import { AuthLayout, TextLink } from "../components/auth-layout";
+import { useZodForm } from "../../../lib/form";
+import { safeRedirect } from "../../../lib/session";
+import { signInServerErrors, useSignIn } from "../api/auth";
 import { SocialSignIn } from "../components/social-sign-in";
 
 export function SignInPage({ redirect, notice }: { redirect?: string; notice?: string }) {
   const navigate = useNavigate();
-  const refreshSession = useRefreshSession();
-  const form = useForm(signInSchema, { identifier: "", password: "", rememberMe: true });
+  const signIn = useSignIn();
+  const form = useZodForm(signInSchema, { defaultValues: { identifier: "", password: "", rememberMe: true }, serverErrors: signInServerErrors });
   const target = safeRedirect(redirect);
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ identifier, password, rememberMe }) => {
-    try {
-      const callbackURL = target;
-      unwrap(
-        isEmailIdentifier(identifier)
-          ? await authClient.signIn.email({ email: identifier, password, rememberMe, callbackURL })
-          : await authClient.signIn.username({ username: identifier, password, rememberMe, callbackURL }),
-      );
-      await refreshSession({ clearEverything: true });
-      await navigate({ to: target });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "EMAIL_NOT_VERIFIED") {
-        form.setServerError(`Verify your e-mail address first. We just sent a new link to your inbox.`);
-      } else {
-        form.setServerError(errorMessage(error));
-      }
-    }
+  const onSubmit = form.submit(async (values) => {
+    await signIn.mutateAsync({ ...values, callbackURL: target });
+    await navigate({ to: target });
   });
 
   return (
@@ -57,18 +43,13 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
         {/* After the password in the tab order, so Tab goes from the identifier straight to the password. */}
         <div className="flex items-center justify-between gap-4 text-sm">
           <label className="flex items-center gap-2 text-zinc-700 dark:text-zinc-300">
-            <input
-              type="checkbox"
-              checked={form.values.rememberMe ?? true}
-              onChange={(event) => form.setValues({ ...form.values, rememberMe: event.target.checked })}
-              className="size-4 rounded border-zinc-300 accent-brand-600"
-            />
+            <input type="checkbox" {...form.register("rememberMe")} className="size-4 rounded border-zinc-300 accent-brand-600" />
             Keep me signed in
           </label>
           <TextLink to="/forgot-password">Forgot password?</TextLink>
         </div>
-        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
-          {form.isSubmitting ? "Signing in…" : "Sign in"}
+        <Button type="submit" className="w-full" isLoading={isSubmitting}>
+          {isSubmitting ? "Signing in…" : "Sign in"}
         </Button>
       </form>
     </AuthLayout>

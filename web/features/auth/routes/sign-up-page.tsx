@@ -1,45 +1,29 @@
 import { useNavigate } from "@tanstack/react-router";
 import { signUpSchema } from "../../../../common/account.schemas";
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage, unwrap, USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { safeRedirect } from "../api/session";
-import { AuthLayout, TextLink } from "../components/auth-layout";
+import { UsernameAvailability } from "../../../components/username-availability";
+import { USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
+import { useZodForm } from "../../../lib/form";
+import { safeRedirect } from "../../../lib/session";
+import { useUsernameAvailability } from "../../../lib/use-username-availability";
+import { signUpServerErrors, useSignUp } from "../api/auth";
 import { SocialSignIn } from "../components/social-sign-in";
-import { UsernameAvailability, useUsernameAvailability } from "../components/username-availability";
-
-const USERNAME_CODES = new Set(["USERNAME_IS_ALREADY_TAKEN", "USERNAME_TOO_SHORT", "USERNAME_TOO_LONG", "INVALID_USERNAME"]);
 
 export function SignUpPage({ email, redirect }: { email?: string; redirect?: string }) {
   const navigate = useNavigate();
-  const form = useForm(signUpSchema, { name: "", email: email ?? "", username: "", password: "" });
-  const availability = useUsernameAvailability(form.values.username ?? "");
+  const signUp = useSignUp();
+  const form = useZodForm(signUpSchema, { defaultValues: { name: "", email: email ?? "", username: "", password: "" }, serverErrors: signUpServerErrors });
+  const availability = useUsernameAvailability(form.watch("username") ?? "");
   const target = safeRedirect(redirect);
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ name, email: address, username, password }) => {
-    if (availability === "taken") {
-      form.setServerError(USERNAME_TAKEN_MESSAGE, "username");
-      return;
-    }
-    try {
-      unwrap(
-        await authClient.signUp.email({
-          name,
-          email: address,
-          password,
-          ...(username ? { username } : {}),
-          callbackURL: target,
-        }),
-      );
-      await navigate({ to: "/check-email", search: { email: address } });
-    } catch (error) {
-      if (error instanceof ApiError && error.code && USERNAME_CODES.has(error.code)) form.setServerError(error.message, "username");
-      else if (error instanceof ApiError && error.code?.startsWith("PASSWORD")) form.setServerError(error.message, "password");
-      else form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async (values) => {
+    if (availability === "taken") return form.setServerError(USERNAME_TAKEN_MESSAGE, "username");
+    await signUp.mutateAsync({ ...values, callbackURL: target });
+    await navigate({ to: "/check-email", search: { email: values.email } });
   });
 
   return (
@@ -67,8 +51,8 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
           {...form.field("username")}
         />
         <TextField label="Password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("password")} />
-        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>
-          {form.isSubmitting ? "Creating account…" : "Create account"}
+        <Button type="submit" className="w-full" isLoading={isSubmitting}>
+          {isSubmitting ? "Creating account…" : "Create account"}
         </Button>
       </form>
     </AuthLayout>

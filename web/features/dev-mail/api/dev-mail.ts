@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-client";
+import { api, apiCall, type ApiData } from "../../../lib/api-client";
 
-export type DevMail = { id: string; to: string; subject: string; text: string; html: string; createdAt: string };
+/** One mail of the dev mailbox, as GET /api/dev/mail answers it. */
+export type DevMail = ApiData<Awaited<ReturnType<typeof api.devMail.index.$get>>>[number];
 
 export function devMailQuery(to: string) {
   return queryOptions({
     queryKey: ["dev-mail", to],
-    queryFn: () => apiFetch<DevMail[]>(`/api/dev/mail${to ? `?to=${encodeURIComponent(to)}` : ""}`),
+    queryFn: () => apiCall(api.devMail.index.$get({ query: to ? { to } : {} })),
     refetchInterval: 3_000,
   });
 }

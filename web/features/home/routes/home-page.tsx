@@ -1,14 +1,15 @@
 import { Link } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { LoadingBlock } from "../../../components/ui/spinner";
-import { useSession } from "../../auth/api/session";
-import { YourOrganizations } from "../../organizations/components/your-organizations";
+import { useSession } from "../../../lib/session";
 
 const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
 
-export function HomePage({ notice, error }: { notice?: string; error?: string }) {
+/** `organizations` is the signed-in home's organization section, which the route supplies (features do not import each other). */
+export function HomePage({ notice, error, organizations }: { notice?: string; error?: string; organizations?: ReactNode }) {
   const session = useSession();
   if (session.isPending) return <LoadingBlock />;
   const user = session.data?.user;
@@ -60,7 +61,7 @@ export function HomePage({ notice, error }: { notice?: string; error?: string })
           </p>
         </div>
       </div>
-      <YourOrganizations />
+      {organizations}
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader title="Your account" description="Profile, password, sessions and account deletion." />

@@ -1,11 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-client";
+import type { CreateOrganizationInput } from "../../../../common/organization.schemas";
+import type { MemberListItem, TeamWithMembers as Team } from "../../../../common/organization.schemas";
+import type { OrganizationRole } from "../../../../common/permissions";
+import { api, apiCall } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
-import { sessionQuery } from "../../auth/api/session";
-import type { MemberList, MemberListItem, TeamWithMembers as Team } from "../../../../common/organization.schemas";
+import { sessionQuery } from "../../../lib/session";
 
-export type { MemberList, MemberListItem, Team };
+export type { MemberListItem, Team };
 
 export type Organization = { id: string; name: string; slug: string; logo?: string | null; createdAt: string | Date; metadata?: unknown };
 export type Invitation = {
@@ -59,7 +61,9 @@ export function useMembers(organizationId: string, search: string, offset: numbe
   return useQuery({
     queryKey: organizationKeys.members(organizationId, search, offset),
     queryFn: () =>
-      apiFetch<MemberList>(`/api/organizations/${organizationId}/members?${new URLSearchParams({ search, offset: String(offset), limit: String(limit) })}`),
+      apiCall(
+        api.organizations[":organizationId"].members.$get({ param: { organizationId }, query: { search, offset: String(offset), limit: String(limit) } }),
+      ),
     placeholderData: (previous) => previous,
   });
 }
@@ -76,7 +80,7 @@ export function useInvitations(organizationId: string, enabled: boolean) {
 export function useTeams(organizationId: string) {
   return useQuery({
     queryKey: organizationKeys.teams(organizationId),
-    queryFn: () => apiFetch<Team[]>(`/api/organizations/${organizationId}/teams`),
+    queryFn: () => apiCall(api.organizations[":organizationId"].teams.$get({ param: { organizationId } })),
   });
 }
 
@@ -99,11 +103,238 @@ export function useInvalidateOrganizations() {
   };
 }
 
-export function useSetActiveOrganization() {
+function useSetActive(meta?: { successMessage: (data: unknown, variables: { organizationId: string; name?: string }) => string }) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async (organizationId: string | null) => unwrap(await authClient.organization.setActive({ organizationId })),
+    mutationFn: async ({ organizationId }: { organizationId: string | null; name?: string }) =>
+      unwrap(await authClient.organization.setActive({ organizationId })),
     onSuccess: invalidate,
+    meta,
+  });
+}
+
+/** Makes an organization the active one, quietly (errors still raise a toast). */
+export function useSetActiveOrganization() {
+  return useSetActive();
+}
+
+/** The header's switcher: like useSetActiveOrganization, and says where the person switched to. */
+export function useSwitchOrganization() {
+  return useSetActive({ successMessage: (_data: unknown, { name }: { name?: string }) => `Switched to ${name ?? "organization"}` });
+}
+
+/** Whether a slug is free (the organization's own slug is the caller's to skip). */
+export async function isSlugAvailable(slug: string): Promise<boolean> {
+  const { data, error } = await authClient.organization.checkSlug({ slug });
+  if (error && error.status !== 400) throw new Error(error.message);
+  return data?.status === true;
+}
+
+/** The state of an invitation link, which anyone holding it may ask about (our endpoint, no session needed). */
+export function useInvitationState(invitationId: string) {
+  return useQuery({
+    queryKey: ["invitation", invitationId, "state"],
+    queryFn: () => apiCall(api.invitations[":invitationId"].$get({ param: { invitationId } })),
+    retry: false,
+  });
+}
+
+export type InvitationDetails = {
+  id: string;
+  email: string;
+  role: string;
+  status: string;
+  expiresAt: string | Date;
+  organizationId: string;
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+};
+
+/** What the invited person may see of an invitation (better-auth answers only to its recipient). */
+export function useInvitationDetails(invitationId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["invitation", invitationId],
+    queryFn: async (): Promise<InvitationDetails> => unwrap(await authClient.organization.getInvitation({ query: { id: invitationId } })),
+    enabled,
+    retry: false,
+  });
+}
+
+type InvitationResponse = { invitationId: string; organizationId: string; organizationName?: string };
+
+/** Accepts an invitation and makes its organization the active one; `welcome` words the success toast. */
+export function useAcceptInvitation({ welcome, errorToast }: { welcome: (organizationName: string | undefined) => string; errorToast?: false }) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ invitationId, organizationId }: InvitationResponse) => {
+      unwrap(await authClient.organization.acceptInvitation({ invitationId }));
+      return unwrap(await authClient.organization.setActive({ organizationId }));
+    },
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, { organizationName }: InvitationResponse) => welcome(organizationName), errorToast },
+  });
+}
+
+export function useRejectInvitation(meta?: { errorToast?: false }) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ invitationId }: Pick<InvitationResponse, "invitationId">) => unwrap(await authClient.organization.rejectInvitation({ invitationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: "Invitation declined", ...meta },
+  });
+}
+
+/** Creates an organization (the caller becomes its owner); its errors are shown by the form. */
+export function useCreateOrganization() {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ name, slug, logo }: CreateOrganizationInput) =>
+      unwrap(await authClient.organization.create({ name, slug, ...(logo ? { logo } : {}) })),
+    onSuccess: invalidate,
+    meta: { successMessage: (organization: Organization) => `${organization.name} is ready`, errorToast: false },
+  });
+}
+
+export type OrganizationUpdate = { name: string; slug: string; logo?: string; metadata: string };
+
+export function useUpdateOrganization(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ name, slug, logo, metadata }: OrganizationUpdate) =>
+      unwrap(
+        await authClient.organization.update({
+          organizationId,
+          data: { name, slug, logo: logo || undefined, metadata: metadata.trim() ? parseMetadata(metadata) : {} },
+        }),
+      ),
+    onSuccess: invalidate,
+    meta: { successMessage: "Organization saved", errorToast: false },
+  });
+}
+
+/** The metadata field holds a JSON object (the form's schema has checked that it parses to one). */
+function parseMetadata(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : {};
+}
+
+/** Where the general settings form's server errors go. */
+export const updateOrganizationServerErrors = { INVALID_METADATA: "metadata", ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" } as const;
+
+export function useLeaveOrganization(organization: Pick<Organization, "id" | "name">) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async () => unwrap(await authClient.organization.leave({ organizationId: organization.id })),
+    onSuccess: invalidate,
+    meta: { successMessage: `You left ${organization.name}` },
+  });
+}
+
+export function useDeleteOrganization(organization: Pick<Organization, "id" | "name">) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async () => unwrap(await authClient.organization.delete({ organizationId: organization.id })),
+    onSuccess: invalidate,
+    meta: { successMessage: `${organization.name} was deleted`, errorToast: false },
+  });
+}
+
+export function useUpdateMemberRole(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ member, role }: { member: MemberListItem; role: string }) =>
+      unwrap(await authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, { member, role }: { member: MemberListItem; role: string }) => `${member.user.name} is now ${role}` },
+  });
+}
+
+export function useRemoveMember(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async (member: MemberListItem) => unwrap(await authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, member: MemberListItem) => `${member.user.name} was removed` },
+  });
+}
+
+type InviteInput = { email: string; role: OrganizationRole; teamId?: string };
+
+/** Sends an invitation; its errors are shown by the form. */
+export function useInviteMember(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ email, role, teamId }: InviteInput) =>
+      unwrap(await authClient.organization.inviteMember({ email, role, organizationId, ...(teamId ? { teamId } : {}) })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, { email }: InviteInput) => `Invitation sent to ${email}`, errorToast: false },
+  });
+}
+
+export function useResendInvitation(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ email, role }: { email: string; role: OrganizationRole }) =>
+      unwrap(await authClient.organization.inviteMember({ email, role, organizationId, resend: true })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, { email }: { email: string }) => `Invitation sent again to ${email}` },
+  });
+}
+
+export function useCancelInvitation() {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async (invitation: Invitation) => unwrap(await authClient.organization.cancelInvitation({ invitationId: invitation.id })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, invitation: Invitation) => `Invitation to ${invitation.email} canceled` },
+  });
+}
+
+/** Creates a team; its errors are shown by the form. */
+export function useCreateTeam(organizationId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ name }: { name: string }) => unwrap(await authClient.organization.createTeam({ name, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: (_data: unknown, { name }: { name: string }) => `Team ${name} created`, errorToast: false },
+  });
+}
+
+/** Renames a team; its errors are shown by the form. */
+export function useRenameTeam(organizationId: string, teamId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ name }: { name: string }) => unwrap(await authClient.organization.updateTeam({ teamId, data: { name, organizationId } })),
+    onSuccess: invalidate,
+    meta: { successMessage: "Team renamed", errorToast: false },
+  });
+}
+
+export function useRemoveTeam(organizationId: string, teamId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async () => unwrap(await authClient.organization.removeTeam({ teamId, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: "Team removed" },
+  });
+}
+
+export function useAddTeamMember(organizationId: string, teamId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ userId }: { userId: string }) => unwrap(await authClient.organization.addTeamMember({ teamId, userId, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: "Added to the team" },
+  });
+}
+
+export function useRemoveTeamMember(organizationId: string, teamId: string) {
+  const invalidate = useInvalidateOrganizations();
+  return useMutation({
+    mutationFn: async ({ userId }: { userId: string }) => unwrap(await authClient.organization.removeTeamMember({ teamId, userId, organizationId })),
+    onSuccess: invalidate,
+    meta: { successMessage: "Removed from the team" },
   });
 }
 

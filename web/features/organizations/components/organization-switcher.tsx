@@ -1,10 +1,8 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useNavigate } from "@tanstack/react-router";
 import { Avatar } from "../../../components/ui/avatar";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage } from "../../../lib/api-error";
-import { useSession } from "../../auth/api/session";
-import { useOrganizations, useSetActiveOrganization } from "../api/organizations";
+import { useSession } from "../../../lib/session";
+import { useOrganizations, useSwitchOrganization } from "../api/organizations";
 
 const item =
   "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
@@ -13,9 +11,8 @@ const item =
 export function OrganizationSwitcher() {
   const session = useSession();
   const organizations = useOrganizations();
-  const setActive = useSetActiveOrganization();
+  const switchOrganization = useSwitchOrganization();
   const navigate = useNavigate();
-  const toast = useToast();
   const activeId = session.data?.session.activeOrganizationId ?? null;
   const active = organizations.data?.find((organization) => organization.id === activeId);
 
@@ -43,11 +40,7 @@ export function OrganizationSwitcher() {
           <DropdownMenu.RadioGroup
             value={activeId ?? ""}
             onValueChange={(organizationId) =>
-              setActive.mutate(organizationId, {
-                onSuccess: () =>
-                  toast.success(`Switched to ${organizations.data?.find((organization) => organization.id === organizationId)?.name ?? "organization"}`),
-                onError: (error) => toast.error(errorMessage(error)),
-              })
+              switchOrganization.mutate({ organizationId, name: organizations.data?.find((organization) => organization.id === organizationId)?.name })
             }
           >
             {organizations.data?.map((organization) => (

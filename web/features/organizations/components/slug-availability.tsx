@@ -1,17 +1,13 @@
 import { slugSchema } from "../../../../common/organization.schemas";
 import { Spinner } from "../../../components/ui/spinner";
-import { authClient } from "../../../lib/auth-client";
 import { useAvailabilityCheck, type AvailabilityState } from "../../../lib/use-availability-check";
+import { isSlugAvailable } from "../api/organizations";
 
 /** Checks a slug as the person types; `current` is the organization's own slug, never reported as taken. */
 export function useSlugAvailability(slug: string, current?: string): AvailabilityState {
   const value = slug.trim();
   const shouldCheck = slugSchema.safeParse(value).success && value !== current;
-  return useAvailabilityCheck(value, shouldCheck, async (candidate) => {
-    const { data, error } = await authClient.organization.checkSlug({ slug: candidate });
-    if (error && error.status !== 400) throw new Error(error.message);
-    return data?.status === true;
-  });
+  return useAvailabilityCheck(value, shouldCheck, isSlugAvailable);
 }
 
 export function SlugAvailability({ state }: { state: AvailabilityState }) {

@@ -1,18 +1,24 @@
 import { Link } from "@tanstack/react-router";
-import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
+import { errorMessage } from "../../../lib/api-error";
 import { formatRelative } from "../../../lib/format";
-import { useAppMeta } from "../../auth/api/meta";
-import { useSession } from "../../auth/api/session";
-import { useInvalidateOrganizations, useOrganizations, useSetActiveOrganization, useUserInvitations, type Invitation } from "../api/organizations";
+import { useAppMeta } from "../../../lib/meta";
+import { useSession } from "../../../lib/session";
+import {
+  useAcceptInvitation,
+  useOrganizations,
+  useRejectInvitation,
+  useSetActiveOrganization,
+  useUserInvitations,
+  type Invitation,
+} from "../api/organizations";
+
+type InvitationWithName = Invitation & { organizationName?: string };
 
 /** The signed-in home's organization section: pending invitations first, then the person's organizations. */
 export function YourOrganizations() {
@@ -20,30 +26,17 @@ export function YourOrganizations() {
   const organizations = useOrganizations();
   const invitations = useUserInvitations();
   const setActive = useSetActiveOrganization();
-  const invalidate = useInvalidateOrganizations();
+  const accept = useAcceptInvitation({ welcome: (name) => `You joined ${name ?? "the organization"}` });
+  const reject = useRejectInvitation();
   const meta = useAppMeta();
-  const toast = useToast();
-  const [busy, setBusy] = useState<string | null>(null);
+  const busy = accept.isPending ? `${accept.variables.invitationId}:accept` : reject.isPending ? `${reject.variables.invitationId}:reject` : null;
   const activeId = session.data?.session.activeOrganizationId;
   const pending = (invitations.data ?? []).filter((invitation) => invitation.status === "pending" && new Date(invitation.expiresAt).getTime() > Date.now());
   const mayCreate = meta.data?.organizations.whoMayCreate !== "nobody";
 
-  async function respond(invitation: Invitation & { organizationName?: string }, action: "accept" | "reject") {
-    setBusy(`${invitation.id}:${action}`);
-    try {
-      if (action === "accept") {
-        unwrap(await authClient.organization.acceptInvitation({ invitationId: invitation.id }));
-        unwrap(await authClient.organization.setActive({ organizationId: invitation.organizationId }));
-      } else {
-        unwrap(await authClient.organization.rejectInvitation({ invitationId: invitation.id }));
-      }
-      await invalidate();
-      toast.success(action === "accept" ? `You joined ${invitation.organizationName ?? "the organization"}` : "Invitation declined");
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setBusy(null);
-    }
+  function respond(invitation: InvitationWithName, action: "accept" | "reject") {
+    if (action === "reject") return reject.mutate({ invitationId: invitation.id });
+    accept.mutate({ invitationId: invitation.id, organizationId: invitation.organizationId, organizationName: invitation.organizationName });
   }
 
   return (
@@ -53,7 +46,7 @@ export function YourOrganizations() {
           <CardHeader title="Invitations for you" description="Organizations that invited you to join." />
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {pending.map((invitation) => {
-              const withName = invitation as Invitation & { organizationName?: string };
+              const withName: InvitationWithName = invitation;
               return (
                 <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                   <div>
@@ -121,8 +114,8 @@ export function YourOrganizations() {
                   <Button
                     size="sm"
                     variant="secondary"
-                    isLoading={setActive.isPending && setActive.variables === organization.id}
-                    onClick={() => setActive.mutate(organization.id, { onError: (error) => toast.error(errorMessage(error)) })}
+                    isLoading={setActive.isPending && setActive.variables.organizationId === organization.id}
+                    onClick={() => setActive.mutate({ organizationId: organization.id })}
                   >
                     Make active
                   </Button>

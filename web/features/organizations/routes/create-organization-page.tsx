@@ -6,36 +6,26 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageHeader } from "../../../components/ui/page";
 import { TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { slugify, useInvalidateOrganizations, type Organization } from "../api/organizations";
+import { useZodForm } from "../../../lib/form";
+import { slugify, useCreateOrganization } from "../api/organizations";
 import { SlugAvailability, useSlugAvailability } from "../components/slug-availability";
+
+const SLUG_TAKEN_MESSAGE = "slug is taken";
 
 export function CreateOrganizationPage() {
   const navigate = useNavigate();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
-  const form = useForm(createOrganizationSchema, { name: "", slug: "", logo: "" });
+  const createOrganization = useCreateOrganization();
+  const form = useZodForm(createOrganizationSchema, { defaultValues: { name: "", slug: "", logo: "" } });
   const [isSlugEdited, setSlugEdited] = useState(false);
-  const availability = useSlugAvailability(form.values.slug);
+  const availability = useSlugAvailability(form.watch("slug"));
   const nameField = form.field("name");
   const slugField = form.field("slug");
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ name, slug, logo }) => {
-    if (availability === "taken") {
-      form.setServerError("slug is taken", "slug");
-      return;
-    }
-    try {
-      const organization = unwrap(await authClient.organization.create({ name, slug, ...(logo ? { logo } : {}) })) as Organization;
-      await invalidate();
-      toast.success(`${organization.name} is ready`);
-      await navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: organization.id } });
-    } catch (error) {
-      form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async (values) => {
+    if (availability === "taken") return form.setServerError(SLUG_TAKEN_MESSAGE, "slug");
+    const organization = await createOrganization.mutateAsync(values);
+    await navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: organization.id } });
   });
 
   return (
@@ -49,8 +39,9 @@ export function CreateOrganizationPage() {
             autoFocus
             {...nameField}
             onChange={(event) => {
-              const name = event.target.value;
-              form.setValues({ ...form.values, name, slug: isSlugEdited ? form.values.slug : slugify(name) });
+              // Until the person edits the slug, it follows the name.
+              if (!isSlugEdited) form.setValue("slug", slugify(event.target.value), { shouldValidate: form.getFieldState("slug").invalid });
+              return nameField.onChange(event);
             }}
           />
           <TextField
@@ -59,7 +50,7 @@ export function CreateOrganizationPage() {
             {...slugField}
             onChange={(event) => {
               setSlugEdited(true);
-              slugField.onChange(event);
+              return slugField.onChange(event);
             }}
           />
           <TextField label="Logo URL (optional)" type="url" placeholder="https://…" {...form.field("logo")} />
@@ -67,8 +58,8 @@ export function CreateOrganizationPage() {
             <Button variant="secondary" onClick={() => navigate({ to: "/" })}>
               Cancel
             </Button>
-            <Button type="submit" isLoading={form.isSubmitting}>
-              {form.isSubmitting ? "Creating…" : "Create organization"}
+            <Button type="submit" isLoading={isSubmitting}>
+              {isSubmitting ? "Creating…" : "Create organization"}
             </Button>
           </div>
         </form>

@@ -6,32 +6,26 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { useInvalidateOrganizations } from "../api/organizations";
+import { useZodForm } from "../../../lib/form";
+import { useDeleteOrganization } from "../api/organizations";
 import { useOrganizationContext } from "../components/organization-context";
 
 export function DangerZonePage() {
   const { organization } = useOrganizationContext();
   const navigate = useNavigate();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
+  const deleteOrganization = useDeleteOrganization(organization);
   const [isOpen, setOpen] = useState(false);
-  const form = useForm(z.object({ confirmation: z.string().refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`) }), {
-    confirmation: "",
-  });
+  const form = useZodForm(
+    z.object({ confirmation: z.string().refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`) }),
+    {
+      defaultValues: { confirmation: "" },
+    },
+  );
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async () => {
-    try {
-      unwrap(await authClient.organization.delete({ organizationId: organization.id }));
-      await invalidate();
-      toast.success(`${organization.name} was deleted`);
-      await navigate({ to: "/" });
-    } catch (error) {
-      form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async () => {
+    await deleteOrganization.mutateAsync();
+    await navigate({ to: "/" });
   });
 
   return (
@@ -53,8 +47,8 @@ export function DangerZonePage() {
             <Button variant="secondary" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" variant="danger" isLoading={form.isSubmitting}>
-              {form.isSubmitting ? "Deleting…" : "Delete organization"}
+            <Button type="submit" variant="danger" isLoading={isSubmitting}>
+              {isSubmitting ? "Deleting…" : "Delete organization"}
             </Button>
           </div>
         </form>

@@ -6,11 +6,8 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { ConfirmDialog } from "../../../components/ui/dialog";
 import { TextAreaField, TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { useInvalidateOrganizations } from "../api/organizations";
+import { useZodForm } from "../../../lib/form";
+import { updateOrganizationServerErrors, useLeaveOrganization, useUpdateOrganization } from "../api/organizations";
 import { useOrganizationContext } from "../components/organization-context";
 import { SlugAvailability, useSlugAvailability } from "../components/slug-availability";
 
@@ -22,50 +19,26 @@ function metadataText(metadata: unknown): string {
 
 export function GeneralSettingsPage() {
   const { organization, can } = useOrganizationContext();
-  const toast = useToast();
   const navigate = useNavigate();
-  const invalidate = useInvalidateOrganizations();
+  const updateOrganization = useUpdateOrganization(organization.id);
+  const leaveOrganization = useLeaveOrganization(organization);
   const canUpdate = can({ organization: ["update"] });
   const [isConfirmingLeave, setConfirmLeave] = useState(false);
-  const form = useForm(updateOrganizationSchema, {
-    name: organization.name,
-    slug: organization.slug,
-    logo: organization.logo ?? "",
-    metadata: metadataText(organization.metadata),
+  const form = useZodForm(updateOrganizationSchema, {
+    defaultValues: { name: organization.name, slug: organization.slug, logo: organization.logo ?? "", metadata: metadataText(organization.metadata) },
+    serverErrors: updateOrganizationServerErrors,
   });
-  const availability = useSlugAvailability(form.values.slug, organization.slug);
+  const availability = useSlugAvailability(form.watch("slug"), organization.slug);
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ name, slug, logo, metadata }) => {
-    if (availability === "taken") {
-      form.setServerError("slug is taken", "slug");
-      return;
-    }
-    try {
-      unwrap(
-        await authClient.organization.update({
-          organizationId: organization.id,
-          data: { name, slug, logo: logo || undefined, metadata: metadata.trim() ? (JSON.parse(metadata) as Record<string, unknown>) : {} },
-        }),
-      );
-      await invalidate();
-      toast.success("Organization saved");
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "INVALID_METADATA") form.setServerError(error.message, "metadata");
-      else if (error instanceof ApiError && error.code === "ORGANIZATION_SLUG_ALREADY_TAKEN") form.setServerError(error.message, "slug");
-      else form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async (values) => {
+    if (availability === "taken") return form.setServerError("slug is taken", "slug");
+    await updateOrganization.mutateAsync(values);
   });
 
   async function leave() {
-    try {
-      unwrap(await authClient.organization.leave({ organizationId: organization.id }));
-      await invalidate();
-      toast.success(`You left ${organization.name}`);
-      await navigate({ to: "/" });
-    } catch (error) {
-      toast.error(errorMessage(error));
-      throw error;
-    }
+    await leaveOrganization.mutateAsync();
+    await navigate({ to: "/" });
   }
 
   return (
@@ -91,8 +64,8 @@ export function GeneralSettingsPage() {
           </fieldset>
           {canUpdate ? (
             <div className="flex justify-end">
-              <Button type="submit" isLoading={form.isSubmitting}>
-                {form.isSubmitting ? "Saving…" : "Save changes"}
+              <Button type="submit" isLoading={isSubmitting}>
+                {isSubmitting ? "Saving…" : "Save changes"}
               </Button>
             </div>
           ) : null}

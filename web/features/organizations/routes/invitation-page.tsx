@@ -1,31 +1,13 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useState } from "react";
+import type { InvitationState } from "../../../../common/organization.schemas";
+import { AuthLayout } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { LoadingBlock } from "../../../components/ui/spinner";
-import { useToast } from "../../../components/ui/toast";
-import { apiFetch } from "../../../lib/api-client";
-import { ApiError, errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
+import { ApiError, errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
-import { useRefreshSession, useSession } from "../../auth/api/session";
-import { AuthLayout } from "../../auth/components/auth-layout";
-import { useInvalidateOrganizations } from "../api/organizations";
-
-type InvitationDetails = {
-  id: string;
-  email: string;
-  role: string;
-  status: string;
-  expiresAt: string | Date;
-  organizationId: string;
-  organizationName: string;
-  organizationSlug: string;
-  inviterEmail: string;
-};
-
-type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+import { useSession } from "../../../lib/session";
+import { useAcceptInvitation, useInvitationDetails, useInvitationState, useRejectInvitation } from "../api/organizations";
 
 const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: string; message: string }> = {
   expired: { title: "This invitation has expired", message: "Invitations work for 2 days. Ask the person who invited you to send a new one." },
@@ -36,7 +18,8 @@ const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: strin
 
 const linkButton = "inline-flex w-full items-center justify-center rounded-lg px-4 py-2 text-sm font-medium";
 
-function explain(error: unknown): string {
+/** What went wrong with an invitation, in words the invited person can act on. */
+export function explainInvitationError(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION")
       return "This invitation was sent to another e-mail address. Sign out, then sign in with the invited address.";
@@ -52,23 +35,12 @@ function explain(error: unknown): string {
 export function InvitationPage({ invitationId, email }: { invitationId: string; email?: string }) {
   const session = useSession();
   const navigate = useNavigate();
-  const toast = useToast();
-  const refreshSession = useRefreshSession();
-  const invalidate = useInvalidateOrganizations();
-  const [isWorking, setWorking] = useState<"accept" | "reject" | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  // Errors are explained on the page; a success toast welcomes the person and home shows the organization.
+  const accept = useAcceptInvitation({ welcome: (name) => `Welcome to ${name}`, errorToast: false });
+  const reject = useRejectInvitation({ errorToast: false });
   const signedIn = Boolean(session.data?.user);
-  const state = useQuery({
-    queryKey: ["invitation", invitationId, "state"],
-    queryFn: () => apiFetch<{ state: InvitationState }>(`/api/invitations/${encodeURIComponent(invitationId)}`),
-    retry: false,
-  });
-  const invitation = useQuery({
-    queryKey: ["invitation", invitationId],
-    queryFn: async () => unwrap(await authClient.organization.getInvitation({ query: { id: invitationId } })) as InvitationDetails,
-    enabled: signedIn && state.data?.state === "pending",
-    retry: false,
-  });
+  const state = useInvitationState(invitationId);
+  const invitation = useInvitationDetails(invitationId, signedIn && state.data?.state === "pending");
   const here = `/invitations/${invitationId}${email ? `?email=${encodeURIComponent(email)}` : ""}`;
 
   if (session.isPending || state.isPending) return <LoadingBlock label="Loading invitation…" />;
@@ -132,7 +104,7 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   if (invitation.isError) {
     return (
       <AuthLayout title="This invitation cannot be used">
-        <Alert tone="error">{explain(invitation.error)}</Alert>
+        <Alert tone="error">{explainInvitationError(invitation.error)}</Alert>
         <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
           Go home
         </Link>
@@ -141,26 +113,9 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   }
 
   const details = invitation.data;
-  async function respond(action: "accept" | "reject") {
-    setWorking(action);
-    setActionError(null);
-    try {
-      if (action === "accept") {
-        unwrap(await authClient.organization.acceptInvitation({ invitationId }));
-        unwrap(await authClient.organization.setActive({ organizationId: details.organizationId }));
-      } else {
-        unwrap(await authClient.organization.rejectInvitation({ invitationId }));
-      }
-      await Promise.all([invalidate(), refreshSession()]);
-      toast.success(action === "accept" ? `Welcome to ${details.organizationName}` : "Invitation declined");
-      await navigate({ to: "/" });
-    } catch (error) {
-      setActionError(explain(error));
-    } finally {
-      setWorking(null);
-    }
-  }
-
+  const goHome = { onSuccess: () => navigate({ to: "/" }) };
+  const isWorking = accept.isPending || reject.isPending;
+  const actionError = accept.error ?? reject.error;
   return (
     <AuthLayout
       title={`Join ${details.organizationName}`}
@@ -172,11 +127,28 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
       }
     >
       <div className="space-y-3">
-        {actionError ? <Alert tone="error">{actionError}</Alert> : null}
-        <Button className="w-full" onClick={() => respond("accept")} isLoading={isWorking === "accept"} disabled={isWorking !== null}>
+        {actionError ? <Alert tone="error">{explainInvitationError(actionError)}</Alert> : null}
+        <Button
+          className="w-full"
+          onClick={() => {
+            reject.reset();
+            accept.mutate({ invitationId, organizationId: details.organizationId, organizationName: details.organizationName }, goHome);
+          }}
+          isLoading={accept.isPending}
+          disabled={isWorking}
+        >
           Accept invitation
         </Button>
-        <Button variant="secondary" className="w-full" onClick={() => respond("reject")} isLoading={isWorking === "reject"} disabled={isWorking !== null}>
+        <Button
+          variant="secondary"
+          className="w-full"
+          onClick={() => {
+            accept.reset();
+            reject.mutate({ invitationId }, goHome);
+          }}
+          isLoading={reject.isPending}
+          disabled={isWorking}
+        >
           Decline
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { inviteMemberSchema } from "../../../../common/organization.schemas";
-import { ORGANIZATION_ROLES } from "../../../../common/permissions";
+import { ORGANIZATION_ROLES, type OrganizationRole } from "../../../../common/permissions";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
@@ -8,67 +8,34 @@ import { ConfirmDialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { SelectField, TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
+import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../lib/format";
-import { useForm } from "../../../lib/use-form";
-import { useInvalidateOrganizations, useInvitations, useTeams, type Invitation } from "../api/organizations";
+import { useZodForm } from "../../../lib/form";
+import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../api/organizations";
 import { RoleBadge, useOrganizationContext } from "../components/organization-context";
 
 export function InvitationsPage() {
   const { organization, role: myRole, can } = useOrganizationContext();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
+  const inviteMember = useInviteMember(organization.id);
+  const resendInvitation = useResendInvitation(organization.id);
+  const cancelInvitation = useCancelInvitation();
   const canInvite = can({ invitation: ["create"] });
   const canCancel = can({ invitation: ["cancel"] });
   const invitations = useInvitations(organization.id, canInvite);
   const teams = useTeams(organization.id);
   const [canceling, setCanceling] = useState<Invitation | null>(null);
-  const [resendingId, setResendingId] = useState<string | null>(null);
   const isOwner = myRole.split(",").includes("owner");
-  const form = useForm(inviteMemberSchema, { email: "", role: "member", teamId: "" });
+  const form = useZodForm(inviteMemberSchema, { defaultValues: { email: "", role: "member", teamId: "" } });
+  const isSubmitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(async ({ email, role, teamId }) => {
-    try {
-      unwrap(await authClient.organization.inviteMember({ email, role, organizationId: organization.id, ...(teamId ? { teamId } : {}) }));
-      await invalidate();
-      form.setValues({ email: "", role, teamId });
-      toast.success(`Invitation sent to ${email}`);
-    } catch (error) {
-      form.setServerError(errorMessage(error));
-    }
+  const onSubmit = form.submit(async (values) => {
+    await inviteMember.mutateAsync(values);
+    form.reset({ ...values, email: "" });
   });
 
-  async function resend(invitation: Invitation) {
-    setResendingId(invitation.id);
-    try {
-      unwrap(
-        await authClient.organization.inviteMember({
-          email: invitation.email,
-          role: invitation.role as (typeof ORGANIZATION_ROLES)[number],
-          organizationId: organization.id,
-          resend: true,
-        }),
-      );
-      await invalidate();
-      toast.success(`Invitation sent again to ${invitation.email}`);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setResendingId(null);
-    }
-  }
-
-  async function cancel(invitation: Invitation) {
-    try {
-      unwrap(await authClient.organization.cancelInvitation({ invitationId: invitation.id }));
-      await invalidate();
-      toast.success(`Invitation to ${invitation.email} canceled`);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      throw error;
-    }
+  function resend(invitation: Invitation) {
+    // better-auth lists a role as a string; a role the organization no longer has is refused by the server.
+    resendInvitation.mutate({ email: invitation.email, role: invitation.role as OrganizationRole });
   }
 
   if (!canInvite) {
@@ -107,8 +74,8 @@ export function InvitationsPage() {
               </option>
             ))}
           </SelectField>
-          <Button type="submit" className="sm:mt-6.5" isLoading={form.isSubmitting}>
-            {form.isSubmitting ? "Sending…" : "Send invitation"}
+          <Button type="submit" className="sm:mt-6.5" isLoading={isSubmitting}>
+            {isSubmitting ? "Sending…" : "Send invitation"}
           </Button>
         </form>
       </Card>
@@ -136,7 +103,7 @@ export function InvitationsPage() {
                     <Button
                       variant="secondary"
                       size="sm"
-                      isLoading={resendingId === invitation.id}
+                      isLoading={resendInvitation.isPending && resendInvitation.variables.email === invitation.email}
                       onClick={() => resend(invitation)}
                       aria-label={`Resend invitation to ${invitation.email}`}
                     >
@@ -160,7 +127,7 @@ export function InvitationsPage() {
         title="Cancel this invitation?"
         description={`The link sent to ${canceling?.email ?? ""} will stop working.`}
         confirmLabel="Cancel invitation"
-        onConfirm={() => (canceling ? cancel(canceling) : Promise.resolve())}
+        onConfirm={() => (canceling ? cancelInvitation.mutateAsync(canceling) : Promise.resolve())}
       />
     </div>
   );

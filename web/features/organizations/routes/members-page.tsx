@@ -10,53 +10,27 @@ import { Card, CardHeader } from "../../../components/ui/card";
 import { ConfirmDialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
+import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useDebouncedValue } from "../../../lib/use-debounced-value";
-import { useInvalidateOrganizations, useMembers, type MemberListItem } from "../api/organizations";
+import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../api/organizations";
 import { RoleBadge, useOrganizationContext } from "../components/organization-context";
 
 const PAGE_SIZE = 20;
 
 export function MembersPage() {
   const { organization, role: myRole, userId, can } = useOrganizationContext();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
+  const updateMemberRole = useUpdateMemberRole(organization.id);
+  const removeMember = useRemoveMember(organization.id);
   const [search, setSearch] = useState("");
   const [offset, setOffset] = useState(0);
   const debouncedSearch = useDebouncedValue(search.trim());
   const members = useMembers(organization.id, debouncedSearch, offset, PAGE_SIZE);
   const [removing, setRemoving] = useState<MemberListItem | null>(null);
-  const [changingId, setChangingId] = useState<string | null>(null);
+  const changingId = updateMemberRole.isPending ? updateMemberRole.variables.member.id : null;
   const isOwner = myRole.split(",").includes("owner");
   const canUpdateMembers = can({ member: ["update"] });
   const canRemoveMembers = can({ member: ["delete"] });
-
-  async function changeRole(member: MemberListItem, role: string) {
-    setChangingId(member.id);
-    try {
-      unwrap(await authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId: organization.id }));
-      await invalidate();
-      toast.success(`${member.user.name} is now ${role}`);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setChangingId(null);
-    }
-  }
-
-  async function remove(member: MemberListItem) {
-    try {
-      unwrap(await authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId: organization.id }));
-      await invalidate();
-      toast.success(`${member.user.name} was removed`);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      throw error;
-    }
-  }
 
   const total = members.data?.total ?? 0;
   return (
@@ -103,7 +77,7 @@ export function MembersPage() {
                       aria-label={`Role of ${member.user.name}`}
                       value={member.role}
                       disabled={changingId === member.id}
-                      onChange={(event) => changeRole(member, event.target.value)}
+                      onChange={(event) => updateMemberRole.mutate({ member, role: event.target.value })}
                       className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
                     >
                       {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
@@ -138,7 +112,7 @@ export function MembersPage() {
         title={`Remove ${removing?.user.name ?? "member"}?`}
         description={`${removing?.user.email ?? ""} will lose access to ${organization.name}.`}
         confirmLabel="Remove member"
-        onConfirm={() => (removing ? remove(removing) : Promise.resolve())}
+        onConfirm={() => (removing ? removeMember.mutateAsync(removing) : Promise.resolve())}
       />
     </Card>
   );

@@ -4,7 +4,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
-import { useAppMeta } from "../../auth/api/meta";
+import { useAppMeta } from "../../../lib/meta";
 import { organizationQuery, useMyMembership } from "../api/organizations";
 import { OrganizationProvider, RoleBadge } from "../components/organization-context";
 

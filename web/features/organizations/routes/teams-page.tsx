@@ -1,4 +1,6 @@
 import { useState } from "react";
+import { z } from "zod";
+import { idSchema } from "../../../../common/account.schemas";
 import { teamNameSchema } from "../../../../common/organization.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
@@ -8,13 +10,24 @@ import { ConfirmDialog, Dialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
-import { useToast } from "../../../components/ui/toast";
-import { errorMessage, unwrap } from "../../../lib/api-error";
-import { authClient } from "../../../lib/auth-client";
-import { useForm } from "../../../lib/use-form";
-import { useInvalidateOrganizations, useMembers, useTeams, type MemberListItem, type Team } from "../api/organizations";
+import { errorMessage } from "../../../lib/api-error";
+import { useZodForm } from "../../../lib/form";
+import {
+  useAddTeamMember,
+  useCreateTeam,
+  useMembers,
+  useRemoveTeam,
+  useRemoveTeamMember,
+  useRenameTeam,
+  useTeams,
+  type MemberListItem,
+  type Team,
+} from "../api/organizations";
 import { useOrganizationContext } from "../components/organization-context";
 
+const addTeamMemberSchema = z.object({ userId: idSchema.min(1, "Choose a member") });
+
+/** A team's name, for creating or renaming: every server answer about it is shown on the field. */
 function TeamNameForm({
   initial,
   submitLabel,
@@ -23,23 +36,24 @@ function TeamNameForm({
 }: {
   initial: string;
   submitLabel: string;
-  onSubmit: (name: string) => Promise<void>;
+  onSubmit: (name: string) => Promise<unknown>;
   onCancel?: () => void;
 }) {
-  const form = useForm(teamNameSchema, { name: initial });
-  const submit = form.handleSubmit(async ({ name }) => {
-    try {
-      await onSubmit(name);
-      form.setValues({ name: initial });
-    } catch (error) {
-      form.setServerError(errorMessage(error), "name");
-    }
+  const form = useZodForm(teamNameSchema, { defaultValues: { name: initial }, serverErrors: { "*": "name" } });
+  const submit = form.submit(async ({ name }) => {
+    await onSubmit(name);
+    form.reset({ name: initial });
   });
   return (
     <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-3">
+      {form.formError ? (
+        <div className="w-full">
+          <Alert tone="error">{form.formError}</Alert>
+        </div>
+      ) : null}
       <TextField label="Team name" className="min-w-56 flex-1" {...form.field("name")} />
       <div className="flex gap-2 sm:mt-6.5">
-        <Button type="submit" isLoading={form.isSubmitting}>
+        <Button type="submit" isLoading={form.formState.isSubmitting}>
           {submitLabel}
         </Button>
         {onCancel ? (
@@ -54,28 +68,17 @@ function TeamNameForm({
 
 function TeamCard({ team, members, canManage }: { team: Team; members: MemberListItem[]; canManage: boolean }) {
   const { organization } = useOrganizationContext();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
+  const renameTeam = useRenameTeam(organization.id, team.id);
+  const removeTeam = useRemoveTeam(organization.id, team.id);
+  const addTeamMember = useAddTeamMember(organization.id, team.id);
+  const removeTeamMember = useRemoveTeamMember(organization.id, team.id);
   const [isRenaming, setRenaming] = useState(false);
   const [isRemoving, setRemoving] = useState(false);
-  const [userToAdd, setUserToAdd] = useState("");
-  const [busyUserId, setBusyUserId] = useState<string | null>(null);
+  const addForm = useZodForm(addTeamMemberSchema, { defaultValues: { userId: "" } });
+  const userToAdd = addForm.watch("userId");
   const memberIds = new Set(team.members.map((member) => member.userId));
   const candidates = members.filter((member) => !memberIds.has(member.userId));
-
-  async function run(action: () => Promise<unknown>, success: string, userId?: string) {
-    setBusyUserId(userId ?? null);
-    try {
-      await action();
-      await invalidate();
-      toast.success(success);
-    } catch (error) {
-      toast.error(errorMessage(error));
-      throw error;
-    } finally {
-      setBusyUserId(null);
-    }
-  }
+  const onAdd = addForm.submit((values) => addTeamMember.mutate(values, { onSuccess: () => addForm.reset() }));
 
   return (
     <Card>
@@ -111,16 +114,9 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
                 <Button
                   variant="ghost"
                   size="sm"
-                  isLoading={busyUserId === teamMember.userId}
+                  isLoading={removeTeamMember.isPending && removeTeamMember.variables.userId === teamMember.userId}
                   aria-label={`Remove ${teamMember.name} from ${team.name}`}
-                  onClick={() =>
-                    run(
-                      () =>
-                        authClient.organization.removeTeamMember({ teamId: team.id, userId: teamMember.userId, organizationId: organization.id }).then(unwrap),
-                      "Removed from the team",
-                      teamMember.userId,
-                    ).catch(() => undefined)
-                  }
+                  onClick={() => removeTeamMember.mutate({ userId: teamMember.userId })}
                 >
                   Remove
                 </Button>
@@ -130,25 +126,11 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
         })}
       </ul>
       {canManage && candidates.length > 0 ? (
-        <form
-          className="mt-4 flex flex-wrap items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (!userToAdd) return;
-            run(
-              () => authClient.organization.addTeamMember({ teamId: team.id, userId: userToAdd, organizationId: organization.id }).then(unwrap),
-              "Added to the team",
-              userToAdd,
-            )
-              .then(() => setUserToAdd(""))
-              .catch(() => undefined);
-          }}
-        >
+        <form className="mt-4 flex flex-wrap items-end gap-2" onSubmit={onAdd}>
           <label className="flex-1 text-sm">
             <span className="mb-1.5 block font-medium">Add a member to {team.name}</span>
             <select
-              value={userToAdd}
-              onChange={(event) => setUserToAdd(event.target.value)}
+              {...addForm.register("userId")}
               className="block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
             >
               <option value="">Choose a member…</option>
@@ -159,7 +141,7 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
               ))}
             </select>
           </label>
-          <Button type="submit" variant="secondary" disabled={!userToAdd} isLoading={busyUserId === userToAdd && userToAdd !== ""}>
+          <Button type="submit" variant="secondary" disabled={!userToAdd} isLoading={addTeamMember.isPending}>
             Add to team
           </Button>
         </form>
@@ -170,10 +152,8 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
           submitLabel="Save"
           onCancel={() => setRenaming(false)}
           onSubmit={async (name) => {
-            unwrap(await authClient.organization.updateTeam({ teamId: team.id, data: { name, organizationId: organization.id } }));
-            await invalidate();
+            await renameTeam.mutateAsync({ name });
             setRenaming(false);
-            toast.success("Team renamed");
           }}
         />
       </Dialog>
@@ -183,7 +163,7 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
         title={`Remove ${team.name}?`}
         description="The team is deleted; its members stay in the organization."
         confirmLabel="Remove team"
-        onConfirm={() => run(() => authClient.organization.removeTeam({ teamId: team.id, organizationId: organization.id }).then(unwrap), "Team removed")}
+        onConfirm={() => removeTeam.mutateAsync()}
       />
     </Card>
   );
@@ -191,8 +171,7 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
 
 export function TeamsPage() {
   const { organization, can } = useOrganizationContext();
-  const toast = useToast();
-  const invalidate = useInvalidateOrganizations();
+  const createTeam = useCreateTeam(organization.id);
   const teams = useTeams(organization.id);
   const members = useMembers(organization.id, "", 0, 100);
   const canCreate = can({ team: ["create"] });
@@ -203,15 +182,7 @@ export function TeamsPage() {
       {canCreate ? (
         <Card>
           <CardHeader title="Create a team" description="Teams group members inside the organization." />
-          <TeamNameForm
-            initial=""
-            submitLabel="Create team"
-            onSubmit={async (name) => {
-              unwrap(await authClient.organization.createTeam({ name, organizationId: organization.id }));
-              await invalidate();
-              toast.success(`Team ${name} created`);
-            }}
-          />
+          <TeamNameForm initial="" submitLabel="Create team" onSubmit={(name) => createTeam.mutateAsync({ name })} />
         </Card>
       ) : null}
       {teams.isPending ? <LoadingBlock label="Loading teams…" /> : null}

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { authClient } from "../../../lib/auth-client";
-import { unwrap } from "../../../lib/api-error";
+import { unwrap } from "./api-error";
+import { authClient } from "./auth-client";
 
 /** The signed-in session, or null. One cache entry the whole app reads and refreshes. */
 export const sessionQuery = queryOptions({

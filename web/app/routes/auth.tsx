@@ -1,0 +1,78 @@
+import { createRoute } from "@tanstack/react-router";
+import { z } from "zod";
+import { metaQuery } from "../../lib/meta";
+import { lazyPage } from "./lazy-page";
+import { settled } from "./prefetch";
+import { guestRoute, optionalText, rootRoute } from "./root";
+
+/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /forgot-password, /reset-password. */
+
+export const signInRoute = createRoute({
+  getParentRoute: () => guestRoute,
+  path: "/sign-in",
+  validateSearch: z.object({ notice: optionalText }),
+  // The social sign-in buttons depend on which providers the deployment has.
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/sign-in-page"),
+    ({ SignInPage }) =>
+      function SignIn() {
+        const search = signInRoute.useSearch();
+        return <SignInPage redirect={search.redirect} notice={search.notice} />;
+      },
+  ),
+);
+
+export const signUpRoute = createRoute({
+  getParentRoute: () => guestRoute,
+  path: "/sign-up",
+  validateSearch: z.object({ email: optionalText }),
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/sign-up-page"),
+    ({ SignUpPage }) =>
+      function SignUp() {
+        const search = signUpRoute.useSearch();
+        return <SignUpPage email={search.email} redirect={search.redirect} />;
+      },
+  ),
+);
+
+export const checkEmailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/check-email",
+  validateSearch: z.object({ email: optionalText }),
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/check-email-page"),
+    ({ CheckEmailPage }) =>
+      function CheckEmail() {
+        return <CheckEmailPage email={checkEmailRoute.useSearch().email} />;
+      },
+  ),
+);
+
+export const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password" }).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/forgot-password-page"),
+    (page) => page.ForgotPasswordPage,
+  ),
+);
+
+export const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/reset-password",
+  validateSearch: z.object({ token: optionalText, error: optionalText }),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/reset-password-page"),
+    ({ ResetPasswordPage }) =>
+      function ResetPassword() {
+        const search = resetPasswordRoute.useSearch();
+        return <ResetPasswordPage token={search.token} error={search.error} />;
+      },
+  ),
+);

@@ -1,0 +1,18 @@
+import { createRoute } from "@tanstack/react-router";
+import { devMailQuery } from "../../features/dev-mail/api/dev-mail";
+import { lazyPage } from "./lazy-page";
+import { settled } from "./prefetch";
+import { rootRoute } from "./root";
+
+/** /dev/mail: the dev mailbox (the server answers 404 when it is off). */
+export const devMailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/dev/mail",
+  // The page starts with no recipient filter.
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(devMailQuery(""))),
+}).lazy(
+  lazyPage(
+    () => import("../../features/dev-mail/routes/dev-mail-page"),
+    (page) => page.DevMailPage,
+  ),
+);

@@ -1,0 +1,20 @@
+import { createRoute } from "@tanstack/react-router";
+import { z } from "zod";
+import { lazyPage } from "./lazy-page";
+import { optionalText, rootRoute } from "./root";
+
+/** /invitations/$invitationId: the page an invitation e-mail links to, signed in or not. */
+export const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/invitations/$invitationId",
+  validateSearch: z.object({ email: optionalText }),
+}).lazy(
+  lazyPage(
+    () => import("../../features/organizations/routes/invitation-page"),
+    ({ InvitationPage }) =>
+      function Invitation() {
+        const { invitationId } = invitationRoute.useParams();
+        return <InvitationPage key={invitationId} invitationId={invitationId} email={invitationRoute.useSearch().email} />;
+      },
+  ),
+);

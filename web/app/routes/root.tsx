@@ -1,0 +1,93 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { Link, Outlet, createRootRouteWithContext, createRoute, redirect, useRouterState, type ErrorComponentProps } from "@tanstack/react-router";
+import { z } from "zod";
+import { ImpersonationBanner } from "../../features/admin/components/impersonation-banner";
+import { Button } from "../../components/ui/button";
+import { LoadingBlock } from "../../components/ui/spinner";
+import { safeRedirect, sessionQuery } from "../../lib/session";
+import { Header } from "../header";
+
+export type RouterContext = { queryClient: QueryClient };
+
+/** A search parameter that is a string when present; anything malformed reads as absent. */
+export const optionalText = z.string().optional().catch(undefined);
+
+function RootLayout() {
+  const isLoading = useRouterState({ select: (state) => state.status === "pending" });
+  return (
+    <div className="min-h-screen">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm"
+      >
+        Skip to content
+      </a>
+      <div aria-hidden="true" className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"} />
+      <ImpersonationBanner />
+      <Header />
+      <main id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+function NotFoundPage() {
+  return (
+    <div className="mx-auto max-w-md px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">Page not found</h1>
+      <p className="mt-2 text-zinc-600 dark:text-zinc-400">There is nothing at this address.</p>
+      <Link to="/" className="mt-6 inline-block font-medium text-brand-600 hover:underline dark:text-brand-400">
+        Go home
+      </Link>
+    </div>
+  );
+}
+
+/** Shown while a page's code or data takes more than a moment (the progress bar covers shorter waits). */
+export function PendingPage() {
+  return <LoadingBlock label="Loading page…" />;
+}
+
+/** When a page cannot load at all, typically its code after a new release: say so and offer a reload. */
+export function RouteErrorPage({ reset }: ErrorComponentProps) {
+  return (
+    <div className="mx-auto max-w-md px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">This page could not load</h1>
+      <p className="mt-2 text-zinc-600 dark:text-zinc-400">Check your connection, then try again.</p>
+      <Button
+        className="mt-6"
+        onClick={() => {
+          reset();
+          window.location.reload();
+        }}
+      >
+        Reload
+      </Button>
+    </div>
+  );
+}
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootLayout, notFoundComponent: NotFoundPage });
+
+/** Signed-out pages (/sign-in, /sign-up): a signed-in visitor goes where they were headed instead. */
+export const guestRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "_guest",
+  validateSearch: z.object({ redirect: optionalText }),
+  beforeLoad: async ({ context, search }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    if (session) throw redirect({ to: safeRedirect(search.redirect) });
+  },
+});
+
+/** Everything below needs a session; without one the visitor signs in and comes back. */
+export const authedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "_authed",
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    if (!session) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+    return { session };
+  },
+});

@@ -1,0 +1,48 @@
+import { useMutation } from "@tanstack/react-query";
+import type { ProfileInput } from "../../../../common/account.schemas";
+import { unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { useRefreshSession } from "../../../lib/session";
+
+/** Saves name, avatar and (when it changed) username, then reloads the session so the header shows them. */
+export function useUpdateProfile() {
+  const refreshSession = useRefreshSession();
+  return useMutation({
+    mutationFn: async ({ name, image, username, currentUsername }: ProfileInput & { currentUsername: string }) => {
+      const usernameChanged = (username ?? "") !== currentUsername;
+      return unwrap(
+        await authClient.updateUser({
+          name,
+          image: image ? image : null,
+          ...(usernameChanged && username ? { username, displayUsername: username } : {}),
+        }),
+      );
+    },
+    onSuccess: () => refreshSession(),
+    meta: { successMessage: "Profile saved", errorToast: false },
+  });
+}
+
+/** Changes the password and signs out every other session. */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: async ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
+      unwrap(await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true })),
+    meta: { successMessage: "Password changed. Your other sessions were signed out.", errorToast: false },
+  });
+}
+
+/** Deletes the account, then forgets everything cached about it. */
+export function useDeleteAccount() {
+  const refreshSession = useRefreshSession();
+  return useMutation({
+    mutationFn: async ({ password }: { password: string }) => unwrap(await authClient.deleteUser({ password })),
+    onSuccess: () => refreshSession({ clearEverything: true }),
+    meta: { errorToast: false },
+  });
+}
+
+/** Where the account forms' server errors go (anything else is shown above the form). */
+export const profileServerErrors = { "422": "username" } as const;
+export const changePasswordServerErrors = { INVALID_PASSWORD: { field: "currentPassword", message: "That is not your current password." } } as const;
+export const deleteAccountServerErrors = { INVALID_PASSWORD: { field: "password", message: "That password is not right." } } as const;
