@@ -25,7 +25,7 @@ export const organizationSettingsRoute = createRoute({
     settled(queryClient.ensureQueryData(organizationQuery(params.organizationId)), queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/organization-settings-layout"),
+    () => import("../../features/organizations/routes/settings/organization-settings-layout"),
     ({ OrganizationSettingsLayout }) =>
       function OrganizationSettings() {
         const { organizationId } = organizationSettingsRoute.useParams();
@@ -37,35 +37,35 @@ export const organizationSettingsRoute = createRoute({
 
 export const generalSettingsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/general-settings-page"),
+    () => import("../../features/organizations/routes/settings/general-settings-page"),
     (page) => page.GeneralSettingsPage,
   ),
 );
 
 export const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/members-page"),
+    () => import("../../features/organizations/routes/settings/members-page"),
     (page) => page.MembersPage,
   ),
 );
 
 export const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/invitations-page"),
+    () => import("../../features/organizations/routes/settings/invitations-page"),
     (page) => page.InvitationsPage,
   ),
 );
 
 export const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/teams-page"),
+    () => import("../../features/organizations/routes/settings/teams-page"),
     (page) => page.TeamsPage,
   ),
 );
 
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/danger-zone-page"),
+    () => import("../../features/organizations/routes/settings/danger-zone-page"),
     (page) => page.DangerZonePage,
   ),
 );

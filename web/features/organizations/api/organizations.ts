@@ -9,24 +9,17 @@ import { sessionQuery } from "../../../lib/session";
 
 export type { MemberListItem, Team };
 
-export type Organization = { id: string; name: string; slug: string; logo?: string | null; createdAt: string | Date; metadata?: unknown };
-export type Invitation = {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  status: "pending" | "accepted" | "rejected" | "canceled";
-  teamId?: string | null;
-  inviterId: string;
-  expiresAt: string | Date;
-  createdAt?: string | Date;
-};
+// The types are what better-auth's client answers, as its own types say: no hand-written copies to drift.
+const fetchOrganizations = async () => unwrap(await authClient.organization.list()) ?? [];
+const fetchInvitations = async (organizationId: string) => unwrap(await authClient.organization.listInvitations({ query: { organizationId } })) ?? [];
+export type Organization = Awaited<ReturnType<typeof fetchOrganizations>>[number];
+export type Invitation = Awaited<ReturnType<typeof fetchInvitations>>[number];
 
 export const organizationKeys = {
   all: ["organizations"] as const,
   list: () => [...organizationKeys.all, "list"] as const,
   detail: (id: string) => [...organizationKeys.all, id] as const,
-  members: (id: string, search: string, offset: number) => [...organizationKeys.all, id, "members", search, offset] as const,
+  members: (id: string, search: string, offset: number, limit: number) => [...organizationKeys.all, id, "members", search, offset, limit] as const,
   invitations: (id: string) => [...organizationKeys.all, id, "invitations"] as const,
   teams: (id: string) => [...organizationKeys.all, id, "teams"] as const,
   activeMember: (id: string) => [...organizationKeys.all, id, "active-member"] as const,
@@ -35,7 +28,7 @@ export const organizationKeys = {
 
 export const organizationsQuery = queryOptions({
   queryKey: organizationKeys.list(),
-  queryFn: async () => (unwrap(await authClient.organization.list()) ?? []) as Organization[],
+  queryFn: fetchOrganizations,
 });
 
 export function useOrganizations() {
@@ -45,7 +38,7 @@ export function useOrganizations() {
 export function organizationQuery(organizationId: string) {
   return queryOptions({
     queryKey: organizationKeys.detail(organizationId),
-    queryFn: async () => unwrap(await authClient.organization.getFullOrganization({ query: { organizationId, membersLimit: 1 } })) as Organization,
+    queryFn: async () => unwrap(await authClient.organization.getFullOrganization({ query: { organizationId, membersLimit: 1 } })),
   });
 }
 
@@ -53,13 +46,13 @@ export function organizationQuery(organizationId: string) {
 export function useMyMembership(organizationId: string) {
   return useQuery({
     queryKey: organizationKeys.activeMember(organizationId),
-    queryFn: async () => unwrap(await authClient.organization.getActiveMemberRole({ query: { organizationId } })) as { role: string },
+    queryFn: async () => unwrap(await authClient.organization.getActiveMemberRole({ query: { organizationId } })),
   });
 }
 
 export function useMembers(organizationId: string, search: string, offset: number, limit = 20) {
   return useQuery({
-    queryKey: organizationKeys.members(organizationId, search, offset),
+    queryKey: organizationKeys.members(organizationId, search, offset, limit),
     queryFn: () =>
       apiCall(
         api.organizations[":organizationId"].members.$get({ param: { organizationId }, query: { search, offset: String(offset), limit: String(limit) } }),
@@ -71,7 +64,7 @@ export function useMembers(organizationId: string, search: string, offset: numbe
 export function useInvitations(organizationId: string, enabled: boolean) {
   return useQuery({
     queryKey: organizationKeys.invitations(organizationId),
-    queryFn: async () => (unwrap(await authClient.organization.listInvitations({ query: { organizationId } })) ?? []) as Invitation[],
+    queryFn: () => fetchInvitations(organizationId),
     enabled,
   });
 }
@@ -87,7 +80,7 @@ export function useTeams(organizationId: string) {
 export function useUserInvitations() {
   return useQuery({
     queryKey: organizationKeys.userInvitations(),
-    queryFn: async () => (unwrap(await authClient.organization.listUserInvitations()) ?? []) as Invitation[],
+    queryFn: async () => unwrap(await authClient.organization.listUserInvitations()) ?? [],
   });
 }
 

@@ -1,18 +1,18 @@
 import { useState } from "react";
-import { inviteMemberSchema } from "../../../../common/organization.schemas";
-import { ORGANIZATION_ROLES, type OrganizationRole } from "../../../../common/permissions";
-import { Alert } from "../../../components/ui/alert";
-import { Button } from "../../../components/ui/button";
-import { Card, CardHeader } from "../../../components/ui/card";
-import { ConfirmDialog } from "../../../components/ui/dialog";
-import { EmptyState } from "../../../components/ui/page";
-import { LoadingBlock } from "../../../components/ui/spinner";
-import { SelectField, TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api-error";
-import { formatDateTime, formatRelative } from "../../../lib/format";
-import { useZodForm } from "../../../lib/form";
-import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../api/organizations";
-import { RoleBadge, useOrganizationContext } from "../components/organization-context";
+import { inviteMemberSchema } from "../../../../../common/organization.schemas";
+import { ORGANIZATION_ROLES } from "../../../../../common/permissions";
+import { Alert } from "../../../../components/ui/alert";
+import { Button } from "../../../../components/ui/button";
+import { Card, CardHeader } from "../../../../components/ui/card";
+import { ConfirmDialog } from "../../../../components/ui/dialog";
+import { EmptyState } from "../../../../components/ui/page";
+import { LoadingBlock } from "../../../../components/ui/spinner";
+import { SelectField, TextField } from "../../../../components/ui/text-field";
+import { errorMessage } from "../../../../lib/api-error";
+import { formatDateTime, formatRelative } from "../../../../lib/format";
+import { useZodForm } from "../../../../lib/form";
+import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../../api/organizations";
+import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
 
 export function InvitationsPage() {
   const { organization, role: myRole, can } = useOrganizationContext();
@@ -35,7 +35,7 @@ export function InvitationsPage() {
 
   function resend(invitation: Invitation) {
     // better-auth lists a role as a string; a role the organization no longer has is refused by the server.
-    resendInvitation.mutate({ email: invitation.email, role: invitation.role as OrganizationRole });
+    resendInvitation.mutate({ email: invitation.email, role: invitation.role });
   }
 
   if (!canInvite) {

@@ -1,15 +1,15 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
-import { updateOrganizationSchema } from "../../../../common/organization.schemas";
-import { Alert } from "../../../components/ui/alert";
-import { Button } from "../../../components/ui/button";
-import { Card, CardHeader } from "../../../components/ui/card";
-import { ConfirmDialog } from "../../../components/ui/dialog";
-import { TextAreaField, TextField } from "../../../components/ui/text-field";
-import { useZodForm } from "../../../lib/form";
-import { updateOrganizationServerErrors, useLeaveOrganization, useUpdateOrganization } from "../api/organizations";
-import { useOrganizationContext } from "../components/organization-context";
-import { SlugAvailability, useSlugAvailability } from "../components/slug-availability";
+import { updateOrganizationSchema } from "../../../../../common/organization.schemas";
+import { Alert } from "../../../../components/ui/alert";
+import { Button } from "../../../../components/ui/button";
+import { Card, CardHeader } from "../../../../components/ui/card";
+import { ConfirmDialog } from "../../../../components/ui/dialog";
+import { TextAreaField, TextField } from "../../../../components/ui/text-field";
+import { useZodForm } from "../../../../lib/form";
+import { updateOrganizationServerErrors, useLeaveOrganization, useUpdateOrganization } from "../../api/organizations";
+import { useOrganizationContext } from "../../components/organization-context";
+import { SlugAvailability, useSlugAvailability } from "../../components/slug-availability";
 
 function metadataText(metadata: unknown): string {
   if (!metadata) return "";

@@ -1,14 +1,14 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { z } from "zod";
-import { Alert } from "../../../components/ui/alert";
-import { Button } from "../../../components/ui/button";
-import { Card, CardHeader } from "../../../components/ui/card";
-import { Dialog } from "../../../components/ui/dialog";
-import { TextField } from "../../../components/ui/text-field";
-import { useZodForm } from "../../../lib/form";
-import { useDeleteOrganization } from "../api/organizations";
-import { useOrganizationContext } from "../components/organization-context";
+import { Alert } from "../../../../components/ui/alert";
+import { Button } from "../../../../components/ui/button";
+import { Card, CardHeader } from "../../../../components/ui/card";
+import { Dialog } from "../../../../components/ui/dialog";
+import { TextField } from "../../../../components/ui/text-field";
+import { useZodForm } from "../../../../lib/form";
+import { useDeleteOrganization } from "../../api/organizations";
+import { useOrganizationContext } from "../../components/organization-context";
 
 export function DangerZonePage() {
   const { organization } = useOrganizationContext();

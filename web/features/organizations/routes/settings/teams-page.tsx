@@ -1,17 +1,17 @@
 import { useState } from "react";
 import { z } from "zod";
-import { idSchema } from "../../../../common/account.schemas";
-import { teamNameSchema } from "../../../../common/organization.schemas";
-import { Alert } from "../../../components/ui/alert";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { Card, CardHeader } from "../../../components/ui/card";
-import { ConfirmDialog, Dialog } from "../../../components/ui/dialog";
-import { EmptyState } from "../../../components/ui/page";
-import { LoadingBlock } from "../../../components/ui/spinner";
-import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api-error";
-import { useZodForm } from "../../../lib/form";
+import { idSchema } from "../../../../../common/account.schemas";
+import { teamNameSchema } from "../../../../../common/organization.schemas";
+import { Alert } from "../../../../components/ui/alert";
+import { Avatar } from "../../../../components/ui/avatar";
+import { Button } from "../../../../components/ui/button";
+import { Card, CardHeader } from "../../../../components/ui/card";
+import { ConfirmDialog, Dialog } from "../../../../components/ui/dialog";
+import { EmptyState } from "../../../../components/ui/page";
+import { LoadingBlock } from "../../../../components/ui/spinner";
+import { TextField } from "../../../../components/ui/text-field";
+import { errorMessage } from "../../../../lib/api-error";
+import { useZodForm } from "../../../../lib/form";
 import {
   useAddTeamMember,
   useCreateTeam,
@@ -22,8 +22,8 @@ import {
   useTeams,
   type MemberListItem,
   type Team,
-} from "../api/organizations";
-import { useOrganizationContext } from "../components/organization-context";
+} from "../../api/organizations";
+import { useOrganizationContext } from "../../components/organization-context";
 
 const addTeamMemberSchema = z.object({ userId: idSchema.min(1, "Choose a member") });
 

@@ -1,20 +1,20 @@
 import { useState } from "react";
-import { ORGANIZATION_ROLES } from "../../../../common/permissions";
-import { Alert } from "../../../components/ui/alert";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { Pagination } from "../../../components/ui/pagination";
-import { SearchInput } from "../../../components/ui/search-input";
-import { Table } from "../../../components/ui/table";
-import { Card, CardHeader } from "../../../components/ui/card";
-import { ConfirmDialog } from "../../../components/ui/dialog";
-import { EmptyState } from "../../../components/ui/page";
-import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
-import { errorMessage } from "../../../lib/api-error";
-import { formatDateTime } from "../../../lib/format";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
-import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../api/organizations";
-import { RoleBadge, useOrganizationContext } from "../components/organization-context";
+import { ORGANIZATION_ROLES } from "../../../../../common/permissions";
+import { Alert } from "../../../../components/ui/alert";
+import { Avatar } from "../../../../components/ui/avatar";
+import { Button } from "../../../../components/ui/button";
+import { Pagination } from "../../../../components/ui/pagination";
+import { SearchInput } from "../../../../components/ui/search-input";
+import { Table } from "../../../../components/ui/table";
+import { Card, CardHeader } from "../../../../components/ui/card";
+import { ConfirmDialog } from "../../../../components/ui/dialog";
+import { EmptyState } from "../../../../components/ui/page";
+import { LoadingBlock, Spinner } from "../../../../components/ui/spinner";
+import { errorMessage } from "../../../../lib/api-error";
+import { formatDateTime } from "../../../../lib/format";
+import { useDebouncedValue } from "../../../../lib/use-debounced-value";
+import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../../api/organizations";
+import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
 
 const PAGE_SIZE = 20;
 

@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
-import { Alert } from "../../../components/ui/alert";
-import { Avatar } from "../../../components/ui/avatar";
-import { LoadingBlock } from "../../../components/ui/spinner";
-import { errorMessage } from "../../../lib/api-error";
-import { useAppMeta } from "../../../lib/meta";
-import { organizationQuery, useMyMembership } from "../api/organizations";
-import { OrganizationProvider, RoleBadge } from "../components/organization-context";
+import { Alert } from "../../../../components/ui/alert";
+import { Avatar } from "../../../../components/ui/avatar";
+import { LoadingBlock } from "../../../../components/ui/spinner";
+import { errorMessage } from "../../../../lib/api-error";
+import { useAppMeta } from "../../../../lib/meta";
+import { organizationQuery, useMyMembership } from "../../api/organizations";
+import { OrganizationProvider, RoleBadge } from "../../components/organization-context";
 
 const tabClass =
   "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100";
