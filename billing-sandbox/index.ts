@@ -16,7 +16,6 @@ import { orderRoutes, refundRoutes } from "./orders.routes";
 import { pageRoutes } from "./pages";
 import { customFieldRoutes, productRoutes } from "./products.routes";
 import * as requestSchemas from "./schemas";
-import { webhookEventTypes } from "./schemas";
 import { seedCatalogue } from "./seed";
 import { openStore } from "./store";
 import { subscriptionRoutes } from "./subscriptions.routes";
@@ -147,9 +146,20 @@ function syncConfiguredEndpoint(ctx: SandboxContext, endpoint: { url: string; se
   const id = ctx.store.getSetting(CONFIGURED_ENDPOINT_KEY);
   const existing = id ? ctx.store.get("webhook_endpoint", id) : undefined;
   if (existing) {
-    ctx.store.put("webhook_endpoint", { ...existing, url: endpoint.url, secret: endpoint.secret, events: [...webhookEventTypes], enabled: true });
+    ctx.store.put("webhook_endpoint", {
+      ...existing,
+      url: endpoint.url,
+      secret: endpoint.secret,
+      events: [...requestSchemas.webhookEventTypes],
+      enabled: true,
+    });
     return;
   }
-  const created = createWebhookEndpoint(ctx, { url: endpoint.url, secret: endpoint.secret, name: "Configured endpoint", events: [...webhookEventTypes] });
+  const created = createWebhookEndpoint(ctx, {
+    url: endpoint.url,
+    secret: endpoint.secret,
+    name: "Configured endpoint",
+    events: [...requestSchemas.webhookEventTypes],
+  });
   ctx.store.setSetting(CONFIGURED_ENDPOINT_KEY, created.id);
 }
