@@ -1,6 +1,6 @@
 import { forbidden, readJson } from "./api-errors";
 import { serializeBenefit, serializeGrant } from "./benefits.serializers";
-import { createBenefit, findBenefit, parseProperties } from "./benefits.service";
+import { createBenefit, findBenefit, updateBenefit } from "./benefits.service";
 import type { SandboxContext } from "./context";
 import { newRouter, paginate, queryList } from "./http";
 import { benefitCreateSchema, benefitUpdateSchema } from "./schemas";
@@ -26,15 +26,12 @@ export function benefitRoutes(ctx: SandboxContext) {
   router.patch("/:id", async (c) => {
     const benefit = findBenefit(ctx, c.req.param("id"));
     const input = await readJson(c, benefitUpdateSchema);
-    const updated = ctx.store.put("benefit", {
-      ...benefit,
-      description: input.description ?? benefit.description,
-      properties: input.properties ? parseProperties(benefit.type, { ...benefit.properties, ...input.properties }) : benefit.properties,
-      metadata: input.metadata ?? benefit.metadata,
-      modified_at: ctx.clock.iso(),
-    });
-    ctx.webhooks.emit("benefit.updated", serializeBenefit(ctx, updated));
-    return c.json(serializeBenefit(ctx, updated));
+    return c.json(
+      serializeBenefit(
+        ctx,
+        ctx.store.transaction(() => updateBenefit(ctx, benefit, input)),
+      ),
+    );
   });
 
   router.delete("/:id", (c) => {

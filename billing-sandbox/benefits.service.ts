@@ -1,13 +1,18 @@
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { notFound, parseBody } from "./api-errors";
 import { serializeBenefit, serializeGrant } from "./benefits.serializers";
 import type { SandboxContext } from "./context";
+import { emitCustomerStateChanged } from "./customers.service";
 import { meterBalanceForCustomer, recordSystemEvent } from "./meters.service";
 import type { BenefitRecord, CustomerRecord, GrantRecord, ProductRecord, SubscriptionRecord } from "./records";
-import { benefitPropertiesSchemas, type benefitCreateSchema } from "./schemas";
+import { benefitPropertiesSchemas, type benefitCreateSchema, type benefitUpdateSchema } from "./schemas";
 import { newId, requireRecord } from "./shared";
 
-/** Benefits and their grants: granted on purchase, cycled on renewal, revoked when the subscription or order ends. */
+/**
+ * Benefits and their grants: granted on purchase, updated when the benefit changes, cycled on renewal, revoked when
+ * the subscription or order ends.
+ */
 
 export function findBenefit(ctx: SandboxContext, id: string): BenefitRecord {
   const benefit = ctx.store.get("benefit", id);
@@ -33,6 +38,31 @@ export function createBenefit(ctx: SandboxContext, input: z.infer<typeof benefit
   });
   ctx.webhooks.emit("benefit.created", serializeBenefit(ctx, benefit));
   return benefit;
+}
+
+/**
+ * benefit.updated, then, when the properties or the metadata changed, benefit_grant.updated for each active grant
+ * of a live customer and customer.state_changed once per such customer (their state shows both).
+ * The provider re-runs grants only for benefit types whose change affects the grant (not for custom benefits);
+ * the sandbox announces every change, so an app can follow its features through grants.
+ */
+export function updateBenefit(ctx: SandboxContext, benefit: BenefitRecord, input: z.infer<typeof benefitUpdateSchema>): BenefitRecord {
+  const updated = ctx.store.put("benefit", {
+    ...benefit,
+    description: input.description ?? benefit.description,
+    properties: input.properties ? parseProperties(benefit.type, { ...benefit.properties, ...input.properties }) : benefit.properties,
+    metadata: input.metadata ?? benefit.metadata,
+    modified_at: ctx.clock.iso(),
+  });
+  ctx.webhooks.emit("benefit.updated", serializeBenefit(ctx, updated));
+  if (isDeepStrictEqual([updated.properties, updated.metadata], [benefit.properties, benefit.metadata])) return updated;
+  const grants = activeGrants(ctx, (grant) => grant.benefit_id === benefit.id && !requireRecord(ctx.store, "customer", grant.customer_id).deleted_at);
+  for (const grant of grants) {
+    const touched = ctx.store.put("grant", { ...grant, modified_at: ctx.clock.iso() });
+    ctx.webhooks.emit("benefit_grant.updated", { ...serializeGrant(ctx, touched), previous_properties: grant.properties });
+  }
+  for (const customerId of new Set(grants.map((grant) => grant.customer_id))) emitCustomerStateChanged(ctx, customerId);
+  return updated;
 }
 
 export function parseProperties(type: BenefitRecord["type"], properties: unknown): Record<string, unknown> {

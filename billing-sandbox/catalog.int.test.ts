@@ -17,12 +17,12 @@ afterEach(() => {
 });
 
 describe("seeded catalogue", () => {
-  it("has Free, Pro monthly and yearly, Team per seat, the API requests meter with a metered price and credits, priority support and a discount code", async () => {
+  it("has Free, Pro and Team each monthly and yearly (Team per seat), the API requests meter summing quantities with a metered price and credits, the feature benefits and a discount code", async () => {
     const products = await harness.polar.products.list({ limit: 100 });
     for (const product of products.items) expectSchema("Product", product);
     const byName = Object.fromEntries(products.items.map((product) => [product.name, product]));
-    expect(Object.keys(byName).sort()).toEqual(["Free", "Pro monthly", "Pro yearly", "Team"]);
-    expect(byName.Free?.prices).toMatchObject([{ amount_type: "fixed", price_amount: 0 }]);
+    expect(Object.keys(byName).sort()).toEqual(["Free", "Pro monthly", "Pro yearly", "Team", "Team yearly"]);
+    expect(byName.Free).toMatchObject({ metadata: { plan: "free" }, prices: [{ amount_type: "fixed", price_amount: 0 }], benefits: [] });
     expect(byName["Pro monthly"]).toMatchObject({
       recurring_interval: "month",
       prices: [
@@ -34,16 +34,33 @@ describe("seeded catalogue", () => {
       recurring_interval: "year",
       prices: [{ amount_type: "fixed", price_amount: 20_000 }, { amount_type: "metered_unit" }],
     });
-    expect(byName.Team?.prices).toMatchObject([
-      { amount_type: "seat_based", seat_tiers: { minimum_seats: 1, maximum_seats: 50, tiers: [{ price_per_seat: 1500 }] } },
-    ]);
-    expect(byName["Pro monthly"]?.benefits.map((benefit) => [benefit.type, benefit.description])).toEqual([
-      ["custom", "Priority support"],
-      ["meter_credit", "10,000 API requests a month"],
-    ]);
+    expect(byName.Team).toMatchObject({
+      recurring_interval: "month",
+      metadata: { plan: "team" },
+      prices: [
+        { amount_type: "seat_based", seat_tiers: { minimum_seats: 1, maximum_seats: 50, tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: 1500 }] } },
+      ],
+    });
+    expect(byName["Team yearly"]).toMatchObject({
+      recurring_interval: "year",
+      metadata: { plan: "team" },
+      prices: [
+        { amount_type: "seat_based", seat_tiers: { minimum_seats: 1, maximum_seats: 50, tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: 15_000 }] } },
+      ],
+    });
+    expect([byName["Pro monthly"]?.metadata, byName["Pro yearly"]?.metadata]).toEqual([{ plan: "pro" }, { plan: "pro" }]);
+    for (const name of ["Pro monthly", "Pro yearly", "Team", "Team yearly"]) {
+      expect(byName[name]?.benefits.map((benefit) => [benefit.type, benefit.description, benefit.metadata])).toEqual([
+        ["custom", "Priority support", { feature: "priority_support" }],
+        ["meter_credit", "10,000 API requests a month", { feature: "api_credits" }],
+        ["custom", "Unlimited members and teams", { limit_members: "unlimited", limit_teams: "unlimited" }],
+      ]);
+    }
 
     const meters = await harness.polar.meters.list({});
-    expect(meters.items.map((meter) => meter.name)).toEqual(["API requests"]);
+    expect(meters.items.map((meter) => [meter.name, meter.aggregation, meter.filter])).toEqual([
+      ["API requests", { func: "sum", property: "quantity" }, { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api_request" }] }],
+    ]);
     expectSchema("Meter", meters.items[0]);
     const discounts = await harness.polar.discounts.list({});
     expect(discounts.items).toMatchObject([{ code: SEED_DISCOUNT_CODE, type: "percentage", basis_points: 2000 }]);
@@ -76,7 +93,7 @@ describe("sandbox controls", () => {
       const reset = await scratch.request("POST", "/sandbox/reset");
       expect(reset).toMatchObject({ status: 200, body: { offset_ms: 0 } });
       expect((await scratch.polar.customers.list({})).items).toEqual([]);
-      expect((await scratch.polar.products.list({})).items).toHaveLength(4);
+      expect((await scratch.polar.products.list({})).items).toHaveLength(5);
       expect((await scratch.polar.webhooks.listWebhookEndpoints({})).items.map((endpoint) => endpoint.url)).toEqual([scratch.receiver.url]);
       expect((await scratch.request("POST", "/sandbox/reset", undefined, "")).status).toBe(401);
       expect(scratch.problems).toEqual([]);

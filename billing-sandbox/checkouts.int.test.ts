@@ -89,6 +89,7 @@ describe("hosted checkout through the client API", () => {
       "checkout.updated",
       "benefit_grant.created",
       "benefit_grant.created",
+      "benefit_grant.created",
       "customer.state_changed",
     ]);
     const deliveries = harness.receiver.received.slice(mark);
@@ -147,6 +148,136 @@ describe("hosted checkout through the client API", () => {
     const paid = await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_visa" });
     expect(paid.status).toBe("confirmed");
     expect((await harness.polar.checkouts.get(checkout.id)).status).toBe("succeeded");
+  });
+
+  it("holds a first payment that needs the customer's confirmation (tok_threeDSecureRequired): incomplete subscription, pending order, nothing granted", async () => {
+    const mark = await harness.mark();
+    const checkout = await harness.polar.checkouts.create({
+      products: [productId("Pro monthly")],
+      external_customer_id: "org_3ds",
+      customer_email: "owner@3ds.example",
+      success_url: "https://app.example/done/{CHECKOUT_ID}",
+    });
+    const confirmed = await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_threeDSecureRequired" });
+    expect(confirmed).toMatchObject({ status: "confirmed", payment_processor_metadata: { intent_status: "requires_action" } });
+    expect(confirmed.customer_session_token).toMatch(/^polar_cst_/);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "checkout.created",
+      "checkout.updated",
+      "customer.created",
+      "subscription.created",
+      "subscription.updated",
+      "order.created",
+    ]);
+    const held = await harness.polar.checkouts.get(checkout.id);
+    expect(held).toMatchObject({ status: "confirmed", subscription_id: expect.any(String), payment_processor_metadata: { intent_status: "requires_action" } });
+    const subscription = await harness.polar.subscriptions.get(held.subscription_id as string);
+    expect(subscription).toMatchObject({ status: "incomplete", amount: 2000, checkout_id: checkout.id });
+    const orders = await harness.polar.orders.list({ checkout_id: checkout.id });
+    expect(orders.items).toMatchObject([{ status: "pending", paid: false, billing_reason: "subscription_create", total_amount: 2000, due_amount: 2000 }]);
+    const state = await harness.polar.customers.getStateExternal("org_3ds");
+    expect(state).toMatchObject({ active_subscriptions: [], granted_benefits: [] });
+    expect((await harness.polar.customers.listPaymentMethodsExternal("org_3ds")).items).toMatchObject([
+      { type: "card", method_metadata: { brand: "visa", last4: "3155" }, is_default: true },
+    ]);
+
+    const next = await harness.mark();
+    const completed = await harness.request("POST", `/sandbox/subscriptions/${subscription.id}/complete-payment`);
+    expect(completed).toMatchObject({ status: 200, body: { id: subscription.id, status: "active" } });
+    expectSchema("Subscription", completed.body);
+    expect(await webhooksAfter(harness, next)).toEqual([
+      "subscription.updated",
+      "subscription.active",
+      "order.updated",
+      "order.paid",
+      "checkout.updated",
+      "benefit_grant.created",
+      "benefit_grant.created",
+      "benefit_grant.created",
+      "customer.state_changed",
+    ]);
+    expect(await harness.polar.checkouts.get(checkout.id)).toMatchObject({ status: "succeeded", payment_processor_metadata: { intent_status: "succeeded" } });
+    expect((await harness.polar.orders.get(orders.items[0]?.id as string)).status).toBe("paid");
+    const started = await harness.polar.customers.getStateExternal("org_3ds");
+    expect(started.active_subscriptions.map((item) => [item.id, item.status])).toEqual([[subscription.id, "active"]]);
+    expect(started.granted_benefits).toHaveLength(3);
+    expect(await harness.request("POST", `/sandbox/subscriptions/${subscription.id}/complete-payment`)).toMatchObject({
+      status: 403,
+      body: { error: "SubscriptionNotIncomplete" },
+    });
+  });
+
+  it("expires an unconfirmed first payment after 23 hours: incomplete_expired, order void, checkout failed, never granted", async () => {
+    const checkout = await harness.polar.checkouts.create({
+      products: [productId("Team")],
+      external_customer_id: "org_3ds_expired",
+      customer_email: "owner@3ds-expired.example",
+      seats: 2,
+    });
+    await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_threeDSecureRequired" });
+    const subscriptionId = (await harness.polar.checkouts.get(checkout.id)).subscription_id as string;
+    const subscription = await harness.polar.subscriptions.get(subscriptionId);
+
+    let mark = await harness.mark();
+    await harness.request("POST", "/sandbox/clock/advance", { seconds: 23 * 3600 - 60 });
+    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual([]);
+    mark = await harness.mark();
+    await harness.request("POST", "/sandbox/clock/advance", { seconds: 61 });
+    expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual(["subscription.updated", "order.updated", "checkout.updated"]);
+    const payloads = harness.receiver.received.slice(mark).filter((webhook) => webhook.payload.data.customer_id === subscription.customer_id);
+    expect(payloads.map((webhook) => webhook.payload.data.status)).toEqual(["incomplete_expired", "void", "failed"]);
+
+    const expiredAt = new Date(new Date(subscription.created_at).getTime() + 23 * 3600 * 1000).toISOString();
+    expect(await harness.polar.subscriptions.get(subscriptionId)).toMatchObject({ status: "incomplete_expired", ended_at: expiredAt, ends_at: expiredAt });
+    expect((await harness.polar.orders.list({ checkout_id: checkout.id })).items).toMatchObject([{ status: "void", due_amount: 0 }]);
+    expect(await harness.polar.checkouts.get(checkout.id)).toMatchObject({ status: "failed", payment_processor_metadata: {} });
+    expect(await harness.request("POST", `/sandbox/subscriptions/${subscriptionId}/complete-payment`)).toMatchObject({ status: 403 });
+    expect(await harness.polar.customers.getStateExternal("org_3ds_expired")).toMatchObject({ active_subscriptions: [], granted_benefits: [] });
+    expect(
+      harness.receiver.received.some(
+        (webhook) => webhook.payload.type === "benefit_grant.created" && webhook.payload.data.customer_id === subscription.customer_id,
+      ),
+    ).toBe(false);
+
+    // The failed checkout takes another card before it expires, and that subscription starts at once.
+    await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_visa" });
+    const retried = await harness.polar.checkouts.get(checkout.id);
+    expect(retried.status).toBe("succeeded");
+    expect(retried.subscription_id).not.toBe(subscriptionId);
+    expect((await harness.polar.subscriptions.get(retried.subscription_id as string)).status).toBe("active");
+  });
+
+  it("starts a trial once its card is confirmed: trialing, without subscription.active", async () => {
+    const product = await harness.polar.products.create({
+      name: "Trial with confirmation",
+      recurring_interval: "month",
+      trial_interval: "day",
+      trial_interval_count: 14,
+      prices: [{ amount_type: "fixed", price_amount: 1200, price_currency: "usd" }],
+    });
+    const checkout = await harness.polar.checkouts.create({ products: [product.id], customer_email: "trial@3ds.example" });
+    await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_threeDSecureRequired" });
+    const subscriptionId = (await harness.polar.checkouts.get(checkout.id)).subscription_id as string;
+    expect(await harness.polar.subscriptions.get(subscriptionId)).toMatchObject({ status: "incomplete", trial_end: expect.any(String) });
+    expect((await harness.polar.orders.list({ checkout_id: checkout.id })).items).toMatchObject([{ status: "pending", total_amount: 0 }]);
+
+    const mark = await harness.mark();
+    const completed = await harness.request("POST", `/sandbox/subscriptions/${subscriptionId}/complete-payment`);
+    expect(completed).toMatchObject({ status: 200, body: { status: "trialing" } });
+    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "order.updated", "order.paid", "checkout.updated", "customer.state_changed"]);
+  });
+
+  it("accepts the confirmation card for subscriptions only", async () => {
+    const product = await harness.polar.products.create({
+      name: "Consulting hour",
+      prices: [{ amount_type: "fixed", price_amount: 9000, price_currency: "usd" }],
+    });
+    const checkout = await harness.polar.checkouts.create({ products: [product.id], customer_email: "once@3ds.example" });
+    const refused = await harness.request("POST", `/v1/checkouts/client/${checkout.client_secret}/confirm`, {
+      confirmation_token_id: "tok_threeDSecureRequired",
+    });
+    expect(refused).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "confirmation_token_id"] }] } });
+    expect((await harness.polar.checkouts.get(checkout.id)).status).toBe("open");
   });
 
   it("requires a test card token, and refuses a checkout that is already paid", async () => {

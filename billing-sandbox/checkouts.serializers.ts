@@ -1,5 +1,6 @@
-import { serializeOrganizationPublic, type SandboxContext } from "./context";
+import type { SandboxContext } from "./context";
 import { serializeCheckoutDiscount } from "./discounts.serializers";
+import { serializeOrganizationPublic } from "./organizations.serializers";
 import { activePrices, serializePrice, serializeProduct, serializePublicProduct } from "./products.serializers";
 import type { CheckoutRecord } from "./records";
 import { discountFor, findPrice, findRecord, priceAmount, type Json } from "./shared";
@@ -76,7 +77,7 @@ export function serializeCheckout(ctx: SandboxContext, checkout: CheckoutRecord)
     customer_billing_address: checkout.customer_billing_address,
     customer_tax_id: checkout.customer_tax_id,
     payment_method_type: null,
-    payment_processor_metadata: {},
+    payment_processor_metadata: checkout.payment_processor_metadata,
     billing_address_fields: {
       country: checkout.require_billing_address ? "required" : "optional",
       state: "optional",

@@ -4,21 +4,35 @@ import { grantBenefits } from "./benefits.service";
 import { checkoutAmounts, serializeCheckout, serializeCheckoutPublic } from "./checkouts.serializers";
 import type { SandboxContext } from "./context";
 import { serializeCustomer } from "./customers.serializers";
-import { createCustomerSession, emitCustomerStateChanged, findCustomerByEmail, findCustomerByExternalId, insertCustomer } from "./customers.service";
+import {
+  adoptCheckoutEmail,
+  createCustomerSession,
+  emitCustomerStateChanged,
+  findCustomerByEmail,
+  findCustomerByExternalId,
+  insertCustomer,
+  saveCard,
+} from "./customers.service";
 import { assertDiscountRedeemable, findDiscountByCode } from "./discounts.service";
-import { createOrder, itemFor } from "./orders.service";
+import { serializeOrder } from "./orders.serializers";
+import { createOrder, itemFor, markOrderPaid } from "./orders.service";
 import { findProduct } from "./products.service";
 import type { CheckoutRecord, CustomerRecord, OrderItemRecord, PriceRecord, ProductRecord, SubscriptionRecord } from "./records";
 import type { checkoutCreateSchema, checkoutUpdateSchema } from "./schemas";
-import { DECLINED_TOKEN, findRecord, newId, newToken, PAYING_TOKEN, requireRecord } from "./shared";
+import { ACTION_REQUIRED_TOKEN, DECLINED_TOKEN, findRecord, newId, newToken, PAYING_TOKEN, requireRecord, TEST_CARDS } from "./shared";
+import { serializeSubscription } from "./subscriptions.serializers";
 import { createSubscription } from "./subscriptions.service";
 
 /**
  * Checkout sessions: created open, updated by the buyer or the organization, expired after a day, and
- * confirmed with a test card, which fulfils them (customer, subscription, order, benefit grants).
+ * confirmed with a test card, which fulfils them (customer, subscription, order, benefit grants) or, when the
+ * card needs the customer's confirmation, leaves the payment pending until they confirm or it expires.
  */
 
 export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** An unconfirmed first payment is given up after this long, as the card processor expires an incomplete subscription. */
+const FIRST_PAYMENT_TTL_MS = 23 * 60 * 60 * 1000;
 
 /** The price a checkout charges for a product: its first static price, else its first price. */
 function defaultPrice(product: ProductRecord): PriceRecord | undefined {
@@ -98,6 +112,7 @@ export function createCheckout(ctx: SandboxContext, input: z.infer<typeof checko
     customer_billing_address: input.customer_billing_address ?? customer?.billing_address ?? null,
     customer_tax_id: input.customer_tax_id ?? null,
     is_business_customer: input.is_business_customer,
+    payment_processor_metadata: {},
     metadata: input.metadata,
     customer_metadata: input.customer_metadata,
     custom_field_data: input.custom_field_data,
@@ -192,8 +207,9 @@ export function assertCheckoutPayable(ctx: SandboxContext, checkout: CheckoutRec
 }
 
 /**
- * Confirms a checkout with a test card token and, when it pays, fulfils it synchronously.
- * Returns the `confirmed` snapshot (CheckoutPublicConfirmed), as the provider answers before fulfilment.
+ * Confirms a checkout with a test card token and fulfils it synchronously (or holds it, when the card needs the
+ * customer's confirmation: see `fulfilCheckout`). Returns the `confirmed` snapshot (CheckoutPublicConfirmed), as
+ * the provider answers before fulfilment.
  */
 export function confirmCheckout(
   ctx: SandboxContext,
@@ -224,8 +240,11 @@ export function confirmCheckout(
       const discount = ctx.store.get("discount", checkout.discount_id);
       if (discount) assertDiscountRedeemable(ctx, discount, checkout.product_id, ["body", "discount_code"]);
     }
-    if (needsCard && token !== PAYING_TOKEN && token !== DECLINED_TOKEN) {
-      throw validationError(["body", "confirmation_token_id"], `Use a test card token: ${PAYING_TOKEN} pays, ${DECLINED_TOKEN} is declined.`);
+    if (needsCard && !(token && TEST_CARDS.has(token))) {
+      throw validationError(
+        ["body", "confirmation_token_id"],
+        `Use a test card token: ${PAYING_TOKEN} pays, ${DECLINED_TOKEN} is declined, ${ACTION_REQUIRED_TOKEN} needs the customer's confirmation.`,
+      );
     }
     if (needsCard && token === DECLINED_TOKEN) {
       const failed = ctx.store.put("checkout", { ...checkout, status: "failed", modified_at: ctx.clock.iso() });
@@ -233,21 +252,30 @@ export function confirmCheckout(
       // Returned, not thrown: the failed status must be committed before the 400 goes out.
       return { declined: true as const };
     }
+    const requiresAction = needsCard && token === ACTION_REQUIRED_TOKEN;
+    if (requiresAction && !product.recurring_interval) {
+      throw validationError(["body", "confirmation_token_id"], `${ACTION_REQUIRED_TOKEN} works with subscription checkouts only in the sandbox.`);
+    }
 
-    const { customer, isNew, issuesSessionToken } = resolveCheckoutCustomer(ctx, checkout);
-    const sessionToken = issuesSessionToken ? createCustomerSession(ctx, customer.id, null).token : null;
+    const resolved = resolveCheckoutCustomer(ctx, checkout);
+    const adopted = resolved.isNew ? { customer: resolved.customer, changed: false } : adoptCheckoutEmail(ctx, resolved.customer, checkout.customer_email);
+    const customer = needsCard && token ? saveCard(ctx, adopted.customer, token) : adopted.customer;
+    const sessionToken = resolved.issuesSessionToken ? createCustomerSession(ctx, customer.id, null).token : null;
     const confirmed = ctx.store.put("checkout", {
       ...checkout,
       status: "confirmed",
       customer_id: customer.id,
       customer_session_token: sessionToken,
+      // The provider's page reads the card intent's status here: `requires_action` asks the customer to confirm.
+      payment_processor_metadata: needsCard ? { intent_status: requiresAction ? "requires_action" : "succeeded" } : {},
       modified_at: ctx.clock.iso(),
     });
     const snapshot = { ...serializeCheckoutPublic(ctx, confirmed), customer_session_token: sessionToken };
     ctx.webhooks.emit("checkout.updated", serializeCheckout(ctx, confirmed));
     // The provider queues customer.created during confirmation, so it arrives after checkout.updated.
-    if (isNew) ctx.webhooks.emit("customer.created", serializeCustomer(ctx, customer));
-    fulfilCheckout(ctx, confirmed, customer, token ?? PAYING_TOKEN);
+    if (resolved.isNew) ctx.webhooks.emit("customer.created", serializeCustomer(ctx, customer));
+    if (adopted.changed) ctx.webhooks.emit("customer.updated", serializeCustomer(ctx, customer));
+    fulfilCheckout(ctx, confirmed, customer, { cardToken: token ?? PAYING_TOKEN, requiresAction });
     return { declined: false as const, snapshot };
   });
   if (outcome.declined) throw new ApiError(400, { error: "PaymentError", detail: "Your card was declined." });
@@ -279,7 +307,20 @@ function resolveCheckoutCustomer(ctx: SandboxContext, checkout: CheckoutRecord):
   return { customer, isNew: true, issuesSessionToken: true };
 }
 
-function fulfilCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer: CustomerRecord, cardToken: string): void {
+/**
+ * Fulfils a confirmed checkout: subscription (recurring products) → order → checkout succeeded → benefit grants →
+ * customer.state_changed. When the card needs the customer's confirmation, it stops after a pending order: the
+ * subscription is `incomplete`, the checkout stays `confirmed` (with `subscription_id`), nothing is granted, until
+ * `completeFirstPayment` or `expireFirstPayment`. The provider's own checkout leaves a payment awaiting confirmation
+ * `confirmed` too (its intent_status says `requires_action`); the incomplete subscription and pending order stand in
+ * for the card processor's, so the app can see and complete the payment.
+ */
+function fulfilCheckout(
+  ctx: SandboxContext,
+  checkout: CheckoutRecord,
+  customer: CustomerRecord,
+  payment: { cardToken: string; requiresAction: boolean },
+): void {
   const product = findProduct(ctx, checkout.product_id);
   const amounts = checkoutAmounts(ctx, checkout);
   if (amounts.discount) ctx.store.put("discount", { ...amounts.discount, redemptions_count: amounts.discount.redemptions_count + 1 });
@@ -288,10 +329,17 @@ function fulfilCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer:
 
   let subscription: SubscriptionRecord | undefined;
   if (product.recurring_interval) {
-    subscription = createSubscription(ctx, { checkout, customer, product, cardToken, discountId: amounts.discount?.id ?? null });
+    subscription = createSubscription(ctx, {
+      checkout,
+      customer,
+      product,
+      cardToken: payment.cardToken,
+      discountId: amounts.discount?.id ?? null,
+      firstPaymentPending: payment.requiresAction,
+    });
   }
   const item: OrderItemRecord = itemFor(ctx, product.name, amounts.amount, price.id);
-  const isTrial = subscription?.status === "trialing";
+  const isTrial = subscription?.trial_end != null;
   createOrder(ctx, {
     customer,
     productId: product.id,
@@ -303,12 +351,89 @@ function fulfilCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer:
     seats: checkout.seats,
     metadata: checkout.metadata,
     customFieldData: checkout.custom_field_data,
-    paid: true,
+    paid: !payment.requiresAction,
   });
-  const succeeded = ctx.store.put("checkout", { ...checkout, status: "succeeded", subscription_id: subscription?.id ?? null, modified_at: ctx.clock.iso() });
+  if (payment.requiresAction) {
+    ctx.store.put("checkout", { ...checkout, subscription_id: subscription?.id ?? null });
+    return;
+  }
+  succeedCheckout(ctx, { ...checkout, subscription_id: subscription?.id ?? null }, customer, product);
+}
+
+/** The end of a paid checkout: succeeded (checkout.updated), then the benefit grants and customer.state_changed. */
+function succeedCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer: CustomerRecord, product: ProductRecord): void {
+  const succeeded = ctx.store.put("checkout", {
+    ...checkout,
+    status: "succeeded",
+    payment_processor_metadata: { ...checkout.payment_processor_metadata, intent_status: "succeeded" },
+    modified_at: ctx.clock.iso(),
+  });
   ctx.webhooks.emit("checkout.updated", serializeCheckout(ctx, succeeded));
-  grantBenefits(ctx, customer, product, { subscriptionId: subscription?.id ?? null, orderId: subscription ? null : lastOrderId(ctx, checkout.id) });
+  grantBenefits(ctx, customer, product, {
+    subscriptionId: succeeded.subscription_id,
+    orderId: succeeded.subscription_id ? null : lastOrderId(ctx, checkout.id),
+  });
   emitCustomerStateChanged(ctx, customer.id);
 }
 
 const lastOrderId = (ctx: SandboxContext, checkoutId: string) => ctx.store.list("order", (order) => order.checkout_id === checkoutId).at(-1)?.id ?? null;
+
+const firstOrders = (ctx: SandboxContext, subscription: SubscriptionRecord) =>
+  ctx.store.list("order", (order) => order.subscription_id === subscription.id && order.billing_reason === "subscription_create" && order.status === "pending");
+
+/** The checkout whose first payment the subscription waits for; anything but an incomplete subscription is refused. */
+function pendingCheckoutId(subscription: SubscriptionRecord): string {
+  if (subscription.status !== "incomplete" || !subscription.checkout_id)
+    throw forbidden("SubscriptionNotIncomplete", "Only the first payment of an incomplete subscription awaits confirmation.");
+  return subscription.checkout_id;
+}
+
+/**
+ * The customer confirmed the first payment (3-D Secure): the subscription starts and the checkout finishes as if it
+ * had paid at once: subscription.updated → subscription.active (none for a trial) → order.updated → order.paid →
+ * checkout.updated (succeeded) → benefit_grant.created per benefit → customer.state_changed.
+ */
+export function completeFirstPayment(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
+  const checkout = requireRecord(ctx.store, "checkout", pendingCheckoutId(subscription));
+  const status = subscription.trial_end && subscription.trial_end > ctx.clock.iso() ? "trialing" : "active";
+  const started = ctx.store.put("subscription", { ...subscription, status, modified_at: ctx.clock.iso() });
+  ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, started));
+  if (status === "active") ctx.webhooks.emit("subscription.active", serializeSubscription(ctx, started));
+  for (const order of firstOrders(ctx, started)) markOrderPaid(ctx, order);
+  succeedCheckout(ctx, checkout, requireRecord(ctx.store, "customer", started.customer_id), findProduct(ctx, started.product_id));
+  return started;
+}
+
+/**
+ * A first payment left unconfirmed past `FIRST_PAYMENT_TTL_MS` is given up: the subscription ends
+ * `incomplete_expired` without ever granting anything, its order is voided and the checkout fails
+ * (subscription.updated → order.updated → checkout.updated). The failed checkout takes another card until it expires.
+ */
+export function expireFirstPayment(ctx: SandboxContext, subscription: SubscriptionRecord): void {
+  const checkout = requireRecord(ctx.store, "checkout", pendingCheckoutId(subscription));
+  const expiredAt = new Date(new Date(subscription.created_at).getTime() + FIRST_PAYMENT_TTL_MS).toISOString();
+  const expired = ctx.store.put("subscription", {
+    ...subscription,
+    status: "incomplete_expired",
+    ends_at: expiredAt,
+    ended_at: expiredAt,
+    modified_at: ctx.clock.iso(),
+  });
+  ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, expired));
+  for (const order of firstOrders(ctx, expired)) {
+    const voided = ctx.store.put("order", { ...order, status: "void", modified_at: ctx.clock.iso() });
+    ctx.webhooks.emit("order.updated", serializeOrder(ctx, voided));
+  }
+  // As the provider's failure handling does, the intent's status is dropped with the payment attempt.
+  const failed = ctx.store.put("checkout", { ...checkout, status: "failed", payment_processor_metadata: {}, modified_at: ctx.clock.iso() });
+  ctx.webhooks.emit("checkout.updated", serializeCheckout(ctx, failed));
+}
+
+/** Incomplete subscriptions whose first payment is past its confirmation window at the current sandbox time. */
+export function firstPaymentsDue(ctx: SandboxContext): SubscriptionRecord[] {
+  const now = ctx.clock.now().getTime();
+  return ctx.store.list(
+    "subscription",
+    (subscription) => subscription.status === "incomplete" && new Date(subscription.created_at).getTime() + FIRST_PAYMENT_TTL_MS <= now,
+  );
+}

@@ -1,20 +1,21 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { ApiError, readJson } from "./api-errors";
-import { serializeCheckout } from "./checkouts.serializers";
-import { confirmCheckout, findCheckout } from "./checkouts.service";
+import { ApiError, forbidden, readJson } from "./api-errors";
+import { serializeCheckout, serializeCheckoutPublic } from "./checkouts.serializers";
+import { completeFirstPayment, confirmCheckout, findCheckout, findCheckoutBySecret } from "./checkouts.service";
 import type { SandboxContext } from "./context";
 import { processDueWork } from "./controls.service";
 import { newRouter } from "./http";
+import { saveCard } from "./customers.service";
 import type { CheckoutRecord } from "./records";
-import { DECLINED_TOKEN, PAYING_TOKEN } from "./shared";
+import { ACTION_REQUIRED_TOKEN, DECLINED_TOKEN, PAYING_TOKEN, requireRecord } from "./shared";
 import { serializeSubscription } from "./subscriptions.serializers";
 import { findSubscription } from "./subscriptions.service";
 
 /**
  * Sandbox controls: not part of the provider's API. They move the clock (renewals, trial ends,
- * period-end cancellations, dunning), finish checkouts without a browser, set the card a
- * subscription renews with, and start over.
+ * period-end cancellations, dunning, unconfirmed first payments), finish checkouts without a browser,
+ * confirm a first payment that needs the customer, set the card a subscription renews with, and start over.
  */
 export function controlRoutes(ctx: SandboxContext, reset: () => void) {
   const router = newRouter();
@@ -70,11 +71,44 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
     return c.json(serializeCheckout(ctx, checkoutById(c.req.param("id"))));
   });
 
-  /** The card later renewals are charged to: `tok_chargeDeclined` makes the next renewal fail. */
+  /**
+   * The customer confirms the first payment of an `incomplete` subscription (card 4000 0025 0000 3155), as 3-D Secure
+   * would: the subscription starts, its order is paid, the checkout succeeds and the benefits are granted.
+   * The answer is the Subscription; 403 unless it is incomplete.
+   */
+  router.post("/subscriptions/:id/complete-payment", (c) => {
+    const subscription = findSubscription(ctx, c.req.param("id"));
+    return c.json(
+      serializeSubscription(
+        ctx,
+        ctx.store.transaction(() => completeFirstPayment(ctx, subscription)),
+      ),
+    );
+  });
+
+  /**
+   * The same for the hosted page, which holds only the checkout's client secret (the path is exempt from the
+   * organization token, like the client checkout API). The answer is the checkout as the page reads it.
+   */
+  router.post("/checkouts/client/:secret/complete-payment", (c) => {
+    const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
+    if (!checkout.subscription_id) throw forbidden("SubscriptionNotIncomplete", "This checkout has no payment awaiting confirmation.");
+    const subscription = findSubscription(ctx, checkout.subscription_id);
+    ctx.store.transaction(() => completeFirstPayment(ctx, subscription));
+    return c.json(serializeCheckoutPublic(ctx, findCheckout(ctx, checkout.id)));
+  });
+
+  /**
+   * The card later renewals are charged to (`tok_chargeDeclined` makes the next renewal fail); it is saved on the
+   * customer as their default payment method, as a card update at the provider is.
+   */
   router.post("/subscriptions/:id/card", async (c) => {
     const subscription = findSubscription(ctx, c.req.param("id"));
-    const input = await readJson(c, z.object({ token: z.enum([PAYING_TOKEN, DECLINED_TOKEN]) }));
-    const updated = ctx.store.put("subscription", { ...subscription, card_token: input.token });
+    const input = await readJson(c, z.object({ token: z.enum([PAYING_TOKEN, DECLINED_TOKEN, ACTION_REQUIRED_TOKEN]) }));
+    const updated = ctx.store.transaction(() => {
+      saveCard(ctx, requireRecord(ctx.store, "customer", subscription.customer_id), input.token);
+      return ctx.store.put("subscription", { ...subscription, card_token: input.token });
+    });
     return c.json(serializeSubscription(ctx, updated));
   });
 

@@ -1,8 +1,9 @@
 import { serializeBenefit } from "./benefits.serializers";
-import { serializeOrganizationPublic, type SandboxContext } from "./context";
+import type { SandboxContext } from "./context";
 import { customerMeterBase } from "./customers.serializers";
 import { serializeMeterSummary, serializeSubscriptionMeters, subscriptionPrices } from "./meters.serializers";
 import { serializeOrderCommon } from "./orders.serializers";
+import { serializeOrganizationPublic } from "./organizations.serializers";
 import { serializePrice, serializePublicProduct } from "./products.serializers";
 import type { CustomerRecord, GrantRecord, MeterRecord, OrderRecord, SubscriptionRecord } from "./records";
 import { findRecord, requireRecord, type Json } from "./shared";
@@ -13,7 +14,7 @@ import { serializeSubscriptionCore } from "./subscriptions.serializers";
 function customerOrganization(ctx: SandboxContext): Json {
   return {
     ...serializeOrganizationPublic(ctx),
-    customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true } },
+    customer_portal_settings: ctx.organization.customer_portal_settings,
   };
 }
 

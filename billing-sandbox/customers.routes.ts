@@ -1,13 +1,22 @@
+import type { Context } from "hono";
 import type { z } from "zod";
 import { notFound, readJson, validationError } from "./api-errors";
 import type { SandboxContext } from "./context";
-import { serializeCustomer, serializeCustomerSession, serializeCustomerState } from "./customers.serializers";
-import { assertCustomerUnique, createCustomer, createCustomerSession, emitCustomerStateChanged, findCustomerByExternalId } from "./customers.service";
+import { serializeCustomer, serializeCustomerSession, serializeCustomerState, serializePaymentMethod } from "./customers.serializers";
+import {
+  assertCustomerUnique,
+  createCustomer,
+  createCustomerSession,
+  emitCustomerStateChanged,
+  findCustomerByExternalId,
+  isSameEmail,
+} from "./customers.service";
 import { matchesMetadata, metadataQuery, newRouter, paginate } from "./http";
 import type { CustomerRecord } from "./records";
 import { customerCreateSchema, customerSessionCreateSchema, customerUpdateSchema } from "./schemas";
+import { liveSubscriptions, revokeSubscription } from "./subscriptions.service";
 
-/** Customers (by id and by external id), their state, and customer sessions for the portal. */
+/** Customers (individuals and teams, by id and by external id), their state and saved cards, and customer sessions for the portal. */
 
 function byId(ctx: SandboxContext, id: string): CustomerRecord {
   const customer = ctx.store.get("customer", id);
@@ -25,15 +34,18 @@ export function customerRoutes(ctx: SandboxContext) {
   const router = newRouter();
 
   router.get("/", (c) => {
-    const email = c.req.query("email")?.toLowerCase();
+    const email = c.req.query("email");
     const query = c.req.query("query")?.toLowerCase();
     const metadata = metadataQuery(c);
     const customers = ctx.store.list(
       "customer",
       (customer) =>
         customer.deleted_at === null &&
-        (!email || customer.email.toLowerCase() === email) &&
-        (!query || customer.email.toLowerCase().includes(query) || (customer.name ?? "").toLowerCase().includes(query) || customer.external_id === query) &&
+        (!email || isSameEmail(customer.email, email)) &&
+        (!query ||
+          (customer.email ?? "").toLowerCase().includes(query) ||
+          (customer.name ?? "").toLowerCase().includes(query) ||
+          customer.external_id === query) &&
         matchesMetadata(customer.metadata, metadata),
     );
     return c.json(paginate(c, customers, (customer) => serializeCustomer(ctx, customer)));
@@ -49,6 +61,13 @@ export function customerRoutes(ctx: SandboxContext) {
       201,
     );
   });
+
+  const paymentMethods = (c: Context, customer: CustomerRecord) =>
+    paginate(
+      c,
+      ctx.store.list("payment_method", (method) => method.customer_id === customer.id),
+      (method) => serializePaymentMethod(customer, method),
+    );
 
   const update = (customer: CustomerRecord, input: z.infer<typeof customerUpdateSchema>) => {
     if (input.external_id !== undefined && customer.external_id !== null && input.external_id !== customer.external_id) {
@@ -73,8 +92,10 @@ export function customerRoutes(ctx: SandboxContext) {
     });
   };
 
+  /** Ends the customer's live subscriptions at once (each with the usual revoke webhooks), then soft-deletes it. */
   const remove = (customer: CustomerRecord, anonymize: boolean) =>
     ctx.store.transaction(() => {
+      for (const subscription of liveSubscriptions(ctx, customer.id)) revokeSubscription(ctx, subscription);
       const deleted = ctx.store.put("customer", {
         ...customer,
         deleted_at: ctx.clock.iso(),
@@ -94,6 +115,7 @@ export function customerRoutes(ctx: SandboxContext) {
     return c.body(null, 204);
   });
   router.get("/external/:externalId/state", (c) => c.json(serializeCustomerState(ctx, byExternalId(ctx, c.req.param("externalId")))));
+  router.get("/external/:externalId/payment-methods", (c) => c.json(paymentMethods(c, byExternalId(ctx, c.req.param("externalId")))));
 
   router.get("/:id", (c) => c.json(serializeCustomer(ctx, byId(ctx, c.req.param("id")))));
   router.patch("/:id", async (c) => {
@@ -105,6 +127,7 @@ export function customerRoutes(ctx: SandboxContext) {
     return c.body(null, 204);
   });
   router.get("/:id/state", (c) => c.json(serializeCustomerState(ctx, byId(ctx, c.req.param("id")))));
+  router.get("/:id/payment-methods", (c) => c.json(paymentMethods(c, byId(ctx, c.req.param("id")))));
 
   return router;
 }

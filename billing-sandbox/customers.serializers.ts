@@ -1,15 +1,15 @@
 import type { SandboxContext } from "./context";
 import { serializeMeter, serializeSubscriptionMeters } from "./meters.serializers";
 import { customerMeterBalances, meterBalanceForCustomer } from "./meters.service";
-import type { CustomerRecord, CustomerSessionRecord, MeterRecord } from "./records";
+import type { CustomerRecord, CustomerSessionRecord, MeterRecord, PaymentMethodRecord } from "./records";
 import { requireRecord, stableId, type Json } from "./shared";
 
-/** Customer (individual). */
+/** Customer: CustomerIndividual or CustomerTeam, by its `type`. */
 export function serializeCustomer(ctx: SandboxContext, customer: CustomerRecord): Json {
   return { ...customer, organization_id: ctx.organization.id, first_user_event_at: null, avatar_url: null };
 }
 
-/** CustomerState: the customer with active subscriptions, granted benefits and meter balances. */
+/** CustomerState (CustomerStateIndividual | CustomerStateTeam): the customer with active subscriptions, granted benefits and meter balances. */
 export function serializeCustomerState(ctx: SandboxContext, customer: CustomerRecord): Json {
   const grants = ctx.store.list("grant", (grant) => grant.customer_id === customer.id && grant.is_granted && !grant.is_revoked);
   const activeSubscriptions = ctx.store.list(
@@ -93,6 +93,12 @@ export function serializeCustomerSession(ctx: SandboxContext, session: CustomerS
   const customer = requireRecord(ctx.store, "customer", session.customer_id);
   const portalUrl = new URL(`${ctx.publicUrl}/portal`);
   portalUrl.searchParams.set("customer_session_token", session.token);
-  portalUrl.searchParams.set("email", customer.email);
+  if (customer.email) portalUrl.searchParams.set("email", customer.email);
   return { ...session, customer_portal_url: portalUrl.toString(), customer: serializeCustomer(ctx, customer) };
+}
+
+/** PaymentMethod (CustomerPaymentMethodCard): a saved test card; the customer's default is the one saved last. */
+export function serializePaymentMethod(customer: CustomerRecord, method: PaymentMethodRecord): Json {
+  const { token: _token, ...wire } = method;
+  return { ...wire, is_default: customer.default_payment_method_id === method.id };
 }

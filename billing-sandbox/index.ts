@@ -4,7 +4,7 @@ import { createErrorHandler, notFound, unauthorized, type SandboxLogger } from "
 import { benefitRoutes } from "./benefits.routes";
 import { checkoutClientRoutes, checkoutRoutes } from "./checkouts.routes";
 import { createClock } from "./clock";
-import { loadOrganization, type SandboxContext } from "./context";
+import type { SandboxContext } from "./context";
 import { controlRoutes } from "./controls.routes";
 import { processDueWork } from "./controls.service";
 import { customerPortalRoutes } from "./customer-portal.routes";
@@ -13,6 +13,8 @@ import { discountRoutes } from "./discounts.routes";
 import { newRouter, type SandboxEnv } from "./http";
 import { customerMeterRoutes, eventRoutes, meterRoutes } from "./meters.routes";
 import { orderRoutes, refundRoutes } from "./orders.routes";
+import { organizationRoutes } from "./organizations.routes";
+import { loadOrganization, resetOrganization, saveOrganization } from "./organizations.service";
 import { pageRoutes } from "./pages";
 import { customFieldRoutes, productRoutes } from "./products.routes";
 import * as requestSchemas from "./schemas";
@@ -79,8 +81,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
   };
 
   const initialize = () => {
-    // The organization outlives a reset so ids the app stored about the merchant stay valid.
-    store.setSetting("organization", JSON.stringify(ctx.organization));
+    saveOrganization(ctx, ctx.organization);
     seedCatalogue(ctx);
     if (options.webhookEndpoint) syncConfiguredEndpoint(ctx, options.webhookEndpoint);
     processDueWork(ctx);
@@ -93,10 +94,10 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
     throw notFound();
   });
 
-  // The organization token guards the API and the controls; the client checkout API is
-  // authorized by its client secret and the portal by a customer-session token.
+  // The organization token guards the API and the controls; the client checkout API (and the hosted page's
+  // control that confirms a payment) is authorized by its client secret and the portal by a customer-session token.
   const requireOrganizationToken: MiddlewareHandler = async (c, next) => {
-    if (!/\/v1\/(checkouts\/client|customer-portal)\//.test(c.req.path)) {
+    if (!/\/(v1|sandbox)\/checkouts\/client\/|\/v1\/customer-portal\//.test(c.req.path)) {
       const token = /^Bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
       if (!token || (ctx.accessToken !== undefined && !isSameSecret(token, ctx.accessToken))) throw unauthorized();
     }
@@ -109,6 +110,7 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
   app.route("/v1/custom-fields", customFieldRoutes(ctx));
   app.route("/v1/benefits", benefitRoutes(ctx));
   app.route("/v1/discounts", discountRoutes(ctx));
+  app.route("/v1/organizations", organizationRoutes(ctx));
   app.route("/v1/customers", customerRoutes(ctx));
   app.route("/v1/customer-sessions", customerSessionRoutes(ctx));
   app.route("/v1/customer-portal", customerPortalRoutes(ctx));
@@ -125,6 +127,8 @@ export function createBillingSandbox(options: BillingSandboxOptions): BillingSan
     "/sandbox",
     controlRoutes(ctx, () => {
       store.reset();
+      // The organization keeps its id, so ids the app stored about the merchant stay valid.
+      ctx.organization = resetOrganization(ctx.organization);
       initialize();
     }),
   );

@@ -33,7 +33,7 @@ describe("mounted under /sandbox/polar", () => {
   it("serves the SDK with baseUrl at the mount point, checkout urls under it, and the pages", async () => {
     const polar = createPolar({ accessToken: "anything", baseUrl });
     const products = await polar.products.list({});
-    expect(products.items.length).toBe(4);
+    expect(products.items.length).toBe(5);
     const checkout = await polar.checkouts.create({ products: [products.items[0]?.id as string] });
     expectSchema("Checkout", checkout);
     expect(checkout.url).toBe(`${baseUrl}/checkout/${checkout.client_secret}`);

@@ -6,7 +6,7 @@ import { serializeOrder, serializeRefund } from "./orders.serializers";
 import type { CustomerRecord, DiscountRecord, OrderItemRecord, OrderRecord, SubscriptionRecord } from "./records";
 import { discountFor, newId } from "./shared";
 
-/** Orders (made by checkouts, renewals and plan changes), their payment, and refunds. */
+/** Orders (made by checkouts, renewals, and plan and seat changes), their payment, and refunds. */
 
 export function itemFor(ctx: SandboxContext, label: string, amount: number, priceId: string | null, proration = false): OrderItemRecord {
   return { id: newId(), created_at: ctx.clock.iso(), modified_at: null, label, amount, tax_amount: 0, proration, product_price_id: priceId };
@@ -73,7 +73,11 @@ export function markOrderPaid(ctx: SandboxContext, order: OrderRecord): OrderRec
   return paid;
 }
 
-/** Refund part or all of a paid order: refund.created → order.updated → order.refunded (→ grant revocations). */
+/**
+ * Refund part or all of a paid order. The refund is created `pending` and succeeds within the same request (the
+ * sandbox has no processor to wait for, so the outcome is deterministic): refund.created (pending) → refund.updated
+ * (succeeded) → order.updated → order.refunded (→ benefit_grant.revoked → customer.state_changed with revoke_benefits).
+ */
 export function refundOrder(
   ctx: SandboxContext,
   input: {
@@ -95,12 +99,12 @@ export function refundOrder(
     if (input.revoke_benefits && order.subscription_id)
       throw validationError(["body", "revoke_benefits"], "Subscription benefits are revoked by canceling the subscription.");
     const now = ctx.clock.iso();
-    const refund = ctx.store.put("refund", {
+    const pending = ctx.store.put("refund", {
       id: newId(),
       created_at: now,
       modified_at: null,
       metadata: input.metadata ?? {},
-      status: "succeeded",
+      status: "pending",
       reason: input.reason,
       amount: input.amount,
       tax_amount: 0,
@@ -111,7 +115,9 @@ export function refundOrder(
       revoke_benefits: input.revoke_benefits ?? false,
       comment: input.comment ?? null,
     });
-    ctx.webhooks.emit("refund.created", serializeRefund(ctx, refund));
+    ctx.webhooks.emit("refund.created", serializeRefund(ctx, pending));
+    const refund = ctx.store.put("refund", { ...pending, status: "succeeded", modified_at: now });
+    ctx.webhooks.emit("refund.updated", serializeRefund(ctx, refund));
     const refundedAmount = order.refunded_amount + input.amount;
     const updated = ctx.store.put("order", {
       ...order,

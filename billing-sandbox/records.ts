@@ -93,15 +93,67 @@ export type AddressRecord = {
 export type CustomerRecord = Timestamps & {
   metadata: Metadata;
   external_id: string | null;
-  email: string;
+  /** Always set for an individual; a team may have none. */
+  email: string | null;
   email_verified: boolean;
-  type: "individual";
+  type: "individual" | "team";
   name: string | null;
   billing_name: string | null;
   billing_address: AddressRecord | null;
   tax_id: [string, string] | null;
   locale: string | null;
+  /** The card saved last (see PaymentMethodRecord); absent on customers stored before cards were saved. */
+  default_payment_method_id?: string | null;
   deleted_at: string | null;
+};
+
+/** A test card saved on a customer when a checkout or the card control uses it. */
+export type PaymentMethodRecord = Timestamps & {
+  customer_id: string;
+  processor: "stripe";
+  type: "card";
+  method_metadata: { brand: string; last4: string; exp_month: number; exp_year: number; wallet: null };
+  /** The test card token it stands for (`tok_visa`, …), so the same card is saved once. */
+  token: string;
+};
+
+export type ProrationBehavior = "invoice" | "prorate";
+
+/**
+ * The provider organization (the merchant) the sandbox plays, kept in a setting rather than as a kind:
+ * there is exactly one. Its settings are the OrganizationUpdate fields the sandbox stores as given.
+ */
+export type OrganizationRecord = {
+  id: string;
+  created_at: string;
+  modified_at: string | null;
+  name: string;
+  slug: string;
+  avatar_url: string | null;
+  email: string | null;
+  website: string | null;
+  socials: { platform: string; url: string }[];
+  country: string | null;
+  default_presentment_currency: string;
+  default_tax_behavior: "location" | "inclusive" | "exclusive";
+  sso_enforced: boolean;
+  embed_hosts: string[];
+  feature_settings: Record<string, boolean | string[] | null>;
+  subscription_settings: {
+    allow_multiple_subscriptions: boolean;
+    /** What a product or seat change does when the request names no proration behavior. */
+    proration_behavior: ProrationBehavior;
+    benefit_revocation_grace_period: number;
+    prevent_trial_abuse: boolean;
+    allow_customer_updates: boolean;
+  };
+  customer_email_settings: Record<string, boolean>;
+  customer_portal_settings: {
+    usage: { show: boolean };
+    subscription: { update_seats: boolean; update_plan: boolean; pause?: boolean };
+    customer?: { allow_email_change?: boolean };
+  };
+  dispute_settings: { auto_accept_below_amount: number | null };
 };
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
@@ -132,6 +184,8 @@ export type CheckoutRecord = Timestamps & {
   customer_billing_address: AddressRecord | null;
   customer_tax_id: string | null;
   is_business_customer: boolean;
+  /** Set at confirmation as the provider does: `intent_status` is `succeeded`, or `requires_action` until the customer confirms. */
+  payment_processor_metadata: Record<string, string>;
   metadata: Metadata;
   customer_metadata: Metadata;
   custom_field_data: Record<string, unknown>;
@@ -169,13 +223,13 @@ export type SubscriptionRecord = Timestamps & {
   metadata: Metadata;
   custom_field_data: Record<string, unknown>;
   price_ids: string[];
-  /** The test card renewals are charged to: `tok_visa` pays, `tok_chargeDeclined` fails. */
+  /** The test card renewals are charged to: `tok_chargeDeclined` fails, the others pay. */
   card_token: string;
   /** Proration items of a `prorate` product change, billed on the next renewal. */
   pending_proration: OrderItemRecord[];
 };
 
-export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded";
+export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded" | "void";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
 
 export type OrderItemRecord = Timestamps & { label: string; amount: number; tax_amount: number; proration: boolean; product_price_id: string | null };
@@ -298,6 +352,7 @@ export type RecordKinds = {
   meter: MeterRecord;
   event: EventRecord;
   customer_session: CustomerSessionRecord;
+  payment_method: PaymentMethodRecord;
   webhook_endpoint: WebhookEndpointRecord;
   webhook_event: WebhookEventRecord;
   webhook_delivery: WebhookDeliveryRecord;

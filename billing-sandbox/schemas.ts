@@ -174,16 +174,20 @@ const addressSchema = z.object({
   state: z.string().nullish(),
 });
 
-export const customerCreateSchema = z.object({
-  type: z.literal("individual").optional(),
-  email: z.email(),
+const customerFields = {
   name: z.string().nullish(),
   external_id: z.string().min(1).nullish(),
   metadata: metadataSchema.default({}),
   billing_address: addressSchema.nullish(),
   tax_id: z.tuple([z.string(), z.string()]).nullish(),
   locale: z.string().nullish(),
-});
+};
+
+/** CustomerIndividualCreate (the default; needs an e-mail address) | CustomerTeamCreate (the e-mail address is optional). */
+export const customerCreateSchema = z.discriminatedUnion("type", [
+  z.object({ ...customerFields, type: z.literal("individual").default("individual"), email: z.email() }),
+  z.object({ ...customerFields, type: z.literal("team"), email: z.email().nullish() }),
+]);
 
 export const customerUpdateSchema = z.object({
   email: z.email().optional(),
@@ -245,6 +249,8 @@ export const checkoutUpdateSchema = checkoutClientUpdateSchema.extend({
   discount_id: z.uuid().nullish(),
 });
 
+const prorationBehaviorSchema = z.enum(["invoice", "prorate"]);
+
 export const subscriptionUpdateSchema = z.union([
   z.object({ revoke: z.literal(true) }),
   z.object({
@@ -254,9 +260,81 @@ export const subscriptionUpdateSchema = z.union([
       .nullish(),
     customer_cancellation_comment: z.string().nullish(),
   }),
-  z.object({ product_id: z.uuid(), proration_behavior: z.enum(["invoice", "prorate"]).nullish() }),
+  z.object({ product_id: z.uuid(), proration_behavior: prorationBehaviorSchema.nullish() }),
+  // SubscriptionUpdateSeats: the bounds come from the seat-based price, so the service checks them.
+  z.object({ seats: z.number().int(), proration_behavior: prorationBehaviorSchema.nullish() }),
   z.object({ metadata: metadataSchema }),
 ]);
+
+export const customerEmailSettingNames = [
+  "order_confirmation",
+  "payment_method_expiration_reminder",
+  "subscription_cancellation",
+  "subscription_confirmation",
+  "subscription_cycled",
+  "subscription_cycled_after_trial",
+  "subscription_past_due",
+  "subscription_paused",
+  "subscription_resumed",
+  "subscription_renewal_reminder",
+  "subscription_revoked",
+  "subscription_trial_conversion_reminder",
+  "subscription_uncanceled",
+  "subscription_updated",
+] as const;
+
+/**
+ * OrganizationUpdate. Settings objects are whole, as the provider requires; the sandbox applies only the proration
+ * behaviors it implements (`invoice`, `prorate`), so `next_period` is refused.
+ */
+export const organizationUpdateSchema = z.object({
+  name: z.string().min(3).nullish(),
+  avatar_url: z.url().nullish(),
+  email: z.email().nullish(),
+  website: z.url().nullish(),
+  socials: z
+    .array(
+      z.object({
+        platform: z.enum(["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"]),
+        url: z.url(),
+      }),
+    )
+    .nullish(),
+  country: z.string().length(2).nullish(),
+  feature_settings: z
+    .object({
+      seat_based_pricing_enabled: z.boolean().optional(),
+      member_model_enabled: z.boolean().optional(),
+      checkout_localization_enabled: z.boolean().optional(),
+      overview_metrics: z.array(z.string()).nullish(),
+    })
+    .nullish(),
+  subscription_settings: z
+    .object({
+      allow_multiple_subscriptions: z.boolean(),
+      proration_behavior: prorationBehaviorSchema,
+      benefit_revocation_grace_period: z.number().int().min(0),
+      prevent_trial_abuse: z.boolean(),
+      allow_customer_updates: z.boolean(),
+    })
+    .nullish(),
+  customer_email_settings: z.object(Object.fromEntries(customerEmailSettingNames.map((name) => [name, z.boolean()])) as Record<string, z.ZodBoolean>).nullish(),
+  customer_portal_settings: z
+    .object({
+      usage: z.object({ show: z.boolean() }),
+      subscription: z.object({ update_seats: z.boolean(), update_plan: z.boolean(), pause: z.boolean().optional() }),
+      customer: z.object({ allow_email_change: z.boolean().optional() }).optional(),
+    })
+    .nullish(),
+  dispute_settings: z.object({ auto_accept_below_amount: z.number().int().min(1).max(10_000).nullish() }).nullish(),
+  embed_hosts: z.array(z.string()).nullish(),
+  default_presentment_currency: z
+    .string()
+    .regex(/^[a-z]{3}$/)
+    .nullish(),
+  default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),
+  sso_enforced: z.boolean().nullish(),
+});
 
 export const refundCreateSchema = z.object({
   order_id: z.uuid(),

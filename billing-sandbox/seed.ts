@@ -4,8 +4,12 @@ import { createDiscount } from "./discounts.service";
 import { createMeter } from "./meters.service";
 import { createProduct, setProductBenefits } from "./products.service";
 
-/** The catalogue a fresh sandbox starts with. Runs once per data file (a setting marks it done). */
+/**
+ * The catalogue a fresh sandbox starts with. Runs once per data file (a setting marks it done). Every paid plan has
+ * a monthly and a yearly product; product metadata `plan` names the plan family, benefit metadata the features.
+ */
 export const SEED_DISCOUNT_CODE = "LAUNCH20";
+/** Usage events: one per usage record, its `metadata.quantity` the units it used (the meter sums them). */
 export const API_REQUEST_EVENT = "api_request";
 
 export function seedCatalogue(ctx: SandboxContext): void {
@@ -14,7 +18,7 @@ export function seedCatalogue(ctx: SandboxContext): void {
     const meter = createMeter(ctx, {
       name: "API requests",
       filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: API_REQUEST_EVENT }] },
-      aggregation: { func: "count" },
+      aggregation: { func: "sum", property: "quantity" },
       unit: "scalar",
       metadata: {},
     });
@@ -29,6 +33,12 @@ export function seedCatalogue(ctx: SandboxContext): void {
       description: "10,000 API requests a month",
       properties: { units: 10_000, rollover: false, meter_id: meter.id },
       metadata: { feature: "api_credits" },
+    });
+    const unlimited = createBenefit(ctx, {
+      type: "custom",
+      description: "Unlimited members and teams",
+      properties: { note: null },
+      metadata: { limit_members: "unlimited", limit_teams: "unlimited" },
     });
     const metered = { amount_type: "metered_unit" as const, price_currency: "usd", meter_id: meter.id, unit_amount: "0.1", cap_amount: null };
 
@@ -59,22 +69,30 @@ export function seedCatalogue(ctx: SandboxContext): void {
       metadata: { plan: "pro" },
       attached_custom_fields: [],
     });
+    const perSeat = (pricePerSeat: number) => ({
+      amount_type: "seat_based" as const,
+      price_currency: "usd",
+      seat_tiers: { tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: pricePerSeat }], minimum_seats: 1, maximum_seats: 50 },
+    });
     const team = createProduct(ctx, {
       name: "Team",
       description: "Pro for the whole team, priced per seat (up to 50 seats).",
       visibility: "public",
       recurring_interval: "month",
-      prices: [
-        {
-          amount_type: "seat_based",
-          price_currency: "usd",
-          seat_tiers: { tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: 1500 }], minimum_seats: 1, maximum_seats: 50 },
-        },
-      ],
+      prices: [perSeat(1500)],
       metadata: { plan: "team" },
       attached_custom_fields: [],
     });
-    for (const product of [proMonthly, proYearly, team]) setProductBenefits(ctx, product, [support.id, credits.id]);
+    const teamYearly = createProduct(ctx, {
+      name: "Team yearly",
+      description: "Team, billed once a year per seat (two months free).",
+      visibility: "public",
+      recurring_interval: "year",
+      prices: [perSeat(15_000)],
+      metadata: { plan: "team" },
+      attached_custom_fields: [],
+    });
+    for (const product of [proMonthly, proYearly, team, teamYearly]) setProductBenefits(ctx, product, [support.id, credits.id, unlimited.id]);
     createDiscount(ctx, {
       name: "Launch offer: 20% off for 3 months",
       type: "percentage",

@@ -47,9 +47,19 @@ export function findPrice(store: Store, priceId: string): PriceRecord | undefine
   return undefined;
 }
 
-/** The test cards: the first pays, the second is declined (at checkout, and on renewals when it is the card on file). */
+/**
+ * The test cards, by the token the hosted page sends for each card number. 4242… pays. 0002 is declined, at
+ * checkout and on renewals when it is the card on file. 3155 needs the customer to confirm (3-D Secure) before
+ * the first payment of a subscription goes through; once confirmed it pays renewals like 4242.
+ */
 export const PAYING_TOKEN = "tok_visa";
 export const DECLINED_TOKEN = "tok_chargeDeclined";
+export const ACTION_REQUIRED_TOKEN = "tok_threeDSecureRequired";
+export const TEST_CARDS = new Map([
+  [PAYING_TOKEN, { brand: "visa", last4: "4242" }],
+  [DECLINED_TOKEN, { brand: "visa", last4: "0002" }],
+  [ACTION_REQUIRED_TOKEN, { brand: "visa", last4: "3155" }],
+]);
 
 /** What one period of a price costs before discounts; metered prices are billed afterwards from usage. */
 export function priceAmount(price: PriceRecord, options: { customAmount?: number | null; seats?: number | null } = {}): number {

@@ -49,6 +49,7 @@ describe("subscription lifecycle", () => {
       "order.paid",
       "benefit_grant.cycled",
       "benefit_grant.cycled",
+      "benefit_grant.cycled",
       "customer.state_changed",
     ]);
     const renewed = await harness.polar.subscriptions.get(subscription.id);
@@ -82,18 +83,19 @@ describe("subscription lifecycle", () => {
     productIds["Usage plan"] = product.id;
     const subscription = await subscribe("Usage plan", "org_usage");
 
+    // The seeded meter sums `quantity`: four usage records of two requests each are eight requests.
     const ingest = await harness.polar.events.ingest({
       events: [
-        ...Array.from({ length: 8 }, (_, index) => ({
+        ...Array.from({ length: 4 }, (_, index) => ({
           name: API_REQUEST_EVENT,
           external_customer_id: "org_usage",
           external_id: `request-${index}`,
-          metadata: { path: "/v1/things" },
+          metadata: { path: "/v1/things", quantity: 2 },
         })),
-        { name: "page_view", external_customer_id: "org_usage", metadata: {} },
+        { name: "page_view", external_customer_id: "org_usage", metadata: { quantity: 100 } },
       ],
     });
-    expect(ingest).toEqual({ inserted: 9, duplicates: 0 });
+    expect(ingest).toEqual({ inserted: 5, duplicates: 0 });
     expect(
       await harness.polar.events.ingest({ events: [{ name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: "request-0", metadata: {} }] }),
     ).toEqual({ inserted: 0, duplicates: 1 });
@@ -144,6 +146,7 @@ describe("subscription lifecycle", () => {
       "subscription.revoked",
       "benefit_grant.revoked",
       "benefit_grant.revoked",
+      "benefit_grant.revoked",
       "customer.state_changed",
     ]);
     const ended = await harness.polar.subscriptions.get(subscription.id);
@@ -170,6 +173,7 @@ describe("subscription lifecycle", () => {
       "subscription.updated",
       "subscription.canceled",
       "subscription.revoked",
+      "benefit_grant.revoked",
       "benefit_grant.revoked",
       "benefit_grant.revoked",
       "customer.state_changed",
@@ -204,6 +208,7 @@ describe("subscription lifecycle", () => {
     expect(await webhooksAfter(harness, mark, subscription.customer_id)).toEqual([
       "subscription.updated",
       "subscription.revoked",
+      "benefit_grant.revoked",
       "benefit_grant.revoked",
       "benefit_grant.revoked",
       "customer.state_changed",
@@ -287,8 +292,90 @@ describe("subscription lifecycle", () => {
   });
 });
 
+describe("seats", () => {
+  /** A Team subscription bought with `seats` seats. */
+  async function team(organizationId: string, seats: number) {
+    const checkout = await harness.polar.checkouts.create({
+      products: [productIds.Team as string],
+      external_customer_id: organizationId,
+      customer_email: `${organizationId}@example.test`,
+      seats,
+    });
+    const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
+    return harness.polar.subscriptions.get((completed.body as { subscription_id: string }).subscription_id);
+  }
+
+  it("adds seats with proration_behavior invoice: amount recomputed, the prorated difference billed now in a subscription_update order", async () => {
+    const subscription = await team("org_seats_invoice", 3);
+    expect(subscription).toMatchObject({ seats: 3, amount: 4500 });
+    const mark = await harness.mark();
+    const updated = await harness.polar.subscriptions.update(subscription.id, { seats: 5, proration_behavior: "invoice" });
+    expect(updated).toMatchObject({ seats: 5, amount: 7500, status: "active" });
+    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "order.created", "order.updated", "order.paid", "customer.state_changed"]);
+    const state = harness.receiver.received.at(-1)?.payload.data as { active_subscriptions: { amount: number }[] };
+    expect(state.active_subscriptions.map((item) => item.amount)).toEqual([7500]);
+    const orders = await harness.polar.orders.list({ customer_id: subscription.customer_id, sorting: ["created_at"] });
+    expect(orders.items.map((order) => [order.billing_reason, order.status, order.total_amount, order.seats])).toEqual([
+      ["subscription_create", "paid", 4500, 3],
+      ["subscription_update", "paid", 3000, 5],
+    ]);
+    expect(orders.items[1]?.items.map((item) => [item.label, item.amount, item.proration])).toEqual([
+      ["Remaining time on Team (5 seats)", 7500, true],
+      ["Unused time on Team (3 seats)", -4500, true],
+    ]);
+  });
+
+  it("removes seats with proration_behavior prorate: no order now, the difference on the next renewal", async () => {
+    const subscription = await team("org_seats_prorate", 4);
+    let mark = await harness.mark();
+    const updated = await harness.polar.subscriptions.update(subscription.id, { seats: 2, proration_behavior: "prorate" });
+    expect(updated).toMatchObject({ seats: 2, amount: 3000 });
+    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "customer.state_changed"]);
+    expect((await harness.polar.orders.list({ customer_id: subscription.customer_id })).items).toHaveLength(1);
+
+    mark = await harness.mark();
+    await advanceDays(31);
+    expect((await webhooksAfter(harness, mark, subscription.customer_id)).slice(0, 5)).toEqual([
+      "subscription.cycled",
+      "subscription.updated",
+      "order.created",
+      "order.updated",
+      "order.paid",
+    ]);
+    const renewal = (await harness.polar.orders.list({ customer_id: subscription.customer_id })).items[0];
+    expect(renewal?.billing_reason).toBe("subscription_cycle");
+    expect(renewal?.items.map((item) => [item.label, item.amount])).toEqual([
+      ["Team", 3000],
+      ["Remaining time on Team (2 seats)", 3000],
+      ["Unused time on Team (4 seats)", -6000],
+    ]);
+    expect(renewal?.total_amount).toBe(0);
+  });
+
+  it("keeps seats within the price's minimum and maximum, and refuses seats on a subscription without a seat-based price", async () => {
+    const subscription = await team("org_seats_bounds", 1);
+    const pro = await subscribe("Pro monthly", "org_seats_pro");
+    const mark = await harness.mark();
+    const tooMany = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { seats: 51 });
+    expect(tooMany).toEqual({ status: 422, body: { detail: [{ loc: ["body", "seats"], msg: "Maximum 50 seats allowed.", type: "value_error" }] } });
+    const none = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { seats: 0 });
+    expect(none).toEqual({ status: 422, body: { detail: [{ loc: ["body", "seats"], msg: "Minimum 1 seats required.", type: "value_error" }] } });
+    const notSeatBased = await harness.request("PATCH", `/v1/subscriptions/${pro.id}`, { seats: 2 });
+    expect(notSeatBased).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "seats"], msg: "This subscription does not support seat-based pricing.", type: "value_error" }] },
+    });
+    expect((await harness.polar.subscriptions.get(subscription.id)).seats).toBe(1);
+    expect(await webhooksAfter(harness, mark)).toEqual([]);
+
+    await harness.polar.subscriptions.update(subscription.id, { cancel_at_period_end: true });
+    const canceled = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { seats: 2 });
+    expect(canceled).toMatchObject({ status: 403, body: { error: "AlreadyCanceledSubscription" } });
+  });
+});
+
 describe("orders and refunds", () => {
-  it("refunds partially then fully: refund.created → order.updated → order.refunded, and refuses more", async () => {
+  it("refunds partially then fully: refund.created (pending) → refund.updated (succeeded) → order.updated → order.refunded, and refuses more", async () => {
     const product = await harness.polar.products.create({ name: "Workshop", prices: [{ amount_type: "fixed", price_amount: 10_000, price_currency: "usd" }] });
     const credits = await harness.polar.benefits.create({ type: "custom", description: "Workshop access", properties: { note: null } });
     await harness.polar.products.updateBenefits(product.id, { benefits: [credits.id] });
@@ -301,7 +388,12 @@ describe("orders and refunds", () => {
     const partial = await harness.polar.refunds.create({ order_id: order?.id as string, reason: "customer_request", amount: 4000, comment: "Half day only" });
     expectSchema("Refund", partial);
     expect(partial).toMatchObject({ status: "succeeded", amount: 4000, reason: "customer_request" });
-    expect(await webhooksAfter(harness, mark)).toEqual(["refund.created", "order.updated", "order.refunded"]);
+    expect(await webhooksAfter(harness, mark)).toEqual(["refund.created", "refund.updated", "order.updated", "order.refunded"]);
+    const refundEvents = harness.receiver.received.slice(mark).filter((webhook) => webhook.payload.type.startsWith("refund."));
+    expect(refundEvents.map((webhook) => [webhook.payload.data.id, webhook.payload.data.status])).toEqual([
+      [partial.id, "pending"],
+      [partial.id, "succeeded"],
+    ]);
     expect(await harness.polar.orders.get(order?.id as string)).toMatchObject({ status: "partially_refunded", refunded_amount: 4000, refundable_amount: 6000 });
 
     const tooMuch = await harness.request("POST", "/v1/refunds/", { order_id: order?.id, reason: "other", amount: 7000 });
@@ -311,6 +403,7 @@ describe("orders and refunds", () => {
     await harness.polar.refunds.create({ order_id: order?.id as string, reason: "satisfaction_guarantee", amount: 6000, revoke_benefits: true });
     expect(await webhooksAfter(harness, mark)).toEqual([
       "refund.created",
+      "refund.updated",
       "order.updated",
       "order.refunded",
       "benefit_grant.revoked",
@@ -397,7 +490,7 @@ describe("customer sessions and the customer portal", () => {
     const orders = await harness.polar.customerPortal.orders.list({}, asCustomer);
     expect(orders.items).toHaveLength(1);
     const grants = await harness.polar.customerPortal.benefitGrants.list({}, asCustomer);
-    expect(grants.items.map((grant) => grant.benefit.type).sort()).toEqual(["custom", "meter_credit"]);
+    expect(grants.items.map((grant) => grant.benefit.type).sort()).toEqual(["custom", "custom", "meter_credit"]);
     const meters = await harness.polar.customerPortal.customerMeters.list({}, asCustomer);
     expect(meters.items).toMatchObject([{ credited_units: 10_000, consumed_units: 0, balance: 10_000 }]);
 

@@ -6,13 +6,23 @@ import { emitCustomerStateChanged } from "./customers.service";
 import { meterBalanceForCustomer, recordSystemEvent } from "./meters.service";
 import { createOrder, itemFor, markOrderPaid } from "./orders.service";
 import { findProduct } from "./products.service";
-import type { CheckoutRecord, CustomerRecord, DiscountRecord, OrderItemRecord, PriceRecord, ProductRecord, SubscriptionRecord } from "./records";
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  DiscountRecord,
+  OrderItemRecord,
+  PriceRecord,
+  ProductRecord,
+  ProrationBehavior,
+  SubscriptionRecord,
+} from "./records";
 import { DECLINED_TOKEN, findPrice, findRecord, meteredCharge, newId, priceAmount, requireRecord } from "./shared";
 import { serializeSubscription } from "./subscriptions.serializers";
 
 /**
  * Subscriptions: created by checkouts, renewed when their period ends (subscription.cycled and an order),
- * canceled at period end or revoked at once, switched to another product, and dunned when a renewal is declined.
+ * canceled at period end or revoked at once, switched to another product or number of seats, and dunned when a
+ * renewal is declined.
  * Each flow emits its webhooks in the provider's order (see the provider notes, §4).
  */
 
@@ -27,14 +37,29 @@ export const DUNNING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
  */
 const billingAnchor = (subscription: SubscriptionRecord) => new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
 
+/** The prices a subscription bills (they may since have been archived on the product). */
+const pricesOf = (ctx: SandboxContext, subscription: SubscriptionRecord) =>
+  subscription.price_ids.map((id) => findPrice(ctx.store, id)).filter((price): price is PriceRecord => Boolean(price));
+
 /** The recurring amount of a subscription: its static prices (metered ones are billed from usage). */
 function staticAmount(prices: PriceRecord[], seats: number | null): number {
   return prices.reduce((total, price) => total + priceAmount(price, { seats }), 0);
 }
 
+/**
+ * A checkout's subscription: active (or trialing) at once, or `incomplete` while its first payment waits for the
+ * customer's confirmation; then created → updated, with no subscription.active until it is paid.
+ */
 export function createSubscription(
   ctx: SandboxContext,
-  input: { checkout: CheckoutRecord; customer: CustomerRecord; product: ProductRecord; cardToken: string; discountId: string | null },
+  input: {
+    checkout: CheckoutRecord;
+    customer: CustomerRecord;
+    product: ProductRecord;
+    cardToken: string;
+    discountId: string | null;
+    firstPaymentPending: boolean;
+  },
 ): SubscriptionRecord {
   const { checkout, customer, product } = input;
   const now = ctx.clock.now();
@@ -54,7 +79,7 @@ export function createSubscription(
     currency: mainPrice?.price_currency ?? "usd",
     recurring_interval: interval,
     recurring_interval_count: count,
-    status: trialEnd ? "trialing" : "active",
+    status: input.firstPaymentPending ? "incomplete" : trialEnd ? "trialing" : "active",
     current_period_start: now.toISOString(),
     current_period_end: (trialEnd ?? periodEnd(now, interval, count, 1)).toISOString(),
     trial_start: trialEnd ? now.toISOString() : null,
@@ -94,6 +119,14 @@ const emitSubscription = (ctx: SandboxContext, subscription: SubscriptionRecord,
 };
 
 const isEnded = (subscription: SubscriptionRecord) => ["canceled", "unpaid", "incomplete_expired"].includes(subscription.status);
+
+/** The customer's subscriptions that have not ended (incomplete and past_due ones included). */
+export const liveSubscriptions = (ctx: SandboxContext, customerId: string) =>
+  ctx.store.list("subscription", (subscription) => subscription.customer_id === customerId && !isEnded(subscription));
+
+/** A change that names no proration behavior uses the organization's (subscription_settings.proration_behavior). */
+const prorationBehavior = (ctx: SandboxContext, requested: ProrationBehavior | null | undefined): ProrationBehavior =>
+  requested ?? ctx.organization.subscription_settings.proration_behavior;
 
 export function cancelAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord, reason: string | null, comment: string | null): SubscriptionRecord {
   if (isEnded(subscription) || subscription.cancel_at_period_end)
@@ -139,48 +172,72 @@ export function revokeSubscription(ctx: SandboxContext, subscription: Subscripti
 }
 
 /**
- * Switches the subscription to another recurring product. `invoice` bills the prorated difference
- * now (a subscription_update order); `prorate` adds it to the next renewal.
+ * What a mid-period change costs: the new amount for the time left in the period, less the old amount for it.
+ * A trialing subscription pays nothing for its trial, so its changes cost nothing, as at the provider.
  */
-export function changeProduct(ctx: SandboxContext, subscription: SubscriptionRecord, productId: string, behavior: "invoice" | "prorate"): SubscriptionRecord {
+function prorationItems(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  change: { newLabel: string; newAmount: number; newPriceId: string | null; oldLabel: string },
+): OrderItemRecord[] {
+  if (subscription.status === "trialing") return [];
+  const start = new Date(subscription.current_period_start).getTime();
+  const end = new Date(subscription.current_period_end).getTime();
+  const remaining = Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start)));
+  return [
+    itemFor(ctx, `Remaining time on ${change.newLabel}`, Math.round(change.newAmount * remaining), change.newPriceId, true),
+    itemFor(ctx, `Unused time on ${change.oldLabel}`, -Math.round(subscription.amount * remaining), subscription.price_ids[0] ?? null, true),
+  ];
+}
+
+/** `prorate` keeps the proration items on the subscription: its next renewal order bills them. */
+const pendingProration = (subscription: SubscriptionRecord, items: OrderItemRecord[], behavior: ProrationBehavior) =>
+  behavior === "prorate" ? [...subscription.pending_proration, ...items] : subscription.pending_proration;
+
+/** `invoice` bills the proration items now, in a paid subscription_update order (after the change's subscription.updated). */
+function invoiceProration(ctx: SandboxContext, subscription: SubscriptionRecord, items: OrderItemRecord[], behavior: ProrationBehavior): void {
+  if (behavior !== "invoice" || items.length === 0) return;
+  createOrder(ctx, {
+    customer: requireRecord(ctx.store, "customer", subscription.customer_id),
+    productId: subscription.product_id,
+    subscription,
+    checkoutId: null,
+    billingReason: "subscription_update",
+    items,
+    seats: subscription.seats,
+    metadata: subscription.metadata,
+    customFieldData: subscription.custom_field_data,
+    paid: true,
+  });
+}
+
+/** Switches the subscription to another recurring product, billing the prorated difference (see `invoiceProration`). */
+export function changeProduct(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  productId: string,
+  requested: ProrationBehavior | null | undefined,
+): SubscriptionRecord {
   if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription has ended.");
   const product = ctx.store.get("product", productId);
   if (!product || product.is_archived || !product.recurring_interval)
     throw validationError(["body", "product_id"], "The product must be an active recurring product.");
+  const behavior = prorationBehavior(ctx, requested);
   const oldProduct = findProduct(ctx, subscription.product_id);
   const prices = product.prices.filter((price) => !price.is_archived);
   const newAmount = staticAmount(prices, subscription.seats);
-  const start = new Date(subscription.current_period_start).getTime();
-  const end = new Date(subscription.current_period_end).getTime();
-  const remaining = Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start)));
-  const prorationItems = [
-    itemFor(ctx, `Remaining time on ${product.name}`, Math.round(newAmount * remaining), prices[0]?.id ?? null, true),
-    itemFor(ctx, `Unused time on ${oldProduct.name}`, -Math.round(subscription.amount * remaining), subscription.price_ids[0] ?? null, true),
-  ];
+  const items = prorationItems(ctx, subscription, { newLabel: product.name, newAmount, newPriceId: prices[0]?.id ?? null, oldLabel: oldProduct.name });
   const updated = putSubscription(ctx, subscription, {
     product_id: product.id,
     price_ids: prices.map((price) => price.id),
     amount: newAmount,
     recurring_interval: product.recurring_interval,
     recurring_interval_count: product.recurring_interval_count ?? 1,
-    pending_proration: behavior === "prorate" ? [...subscription.pending_proration, ...prorationItems] : subscription.pending_proration,
+    pending_proration: pendingProration(subscription, items, behavior),
   });
   emitSubscription(ctx, updated, "updated");
+  invoiceProration(ctx, updated, items, behavior);
   const customer = requireRecord(ctx.store, "customer", subscription.customer_id);
-  if (behavior === "invoice") {
-    createOrder(ctx, {
-      customer,
-      productId: product.id,
-      subscription: updated,
-      checkoutId: null,
-      billingReason: "subscription_update",
-      items: prorationItems,
-      seats: updated.seats,
-      metadata: updated.metadata,
-      customFieldData: updated.custom_field_data,
-      paid: true,
-    });
-  }
   const kept = new Set(product.benefit_ids);
   revokeGrants(
     ctx,
@@ -195,6 +252,42 @@ export function changeProduct(ctx: SandboxContext, subscription: SubscriptionRec
   );
   emitCustomerStateChanged(ctx, customer.id);
   return ctx.store.get("subscription", subscription.id) ?? updated;
+}
+
+/**
+ * Changes the number of seats of a subscription with a seat-based price, within the price's minimum and maximum,
+ * and bills the difference like a product change: subscription.updated (→ order.created → order.updated →
+ * order.paid with `invoice`) → customer.state_changed. The provider's messages, as 422s on `seats`.
+ */
+export function changeSeats(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  seats: number,
+  requested: ProrationBehavior | null | undefined,
+): SubscriptionRecord {
+  if (isEnded(subscription) || subscription.cancel_at_period_end)
+    throw forbidden("AlreadyCanceledSubscription", "This subscription is canceled or will be at the end of the period.");
+  const prices = pricesOf(ctx, subscription);
+  const tiers = prices.find((price) => price.amount_type === "seat_based")?.seat_tiers;
+  if (!tiers) throw validationError(["body", "seats"], "This subscription does not support seat-based pricing.");
+  if (seats < tiers.minimum_seats) throw validationError(["body", "seats"], `Minimum ${tiers.minimum_seats} seats required.`);
+  if (tiers.maximum_seats !== null && seats > tiers.maximum_seats) throw validationError(["body", "seats"], `Maximum ${tiers.maximum_seats} seats allowed.`);
+  if (seats === subscription.seats) return subscription;
+  const behavior = prorationBehavior(ctx, requested);
+  const product = findProduct(ctx, subscription.product_id);
+  const newAmount = staticAmount(prices, seats);
+  const seatsLabel = (count: number | null) => `${product.name} (${count ?? tiers.minimum_seats} seats)`;
+  const items = prorationItems(ctx, subscription, {
+    newLabel: seatsLabel(seats),
+    newAmount,
+    newPriceId: subscription.price_ids[0] ?? null,
+    oldLabel: seatsLabel(subscription.seats),
+  });
+  const updated = putSubscription(ctx, subscription, { seats, amount: newAmount, pending_proration: pendingProration(subscription, items, behavior) });
+  emitSubscription(ctx, updated, "updated");
+  invoiceProration(ctx, updated, items, behavior);
+  emitCustomerStateChanged(ctx, updated.customer_id);
+  return updated;
 }
 
 /** Whether the discount still applies to a period that starts after `periodsUsed` billed periods. */
@@ -212,7 +305,7 @@ function discountApplies(discount: DiscountRecord, subscription: SubscriptionRec
  */
 export function renewSubscription(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
   const customer = requireRecord(ctx.store, "customer", subscription.customer_id);
-  const prices = subscription.price_ids.map((id) => findPrice(ctx.store, id)).filter((price): price is PriceRecord => Boolean(price));
+  const prices = pricesOf(ctx, subscription);
   const product = findProduct(ctx, subscription.product_id);
   const periodStart = new Date(subscription.current_period_end);
   const nextEnd = nextPeriodEnd(billingAnchor(subscription), subscription.recurring_interval, subscription.recurring_interval_count, periodStart);

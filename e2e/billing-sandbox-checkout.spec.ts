@@ -62,7 +62,7 @@ test.describe("billing sandbox hosted checkout", () => {
     await page.getByLabel("Card number", { exact: true }).fill("4000 0000 0000 0002");
     await page.getByRole("button", { name: "Pay $20.00" }).click();
 
-    await expect(page.getByRole("alert")).toHaveText("Your card was declined.");
+    await expect(page.getByRole("alert")).toHaveText("Your card was declined. Nothing was charged; try another card.");
     await expect(page).toHaveURL(checkout.url);
     const after = await request.get(`${SANDBOX}/v1/checkouts/${checkout.id}`, { headers });
     expect(await after.json()).toMatchObject({ status: "failed" });

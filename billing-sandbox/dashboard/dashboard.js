@@ -50,6 +50,18 @@ function describePrice(price) {
   return "pay what you want";
 }
 
+/** An incomplete subscription's first payment waits for the customer: the button confirms it for them. */
+function completePaymentCell(subscription) {
+  const actions = document.createElement("td");
+  if (subscription.status !== "incomplete") return actions;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Complete payment";
+  button.addEventListener("click", () => act(() => api("POST", `sandbox/subscriptions/${subscription.id}/complete-payment`)));
+  actions.append(button);
+  return actions;
+}
+
 async function refresh() {
   $("error").textContent = "";
   sessionStorage.setItem(TOKEN_KEY, $("token").value.trim());
@@ -71,18 +83,25 @@ async function refresh() {
       cell(product.benefits.map((benefit) => benefit.description).join(", ")),
       cell(product.id),
     ]);
-    fill("customers", customers.items, (customer) => [cell(customer.email), cell(customer.name), cell(customer.external_id), cell(customer.id)]);
+    fill("customers", customers.items, (customer) => [
+      cell(customer.email),
+      cell(customer.name),
+      cell(customer.type),
+      cell(customer.external_id),
+      cell(customer.id),
+    ]);
     fill("subscriptions", subscriptions.items, (subscription) => [
-      cell(subscription.customer.email),
+      cell(subscription.customer.email ?? subscription.customer.name),
       cell(subscription.product.name),
       cell(subscription.status),
       cell(subscription.current_period_end),
       cell(subscription.cancel_at_period_end ? "yes" : "no"),
       cell(subscription.id),
+      completePaymentCell(subscription),
     ]);
     fill("orders", orders.items, (order) => [
       cell(order.created_at),
-      cell(order.customer.email),
+      cell(order.customer.email ?? order.customer.name),
       cell(order.billing_reason),
       cell(order.status),
       cell(money(order.total_amount, order.currency)),
