@@ -13,7 +13,12 @@ export const ERROR_CODES = {
   CONFLICT: "CONFLICT",
   TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  BAD_GATEWAY: "BAD_GATEWAY",
   INTERNAL_ERROR: "INTERNAL_ERROR",
+  /** The organization's plan does not include what was asked (more members, more teams, a feature). */
+  PLAN_LIMIT_REACHED: "PLAN_LIMIT_REACHED",
+  /** A webhook delivery whose signature headers do not verify; the message is the spec's. */
+  WEBHOOK_VERIFICATION_FAILED: "WEBHOOK_VERIFICATION_FAILED",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -29,7 +34,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
+  BAD_GATEWAY: 502,
   INTERNAL_ERROR: 500,
+  PLAN_LIMIT_REACHED: 403,
+  WEBHOOK_VERIFICATION_FAILED: 400,
 };
 
 export type ErrorBody = { code: string; message: string };

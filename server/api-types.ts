@@ -1,8 +1,9 @@
 /**
  * The route types of the app's own JSON endpoints, for Hono's typed client in the web app:
  * `hc<OrganizationRoutes>("/api/organizations")`. Import with `import type` only: nothing here runs.
- * Mount paths: /api/organizations, /api/invitations, /api/dev/mail, /api/meta.
+ * Mount paths: /api/organizations, /api/invitations, /api/dev/mail, /api/meta; billing at /api and /api/admin/billing.
  */
 export type { InvitationRoutes, OrganizationRoutes } from "./modules/organizations";
 export type { DevMailRoutes } from "./modules/mail";
 export type { MetaRoutes } from "./http/meta.routes";
+export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
+import { isPlatformAdmin } from "./auth/platform-admins";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { AppEnv, GetSession } from "./http/app-env";
@@ -14,6 +15,7 @@ import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
+import { adminBillingRoutes, billingRoutes, type Billing } from "./modules/billing";
 import { devMailRoutes } from "./modules/mail";
 import { invitationRoutes, organizationRoutes } from "./modules/organizations";
 
@@ -23,6 +25,8 @@ export type AppDeps = {
   config: Config;
   database: DatabaseHandle;
   auth: Auth;
+  billing: Billing;
+  billingWorker: { nudge(): void };
   logger: Logger;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
@@ -60,6 +64,27 @@ export function createApp(deps: AppDeps) {
   const getSession: GetSession = (headers) => auth.api.getSession({ headers });
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
+  app.route(
+    "/api",
+    billingRoutes({
+      getSession,
+      db: database.db,
+      billing: deps.billing,
+      nudge: () => deps.billingWorker.nudge(),
+      webhookSecret: config.billing?.webhookSecret ?? null,
+    }),
+  );
+  app.route(
+    "/api/admin/billing",
+    adminBillingRoutes({
+      db: database.db,
+      billing: deps.billing,
+      isPlatformAdmin: async (headers) => {
+        const session = await auth.api.getSession({ headers });
+        return session ? isPlatformAdmin(session.user, config.adminUserIds) : null;
+      },
+    }),
+  );
 
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const response = await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")));

@@ -80,6 +80,32 @@ describe("loadConfig", () => {
     });
   });
 
+  test("billing talks to the built-in sandbox by default, to the real provider when its token, URL and webhook secret are set, and to none in production otherwise", () => {
+    const dataDir = tempDataDir();
+    const sandbox = loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).billing;
+    expect(sandbox).toMatchObject({
+      provider: "sandbox",
+      serverUrl: "http://localhost:3000/sandbox/polar",
+      webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9]{32,}$/),
+    });
+    // The generated webhook secret is kept with the data, so the sandbox's registered endpoint keeps working across restarts.
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).billing?.webhookSecret).toBe(sandbox?.webhookSecret);
+    const real = { POLAR_ACCESS_TOKEN: "polar_oat_x", POLAR_SERVER_URL: "https://sandbox-api.polar.sh/", POLAR_WEBHOOK_SECRET: "whsec_abc" };
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...real }).billing).toEqual({
+      provider: "polar",
+      serverUrl: "https://sandbox-api.polar.sh",
+      accessToken: "polar_oat_x",
+      webhookSecret: "whsec_abc",
+    });
+    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, POLAR_ACCESS_TOKEN: "polar_oat_x" })).toEqual([
+      "POLAR_ACCESS_TOKEN and POLAR_SERVER_URL: set both (the real provider) or neither (the built-in sandbox)",
+    ]);
+    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...real, POLAR_WEBHOOK_SECRET: undefined })).toEqual([
+      expect.stringMatching(/^POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN/),
+    ]);
+    expect(loadConfig({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" }).billing).toBeNull();
+  });
+
   test("a bad PORT does not hide the production problems: every one is listed", () => {
     const problems = problemsOf({ NODE_ENV: "production", PORT: "eighty", DEV_MAILBOX: "true", BILLING_SANDBOX: "true" });
     expect(problems.map((problem) => problem.split(":")[0])).toEqual(["PORT", "AUTH_SECRET", "SMTP_URL", "DEV_MAILBOX", "SANDBOX_ACCESS_TOKEN"]);

@@ -107,7 +107,11 @@ export type Config = {
   /** The billing sandbox accepts any bearer token unless `accessToken` is set. */
   sandbox: { accessToken?: string };
   redisUrl?: string;
-  polar: { accessToken?: string; serverUrl?: string; webhookSecret?: string };
+  /**
+   * The billing provider the app talks to: the real one when POLAR_ACCESS_TOKEN and POLAR_SERVER_URL are set,
+   * otherwise the built-in sandbox when it runs, otherwise none (billing answers 503).
+   */
+  billing: { provider: "polar" | "sandbox"; serverUrl: string; accessToken: string; webhookSecret: string } | null;
   organizations: {
     limit?: number;
     whoMayCreate: "everyone" | "admins" | "nobody";
@@ -117,6 +121,31 @@ export type Config = {
   socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
   logLevel: "debug" | "info" | "warn" | "error";
 };
+
+/** The real provider when configured; the sandbox (on by default outside production) otherwise. */
+function billingProvider(
+  env: { POLAR_ACCESS_TOKEN?: string; POLAR_SERVER_URL?: string; POLAR_WEBHOOK_SECRET?: string; BILLING_SANDBOX?: boolean; SANDBOX_ACCESS_TOKEN?: string },
+  deployment: { baseUrl: string; dataDir: string; isProduction: boolean },
+): Config["billing"] {
+  if (env.POLAR_ACCESS_TOKEN && env.POLAR_SERVER_URL && env.POLAR_WEBHOOK_SECRET) {
+    return {
+      provider: "polar",
+      serverUrl: env.POLAR_SERVER_URL.replace(/\/+$/, ""),
+      accessToken: env.POLAR_ACCESS_TOKEN,
+      webhookSecret: env.POLAR_WEBHOOK_SECRET,
+    };
+  }
+  if (!(env.BILLING_SANDBOX ?? !deployment.isProduction)) return null;
+  return {
+    provider: "sandbox",
+    serverUrl: `${deployment.baseUrl}/sandbox/polar`,
+    accessToken: env.SANDBOX_ACCESS_TOKEN || "atrium-sandbox",
+    // The sandbox registers the app's webhook endpoint with this secret on every start, so one kept with the
+    // data (like the development auth secret) is all it needs.
+    webhookSecret:
+      env.POLAR_WEBHOOK_SECRET || `whsec_${readOrCreateDevelopmentSecret(deployment.dataDir, "billing-webhook-secret").replace(/[^A-Za-z0-9]/g, "")}`,
+  };
+}
 
 export const SOCIAL_PROVIDERS = ["github", "google"] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
@@ -172,6 +201,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (clientId && clientSecret) socialProviders[provider] = { clientId, clientSecret };
     else if (clientId || clientSecret) problems.push(`${provider.toUpperCase()}_CLIENT_ID and ${provider.toUpperCase()}_CLIENT_SECRET: set both or neither`);
   }
+  if (Boolean(env.POLAR_ACCESS_TOKEN) !== Boolean(env.POLAR_SERVER_URL)) {
+    problems.push("POLAR_ACCESS_TOKEN and POLAR_SERVER_URL: set both (the real provider) or neither (the built-in sandbox)");
+  } else if (env.POLAR_ACCESS_TOKEN && !env.POLAR_WEBHOOK_SECRET?.startsWith("whsec_")) {
+    problems.push("POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN: the whsec_… secret of the webhook endpoint registered at the provider");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -198,11 +232,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     billingSandbox: env.BILLING_SANDBOX ?? !isProduction,
     sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },
     redisUrl: env.REDIS_URL,
-    polar: {
-      accessToken: env.POLAR_ACCESS_TOKEN,
-      serverUrl: env.POLAR_SERVER_URL,
-      webhookSecret: env.POLAR_WEBHOOK_SECRET,
-    },
+    billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
     organizations: {
       limit: env.ORGANIZATION_LIMIT,
       whoMayCreate: env.ALLOW_ORGANIZATION_CREATION,
@@ -226,8 +256,8 @@ function resolveSqlitePath(file: string): string {
 }
 
 /** Outside production a secret is generated once and kept beside the database, so sessions survive restarts. */
-function readOrCreateDevelopmentSecret(dataDir: string): string {
-  const file = path.join(dataDir, "auth-secret");
+function readOrCreateDevelopmentSecret(dataDir: string, name = "auth-secret"): string {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("base64url");

@@ -14,14 +14,18 @@ import {
 import type { Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
+import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
 import type { Logger } from "./logger";
+import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createMailQueue, createMailTransport } from "./modules/mail";
 
 export type Services = {
   database: DatabaseHandle;
   auth: Auth;
   worker: OutboxWorker;
+  billing: Billing;
+  billingWorker: BillingWorker;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
   close(): Promise<void>;
@@ -39,6 +43,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
   const worker = startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs });
   const mail = createMailQueue(database.db, () => worker.nudge());
+  const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
+  const billingWorker = startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs });
   const auth = createAuth({
     config,
     db: database.db,
@@ -46,6 +52,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     mail,
     logger,
     rateLimitStore: failOpen(rateLimitStore, rateLimitHealth),
+    billing,
   });
   const sandbox = config.billingSandbox
     ? createBillingSandbox({
@@ -53,7 +60,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
           config.database.dialect === "sqlite" && config.database.file === ":memory:" ? ":memory:" : path.join(config.dataDir, "billing-sandbox.sqlite"),
         publicUrl: `${config.baseUrl}/sandbox/polar`,
         accessToken: config.sandbox.accessToken,
-        webhookEndpoint: config.polar.webhookSecret ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.polar.webhookSecret } : undefined,
+        webhookEndpoint:
+          config.billing?.provider === "sandbox" ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.billing.webhookSecret } : undefined,
         logger,
       })
     : undefined;
@@ -61,14 +69,22 @@ export async function createServices(config: Config, logger: Logger, options: { 
     database,
     auth,
     worker,
+    billing,
+    billingWorker,
     sandbox,
     async close() {
       await sandbox?.close();
+      await billingWorker.stop();
       await worker.stop();
       redis?.disconnect();
       await database.close();
     },
   };
+}
+
+/** The billing module on the configured provider (`config.billing`; none gives a billing that answers 503). */
+export function createBillingService(config: Pick<Config, "billing" | "baseUrl">, db: DatabaseHandle["db"], logger: Logger, nudge: () => void): Billing {
+  return createBilling({ db, provider: config.billing ? createProviderClient(config.billing) : null, baseUrl: config.baseUrl, logger, nudge });
 }
 
 /** Longest a rate-limit count may hold up a request when Redis accepts connections but does not answer. */

@@ -9,6 +9,7 @@ import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
+import { billingRules, type Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
 import { shareTransactions } from "../db/current-database";
 import { organizations } from "../modules/organizations";
@@ -27,6 +28,8 @@ export type AuthDeps = {
   logger: Logger;
   /** Where the rate-limit counters live (the database table or Redis), wrapped to fail open. */
   rateLimitStore: RateLimitStore;
+  /** The billing module: its plan limits gate invitations, members and teams, and deleting an organization ends its subscription. */
+  billing: Billing;
 };
 
 /** Session lifetime: 30 days, refreshed daily; better-call refuses cookies over 400 days. */
@@ -115,6 +118,7 @@ export function createAuth(deps: AuthDeps) {
         adminRoles: ["admin"],
         adminUserIds: config.adminUserIds,
       }),
+      billingRules({ db: deps.db, billing: deps.billing }),
       platformRoleDefault(),
       adminEmails({ db: deps.db, adminEmails: config.adminEmails }),
       mailNotices.plugin,

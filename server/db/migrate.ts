@@ -3,6 +3,7 @@ import * as auth from "./migrations/0001-auth";
 import * as mail from "./migrations/0002-mail";
 import * as organizations from "./migrations/0003-organizations";
 import * as mailRetention from "./migrations/0004-mail-retention";
+import * as billing from "./migrations/0005-billing";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "0002-mail": mail,
   "0003-organizations": organizations,
   "0004-mail-retention": mailRetention,
+  "0005-billing": billing,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

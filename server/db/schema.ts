@@ -109,6 +109,59 @@ export type DevMailboxTable = {
 /** better-auth's rate-limit counters (used by our own database store); `lastRequest` is epoch milliseconds, a string from PostgreSQL's bigint. */
 export type RateLimitTable = { id: string; key: string; count: number; lastRequest: number | string };
 
+/** The organization as a billing customer: its provider customer id and the last customer state the provider sent. */
+export type BillingCustomerTable = {
+  organization_id: string;
+  customer_id: string | null;
+  /** The provider's CustomerState (JSON): granted benefits and meters. */
+  state: string | null;
+  /** When that state was true at the provider (ISO text), so an older one never replaces it. */
+  state_at: string | null;
+  /** `{ brand, last4 }` (JSON) of the card the provider reports, or null. */
+  payment_method: string | null;
+  synced_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+/** The projection of one provider object (subscription, order, refund, checkout) as the provider last sent it. */
+export type BillingObjectTable = {
+  kind: "subscription" | "order" | "refund" | "checkout";
+  id: string;
+  organization_id: string;
+  /** The provider's `modified_at` (or `created_at`), normalised ISO text: the newer write wins. */
+  modified_at: string;
+  created_at: string;
+  data: string;
+};
+
+export type BillingWebhookEventTable = {
+  /** The delivery's `webhook-id`: the same across the provider's retries, so a repeat is not applied twice. */
+  id: string;
+  type: string;
+  payload: string;
+  status: "pending" | "applied" | "ignored" | "failed";
+  attempts: number;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  organization_id: string | null;
+  received_at: Timestamp;
+  applied_at: Timestamp | null;
+};
+
+export type BillingUsageEventTable = {
+  id: string;
+  organization_id: string;
+  idempotency_key: string;
+  event_name: string;
+  quantity: number;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -120,4 +173,8 @@ export type Database = {
   mail_outbox: MailOutboxTable;
   dev_mailbox: DevMailboxTable;
   rateLimit: RateLimitTable;
+  billing_customer: BillingCustomerTable;
+  billing_object: BillingObjectTable;
+  billing_webhook_event: BillingWebhookEventTable;
+  billing_usage_event: BillingUsageEventTable;
 };

@@ -1,5 +1,6 @@
 import { createApp } from "../app";
 import { createAuth } from "../auth/auth";
+import { createBillingService } from "../services";
 import type { RateLimitStore } from "../auth/rate-limit-store";
 import { loadConfig } from "../config";
 import { createLogger } from "../logger";
@@ -39,8 +40,10 @@ const noMail: Parameters<typeof createAuth>[0]["mail"] = { enqueue: async () => 
 
 try {
   await migrateToLatest(db);
-  const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited });
-  const target = { app: createApp({ config, database, auth, logger }), config };
+  // Seeding adds a handful of people: the plan limits apply, the provider is never called.
+  const billing = createBillingService({ ...config, billing: null }, db, logger, () => undefined);
+  const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited, billing });
+  const target = { app: createApp({ config, database, auth, billing, billingWorker: { nudge: () => undefined }, logger }), config };
 
   const userIds = new Map<Person, string>();
   for (const person of PEOPLE) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { Logger } from "../logger";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, getSession, signInOnNewClient, type TestUser } from "../test/factories";
 import { createClient, randomIp } from "../test/request";
+import { settleBilling } from "../test/billing";
 import { createTestApp } from "../test/test-database";
 
 /**
@@ -56,7 +57,8 @@ const capture =
   };
 const logger: Logger = { debug: () => undefined, info: () => undefined, warn: capture("warn"), error: capture("error") };
 
-const server = await createTestApp({ logger });
+// Listening, so the app's billing provider client reaches the sandbox mounted in it, and its webhooks reach the app.
+const server = await createTestApp({ logger, listen: true });
 const APP_ORIGIN = new URL(server.config.baseUrl).origin;
 const SANDBOX_PREFIX = "/sandbox/polar";
 const SANDBOX_FILE = path.join(server.config.dataDir, "billing-sandbox.sqlite");
@@ -1103,8 +1105,10 @@ const answers: Array<{ family: Family; persona: PersonaName; status: number }> =
 async function exchange(endpoint: Endpoint, request: FuzzRequest): Promise<void> {
   await ensurePersonas();
   if (endpoint.family === "sandbox") await ensureSandbox();
-  // Mail queued by an earlier, successful request is delivered now, so its rows do not change under this one.
+  // Mail queued and webhooks sent by an earlier, successful request are delivered and applied now, so their rows
+  // do not change under this one.
   await server.services.worker.drain();
+  await settleBilling(server);
   const sent = materialize(endpoint, request);
   const before = await snapshot();
   const logStart = serverLog.length;
@@ -1132,7 +1136,7 @@ async function exchange(endpoint: Endpoint, request: FuzzRequest): Promise<void>
     // A declined test card is the one refusal the provider records: the checkout turns `failed` (and webhooks say so)
     // before the 400 goes out, exactly as the sandbox's own tests expect.
     const isRecordedDecline = endpoint.family === "sandbox" && answer.status === 400 && answer.text.includes('"error":"PaymentError"');
-    const changes = describeChanges(before, await snapshot(), (table) => isRecordedDecline && table.startsWith("sandbox:"));
+    const changes = describeChanges(before, await snapshot(), (table) => isRecordedDecline && (table.startsWith("sandbox:") || table.startsWith("billing_")));
     if (changes.length > 0) throw new Error(report(`refused with ${answer.status} but changed the database`, changes));
   }
 }

@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import pg from "pg";
 import { createApp } from "../app";
 import { loadConfig, type Config } from "../config";
@@ -103,16 +106,20 @@ export function testEnvironment(database: TestDatabase, env: Record<string, stri
  * A whole app on a fresh database: `loadConfig` → `createServices` → `createApp`, as `main.ts` wires it.
  * Pass `env` for variants (an https BASE_URL, TRUSTED_PROXIES, REDIS_URL, ADMIN_EMAILS …).
  */
-export async function createTestApp(options: { env?: Record<string, string | undefined>; logger?: Logger; database?: TestDatabase } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string | undefined>; logger?: Logger; database?: TestDatabase; listen?: boolean } = {},
+): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
   const isShared = options.database !== undefined;
   const database = options.database ?? (await createTestDatabase());
+  const listener = options.listen ? await startListener() : undefined;
   try {
-    const config = loadConfig(testEnvironment(database, options.env));
+    const config = loadConfig(testEnvironment(database, { ...options.env, ...(listener ? { BASE_URL: listener.url } : {}) }));
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
     const services = await createServices(config, logger, { pollMs: 60_000 });
     const app = createApp({ ...services, config, logger });
+    listener?.serve(app);
     return {
       config,
       services,
@@ -121,12 +128,44 @@ export async function createTestApp(options: { env?: Record<string, string | und
       dialect: services.database.dialect,
       database,
       async close() {
+        await listener?.close();
         await services.close();
         if (!isShared) await database.drop();
       },
     };
   } catch (error) {
+    await listener?.close();
     if (!isShared) await database.drop();
     throw error;
   }
+}
+
+type Fetch = (request: Request, env: unknown) => Response | Promise<Response>;
+
+/**
+ * A real HTTP listener on 127.0.0.1 for an app that calls itself: the billing provider client talks to the
+ * sandbox mounted in the same app, and the sandbox delivers webhooks to it. It listens first, so the app can be
+ * configured with its address, and serves the app once it exists.
+ */
+async function startListener(): Promise<{ url: string; serve(app: { fetch: Fetch }): void; close(): Promise<void> }> {
+  let app: { fetch: Fetch } | undefined;
+  const server = serve({
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response("starting", { status: 503 })),
+    port: 0,
+    hostname: "127.0.0.1",
+  });
+  if (!server.listening) await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    serve(created) {
+      app = created;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections of the app's own provider client would hold the close open.
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
+  };
 }

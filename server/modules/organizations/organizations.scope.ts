@@ -12,9 +12,14 @@ export type { OrganizationScope };
 
 export type ScopedEnv = AppEnv & { Variables: AppEnv["Variables"] & { scope: OrganizationScope } };
 
-/** Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise. */
+/**
+ * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise.
+ * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
+ * more than one copy of this middleware: the membership is looked up once.
+ */
 export function requireOrganizationScope(deps: { getSession: GetSession; db: Kysely<Database> }): MiddlewareHandler<ScopedEnv> {
   return async (c, next) => {
+    if (c.get("scope")?.organizationId === c.req.param("organizationId")) return next();
     const session = await deps.getSession(c.req.raw.headers);
     if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");

@@ -1,0 +1,399 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BillingOverview, ChangePreview, CheckoutProgress } from "../../../common/billing.schemas";
+import { FREE_PLAN_LIMITS } from "../../../common/billing.schemas";
+import { checkoutIdOf, productIdOf, sandboxCall, settleBilling, subscribe } from "../../test/billing";
+import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
+import { expectError } from "../../test/request";
+import { createTestApp, type TestApp } from "../../test/test-database";
+
+/** The real flows against the sandbox over HTTP, with its signed webhooks applied by the billing worker. */
+
+let server: TestApp;
+let owner: TestUser;
+
+beforeAll(async () => {
+  server = await createTestApp({ listen: true });
+  owner = await createVerifiedUser(server);
+});
+afterAll(async () => server.close());
+
+async function overviewOf(organizationId: string, user: TestUser = owner): Promise<BillingOverview> {
+  const response = await user.client.get(`/api/organizations/${organizationId}/billing`);
+  expect(response.status).toBe(200);
+  return response.data as BillingOverview;
+}
+
+async function subscribedOrganization(name: string, plan = "pro"): Promise<{ id: string; overview: BillingOverview }> {
+  const organization = await createOrganizationWithOwner(owner, name);
+  await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, plan) });
+  return { id: organization.id, overview: await overviewOf(organization.id) };
+}
+
+async function advanceDays(days: number): Promise<void> {
+  const advanced = await sandboxCall(server, "POST", "/sandbox/clock/advance", { days });
+  expect(advanced.status).toBe(200);
+  await settleBilling(server);
+}
+
+describe("checkout", () => {
+  it("starts on the free plan and becomes Pro once the payment's webhooks arrive, with the card's last digits", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Paying");
+    const before = await overviewOf(organization.id);
+    expect(before.plan).toEqual({ key: "free", name: "Free", productId: null });
+    expect(before.subscription).toBeNull();
+    expect(before.entitlements.limits).toEqual(FREE_PLAN_LIMITS);
+    expect(before.canManage).toBe(true);
+
+    const checkoutId = await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
+    const overview = await overviewOf(organization.id);
+    expect(overview.plan.key).toBe("pro");
+    expect(overview.subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: false, recurringInterval: "month" });
+    expect(overview.entitlements.features).toEqual(expect.arrayContaining(["priority_support", "api_credits"]));
+    expect(overview.entitlements.limits).toEqual({ members: null, teams: null });
+    expect(overview.orders).toMatchObject([{ status: "paid", billingReason: "subscription_create", totalAmount: 2000 }]);
+    expect(overview.paymentMethod).toEqual({ brand: "visa", last4: "4242" });
+    const progress = await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`);
+    expect(progress.data).toMatchObject({ id: checkoutId, state: "completed" } satisfies Partial<CheckoutProgress>);
+  });
+
+  it("says confirming between the payment and its webhook", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Confirming");
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const checkoutId = await checkoutIdOf(server, (started.data as { url: string }).url);
+    const progress = async () =>
+      ((await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`)).data as CheckoutProgress).state;
+    expect(await progress()).toBe("open");
+    // Paid at the provider while its webhooks do not reach the app.
+    await withWebhooksOff(async () => {
+      await sandboxCall(server, "POST", `/sandbox/checkouts/${checkoutId}/complete`, {});
+      await settleBilling(server);
+      expect(await progress()).toBe("confirming");
+      expect((await overviewOf(organization.id)).plan.key).toBe("free");
+    });
+    // The reconciliation reads what the webhooks would have said.
+    expect((await adminCall("POST", `/api/admin/billing/organizations/${organization.id}/reconcile`)).status).toBe(200);
+    expect(await progress()).toBe("completed");
+    expect((await overviewOf(organization.id)).plan.key).toBe("pro");
+  });
+
+  it("a declined card changes nothing and the return page can say so", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Declined");
+    const checkoutId = await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") }, { pay: false });
+    const overview = await overviewOf(organization.id);
+    expect(overview.plan.key).toBe("free");
+    expect(overview.subscription).toBeNull();
+    expect(overview.orders).toEqual([]);
+    expect(overview.lastCheckout).toMatchObject({ id: checkoutId, state: "declined" });
+    const progress = await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`);
+    expect((progress.data as CheckoutProgress).state).toBe("declined");
+  });
+
+  it("applies a discount code, and refuses an unknown one with a clear message", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Discounted");
+    const productId = await productIdOf(owner.client, "pro");
+    await expectError(
+      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId, discountCode: "NOPE" }),
+      400,
+      "That discount code is not valid.",
+    );
+    await subscribe(server, owner, organization.id, { productId, discountCode: "launch20" });
+    const overview = await overviewOf(organization.id);
+    expect(overview.subscription?.discountId).toEqual(expect.any(String));
+    expect(overview.orders[0]?.totalAmount).toBe(1600);
+  });
+
+  it("refuses products that are not on offer, and a second subscription", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Offer");
+    await expectError(
+      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "Choose one of the plans on offer.",
+    );
+    const freeProduct = (await sandboxCall(server, "GET", "/v1/products/?limit=100")).body.items as Array<{ id: string; metadata: { plan?: string } }>;
+    const free = freeProduct.find((product) => product.metadata.plan === "free");
+    await expectError(
+      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: free?.id }),
+      400,
+      "Choose one of the plans on offer.",
+    );
+    const { id } = await subscribedOrganization("Twice");
+    await expectError(
+      await owner.client.post(`/api/organizations/${id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro", "year") }),
+      409,
+      "This organization already has a subscription: change its plan instead.",
+    );
+  });
+});
+
+describe("subscription lifecycle", () => {
+  it("renews when the period ends: a new period and a subscription_cycle order", async () => {
+    const { id, overview } = await subscribedOrganization("Renewing");
+    await advanceDays(32);
+    const renewed = await overviewOf(id);
+    expect(renewed.subscription?.status).toBe("active");
+    expect(new Date(renewed.subscription?.currentPeriodEnd ?? 0).getTime()).toBeGreaterThan(new Date(overview.subscription?.currentPeriodEnd ?? 0).getTime());
+    expect(renewed.orders.map((order) => order.billingReason)).toEqual(["subscription_cycle", "subscription_create"]);
+  });
+
+  it("cancels at period end with a reason, resumes, then cancels and lapses to the free plan", async () => {
+    const { id } = await subscribedOrganization("Cancelling");
+    const path = `/api/organizations/${id}/billing/subscription`;
+    const canceled = await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "too_expensive" });
+    expect(canceled.status).toBe(200);
+    expect((canceled.data as BillingOverview).subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: true, cancellationReason: "too_expensive" });
+    expect((canceled.data as BillingOverview).subscription?.endsAt).toEqual(expect.any(String));
+    const resumed = await owner.client.post(path, { cancelAtPeriodEnd: false });
+    expect((resumed.data as BillingOverview).subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
+    await expectError(await owner.client.post(path, { cancelAtPeriodEnd: false }), 400, "The subscription is not set to cancel.");
+    await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "unused" });
+    await settleBilling(server);
+    await advanceDays(32);
+    const lapsed = await overviewOf(id);
+    expect(lapsed.plan.key).toBe("free");
+    expect(lapsed.subscription).toBeNull();
+    expect(lapsed.entitlements.limits).toEqual(FREE_PLAN_LIMITS);
+    expect(lapsed.entitlements.features).toEqual([]);
+  });
+
+  it("refuses an unknown cancellation reason and a body with two changes", async () => {
+    const { id } = await subscribedOrganization("Reasons");
+    const path = `/api/organizations/${id}/billing/subscription`;
+    expect((await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "bored" })).status).toBe(400);
+    expect((await owner.client.post(path, { cancelAtPeriodEnd: true, seats: 3 })).status).toBe(400);
+  });
+
+  it("changes plan with the proration shown beforehand", async () => {
+    const { id } = await subscribedOrganization("Upgrading");
+    const yearly = await productIdOf(owner.client, "pro", "year");
+    const preview = await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`);
+    expect(preview.status).toBe(200);
+    const expected = preview.data as ChangePreview;
+    expect(expected).toMatchObject({ productId: yearly, newAmount: 20_000, currency: "usd" });
+    expect(expected.prorationAmount).toBeGreaterThan(17_000);
+    const changed = await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly });
+    expect(changed.status).toBe(200);
+    expect((changed.data as BillingOverview).subscription).toMatchObject({ productId: yearly, recurringInterval: "year", amount: 20_000 });
+    await settleBilling(server);
+    const overview = await overviewOf(id);
+    const update = overview.orders.find((order) => order.billingReason === "subscription_update");
+    if (expected.prorationBehavior === "invoice") expect(Math.abs((update?.totalAmount ?? 0) - expected.prorationAmount)).toBeLessThanOrEqual(2);
+    else expect(update).toBeUndefined();
+  });
+
+  it("goes past_due when a renewal is declined, then unpaid once dunning gives up", async () => {
+    const { id } = await subscribedOrganization("Dunning");
+    const subscriptionId = (await overviewOf(id)).subscription?.id;
+    expect((await sandboxCall(server, "POST", `/sandbox/subscriptions/${subscriptionId}/card`, { token: "tok_chargeDeclined" })).status).toBe(200);
+    await advanceDays(31);
+    expect((await overviewOf(id)).subscription?.status).toBe("past_due");
+    await advanceDays(8);
+    const unpaid = await overviewOf(id);
+    expect(unpaid.subscription?.status).toBe("unpaid");
+    expect(unpaid.entitlements.features).toEqual([]);
+  });
+});
+
+describe("who may do what", () => {
+  it("a member reads billing but every change is refused with the access-check message", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Members");
+    const member = await createVerifiedUser(server);
+    await addMember(owner, organization.id, member, "member");
+    const overview = await overviewOf(organization.id, member);
+    expect(overview.canManage).toBe(false);
+    const base = `/api/organizations/${organization.id}/billing`;
+    const productId = await productIdOf(owner.client, "pro");
+    const refused = "You are not allowed to access resource: billing";
+    await expectError(await member.client.post(`${base}/checkout`, { productId }), 403, refused);
+    await expectError(await member.client.post(`${base}/subscription`, { cancelAtPeriodEnd: true }), 403, refused);
+    await expectError(await member.client.post(`${base}/subscription`, { seats: 4 }), 403, refused);
+    await expectError(await member.client.post(`${base}/subscription`, { productId }), 403, refused);
+    await expectError(await member.client.post(`${base}/portal`), 403, refused);
+    await expectError(await member.client.post(`${base}/usage`, { meter: "api_request", quantity: 1 }), 403, refused);
+    await expectError(await member.client.get(`${base}/change-preview?productId=${productId}`), 403, refused);
+  });
+
+  it("an admin of one organization is refused on another's billing", async () => {
+    const theirs = await createOrganizationWithOwner(owner, "Theirs");
+    const stranger = await createVerifiedUser(server);
+    const mine = await createOrganizationWithOwner(stranger, "Mine");
+    expect((await stranger.client.get(`/api/organizations/${mine.id}/billing`)).status).toBe(200);
+    const base = `/api/organizations/${theirs.id}/billing`;
+    const refused = "user is not a member of the organization";
+    await expectError(await stranger.client.get(base), 403, refused);
+    await expectError(await stranger.client.post(`${base}/checkout`, { productId: await productIdOf(owner.client, "pro") }), 403, refused);
+    await expectError(await stranger.client.post(`${base}/portal`), 403, refused);
+  });
+
+  it("the portal opens for owners with the provider's portal URL", async () => {
+    const { id } = await subscribedOrganization("Portal");
+    const portal = await owner.client.post(`/api/organizations/${id}/billing/portal`);
+    expect(portal.status).toBe(200);
+    expect(portal.data).toMatchObject({ redirect: true, url: expect.stringContaining("customer_session_token=") });
+  });
+});
+
+describe("plan limits and seats", () => {
+  it("the free plan refuses more teams and more members than it includes, with the reason", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Limited");
+    for (let index = 1; index < (FREE_PLAN_LIMITS.teams ?? 0); index += 1) {
+      expect((await owner.client.post("/api/auth/organization/create-team", { name: `Team ${index}`, organizationId: organization.id })).status).toBe(200);
+    }
+    const team = await owner.client.post("/api/auth/organization/create-team", { name: "One too many", organizationId: organization.id });
+    await expectError(team, 403, `The Free plan includes ${FREE_PLAN_LIMITS.teams} teams. Upgrade the plan to create more.`);
+    for (let index = 1; index < (FREE_PLAN_LIMITS.members ?? 0); index += 1) {
+      const invited = await owner.client.post("/api/auth/organization/invite-member", {
+        email: `seat${index}-${organization.id}@example.com`,
+        role: "member",
+        organizationId: organization.id,
+      });
+      expect(invited.status).toBe(200);
+    }
+    const overview = await overviewOf(organization.id);
+    expect(overview.seats).toEqual({ used: FREE_PLAN_LIMITS.members, limit: FREE_PLAN_LIMITS.members });
+    const extra = await owner.client.post("/api/auth/organization/invite-member", {
+      email: `extra-${organization.id}@example.com`,
+      role: "member",
+      organizationId: organization.id,
+    });
+    await expectError(
+      extra,
+      403,
+      `The Free plan includes ${FREE_PLAN_LIMITS.members} seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.`,
+    );
+    // Resending an invitation keeps its seat.
+    const resent = await owner.client.post("/api/auth/organization/invite-member", {
+      email: `seat1-${organization.id}@example.com`,
+      role: "member",
+      organizationId: organization.id,
+      resend: true,
+    });
+    expect(resent.status).toBe(200);
+  });
+
+  it("a per-seat plan bounds members plus invitations by its seats on invite, resend and accept", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Seated");
+    await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "team"), seats: 2 });
+    const overview = await overviewOf(organization.id);
+    expect(overview.subscription?.seats).toBe(2);
+    expect(overview.seats).toEqual({ used: 1, limit: 2 });
+    const invitee = await createVerifiedUser(server);
+    const invited = await owner.client.post("/api/auth/organization/invite-member", { email: invitee.email, role: "member", organizationId: organization.id });
+    expect(invited.status).toBe(200);
+    const message = "The Team plan includes 2 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.";
+    await expectError(
+      await owner.client.post("/api/auth/organization/invite-member", {
+        email: `third-${organization.id}@example.com`,
+        role: "member",
+        organizationId: organization.id,
+      }),
+      403,
+      message,
+    );
+    await expectError(
+      await owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { seats: 1 }),
+      400,
+      "Choose at least 2 seats: members and pending invitations use 2. Remove members or cancel invitations first.",
+    );
+    expect(
+      (await owner.client.post("/api/auth/organization/invite-member", { email: invitee.email, role: "member", organizationId: organization.id, resend: true }))
+        .status,
+    ).toBe(200);
+    // More members than seats (the seats were lowered at the provider): accepting is refused.
+    const subscriptionId = overview.subscription?.id;
+    const lowered = await sandboxCall(server, "PATCH", `/v1/subscriptions/${subscriptionId}`, { seats: 1 });
+    expect(lowered.status).toBe(200);
+    await settleBilling(server);
+    await expectError(
+      await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: (invited.data as { id: string }).id }),
+      403,
+      message.replace("2 seats", "1 seats"),
+    );
+    // Adding seats lets the invitation in.
+    const added = await owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { seats: 3 });
+    expect(added.status).toBe(200);
+    expect((added.data as BillingOverview).seats).toEqual({ used: 2, limit: 3 });
+    expect((await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: (invited.data as { id: string }).id })).status).toBe(200);
+  });
+});
+
+describe("usage, reconciliation, refunds, deletion", () => {
+  it("records usage durably with an idempotency key and reads the meter back", async () => {
+    const { id } = await subscribedOrganization("Usage");
+    const path = `/api/organizations/${id}/billing/usage`;
+    const first = await owner.client.post(path, { meter: "api_request", quantity: 7, key: "job-1" });
+    expect(first.status).toBe(202);
+    expect(first.data).toMatchObject({ duplicate: false });
+    const repeat = await owner.client.post(path, { meter: "api_request", quantity: 7, key: "job-1" });
+    expect(repeat.data).toEqual({ id: (first.data as { id: string }).id, duplicate: true });
+    await owner.client.post(path, { meter: "api_request", quantity: 3 });
+    await server.services.billingWorker.drain();
+    const reconciled = await adminCall("POST", `/api/admin/billing/organizations/${id}/reconcile`);
+    expect(reconciled.status).toBe(200);
+    const meter = (reconciled.data as BillingOverview).meters[0];
+    expect(meter).toMatchObject({ consumed: 10, credited: 10_000, remaining: 9_990 });
+  });
+
+  it("reconciliation heals a webhook that never arrived", async () => {
+    const { id, overview } = await subscribedOrganization("Healing");
+    await withWebhooksOff(async () => {
+      const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, { cancel_at_period_end: true });
+      expect(updated.status).toBe(200);
+      await settleBilling(server);
+      expect((await overviewOf(id)).subscription?.cancelAtPeriodEnd).toBe(false);
+    });
+    const healed = await adminCall("POST", `/api/admin/billing/organizations/${id}/reconcile`);
+    expect((healed.data as BillingOverview).subscription?.cancelAtPeriodEnd).toBe(true);
+  });
+
+  it("a platform admin refunds part of an order, then the rest", async () => {
+    const { id, overview } = await subscribedOrganization("Refunded");
+    const orderId = overview.orders[0]?.id;
+    const partial = await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, amount: 500, reason: "customer_request" });
+    expect(partial.status).toBe(200);
+    expect(partial.data).toMatchObject({ orderId, amount: 500, reason: "customer_request" });
+    await settleBilling(server);
+    expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "partially_refunded", refundedAmount: 500 });
+    await expectError(
+      await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, amount: 5000, reason: "other" }),
+      400,
+      "Refund at most 1500 (the amount not refunded yet).",
+    );
+    expect((await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, reason: "duplicate" })).status).toBe(200);
+    await settleBilling(server);
+    expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "refunded", refundedAmount: 2000 });
+    const view = await adminCall("GET", `/api/admin/billing/organizations/${id}`);
+    expect((view.data as { refunds: unknown[] }).refunds).toHaveLength(2);
+    await expectError(await owner.client.get(`/api/admin/billing/organizations/${id}`), 403, "You are not allowed to access resource: billing");
+  });
+
+  it("deleting an organization with a paid subscription ends the subscription at the provider first", async () => {
+    const { id, overview } = await subscribedOrganization("Deleted");
+    const deleted = await owner.client.post("/api/auth/organization/delete", { organizationId: id });
+    expect(deleted.status).toBe(200);
+    const subscription = await sandboxCall(server, "GET", `/v1/subscriptions/${overview.subscription?.id}`);
+    expect(subscription.body.status).toBe("canceled");
+    await settleBilling(server);
+  });
+});
+
+/** Runs `run` while the sandbox's endpoint for the app is disabled: the provider's events in between never arrive. */
+async function withWebhooksOff(run: () => Promise<void>): Promise<void> {
+  const endpoints = (await sandboxCall(server, "GET", "/v1/webhooks/endpoints")).body.items as Array<{ id: string }>;
+  const endpoint = endpoints[0]?.id;
+  expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: false })).status).toBe(200);
+  try {
+    await run();
+  } finally {
+    await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: true });
+  }
+}
+
+let admin: TestUser | undefined;
+/** A platform admin's call (the first call promotes a fresh user through the database). */
+async function adminCall(method: "GET" | "POST", path: string, body?: unknown) {
+  if (!admin) {
+    admin = await createVerifiedUser(server);
+    await server.db.updateTable("user").set({ role: "admin" }).where("id", "=", admin.id).execute();
+  }
+  return method === "GET" ? admin.client.get(path) : admin.client.post(path, body ?? {});
+}

@@ -1,0 +1,71 @@
+import { createPolar, type models, type Polar } from "@polar-sh/sdk/2026-10";
+import { ERROR_CODES } from "../../../common/error-codes";
+import { AppError } from "../../http/errors";
+
+export type { models };
+export type ProviderClient = Polar;
+
+/** How long one provider call may take before the app answers 503: the SDK's own default is 5 s. */
+const PROVIDER_TIMEOUT_SECONDS = 8;
+
+/** The provider's SDK client (the real provider or the sandbox: they speak the same API). */
+export function createProviderClient(options: { serverUrl: string; accessToken: string }): ProviderClient {
+  return createPolar({ accessToken: options.accessToken, baseUrl: options.serverUrl, timeout: PROVIDER_TIMEOUT_SECONDS });
+}
+
+type ProviderFailure = { statusCode?: number; error?: unknown; name?: string; message?: string };
+
+/** The HTTP status the provider answered with, when it answered at all. */
+export function providerStatus(error: unknown): number | undefined {
+  const status = (error as ProviderFailure | null)?.statusCode;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** The provider's own explanation of a refusal (`detail` as a string, or its validation messages). */
+export function providerDetail(error: unknown): string | undefined {
+  const body = (error as ProviderFailure | null)?.error;
+  const parsed: unknown = typeof body === "string" ? safeJson(body) : body;
+  const detail = (parsed as { detail?: unknown } | null)?.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    const messages = detail.map((issue) => (issue as { msg?: unknown }).msg).filter((msg): msg is string => typeof msg === "string");
+    return messages.length ? messages.join(" ") : undefined;
+  }
+  return undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs one provider call; a failure becomes the app's answer: 503 when the provider cannot be reached, times
+ * out, is overloaded or fails itself (try again later), 502 when it refuses what the app asked (the app's
+ * mistake or a state it did not expect). Callers handle the refusals they expect (404, 422) before this.
+ */
+export async function callProvider<T>(action: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toProviderError(action, error);
+  }
+}
+
+export function toProviderError(action: string, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const status = providerStatus(error);
+  if (status === undefined || status >= 500 || status === 429) {
+    return new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
+  }
+  const detail = providerDetail(error);
+  return new AppError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+}
+
+/** Whether a call failed because the provider does not have the object. */
+export function isNotFound(error: unknown): boolean {
+  return providerStatus(error) === 404;
+}

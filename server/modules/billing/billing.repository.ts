@@ -1,0 +1,298 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { BillingObjectTable, Database } from "../../db/schema";
+
+/** Every query of the billing module. Provider timestamps are compared as normalised ISO text (see 0005-billing). */
+
+export type ObjectKind = BillingObjectTable["kind"];
+export type CustomerRow = Awaited<ReturnType<typeof findCustomer>>;
+
+/** The provider's time as sortable text: `…+00:00`, `…Z` and microseconds all become `toISOString()`. */
+export function isoText(value: string | Date | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const time = new Date(value);
+  return Number.isNaN(time.getTime()) ? null : time.toISOString();
+}
+
+export async function findCustomer(db: Kysely<Database>, organizationId: string) {
+  return db.selectFrom("billing_customer").selectAll().where("organization_id", "=", organizationId).executeTakeFirst();
+}
+
+export async function findOrganizationIdByCustomerId(db: Kysely<Database>, customerId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("billing_customer").select("organization_id").where("customer_id", "=", customerId).executeTakeFirst();
+  return row?.organization_id;
+}
+
+export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  return Boolean(await db.selectFrom("organization").select("id").where("id", "=", organizationId).executeTakeFirst());
+}
+
+/** Records the provider customer of an organization (once known); a repeat is harmless. */
+export async function saveCustomerId(db: Kysely<Database>, organizationId: string, customerId: string): Promise<void> {
+  await db
+    .insertInto("billing_customer")
+    .values({ organization_id: organizationId, customer_id: customerId, created_at: new Date().toISOString() })
+    .onConflict((conflict) => conflict.column("organization_id").doUpdateSet({ customer_id: customerId }))
+    .execute();
+}
+
+/**
+ * Stores the provider's customer state unless a newer one is already stored (webhooks may arrive out of order).
+ * Returns whether it was stored.
+ */
+export async function saveCustomerState(
+  db: Kysely<Database>,
+  organizationId: string,
+  state: { json: string; at: string; customerId: string },
+): Promise<boolean> {
+  const now = new Date().toISOString();
+  const result = await db
+    .insertInto("billing_customer")
+    .values({ organization_id: organizationId, customer_id: state.customerId, state: state.json, state_at: state.at, synced_at: now, created_at: now })
+    .onConflict((conflict) =>
+      conflict
+        .column("organization_id")
+        .doUpdateSet({ customer_id: state.customerId, state: state.json, state_at: state.at, synced_at: now })
+        .where((eb) => eb.or([eb("billing_customer.state_at", "is", null), eb("billing_customer.state_at", "<=", state.at)])),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function savePaymentMethod(db: Kysely<Database>, organizationId: string, paymentMethod: { brand: string; last4: string } | null): Promise<void> {
+  await db
+    .updateTable("billing_customer")
+    .set({ payment_method: paymentMethod ? JSON.stringify(paymentMethod) : null })
+    .where("organization_id", "=", organizationId)
+    .execute();
+}
+
+/** Forgets the provider customer (deleted at the provider): the organization is back to having none. */
+export async function forgetCustomer(db: Kysely<Database>, organizationId: string): Promise<void> {
+  await db.deleteFrom("billing_customer").where("organization_id", "=", organizationId).execute();
+}
+
+/** Stores a provider object unless the stored copy is newer: an older event never overwrites newer state. */
+export async function saveObject(
+  db: Kysely<Database>,
+  object: { kind: ObjectKind; id: string; organizationId: string; modifiedAt: string; createdAt: string; data: unknown },
+): Promise<void> {
+  const data = JSON.stringify(object.data);
+  await db
+    .insertInto("billing_object")
+    .values({ kind: object.kind, id: object.id, organization_id: object.organizationId, modified_at: object.modifiedAt, created_at: object.createdAt, data })
+    .onConflict((conflict) =>
+      conflict.columns(["kind", "id"]).doUpdateSet({ modified_at: object.modifiedAt, data }).where("billing_object.modified_at", "<=", object.modifiedAt),
+    )
+    .execute();
+}
+
+export async function listObjects<T>(db: Kysely<Database>, organizationId: string, kind: ObjectKind, limit = 50): Promise<T[]> {
+  const rows = await db
+    .selectFrom("billing_object")
+    .select("data")
+    .where("organization_id", "=", organizationId)
+    .where("kind", "=", kind)
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => JSON.parse(row.data) as T);
+}
+
+export async function findObject<T>(db: Kysely<Database>, organizationId: string, kind: ObjectKind, id: string): Promise<T | undefined> {
+  const row = await db
+    .selectFrom("billing_object")
+    .select("data")
+    .where("kind", "=", kind)
+    .where("id", "=", id)
+    .where("organization_id", "=", organizationId)
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.data) as T) : undefined;
+}
+
+/** Members plus pending, unexpired invitations: the seats an organization uses. */
+export async function countSeatsUsed(db: Kysely<Database>, organizationId: string, now = new Date()): Promise<number> {
+  const members = await db
+    .selectFrom("member")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("organizationId", "=", organizationId)
+    .executeTakeFirstOrThrow();
+  const invitations = await db
+    .selectFrom("invitation")
+    .select("expiresAt")
+    .where("organizationId", "=", organizationId)
+    .where("status", "=", "pending")
+    .execute();
+  return Number(members.count) + invitations.filter((invitation) => new Date(invitation.expiresAt).getTime() > now.getTime()).length;
+}
+
+export async function countTeams(db: Kysely<Database>, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom("team")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("organizationId", "=", organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function isPendingInvitation(db: Kysely<Database>, organizationId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("invitation")
+    .select("id")
+    .where("organizationId", "=", organizationId)
+    .where("email", "=", email.toLowerCase())
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function findInvitationOrganization(db: Kysely<Database>, invitationId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
+  return row?.organizationId;
+}
+
+export async function findOrganization(db: Kysely<Database>, organizationId: string) {
+  return db.selectFrom("organization").select(["id", "name", "slug"]).where("id", "=", organizationId).executeTakeFirst();
+}
+
+/** Organizations for the admin console, newest first, searched by name or slug. */
+export async function listOrganizationsForAdmin(db: Kysely<Database>, query: { search?: string; limit: number; offset: number }) {
+  let base = db.selectFrom("organization");
+  if (query.search) {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    base = base.where((eb) => eb.or([eb(eb.fn("lower", ["name"]), "like", eb.val(pattern)), eb("slug", "like", eb.val(pattern))]));
+  }
+  const [rows, count] = await Promise.all([
+    base.select(["id", "name", "slug", "createdAt"]).orderBy("createdAt", "desc").orderBy("id").limit(query.limit).offset(query.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** The stored subscriptions of several organizations at once (the admin list's plan column). */
+export async function listSubscriptionsOf<T>(db: Kysely<Database>, organizationIds: string[]): Promise<Array<{ organizationId: string; data: T }>> {
+  if (organizationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("billing_object")
+    .select(["organization_id", "data"])
+    .where("kind", "=", "subscription")
+    .where("organization_id", "in", organizationIds)
+    .execute();
+  return rows.map((row) => ({ organizationId: row.organization_id, data: JSON.parse(row.data) as T }));
+}
+
+/** Organizations with a provider customer: what the reconciliation job walks. */
+export async function listBilledOrganizationIds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom("billing_customer").select("organization_id").where("customer_id", "is not", null).execute();
+  return rows.map((row) => row.organization_id);
+}
+
+// The webhook inbox
+
+/** Stores a verified delivery; false when its webhook-id was stored before (a redelivery). */
+export async function insertWebhookEvent(db: Kysely<Database>, event: { id: string; type: string; payload: string }): Promise<boolean> {
+  const now = new Date().toISOString();
+  const result = await db
+    .insertInto("billing_webhook_event")
+    .values({ id: event.id, type: event.type, payload: event.payload, status: "pending", attempts: 0, next_attempt_at: now, received_at: now })
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findDueWebhookEvents(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom("billing_webhook_event")
+    .select(["id", "type", "payload", "attempts"])
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", new Date().toISOString())
+    .orderBy("received_at")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+export async function finishWebhookEvent(
+  db: Kysely<Database>,
+  id: string,
+  outcome: { status: "applied" | "ignored"; organizationId: string | null } | { status: "pending" | "failed"; error: string; attempts: number; retryAt: Date },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .updateTable("billing_webhook_event")
+    .set(
+      !("error" in outcome)
+        ? { status: outcome.status, organization_id: outcome.organizationId, applied_at: now, last_error: null }
+        : { status: outcome.status, last_error: outcome.error, attempts: outcome.attempts, next_attempt_at: outcome.retryAt.toISOString() },
+    )
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function findWebhookEvent(db: Kysely<Database>, id: string) {
+  return db.selectFrom("billing_webhook_event").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+// The usage outbox
+
+/** Queues a usage record; a repeated idempotency key returns the first record instead. */
+export async function insertUsageEvent(
+  db: Kysely<Database>,
+  usage: { organizationId: string; key: string | undefined; eventName: string; quantity: number },
+): Promise<{ id: string; duplicate: boolean }> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const key = usage.key ?? id;
+  const result = await db
+    .insertInto("billing_usage_event")
+    .values({
+      id,
+      organization_id: usage.organizationId,
+      idempotency_key: key,
+      event_name: usage.eventName,
+      quantity: usage.quantity,
+      status: "pending",
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.columns(["organization_id", "idempotency_key"]).doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return { id, duplicate: false };
+  const existing = await db
+    .selectFrom("billing_usage_event")
+    .select("id")
+    .where("organization_id", "=", usage.organizationId)
+    .where("idempotency_key", "=", key)
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, duplicate: true };
+}
+
+export async function findDueUsageEvents(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom("billing_usage_event")
+    .select(["id", "organization_id", "idempotency_key", "event_name", "quantity", "attempts", "created_at"])
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", new Date().toISOString())
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
+}
+
+export async function markUsageSent(db: Kysely<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("billing_usage_event").set({ status: "sent", sent_at: new Date().toISOString(), last_error: null }).where("id", "in", ids).execute();
+}
+
+export async function markUsageRetry(db: Kysely<Database>, ids: string[], outcome: { error: string; attempts: number; retryAt: Date | null }): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("billing_usage_event")
+    .set(
+      outcome.retryAt
+        ? { status: "pending", last_error: outcome.error, attempts: outcome.attempts, next_attempt_at: outcome.retryAt.toISOString() }
+        : { status: "failed", last_error: outcome.error, attempts: outcome.attempts },
+    )
+    .where("id", "in", ids)
+    .execute();
+}

@@ -1,0 +1,126 @@
+import { Hono } from "hono";
+import type { Kysely } from "kysely";
+import {
+  adminOrganizationListQuerySchema,
+  changePreviewQuerySchema,
+  checkoutBodySchema,
+  checkoutParamsSchema,
+  refundBodySchema,
+  subscriptionChangeBodySchema,
+  usageBodySchema,
+  type AdminBillingOrganizationList,
+  type AdminOrganizationBilling,
+} from "../../../common/billing.schemas";
+import { ERROR_CODES } from "../../../common/error-codes";
+import { organizationParamsSchema } from "../../../common/organization.schemas";
+import type { Database } from "../../db/schema";
+import type { AppEnv, GetSession } from "../../http/app-env";
+import { AppError } from "../../http/errors";
+import { validate } from "../../http/validate";
+import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "../organizations";
+import * as repository from "./billing.repository";
+import type { Billing } from "./billing.service";
+import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
+
+type RouteDeps = { getSession: GetSession; db: Kysely<Database>; billing: Billing; nudge: () => void; webhookSecret: string | null };
+
+const BILLING = { billing: ["manage" as const] };
+
+/**
+ * The app's billing API, mounted at /api: the provider's webhook receiver, the plan catalogue, and each
+ * organization's billing. Reading is for any member; every change needs the `billing` permission.
+ */
+export function billingRoutes(deps: RouteDeps) {
+  const verify = deps.webhookSecret ? createWebhookVerifier(deps.webhookSecret) : null;
+  const organization = "/organizations/:organizationId/billing";
+  return new Hono<ScopedEnv>()
+    .post("/billing/webhooks", async (c) => {
+      if (!verify) throw new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+      const body = await c.req.text();
+      const delivery = verify(body, c.req.raw.headers);
+      const { duplicate } = await receiveWebhook(deps, { ...delivery, body });
+      return c.json({ received: true, duplicate }, duplicate ? 200 : 202);
+    })
+    .get("/billing/plans", async (c) => c.json(await deps.billing.plans()))
+    .use(`${organization}/*`, validate("param", organizationParamsSchema), requireOrganizationScope(deps))
+    .use(organization, validate("param", organizationParamsSchema), requireOrganizationScope(deps))
+    .get(organization, async (c) => {
+      const scope = c.get("scope");
+      return c.json(await deps.billing.overview(scope.organizationId, scope.roles));
+    })
+    .get(`${organization}/checkouts/:checkoutId`, validate("param", checkoutParamsSchema), async (c) => {
+      const scope = c.get("scope");
+      return c.json(await deps.billing.checkoutProgress(scope.organizationId, c.req.valid("param").checkoutId));
+    })
+    .get(`${organization}/change-preview`, validate("query", changePreviewQuerySchema), async (c) => {
+      const scope = requireOrganizationPermission(c, BILLING);
+      return c.json(await deps.billing.previewChange(scope.organizationId, c.req.valid("query").productId));
+    })
+    .post(`${organization}/checkout`, validate("json", checkoutBodySchema), async (c) => {
+      const scope = requireOrganizationPermission(c, BILLING);
+      return c.json(await deps.billing.startCheckout(scope.organizationId, c.req.valid("json")));
+    })
+    .post(`${organization}/subscription`, validate("json", subscriptionChangeBodySchema), async (c) => {
+      const scope = requireOrganizationPermission(c, BILLING);
+      return c.json(await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json")));
+    })
+    .post(`${organization}/portal`, async (c) => {
+      const scope = requireOrganizationPermission(c, BILLING);
+      return c.json(await deps.billing.portal(scope.organizationId));
+    })
+    .post(`${organization}/usage`, validate("json", usageBodySchema), async (c) => {
+      const scope = requireOrganizationPermission(c, BILLING);
+      const result = await deps.billing.recordUsage(scope.organizationId, c.req.valid("json"));
+      return c.json({ id: result.id, duplicate: result.duplicate }, 202);
+    });
+}
+
+/** The platform admin's view of every organization's billing, mounted at /api/admin/billing. */
+export function adminBillingRoutes(deps: { db: Kysely<Database>; billing: Billing; isPlatformAdmin: (headers: Headers) => Promise<boolean | null> }) {
+  const organization = "/organizations/:organizationId";
+  const organizationView = async (organizationId: string): Promise<AdminOrganizationBilling> => {
+    const found = await repository.findOrganization(deps.db, organizationId);
+    if (!found) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+    const [overview, refunds] = await Promise.all([deps.billing.overview(organizationId, []), deps.billing.refunds(organizationId)]);
+    return { organization: found, overview, refunds };
+  };
+  return new Hono<AppEnv>()
+    .use("*", async (c, next) => {
+      const admin = await deps.isPlatformAdmin(c.req.raw.headers);
+      if (admin === null) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+      if (!admin) throw new AppError(ERROR_CODES.FORBIDDEN, "You are not allowed to access resource: billing");
+      await next();
+    })
+    .get("/organizations", validate("query", adminOrganizationListQuerySchema), async (c) => {
+      const query = c.req.valid("query");
+      const { rows, total } = await repository.listOrganizationsForAdmin(deps.db, query);
+      const plans = await deps.billing.plansOf(rows.map((row) => row.id));
+      return c.json({
+        organizations: rows.map((row) => ({
+          id: row.id,
+          name: row.name,
+          slug: row.slug,
+          createdAt: new Date(row.createdAt).toISOString(),
+          ...(plans.get(row.id) ?? { plan: { key: "free", name: "Free" }, status: null }),
+        })),
+        total,
+        limit: query.limit,
+        offset: query.offset,
+      } satisfies AdminBillingOrganizationList);
+    })
+    .get(organization, validate("param", organizationParamsSchema), async (c) => c.json(await organizationView(c.req.valid("param").organizationId)))
+    .post(`${organization}/refunds`, validate("param", organizationParamsSchema), validate("json", refundBodySchema), async (c) => {
+      const { organizationId } = c.req.valid("param");
+      await organizationView(organizationId);
+      return c.json(await deps.billing.refund(organizationId, c.req.valid("json")));
+    })
+    .post(`${organization}/reconcile`, validate("param", organizationParamsSchema), async (c) => {
+      const { organizationId } = c.req.valid("param");
+      await organizationView(organizationId);
+      await deps.billing.reconcile(organizationId);
+      return c.json(await deps.billing.overview(organizationId, []));
+    });
+}
+
+export type BillingRoutes = ReturnType<typeof billingRoutes>;
+export type AdminBillingRoutes = ReturnType<typeof adminBillingRoutes>;
