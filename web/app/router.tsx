@@ -1,12 +1,13 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
 import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute } from "./routes/account";
-import { adminRoute } from "./routes/admin";
+import { adminOrganizationBillingRoute, adminOrganizationsRoute, adminRoute, adminUsersRoute } from "./routes/admin";
 import { checkEmailRoute, forgotPasswordRoute, resetPasswordRoute, signInRoute, signUpRoute } from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
 import { invitationRoute } from "./routes/invitations";
 import {
+  billingRoute,
   createOrganizationRoute,
   dangerZoneRoute,
   generalSettingsRoute,
@@ -24,8 +25,8 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  *   /                                         home.tsx
  *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /forgot-password /reset-password)
  *   (_authed) /account[/password|/sessions|/delete]                 account.tsx
- *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx
- *   (_authed) /admin                          admin.tsx
+ *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature)
+ *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
  *   /invitations/$invitationId                invitations.tsx
  *   /dev/mail                                 dev.tsx
  */
@@ -38,8 +39,8 @@ const routeTree = rootRoute.addChildren([
   authedRoute.addChildren([
     accountRoute.addChildren([profileRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
     createOrganizationRoute,
-    adminRoute,
-    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, dangerZoneRoute]),
+    adminRoute.addChildren([adminUsersRoute, adminOrganizationsRoute, adminOrganizationBillingRoute]),
+    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, billingRoute, dangerZoneRoute]),
   ]),
   invitationRoute,
   devMailRoute,

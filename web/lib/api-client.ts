@@ -1,6 +1,6 @@
 import { hc, parseResponse, type ClientResponse } from "hono/client";
 // The one server file the web may import, and only its types: nothing of the server reaches the bundle.
-import type { DevMailRoutes, InvitationRoutes, MetaRoutes, OrganizationRoutes } from "../../server/api-types";
+import type { AdminBillingRoutes, BillingRoutes, DevMailRoutes, InvitationRoutes, MetaRoutes, OrganizationRoutes } from "../../server/api-types";
 import { ApiError } from "./api-error";
 
 /**
@@ -16,6 +16,9 @@ export const api = {
   invitations: hc<InvitationRoutes>("/api/invitations", options),
   devMail: hc<DevMailRoutes>("/api/dev/mail", options),
   meta: hc<MetaRoutes>("/api/meta", options),
+  /** Mounted at /api: `api.billing.billing.plans` and `api.billing.organizations[":organizationId"].billing.*`. */
+  billing: hc<BillingRoutes>("/api", options),
+  adminBilling: hc<AdminBillingRoutes>("/api/admin/billing", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */
@@ -37,7 +40,8 @@ async function ensureOk<R extends ClientResponse<unknown>>(request: R | Promise<
 
 async function toResponseError(response: ClientResponse<unknown>): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  return new ApiError(stringField(body, "message") ?? `Request failed (${response.status})`, response.status, stringField(body, "code"));
+  const details: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "details") : undefined;
+  return new ApiError(stringField(body, "message") ?? `Request failed (${response.status})`, response.status, stringField(body, "code"), details);
 }
 
 function stringField(body: unknown, key: string): string | undefined {

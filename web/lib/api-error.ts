@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     public readonly status: number,
     public readonly code?: string,
+    /** What the app's own API adds to some refusals (`details` in the body), e.g. `{ fieldErrors: { discountCode: […] } }`. */
+    public readonly details?: unknown,
   ) {
     super(message);
     this.name = "ApiError";
@@ -29,6 +31,8 @@ const FRIENDLY: Record<string, string> = {
   USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN_LENGTH} characters.`,
   USERNAME_TOO_LONG: `Use at most ${USERNAME_MAX_LENGTH} characters.`,
   INVALID_USERNAME: "Use only letters, digits, dots and underscores.",
+  // The billing rules refuse invitations, acceptances and new teams beyond the plan's limits (the forms word it per case).
+  PLAN_LIMIT_REACHED: "The organization's plan limit is reached. An owner or admin can upgrade the plan or add seats in Settings › Billing.",
 };
 
 /** Turns a better-auth client error into an ApiError whose message a person can act on. */

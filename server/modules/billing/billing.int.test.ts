@@ -130,6 +130,7 @@ describe("subscription lifecycle", () => {
     const { id, overview } = await subscribedOrganization("Renewing");
     await advanceDays(32);
     const renewed = await overviewOf(id);
+    expect(renewed.meters.map((meter) => meter.name)).toEqual(["API requests"]);
     expect(renewed.subscription?.status).toBe("active");
     expect(new Date(renewed.subscription?.currentPeriodEnd ?? 0).getTime()).toBeGreaterThan(new Date(overview.subscription?.currentPeriodEnd ?? 0).getTime());
     expect(renewed.orders.map((order) => order.billingReason)).toEqual(["subscription_cycle", "subscription_create"]);
@@ -155,8 +156,13 @@ describe("subscription lifecycle", () => {
     expect(lapsed.entitlements.features).toEqual([]);
   });
 
-  it("refuses an unknown cancellation reason and a body with two changes", async () => {
+  it("refuses an unknown cancellation reason, a body with two changes, and a plan change to per-seat pricing", async () => {
     const { id } = await subscribedOrganization("Reasons");
+    await expectError(
+      await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: await productIdOf(owner.client, "team") }),
+      400,
+      "Team is priced differently (per seat or per organization): cancel the current subscription, then subscribe to Team when it ends.",
+    );
     const path = `/api/organizations/${id}/billing/subscription`;
     expect((await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "bored" })).status).toBe(400);
     expect((await owner.client.post(path, { cancelAtPeriodEnd: true, seats: 3 })).status).toBe(400);

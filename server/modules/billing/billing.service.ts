@@ -148,7 +148,12 @@ export function createBilling(deps: BillingDeps) {
       repository.listObjects<Checkout>(db, organizationId, "checkout", 1),
     ]);
     const state = customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
-    const meterNames = new Map((subscription?.meters ?? []).map((meter) => [meter.meter_id, meter.meter.name]));
+    // Meter names come with the subscription: its product's metered prices, and its meters once usage was billed.
+    const meteredPrices = (subscription?.product.prices ?? []) as unknown as Array<{ meter?: { id: string; name: string } }>;
+    const meterNames = new Map([
+      ...meteredPrices.flatMap((price) => (price.meter ? [[price.meter.id, price.meter.name] as const] : [])),
+      ...(subscription?.meters ?? []).map((meter) => [meter.meter_id, meter.meter.name] as const),
+    ]);
     const meters: BillingMeter[] = (state?.active_meters ?? []).map((meter) => ({
       meterId: meter.meter_id,
       name: meterNames.get(meter.meter_id) ?? "Usage",
@@ -335,6 +340,13 @@ export function createBilling(deps: BillingDeps) {
     if (body.productId !== undefined) {
       const product = await offeredProduct(body.productId);
       if (product.id === subscription.product_id) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The organization is already on this plan.");
+      // The provider's plan change carries no seat count: moving between per-seat and flat pricing is a new subscription.
+      if ((priceOf(product) as PlanPrice).perSeat !== (subscription.seats != null)) {
+        throw new AppError(
+          ERROR_CODES.VALIDATION_ERROR,
+          `${planNameOf(product)} is priced differently (per seat or per organization): cancel the current subscription, then subscribe to ${planNameOf(product)} when it ends.`,
+        );
+      }
       updated = await callProvider("change the plan", () => client.subscriptions.update(subscription.id, { product_id: product.id }));
     } else if (body.seats !== undefined) {
       if (subscription.seats == null) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");

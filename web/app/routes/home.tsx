@@ -1,8 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { createRoute } from "@tanstack/react-router";
 import { z } from "zod";
 import { organizationsQuery } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
-import { sessionQuery } from "../../lib/session";
+import { sessionQuery, useSession } from "../../lib/session";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { optionalText, rootRoute } from "./root";
@@ -18,12 +19,29 @@ export const homeRoute = createRoute({
   },
 }).lazy(
   lazyPage(
-    // The home page and the organizations section are two features' code, composed here so neither imports the other.
-    () => Promise.all([import("../../features/home/routes/home-page"), import("../../features/organizations/components/your-organizations")]),
-    ([{ HomePage }, { YourOrganizations }]) =>
+    // The home page, the organizations section and the billing feature's payment banner are three features' code,
+    // composed here so none imports another.
+    () =>
+      Promise.all([
+        import("../../features/home/routes/home-page"),
+        import("../../features/organizations/components/your-organizations"),
+        import("../../features/billing/components/payment-banner"),
+      ]),
+    ([{ HomePage }, { YourOrganizations }, { PaymentBanner }]) =>
       function Home() {
         const search = homeRoute.useSearch();
-        return <HomePage notice={search.notice} error={search.error} organizations={<YourOrganizations />} />;
+        const session = useSession();
+        const organizations = useQuery({ ...organizationsQuery, enabled: Boolean(session.data) });
+        const activeId = session.data?.session.activeOrganizationId;
+        const active = activeId ? organizations.data?.find((organization) => organization.id === activeId) : undefined;
+        return (
+          <HomePage
+            notice={search.notice}
+            error={search.error}
+            organizations={<YourOrganizations />}
+            notices={active ? <PaymentBanner organizationId={active.id} organizationName={active.name} /> : undefined}
+          />
+        );
       },
   ),
 );

@@ -1,11 +1,20 @@
+import { useQuery } from "@tanstack/react-query";
 import { createRoute } from "@tanstack/react-router";
-import { organizationQuery } from "../../features/organizations/api/organizations";
+import { z } from "zod";
+import { billingOverviewQuery, plansQuery } from "../../features/billing/api/billing-queries";
+import { organizationQuery, useTeams } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { authedRoute } from "./root";
+import { authedRoute, optionalText, type RouterContext } from "./root";
 
-/** /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/danger]. */
+/**
+ * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/danger].
+ *
+ * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
+ * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
+ * the Billing tab is the billing feature's page.
+ */
 
 export const createOrganizationRoute = createRoute({
   getParentRoute: () => authedRoute,
@@ -25,12 +34,24 @@ export const organizationSettingsRoute = createRoute({
     settled(queryClient.ensureQueryData(organizationQuery(params.organizationId)), queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/organization-settings-layout"),
-    ({ OrganizationSettingsLayout }) =>
+    () =>
+      Promise.all([
+        import("../../features/organizations/routes/settings/organization-settings-layout"),
+        import("../../features/billing/components/payment-banner"),
+      ]),
+    ([{ OrganizationSettingsLayout }, { PaymentBanner }]) =>
       function OrganizationSettings() {
         const { organizationId } = organizationSettingsRoute.useParams();
         const { session } = organizationSettingsRoute.useRouteContext();
-        return <OrganizationSettingsLayout key={organizationId} organizationId={organizationId} userId={session.user.id} />;
+        const organization = useQuery(organizationQuery(organizationId));
+        return (
+          <OrganizationSettingsLayout
+            key={organizationId}
+            organizationId={organizationId}
+            userId={session.user.id}
+            banner={organization.data ? <PaymentBanner organizationId={organizationId} organizationName={organization.data.name} /> : null}
+          />
+        );
       },
   ),
 );
@@ -42,24 +63,63 @@ export const generalSettingsRoute = createRoute({ getParentRoute: () => organiza
   ),
 );
 
-export const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members" }).lazy(
+/** The plan's limits are read with the page, so its usage line and locked state show without a jump. */
+const loadPlanLimits = ({ context: { queryClient }, params }: { context: RouterContext; params: { organizationId: string } }) =>
+  settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)));
+
+const planLimit = () => import("../../features/billing/components/plan-limit");
+
+export const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/members-page"),
-    (page) => page.MembersPage,
+    () => Promise.all([import("../../features/organizations/routes/settings/members-page"), planLimit()]),
+    ([{ MembersPage }, { usePlanLimit }]) =>
+      function Members() {
+        const { organizationId } = membersRoute.useParams();
+        return <MembersPage planLimit={usePlanLimit(organizationId, "members")} />;
+      },
   ),
 );
 
-export const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations" }).lazy(
+export const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/invitations-page"),
-    (page) => page.InvitationsPage,
+    () => Promise.all([import("../../features/organizations/routes/settings/invitations-page"), planLimit()]),
+    ([{ InvitationsPage }, { usePlanLimit }]) =>
+      function Invitations() {
+        const { organizationId } = invitationsRoute.useParams();
+        return <InvitationsPage planLimit={usePlanLimit(organizationId, "members")} />;
+      },
   ),
 );
 
-export const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams" }).lazy(
+export const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/teams-page"),
-    (page) => page.TeamsPage,
+    () => Promise.all([import("../../features/organizations/routes/settings/teams-page"), planLimit()]),
+    ([{ TeamsPage }, { usePlanLimit }]) =>
+      function Teams() {
+        const { organizationId } = teamsRoute.useParams();
+        // Teams are counted where they are listed (the organizations feature); the limit is the plan's.
+        const teams = useTeams(organizationId);
+        return <TeamsPage planLimit={usePlanLimit(organizationId, "teams", teams.data?.length)} />;
+      },
+  ),
+);
+
+/** `?checkout=<id>` or `?checkout=returned`: where the provider's hosted checkout sends the buyer back. */
+export const billingRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/billing",
+  validateSearch: z.object({ checkout: optionalText }),
+  loader: ({ context: { queryClient }, params }) =>
+    settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)), queryClient.ensureQueryData(plansQuery)),
+}).lazy(
+  lazyPage(
+    () => import("../../features/billing/routes/billing-page"),
+    ({ BillingPage }) =>
+      function Billing() {
+        const { organizationId } = billingRoute.useParams();
+        const { checkout } = billingRoute.useSearch();
+        return <BillingPage key={organizationId} organizationId={organizationId} checkout={checkout} />;
+      },
   ),
 );
 

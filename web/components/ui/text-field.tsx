@@ -54,10 +54,18 @@ export function TextField({ label, error, description, className, ...rest }: Tex
   );
 }
 
-export function TextAreaField({ label, error, description, className, ...rest }: Omit<ComponentProps<"textarea">, "id" | "className"> & FieldProps) {
+/** A multi-line field; `monospace` (the default) suits code such as JSON, prose reads better without it. */
+export function TextAreaField({
+  label,
+  error,
+  description,
+  className,
+  monospace = true,
+  ...rest
+}: Omit<ComponentProps<"textarea">, "id" | "className"> & FieldProps & { monospace?: boolean }) {
   return (
     <Field label={label} error={error} description={description} className={className}>
-      {(aria) => <textarea {...aria} className={cn(controlClass(error), "font-mono")} {...rest} />}
+      {(aria) => <textarea {...aria} className={cn(controlClass(error), monospace && "font-mono")} {...rest} />}
     </Field>
   );
 }

@@ -27,7 +27,7 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
   const selected = users.data?.users.find((user) => user.id === selectedId);
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-10">
+    <>
       <PageHeader title="Users" description="Every account on this Atrium: search, ban, impersonate, set roles and passwords, revoke sessions, delete." />
       <Card>
         <div className="mb-4 flex flex-wrap items-center gap-3">
@@ -99,6 +99,6 @@ export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
         <Pagination label="User pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       </Card>
       {selected ? <ManageUserDialog key={selected.id} user={selected} isSelf={selected.id === currentUserId} onClose={() => setSelectedId(null)} /> : null}
-    </div>
+    </>
   );
 }

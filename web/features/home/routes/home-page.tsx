@@ -8,8 +8,11 @@ import { useSession } from "../../../lib/session";
 
 const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
 
-/** `organizations` is the signed-in home's organization section, which the route supplies (features do not import each other). */
-export function HomePage({ notice, error, organizations }: { notice?: string; error?: string; organizations?: ReactNode }) {
+/**
+ * `organizations` is the signed-in home's organization section and `notices` what the active organization needs
+ * its owners to know (a failed payment); the route supplies both (features do not import each other).
+ */
+export function HomePage({ notice, error, organizations, notices }: { notice?: string; error?: string; organizations?: ReactNode; notices?: ReactNode }) {
   const session = useSession();
   if (session.isPending) return <LoadingBlock />;
   const user = session.data?.user;
@@ -50,6 +53,7 @@ export function HomePage({ notice, error, organizations }: { notice?: string; er
 
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-10">
+      {notices ? <div className="empty:hidden">{notices}</div> : null}
       {banner}
       <div className="flex items-center gap-4">
         <Avatar name={user.name} image={user.image} size="lg" />

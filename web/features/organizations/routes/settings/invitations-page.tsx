@@ -13,8 +13,12 @@ import { formatDateTime, formatRelative } from "../../../../lib/format";
 import { useZodForm } from "../../../../lib/form";
 import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../../api/organizations";
 import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
+import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
-export function InvitationsPage() {
+/** The server's refusal when every seat of the plan is taken (members and pending invitations count). */
+const SEATS_FULL = "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.";
+
+export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, role: myRole, can } = useOrganizationContext();
   const inviteMember = useInviteMember(organization.id);
   const resendInvitation = useResendInvitation(organization.id);
@@ -25,7 +29,10 @@ export function InvitationsPage() {
   const teams = useTeams(organization.id);
   const [canceling, setCanceling] = useState<Invitation | null>(null);
   const isOwner = myRole.split(",").includes("owner");
-  const form = useZodForm(inviteMemberSchema, { defaultValues: { email: "", role: "member", teamId: "" } });
+  const form = useZodForm(inviteMemberSchema, {
+    defaultValues: { email: "", role: "member", teamId: "" },
+    serverErrors: { PLAN_LIMIT_REACHED: { message: SEATS_FULL } },
+  });
   const isSubmitting = form.formState.isSubmitting;
 
   const onSubmit = form.submit(async (values) => {
@@ -51,8 +58,21 @@ export function InvitationsPage() {
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="Invite someone" description="They get an e-mail with a link. Invitations expire after 2 days." />
-        <form onSubmit={onSubmit} noValidate className="grid gap-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-start">
+        <CardHeader
+          title="Invite someone"
+          description={
+            <>
+              They get an e-mail with a link. Invitations expire after 2 days.
+              {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+            </>
+          }
+        />
+        {/* Locked by the plan, Enter in the e-mail field must not send either (implicit submission). */}
+        <form
+          onSubmit={planLimit?.locked ? (event) => event.preventDefault() : onSubmit}
+          noValidate
+          className="grid gap-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-start"
+        >
           {form.formError ? (
             <div className="sm:col-span-4">
               <Alert tone="error">{form.formError}</Alert>
@@ -74,9 +94,12 @@ export function InvitationsPage() {
               </option>
             ))}
           </SelectField>
-          <Button type="submit" className="sm:mt-6.5" isLoading={isSubmitting}>
-            {isSubmitting ? "Sending…" : "Send invitation"}
-          </Button>
+          {planLimit?.locked ? null : (
+            <Button type="submit" className="sm:mt-6.5" isLoading={isSubmitting}>
+              {isSubmitting ? "Sending…" : "Send invitation"}
+            </Button>
+          )}
+          {planLimit?.locked ? <div className="sm:col-span-4">{planLimit.locked}</div> : null}
         </form>
       </Card>
       <Card>

@@ -15,10 +15,11 @@ import { formatDateTime } from "../../../../lib/format";
 import { useDebouncedValue } from "../../../../lib/use-debounced-value";
 import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../../api/organizations";
 import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
+import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 const PAGE_SIZE = 20;
 
-export function MembersPage() {
+export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, role: myRole, userId, can } = useOrganizationContext();
   const updateMemberRole = useUpdateMemberRole(organization.id);
   const removeMember = useRemoveMember(organization.id);
@@ -35,7 +36,15 @@ export function MembersPage() {
   const total = members.data?.total ?? 0;
   return (
     <Card>
-      <CardHeader title="Members" description={`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`} />
+      <CardHeader
+        title="Members"
+        description={
+          <>
+            {`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`}
+            {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+          </>
+        }
+      />
       <div className="mb-4 flex items-center gap-3">
         <SearchInput
           label="Search members"

@@ -1,18 +1,20 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { Alert } from "../../../../components/ui/alert";
 import { Avatar } from "../../../../components/ui/avatar";
 import { LoadingBlock } from "../../../../components/ui/spinner";
+import { activeTabProps, tabLinkClass, tabNavClass } from "../../../../components/ui/tabs";
 import { errorMessage } from "../../../../lib/api-error";
 import { useAppMeta } from "../../../../lib/meta";
 import { organizationQuery, useMyMembership } from "../../api/organizations";
 import { OrganizationProvider, RoleBadge } from "../../components/organization-context";
 
-const tabClass =
-  "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100";
-const activeTab = { className: "border-brand-600! text-brand-700! dark:text-brand-100!", "aria-current": "page" as const };
+const tabClass = tabLinkClass;
+const activeTab = activeTabProps;
 
-export function OrganizationSettingsLayout({ organizationId, userId }: { organizationId: string; userId: string }) {
+/** `banner` is shown above every tab (web/app passes the billing feature's payment notice). */
+export function OrganizationSettingsLayout({ organizationId, userId, banner }: { organizationId: string; userId: string; banner?: ReactNode }) {
   const organization = useQuery(organizationQuery(organizationId));
   const membership = useMyMembership(organizationId);
   const meta = useAppMeta();
@@ -34,6 +36,7 @@ export function OrganizationSettingsLayout({ organizationId, userId }: { organiz
   return (
     <OrganizationProvider organization={organization.data} role={role} userId={userId}>
       <div className="mx-auto max-w-5xl px-4 py-10">
+        {banner ? <div className="mb-6 empty:hidden">{banner}</div> : null}
         <div className="mb-8 flex items-center gap-4">
           <Avatar name={organization.data.name} image={organization.data.logo} size="lg" />
           <div className="min-w-0">
@@ -47,7 +50,7 @@ export function OrganizationSettingsLayout({ organizationId, userId }: { organiz
             </p>
           </div>
         </div>
-        <nav aria-label="Organization settings" className="mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+        <nav aria-label="Organization settings" className={tabNavClass}>
           <Link to="/organizations/$organizationId/settings" params={params} activeOptions={{ exact: true }} className={tabClass} activeProps={activeTab}>
             General
           </Link>
@@ -59,6 +62,9 @@ export function OrganizationSettingsLayout({ organizationId, userId }: { organiz
           </Link>
           <Link to="/organizations/$organizationId/settings/teams" params={params} className={tabClass} activeProps={activeTab}>
             Teams
+          </Link>
+          <Link to="/organizations/$organizationId/settings/billing" params={params} className={tabClass} activeProps={activeTab}>
+            Billing
           </Link>
           {canDelete ? (
             <Link to="/organizations/$organizationId/settings/danger" params={params} className={tabClass} activeProps={activeTab}>

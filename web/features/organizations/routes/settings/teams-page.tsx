@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { z } from "zod";
 import { idSchema } from "../../../../../common/account.schemas";
 import { teamNameSchema } from "../../../../../common/organization.schemas";
@@ -24,6 +24,10 @@ import {
   type Team,
 } from "../../api/organizations";
 import { useOrganizationContext } from "../../components/organization-context";
+import type { PlanLimitSlot } from "../../components/plan-limit-slot";
+
+/** The server's refusal when the plan's teams are all created. */
+const TEAMS_FULL = "Your plan's teams are all in use. Upgrade to create more teams.";
 
 const addTeamMemberSchema = z.object({ userId: idSchema.min(1, "Choose a member") });
 
@@ -33,35 +37,45 @@ function TeamNameForm({
   submitLabel,
   onSubmit,
   onCancel,
+  locked,
 }: {
   initial: string;
   submitLabel: string;
   onSubmit: (name: string) => Promise<unknown>;
   onCancel?: () => void;
+  /** Shown instead of the submit button when the plan allows no more teams. */
+  locked?: ReactNode;
 }) {
-  const form = useZodForm(teamNameSchema, { defaultValues: { name: initial }, serverErrors: { "*": "name" } });
+  const form = useZodForm(teamNameSchema, {
+    defaultValues: { name: initial },
+    serverErrors: { PLAN_LIMIT_REACHED: { message: TEAMS_FULL }, "*": "name" },
+  });
   const submit = form.submit(async ({ name }) => {
     await onSubmit(name);
     form.reset({ name: initial });
   });
   return (
-    <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-3">
+    <form onSubmit={locked ? (event) => event.preventDefault() : submit} noValidate className="flex flex-wrap items-start gap-3">
       {form.formError ? (
         <div className="w-full">
           <Alert tone="error">{form.formError}</Alert>
         </div>
       ) : null}
       <TextField label="Team name" className="min-w-56 flex-1" {...form.field("name")} />
-      <div className="flex gap-2 sm:mt-6.5">
-        <Button type="submit" isLoading={form.formState.isSubmitting}>
-          {submitLabel}
-        </Button>
-        {onCancel ? (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
+      {locked ? (
+        <div className="w-full">{locked}</div>
+      ) : (
+        <div className="flex gap-2 sm:mt-6.5">
+          <Button type="submit" isLoading={form.formState.isSubmitting}>
+            {submitLabel}
           </Button>
-        ) : null}
-      </div>
+          {onCancel ? (
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+      )}
     </form>
   );
 }
@@ -169,7 +183,7 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
   );
 }
 
-export function TeamsPage() {
+export function TeamsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, can } = useOrganizationContext();
   const createTeam = useCreateTeam(organization.id);
   const teams = useTeams(organization.id);
@@ -181,8 +195,16 @@ export function TeamsPage() {
     <div className="space-y-6">
       {canCreate ? (
         <Card>
-          <CardHeader title="Create a team" description="Teams group members inside the organization." />
-          <TeamNameForm initial="" submitLabel="Create team" onSubmit={(name) => createTeam.mutateAsync({ name })} />
+          <CardHeader
+            title="Create a team"
+            description={
+              <>
+                Teams group members inside the organization.
+                {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+              </>
+            }
+          />
+          <TeamNameForm initial="" submitLabel="Create team" locked={planLimit?.locked} onSubmit={(name) => createTeam.mutateAsync({ name })} />
         </Card>
       ) : null}
       {teams.isPending ? <LoadingBlock label="Loading teams…" /> : null}

@@ -1,0 +1,72 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ClientResponse } from "hono/client";
+import type { RefundBody } from "../../../../common/billing.schemas";
+import { api, apiCall } from "../../../lib/api-client";
+import { formatMoney } from "../components/billing-format";
+import { toBillingError } from "./billing-errors";
+import { billingKeys } from "./billing-queries";
+
+/** The platform admins' billing console: every organization's plan, its orders and refunds, reconciliation. */
+export const adminBillingKeys = {
+  all: ["admin", "billing"] as const,
+  organizations: (search: string, offset: number, limit: number) => [...adminBillingKeys.all, "organizations", search, offset, limit] as const,
+  organization: (organizationId: string) => [...adminBillingKeys.all, "organization", organizationId] as const,
+};
+
+function adminBillingCall<R extends ClientResponse<unknown>>(request: R | Promise<R>): ReturnType<typeof apiCall<R>> {
+  return apiCall(request).catch((error: unknown) => {
+    throw toBillingError(error, "admin");
+  });
+}
+
+export function useAdminBillingOrganizations(search: string, offset: number, limit: number) {
+  return useQuery({
+    queryKey: adminBillingKeys.organizations(search, offset, limit),
+    queryFn: () =>
+      adminBillingCall(api.adminBilling.organizations.$get({ query: { ...(search ? { search } : {}), limit: String(limit), offset: String(offset) } })),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useAdminOrganizationBilling(organizationId: string) {
+  return useQuery({
+    queryKey: adminBillingKeys.organization(organizationId),
+    queryFn: () => adminBillingCall(api.adminBilling.organizations[":organizationId"].$get({ param: { organizationId } })),
+  });
+}
+
+export type AdminRefundResult = Awaited<ReturnType<ReturnType<typeof useRefundOrder>["mutateAsync"]>>;
+
+/** Refunds (part of) an order; its errors are shown by the refund form, and its result by the dialog. */
+export function useRefundOrder(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RefundBody) =>
+      adminBillingCall(api.adminBilling.organizations[":organizationId"].refunds.$post({ param: { organizationId }, json: body })),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId) }),
+      ]);
+    },
+    meta: {
+      successMessage: (refund: { amount: number; currency: string }) => `Refund of ${formatMoney(refund.amount, refund.currency)} sent to the payment provider`,
+      errorToast: false,
+    },
+  });
+}
+
+/** Reads the organization's subscription, orders and benefits from the provider again and stores what differs. */
+export function useReconcileOrganization(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => adminBillingCall(api.adminBilling.organizations[":organizationId"].reconcile.$post({ param: { organizationId } })),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId) }),
+      ]);
+    },
+    meta: { successMessage: "Billing is in sync with the payment provider" },
+  });
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../lib/api-error";
+import { billingErrorMessage, DISCOUNT_CODE_INVALID, DISCOUNT_CODE_INVALID_MESSAGE, toBillingError } from "./billing-errors";
+
+describe("billing errors in product words", () => {
+  it("words each code the billing endpoints answer with, not the server's message", () => {
+    const providerDown = new ApiError("The billing provider is not answering (start the checkout); nothing was changed.", 503, "SERVICE_UNAVAILABLE");
+    expect(billingErrorMessage(providerDown)).toBe("The payment provider is not answering right now. Nothing was changed; try again in a moment.");
+    expect(billingErrorMessage(new ApiError("You are not allowed to access resource: billing", 403, "FORBIDDEN"))).toBe(
+      "Only owners and admins can change billing.",
+    );
+    expect(billingErrorMessage(new ApiError("The Free plan includes 5 seats…", 403, "PLAN_LIMIT_REACHED"))).toBe(
+      "Your plan's limit is reached. Upgrade or add seats to continue.",
+    );
+  });
+
+  it("falls back on the status for a code it does not know", () => {
+    expect(billingErrorMessage(new ApiError("Request failed (504)", 504))).toBe(
+      "The payment provider is not answering right now. Nothing was changed; try again in a moment.",
+    );
+    expect(billingErrorMessage(new ApiError("boom", 500, "SOMETHING_ELSE"))).toBe(
+      "Something went wrong on our side. Nothing was changed; try again in a moment.",
+    );
+  });
+
+  it("speaks to platform admins as staff", () => {
+    expect(billingErrorMessage(new ApiError("forbidden", 403, "FORBIDDEN"), "admin")).toBe("Only platform admins can do this.");
+  });
+
+  it("keeps the status and code, and turns an unknown discount code into its own code for the form", () => {
+    const rewritten = toBillingError(new ApiError("Request failed", 409, "CONFLICT"));
+    expect(rewritten).toMatchObject({ status: 409, code: "CONFLICT" });
+    const discount = toBillingError(
+      new ApiError("That discount code is not valid.", 400, "VALIDATION_ERROR", { fieldErrors: { discountCode: ["That discount code is not valid."] } }),
+    );
+    expect(discount).toMatchObject({ status: 400, code: DISCOUNT_CODE_INVALID, message: DISCOUNT_CODE_INVALID_MESSAGE });
+    const network = new TypeError("Failed to fetch");
+    expect(toBillingError(network)).toBe(network);
+  });
+});

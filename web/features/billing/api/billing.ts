@@ -1,0 +1,142 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CheckoutBody, CheckoutProgress, SubscriptionChangeBody } from "../../../../common/billing.schemas";
+import { CHECKOUT_MESSAGES, formatDate } from "../components/billing-format";
+import { billingCall, billingKeys, billingOverviewQuery, organizationBilling, plansQuery, type BillingOverviewData } from "./billing-queries";
+
+/** An organization's billing as hooks: reading it (the queries are in billing-queries.ts), and the owners' and admins' actions. */
+
+export function useBillingOverview(organizationId: string) {
+  return useQuery(billingOverviewQuery(organizationId));
+}
+
+export function usePlans(enabled = true) {
+  return useQuery({ ...plansQuery, enabled });
+}
+
+const TERMINAL_CHECKOUT_STATES: ReadonlyArray<CheckoutProgress["state"]> = ["completed", "declined", "expired"];
+
+export function isCheckoutSettled(state: CheckoutProgress["state"] | undefined): boolean {
+  return state !== undefined && TERMINAL_CHECKOUT_STATES.includes(state);
+}
+
+export const CHECKOUT_POLL_INTERVAL_MS = 1000;
+
+/**
+ * A checkout the buyer came back from, asked about every second until it settles (completed, declined, expired).
+ * `enabled: false` stops asking (the page gives up after a minute and offers a retry).
+ */
+export function useCheckoutProgress(
+  organizationId: string,
+  checkoutId: string,
+  { enabled, intervalMs = CHECKOUT_POLL_INTERVAL_MS }: { enabled: boolean; intervalMs?: number },
+) {
+  return useQuery({
+    queryKey: billingKeys.checkout(organizationId, checkoutId),
+    queryFn: () => billingCall(organizationBilling.checkouts[":checkoutId"].$get({ param: { organizationId, checkoutId } })),
+    enabled,
+    staleTime: 0,
+    refetchInterval: (query) => (enabled && query.state.status !== "error" && !isCheckoutSettled(query.state.data?.state) ? intervalMs : false),
+  });
+}
+
+/**
+ * After a checkout completes: the overview is read again (the new plan, its limits, the order) and the person is
+ * told which plan they are on now.
+ */
+export function useFinishCheckout(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId), refetchType: "none" });
+      return queryClient.fetchQuery({ ...billingOverviewQuery(organizationId), staleTime: 0 });
+    },
+    meta: { successMessage: (overview: BillingOverviewData) => CHECKOUT_MESSAGES.completed(overview.plan.name) },
+  });
+}
+
+/** What a plan change would cost now (the proration) and per period afterwards. Asked fresh each time. */
+export function useChangePreview(organizationId: string, productId: string | null) {
+  return useQuery({
+    queryKey: billingKeys.changePreview(organizationId, productId ?? ""),
+    queryFn: () => billingCall(organizationBilling["change-preview"].$get({ param: { organizationId }, query: { productId: productId ?? "" } })),
+    enabled: productId !== null,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/** Sends the browser to the payment provider's hosted page (checkout or portal), in the same tab. */
+export function openProviderPage(url: string) {
+  window.location.assign(url);
+}
+
+/**
+ * Starts a checkout and sends the browser to the provider's hosted page; the form shows a refusal. The mutation
+ * stays successful while the page unloads, so callers keep the button busy with `isPending || isSuccess`.
+ */
+export function useStartCheckout(organizationId: string) {
+  return useMutation({
+    mutationFn: async (body: CheckoutBody) => {
+      const { url } = await billingCall(organizationBilling.checkout.$post({ param: { organizationId }, json: body }));
+      openProviderPage(url);
+    },
+    meta: { errorToast: false },
+  });
+}
+
+/** Opens the provider's customer portal (payment method, invoices), in the same tab. */
+export function useOpenPortal(organizationId: string) {
+  return useMutation({
+    mutationFn: async () => {
+      const { url } = await billingCall(organizationBilling.portal.$post({ param: { organizationId } }));
+      openProviderPage(url);
+    },
+  });
+}
+
+type SubscriptionMeta = { successMessage: (overview: BillingOverviewData, body: SubscriptionChangeBody) => string; errorToast?: false };
+
+/** One change to the subscription (a plan, a seat count, cancel or resume); the answer is the new overview. */
+function useSubscriptionChange(organizationId: string, meta: SubscriptionMeta) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SubscriptionChangeBody) => billingCall(organizationBilling.subscription.$post({ param: { organizationId }, json: body })),
+    onSuccess: async (overview) => {
+      queryClient.setQueryData(billingKeys.overview(organizationId), overview);
+      // Seats and limits feed the members and teams pages; previews are stale after any change.
+      await queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId), predicate: (query) => query.queryKey[3] !== "overview" });
+    },
+    meta,
+  });
+}
+
+export function useChangePlan(organizationId: string) {
+  return useSubscriptionChange(organizationId, { successMessage: (overview) => CHECKOUT_MESSAGES.completed(overview.plan.name) });
+}
+
+/** Its errors are shown by the seats form. */
+export function useChangeSeats(organizationId: string) {
+  return useSubscriptionChange(organizationId, {
+    successMessage: (_overview, { seats }) => `Your plan now has ${seats} seat${seats === 1 ? "" : "s"}`,
+    errorToast: false,
+  });
+}
+
+/** Its errors are shown by the cancellation form. */
+export function useCancelSubscription(organizationId: string) {
+  return useSubscriptionChange(organizationId, {
+    successMessage: (overview) => {
+      const subscription = overview.subscription;
+      const end = subscription ? (subscription.endsAt ?? subscription.currentPeriodEnd) : null;
+      return end ? `Subscription canceled. ${overview.plan.name} stays active until ${formatDate(end)}.` : "Subscription canceled";
+    },
+    errorToast: false,
+  });
+}
+
+export function useResumeSubscription(organizationId: string) {
+  return useSubscriptionChange(organizationId, {
+    successMessage: (overview) =>
+      overview.subscription ? `${overview.plan.name} will renew on ${formatDate(overview.subscription.currentPeriodEnd)}` : "Your subscription continues",
+  });
+}

@@ -1,0 +1,91 @@
+import type { BillingOverview } from "../../../../common/billing.schemas";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { Spinner } from "../../../components/ui/spinner";
+import { errorMessage } from "../../../lib/api-error";
+import { useChangePlan, useChangePreview } from "../api/billing";
+import { formatMoney, intervalWord, prorationSentence } from "./billing-format";
+import type { PlanChoice } from "./plan-comparison";
+
+function ChangePlanBody({
+  organizationId,
+  overview,
+  choice,
+  onClose,
+}: {
+  organizationId: string;
+  overview: BillingOverview;
+  choice: PlanChoice;
+  onClose: () => void;
+}) {
+  const preview = useChangePreview(organizationId, choice.price.productId);
+  const changePlan = useChangePlan(organizationId);
+  const seats = overview.subscription?.seats ?? overview.seats.used;
+  const perPeriod = preview.data
+    ? `${formatMoney(preview.data.newAmount, preview.data.currency)} / ${intervalWord(choice.price.interval)}${choice.price.perSeat ? ` for ${seats} seat${seats === 1 ? "" : "s"}` : ""}`
+    : null;
+
+  return (
+    <div className="space-y-4">
+      <div aria-live="polite" className="min-h-16">
+        {preview.isPending ? <Spinner label="Working out the price…" /> : null}
+        {preview.isError ? (
+          <div className="space-y-3">
+            <Alert tone="error" title="We could not work out the price">
+              {errorMessage(preview.error)}
+            </Alert>
+            <Button variant="secondary" size="sm" onClick={() => preview.refetch()} isLoading={preview.isFetching}>
+              Try again
+            </Button>
+          </div>
+        ) : null}
+        {preview.data ? (
+          <div className="space-y-2 rounded-lg bg-zinc-50 px-4 py-3 text-sm dark:bg-zinc-800/60">
+            <p className="text-base font-semibold">{prorationSentence(preview.data)}</p>
+            <p className="text-zinc-600 dark:text-zinc-300">
+              After that, {choice.plan.name} is {perPeriod}.
+            </p>
+          </div>
+        ) : null}
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button
+          disabled={!preview.data}
+          isLoading={changePlan.isPending}
+          onClick={() => changePlan.mutate({ productId: choice.price.productId }, { onSuccess: onClose })}
+        >
+          Confirm change
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A plan change on an existing subscription: what it costs now (the proration) before it is confirmed. */
+export function ChangePlanDialog({
+  organizationId,
+  overview,
+  choice,
+  onClose,
+}: {
+  organizationId: string;
+  overview: BillingOverview;
+  choice: PlanChoice | null;
+  onClose: () => void;
+}) {
+  const target = choice ? `${choice.plan.name} (${choice.price.interval === "year" ? "yearly" : "monthly"})` : "";
+  return (
+    <Dialog
+      open={choice !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={choice ? `Switch to ${target}` : "Switch plan"}
+      description={choice ? `From ${overview.plan.name} to ${target}. The change applies as soon as you confirm.` : undefined}
+    >
+      {choice ? <ChangePlanBody key={choice.price.productId} organizationId={organizationId} overview={overview} choice={choice} onClose={onClose} /> : null}
+    </Dialog>
+  );
+}

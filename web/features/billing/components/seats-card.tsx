@@ -1,0 +1,59 @@
+import type { BillingOverview, PlanPrice } from "../../../../common/billing.schemas";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { TextField } from "../../../components/ui/text-field";
+import { useZodForm } from "../../../lib/form";
+import { useChangeSeats } from "../api/billing";
+import { formatCount, formatSeatTotal } from "./billing-format";
+import { seatFormSchema } from "./seat-schema";
+
+/** The seat count of a per-seat subscription: how many are paid for, how many are used, and a way to change it. */
+export function SeatsCard({ organizationId, overview, price }: { organizationId: string; overview: BillingOverview; price: PlanPrice | undefined }) {
+  const paid = overview.subscription?.seats ?? 0;
+  const inUse = overview.seats.used;
+  const changeSeats = useChangeSeats(organizationId);
+  const form = useZodForm(seatFormSchema({ minSeats: price?.minSeats ?? null, maxSeats: price?.maxSeats ?? null, inUse }), {
+    defaultValues: { seats: paid },
+    serverErrors: { "*": "seats" },
+  });
+  const seats = form.watch("seats");
+  const isSubmitting = form.formState.isSubmitting;
+  const onSubmit = form.submit(async ({ seats: next }) => {
+    await changeSeats.mutateAsync({ seats: next });
+    form.reset({ seats: next });
+  });
+
+  return (
+    <Card>
+      <CardHeader
+        title="Seats"
+        description={`You pay for ${formatCount(paid)} seat${paid === 1 ? "" : "s"}; ${formatCount(inUse)} ${inUse === 1 ? "is" : "are"} used by members and pending invitations.`}
+      />
+      <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
+        {form.formError ? (
+          <div className="w-full">
+            <Alert tone="error">{form.formError}</Alert>
+          </div>
+        ) : null}
+        <TextField
+          label="Number of seats"
+          type="number"
+          inputMode="numeric"
+          min={Math.max(inUse, price?.minSeats ?? 1)}
+          max={price?.maxSeats ?? undefined}
+          step={1}
+          className="w-44"
+          description={price && Number.isInteger(seats) && seats > 0 ? formatSeatTotal(price, seats) : undefined}
+          {...form.field("seats", { valueAsNumber: true })}
+        />
+        <Button type="submit" variant="secondary" className="sm:mt-6.5" isLoading={isSubmitting} disabled={seats === paid}>
+          {isSubmitting ? "Updating…" : "Update seats"}
+        </Button>
+      </form>
+      <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">
+        Added seats are charged for the rest of this period; removed seats are credited on your next invoice.
+      </p>
+    </Card>
+  );
+}

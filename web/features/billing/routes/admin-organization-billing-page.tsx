@@ -1,0 +1,189 @@
+import { Link } from "@tanstack/react-router";
+import { useState, type ReactNode } from "react";
+import type { BillingOrder, BillingOverview, BillingRefund } from "../../../../common/billing.schemas";
+import { Alert } from "../../../components/ui/alert";
+import { Badge } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Card, CardHeader } from "../../../components/ui/card";
+import { EmptyState, PageHeader } from "../../../components/ui/page";
+import { LoadingBlock } from "../../../components/ui/spinner";
+import { Table } from "../../../components/ui/table";
+import { errorMessage } from "../../../lib/api-error";
+import { formatDateTime, formatRelative } from "../../../lib/format";
+import { useAdminOrganizationBilling, useReconcileOrganization } from "../api/admin-billing";
+import { usePlans } from "../api/billing";
+import {
+  CANCELLATION_REASON_LABELS,
+  findPrice,
+  formatDate,
+  formatMoney,
+  intervalWord,
+  REFUND_REASON_LABELS,
+  refundStatusLabel,
+  subscriptionStatusWord,
+} from "../components/billing-format";
+import { CurrentPlanCard } from "../components/current-plan-card";
+import { OrdersTable } from "../components/orders-table";
+import { RefundDialog, refundableAmount } from "../components/refund-dialog";
+import { UsageCard } from "../components/usage-card";
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dd className="mt-0.5 font-medium break-words">{children}</dd>
+    </div>
+  );
+}
+
+function SubscriptionCard({ overview }: { overview: BillingOverview }) {
+  const subscription = overview.subscription;
+  return (
+    <Card>
+      <CardHeader title="Subscription" />
+      {subscription ? (
+        <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          <Detail label="Status">{subscriptionStatusWord(subscription.status)}</Detail>
+          <Detail label="Price">
+            {formatMoney(subscription.amount, subscription.currency)} / {intervalWord(subscription.recurringInterval)}
+          </Detail>
+          <Detail label="Current period">
+            {formatDate(subscription.currentPeriodStart)} – {formatDate(subscription.currentPeriodEnd)}
+          </Detail>
+          {subscription.seats != null ? <Detail label="Seats">{subscription.seats}</Detail> : null}
+          <Detail label="Renewal">
+            {subscription.cancelAtPeriodEnd ? "Cancels at the end of the period" : subscription.status === "canceled" ? "None" : "Renews"}
+          </Detail>
+          {subscription.canceledAt ? <Detail label="Canceled on">{formatDate(subscription.canceledAt)}</Detail> : null}
+          {subscription.endsAt ? <Detail label="Access ends">{formatDate(subscription.endsAt)}</Detail> : null}
+          {subscription.cancellationReason ? (
+            <Detail label="Cancellation reason">
+              {CANCELLATION_REASON_LABELS[subscription.cancellationReason as keyof typeof CANCELLATION_REASON_LABELS] ?? subscription.cancellationReason}
+            </Detail>
+          ) : null}
+          {subscription.discountId ? <Detail label="Discount">{subscription.discountId}</Detail> : null}
+          <Detail label="Provider ID">
+            <span className="font-mono text-xs">{subscription.id}</span>
+          </Detail>
+        </dl>
+      ) : (
+        <EmptyState title="No subscription">This organization is on the Free plan.</EmptyState>
+      )}
+    </Card>
+  );
+}
+
+function RefundsTable({ refunds, orders }: { refunds: BillingRefund[]; orders: BillingOrder[] }) {
+  if (refunds.length === 0) return <EmptyState title="No refunds" />;
+  const ordersById = new Map(orders.map((order) => [order.id, order]));
+  return (
+    <Table label="Refunds" columns={["Date", "Payment", "Amount", "Reason", "Status"]}>
+      {refunds.map((refund) => {
+        const order = ordersById.get(refund.orderId);
+        return (
+          <tr key={refund.id}>
+            <td className="py-3 pr-4 whitespace-nowrap">{formatDate(refund.createdAt)}</td>
+            <td className="py-3 pr-4">
+              {order ? `${formatMoney(order.totalAmount, order.currency)} on ${formatDate(order.createdAt)}` : "An earlier payment"}
+            </td>
+            <td className="py-3 pr-4 font-medium whitespace-nowrap">{formatMoney(refund.amount, refund.currency)}</td>
+            <td className="py-3 pr-4">{REFUND_REASON_LABELS[refund.reason as keyof typeof REFUND_REASON_LABELS] ?? refund.reason}</td>
+            <td className="py-3 pr-4">
+              <Badge tone={refund.status === "succeeded" ? "success" : refund.status === "failed" ? "danger" : "neutral"}>
+                {refundStatusLabel(refund.status)}
+              </Badge>
+            </td>
+          </tr>
+        );
+      })}
+    </Table>
+  );
+}
+
+/** One organization's billing for platform admins: plan, subscription, payments with refunds, and a sync with the provider. */
+export function AdminOrganizationBillingPage({ organizationId }: { organizationId: string }) {
+  const billing = useAdminOrganizationBilling(organizationId);
+  const reconcile = useReconcileOrganization(organizationId);
+  // The catalogue only adds the plan's price to the card; the page works without it.
+  const plans = usePlans();
+  const [refunding, setRefunding] = useState<BillingOrder | null>(null);
+
+  const back = (
+    <Link to="/admin/organizations" className="mb-4 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
+      ← All organizations
+    </Link>
+  );
+
+  if (billing.isPending) {
+    return (
+      <>
+        {back}
+        <LoadingBlock label="Loading billing…" />
+      </>
+    );
+  }
+  if (billing.isError) {
+    return (
+      <>
+        {back}
+        <Alert tone="error" title="This organization's billing could not load">
+          <p>{errorMessage(billing.error)}</p>
+          <Button variant="secondary" size="sm" className="mt-3" onClick={() => billing.refetch()} isLoading={billing.isFetching}>
+            Try again
+          </Button>
+        </Alert>
+      </>
+    );
+  }
+
+  const { organization, overview, refunds } = billing.data;
+  const syncedAt = overview.syncedAt;
+  return (
+    <>
+      {back}
+      <PageHeader
+        title={organization.name}
+        description={`/${organization.slug}`}
+        action={
+          <div className="flex flex-col items-start gap-1 sm:items-end">
+            <Button variant="secondary" onClick={() => reconcile.mutate()} isLoading={reconcile.isPending}>
+              {reconcile.isPending ? "Syncing with provider…" : "Sync with provider"}
+            </Button>
+            <p aria-live="polite" className="text-xs text-zinc-500 dark:text-zinc-400">
+              {reconcile.isPending ? (
+                "Reading subscriptions, orders and benefits from the payment provider…"
+              ) : syncedAt ? (
+                <span title={formatDateTime(syncedAt)}>Last synced {formatRelative(syncedAt)}</span>
+              ) : (
+                "Never synced"
+              )}
+            </p>
+          </div>
+        }
+      />
+      <div className="space-y-6">
+        <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
+        <SubscriptionCard overview={overview} />
+        <Card>
+          <CardHeader title="Payments" description="Refund a payment in full or in part; the provider returns the money to the card." />
+          <OrdersTable
+            orders={overview.orders}
+            action={(order) =>
+              refundableAmount(order) > 0 && (order.status === "paid" || order.status === "partially_refunded") ? (
+                <Button variant="secondary" size="sm" onClick={() => setRefunding(order)} aria-label={`Refund the payment of ${formatDate(order.createdAt)}`}>
+                  Refund
+                </Button>
+              ) : null
+            }
+          />
+        </Card>
+        <Card>
+          <CardHeader title="Refunds" />
+          <RefundsTable refunds={refunds} orders={overview.orders} />
+        </Card>
+        <UsageCard meters={overview.meters} price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price} />
+      </div>
+      <RefundDialog organizationId={organizationId} order={refunding} onClose={() => setRefunding(null)} />
+    </>
+  );
+}

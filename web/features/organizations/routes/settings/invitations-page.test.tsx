@@ -1,0 +1,72 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createQueryClient } from "../../../../lib/query-client";
+import type { Organization } from "../../api/organizations";
+import { OrganizationProvider } from "../../components/organization-context";
+import { InvitationsPage } from "./invitations-page";
+
+// Invitations go through better-auth's client, teams through the app's API (fetch): mock both.
+const organization = vi.hoisted(() => ({ inviteMember: vi.fn(), listInvitations: vi.fn(), cancelInvitation: vi.fn() }));
+vi.mock("../../../../lib/auth-client", () => ({ authClient: { organization } }));
+
+const ORGANIZATION = { id: "org_1", name: "Rocket Club", slug: "rocket-club", logo: null, createdAt: new Date(), metadata: null } as unknown as Organization;
+
+function renderPage(planLimit?: Parameters<typeof InvitationsPage>[0]["planLimit"]) {
+  const notify = { success: vi.fn(), error: vi.fn() };
+  render(
+    <QueryClientProvider client={createQueryClient(notify)}>
+      <OrganizationProvider organization={ORGANIZATION} role="owner" userId="user_1">
+        <InvitationsPage planLimit={planLimit} />
+      </OrganizationProvider>
+    </QueryClientProvider>,
+  );
+  return { notify };
+}
+
+beforeEach(() => {
+  organization.inviteMember.mockReset();
+  organization.listInvitations.mockReset().mockResolvedValue({ data: [], error: null });
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response("[]", { status: 200, headers: { "content-type": "application/json" } })),
+  );
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("InvitationsPage with a plan limit", () => {
+  it("shows the seat usage, and sends invitations while seats are free", async () => {
+    organization.inviteMember.mockResolvedValue({ data: { id: "inv_1" }, error: null });
+    const user = userEvent.setup();
+    const { notify } = renderPage({ usage: "Seats: 3 of 5" });
+    expect(await screen.findByText("Seats: 3 of 5")).toBeTruthy();
+    await user.type(screen.getByLabelText("E-mail"), "ann@example.test");
+    await user.click(screen.getByRole("button", { name: "Send invitation" }));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Invitation sent to ann@example.test"));
+  });
+
+  it("replaces the submit button with the locked state once every seat is used, and sends nothing", async () => {
+    renderPage({ usage: "Seats: 5 of 5", locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p> });
+    expect(await screen.findByText("Your plan includes 5 seats. Upgrade or add seats to invite more.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
+    await userEvent.setup().type(screen.getByLabelText("E-mail"), "ann@example.test{Enter}");
+    expect(organization.inviteMember).not.toHaveBeenCalled();
+  });
+
+  it("words the server's PLAN_LIMIT_REACHED refusal for people", async () => {
+    organization.inviteMember.mockResolvedValue({
+      data: null,
+      error: { status: 403, code: "PLAN_LIMIT_REACHED", message: "The Free plan includes 5 seats and all are used by members and pending invitations." },
+    });
+    const user = userEvent.setup();
+    const { notify } = renderPage();
+    await user.type(await screen.findByLabelText("E-mail"), "ann@example.test");
+    await user.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.",
+    );
+    expect(notify.error).not.toHaveBeenCalled();
+  });
+});
