@@ -89,7 +89,9 @@ export function createBilling(deps: BillingDeps) {
     const result: Plan[] = [];
     const free = families.get("free")?.[0];
     result.push(freePlan(free));
-    for (const [key, family] of families) {
+    // Plans in the order the merchant created them (the provider lists newest first).
+    const byAge = [...families].sort(([, a], [, b]) => oldest(a).localeCompare(oldest(b)));
+    for (const [key, family] of byAge) {
       if (key === "free") continue;
       const sorted = [...family].sort((a, b) => intervalRank(a.recurring_interval) - intervalRank(b.recurring_interval));
       const first = sorted[0] as Product;
@@ -605,6 +607,10 @@ function planKeyOf(product: { metadata: Record<string, unknown>; id: string }): 
 /** "Pro monthly" and "Pro yearly" are both the Pro plan. */
 function planNameOf(product: { name: string }): string {
   return product.name.replace(/\s+(monthly|yearly)$/i, "");
+}
+
+function oldest(products: Product[]): string {
+  return products.map((product) => repository.isoText(product.created_at) ?? "").sort()[0] ?? "";
 }
 
 function intervalRank(interval: string | null): number {
