@@ -403,3 +403,47 @@ async function adminCall(method: "GET" | "POST", path: string, body?: unknown) {
   }
   return method === "GET" ? admin.client.get(path) : admin.client.post(path, body ?? {});
 }
+
+describe("the provider failing", () => {
+  it("a customer created by a request whose answer was lost is found again, not created twice", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Lost answer");
+    const earlier = await sandboxCall(server, "POST", "/v1/customers/", { type: "team", external_id: organization.id, name: "Lost answer" });
+    expect(earlier.status).toBe(201);
+    await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
+    const customers = await sandboxCall(server, "GET", `/v1/customers/?limit=100`);
+    const matching = (customers.body.items as Array<{ external_id?: string | null }>).filter((customer) => customer.external_id === organization.id);
+    expect(matching).toHaveLength(1);
+    expect((await overviewOf(organization.id)).plan.key).toBe("pro");
+  });
+
+  it("answers 503 with nothing changed when the provider cannot be reached, while reads keep working", async () => {
+    const unreachable = await createTestApp({
+      env: { POLAR_ACCESS_TOKEN: "polar_oat_test", POLAR_SERVER_URL: "http://127.0.0.1:9", POLAR_WEBHOOK_SECRET: "whsec_unreachable" },
+    });
+    try {
+      const user = await createVerifiedUser(unreachable);
+      const organization = await createOrganizationWithOwner(user, "Offline");
+      await expectError(
+        await user.client.get("/api/billing/plans"),
+        503,
+        "The billing provider is not answering (list the plans); nothing was changed. Try again in a moment.",
+      );
+      await expectError(
+        await user.client.post(`/api/organizations/${organization.id}/billing/portal`),
+        503,
+        "The billing provider is not answering (look up the billing customer); nothing was changed. Try again in a moment.",
+      );
+      expect(await unreachable.db.selectFrom("billing_customer").selectAll().execute()).toEqual([]);
+      const overview = await user.client.get(`/api/organizations/${organization.id}/billing`);
+      expect(overview.status).toBe(200);
+      expect((overview.data as BillingOverview).plan.key).toBe("free");
+      // Usage is accepted and kept for later delivery.
+      expect((await user.client.post(`/api/organizations/${organization.id}/billing/usage`, { meter: "api_request", quantity: 1 })).status).toBe(202);
+      await unreachable.services.billingWorker.drain();
+      const queued = await unreachable.db.selectFrom("billing_usage_event").select(["status", "attempts"]).execute();
+      expect(queued).toEqual([{ status: "pending", attempts: 1 }]);
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
