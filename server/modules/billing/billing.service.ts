@@ -296,7 +296,14 @@ export function createBilling(deps: BillingDeps) {
     if (checkout.status === "expired") return { ...base, state: "expired" };
     if (checkout.status === "open") return { ...base, state: "open" };
     const subscriptions = await repository.listObjects<Subscription>(db, organizationId, "subscription", 20);
-    const arrived = subscriptions.some((subscription) => subscription.checkout_id === checkout.id);
+    const subscription = subscriptions.find((candidate) => candidate.checkout_id === checkout.id);
+    // Complete once the page can show the whole new plan: the subscription, and the customer state that lists it
+    // (its benefits and meters). A payment still needing action has no such state yet.
+    const customer = subscription ? await repository.findCustomer(db, organizationId) : undefined;
+    const state = customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
+    const arrived =
+      subscription !== undefined &&
+      (subscription.status === "incomplete" || (state?.active_subscriptions ?? []).some((active) => active.id === subscription.id));
     return { ...base, state: arrived ? "completed" : "confirming" };
   }
 
