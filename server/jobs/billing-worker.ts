@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logger";
+import { startPollingLoop, type PollingLoop } from "./polling-loop";
 import {
   applyWebhookEvent,
   findDueUsageEvents,
@@ -22,7 +23,7 @@ export function billingRetryDelayMs(attempt: number): number {
   return Math.min(5_000 * 2 ** (attempt - 1), 3_600_000);
 }
 
-export type BillingWorker = { nudge(): void; drain(): Promise<void>; stop(): Promise<void> };
+export type BillingWorker = PollingLoop;
 
 /**
  * Applies stored webhook deliveries in the order they arrived, sends queued usage to the provider's event
@@ -39,9 +40,6 @@ export function startBillingWorker(deps: {
 }): BillingWorker {
   const pollMs = deps.pollMs ?? 2_000;
   const reconcileEveryMs = deps.reconcileEveryMs ?? RECONCILE_EVERY_MS;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let lastReconcileAt = Date.now();
 
   async function applyWebhooks(): Promise<number> {
@@ -111,36 +109,5 @@ export function startBillingWorker(deps: {
     await reconcileWhenDue();
   }
 
-  function tick(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = runOnce()
-      .catch((error: unknown) => deps.logger.error("billing worker failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void tick();
-        }
-      });
-    return running;
-  }
-
-  const timer = setInterval(() => void tick(), pollMs);
-  timer.unref();
-  return {
-    nudge: () => void tick(),
-    async drain() {
-      await tick();
-      while (running) await running;
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      while (running) await running;
-    },
-  };
+  return startPollingLoop("billing worker", runOnce, { logger: deps.logger, pollMs });
 }

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail, type MailTransport } from "../modules/mail";
 import type { Logger } from "../logger";
+import { startPollingLoop, type PollingLoop } from "./polling-loop";
 
 export const MAX_MAIL_ATTEMPTS = 10;
 /** The longest one send may take: then the worker abandons it (aborting the transport) and retries later. */
@@ -28,7 +29,7 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(5_000 * 2 ** (attempt - 1), 3_600_000);
 }
 
-export type OutboxWorker = { nudge(): void; drain(): Promise<void>; stop(): Promise<void> };
+export type OutboxWorker = PollingLoop;
 
 export type OutboxWorkerOptions = {
   db: Kysely<Database>;
@@ -53,9 +54,6 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   const retentionMs = deps.retentionMs ?? MAIL_RETENTION_MS;
   const purgeEveryMs = deps.purgeEveryMs ?? PURGE_EVERY_MS;
   if (leaseMs <= sendTimeoutMs) throw new RangeError(`the outbox lease (${leaseMs} ms) must be longer than the send timeout (${sendTimeoutMs} ms)`);
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
 
   /** Sends within `sendTimeoutMs`; past it the send is abandoned, even by a transport that ignores the abort. */
@@ -118,36 +116,5 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  function tick(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = runOnce()
-      .catch((error: unknown) => deps.logger.error("outbox worker failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void tick();
-        }
-      });
-    return running;
-  }
-
-  const timer = setInterval(() => void tick(), pollMs);
-  timer.unref();
-  return {
-    nudge: () => void tick(),
-    async drain() {
-      await tick();
-      while (running) await running;
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      while (running) await running;
-    },
-  };
+  return startPollingLoop("outbox worker", runOnce, { logger: deps.logger, pollMs });
 }

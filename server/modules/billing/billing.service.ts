@@ -45,6 +45,8 @@ type Order = models.Order;
 type Checkout = models.Checkout;
 type Refund = models.Refund;
 type CustomerState = models.CustomerState;
+/** What the projection keeps of any provider object: its id and the provider's timestamps. */
+type ProviderObject = { id: string; created_at: string | Date; modified_at: string | Date | null };
 
 /** Statuses whose subscription is still the organization's plan; canceled and incomplete_expired ones are history. */
 const CURRENT_STATUSES: readonly SubscriptionStatus[] = ["incomplete", "trialing", "active", "past_due", "unpaid"];
@@ -260,19 +262,8 @@ export function createBilling(deps: BillingDeps) {
         ...(seats !== undefined ? { seats } : {}),
       }),
     );
-    await saveCheckout(organizationId, checkout);
+    await saveObject("checkout", organizationId, checkout);
     return { url: checkout.url, redirect: true };
-  }
-
-  async function saveCheckout(organizationId: string, checkout: Checkout): Promise<void> {
-    await repository.saveObject(db, {
-      kind: "checkout",
-      id: checkout.id,
-      organizationId,
-      modifiedAt: modifiedAtOf(checkout),
-      createdAt: repository.isoText(checkout.created_at) as string,
-      data: checkout,
-    });
   }
 
   /** Where a checkout stands for its return page: "confirming" until the provider's webhook has reached the app. */
@@ -376,7 +367,7 @@ export function createBilling(deps: BillingDeps) {
       if (!subscription.cancel_at_period_end) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The subscription is not set to cancel.");
       updated = await callProvider("resume the subscription", () => client.subscriptions.update(subscription.id, { cancel_at_period_end: false }));
     }
-    await saveSubscription(organizationId, updated);
+    await saveObject("subscription", organizationId, updated);
     return overview(organizationId, roles);
   }
 
@@ -398,36 +389,15 @@ export function createBilling(deps: BillingDeps) {
     return result;
   }
 
-  async function saveSubscription(organizationId: string, subscription: Subscription): Promise<void> {
+  /** Stores a provider object in the projection, unless a newer copy of it is stored already. */
+  async function saveObject(kind: repository.ObjectKind, organizationId: string, object: ProviderObject): Promise<void> {
     await repository.saveObject(db, {
-      kind: "subscription",
-      id: subscription.id,
+      kind,
+      id: object.id,
       organizationId,
-      modifiedAt: modifiedAtOf(subscription),
-      createdAt: repository.isoText(subscription.created_at) as string,
-      data: subscription,
-    });
-  }
-
-  async function saveOrder(organizationId: string, order: Order): Promise<void> {
-    await repository.saveObject(db, {
-      kind: "order",
-      id: order.id,
-      organizationId,
-      modifiedAt: modifiedAtOf(order),
-      createdAt: repository.isoText(order.created_at) as string,
-      data: order,
-    });
-  }
-
-  async function saveRefund(organizationId: string, refund: Refund): Promise<void> {
-    await repository.saveObject(db, {
-      kind: "refund",
-      id: refund.id,
-      organizationId,
-      modifiedAt: modifiedAtOf(refund),
-      createdAt: repository.isoText(refund.created_at) as string,
-      data: refund,
+      modifiedAt: (repository.isoText(object.modified_at) ?? repository.isoText(object.created_at)) as string,
+      createdAt: repository.isoText(object.created_at) as string,
+      data: object,
     });
   }
 
@@ -460,8 +430,8 @@ export function createBilling(deps: BillingDeps) {
       callProvider("list subscriptions", () => client.subscriptions.list({ external_customer_id: organizationId, limit: 100 })),
       callProvider("list orders", () => client.orders.list({ external_customer_id: organizationId, limit: 100 })),
     ]);
-    for (const subscription of subscriptions.items) await saveSubscription(organizationId, subscription);
-    for (const order of orders.items) await saveOrder(organizationId, order);
+    for (const subscription of subscriptions.items) await saveObject("subscription", organizationId, subscription);
+    for (const order of orders.items) await saveObject("order", organizationId, order);
     await callProvider("read the payment method", () => refreshPaymentMethod(organizationId));
     return { customer: true };
   }
@@ -509,8 +479,8 @@ export function createBilling(deps: BillingDeps) {
     const created = await callProvider("refund the order", () =>
       provider().refunds.create({ order_id: order.id, reason: body.reason, amount, comment: body.comment ?? null, revoke_benefits: false }),
     );
-    await saveRefund(organizationId, created);
-    await saveOrder(organizationId, await callProvider("read the order", () => provider().orders.get(order.id)));
+    await saveObject("refund", organizationId, created);
+    await saveObject("order", organizationId, await callProvider("read the order", () => provider().orders.get(order.id)));
     return toRefund(created);
   }
 
@@ -582,10 +552,7 @@ export function createBilling(deps: BillingDeps) {
     assertWithinLimit,
     releaseOrganization,
     storeState,
-    saveSubscription,
-    saveOrder,
-    saveRefund,
-    saveCheckout,
+    saveObject,
     refreshPaymentMethod,
     provider,
   };
@@ -600,10 +567,6 @@ function assertSeats(seats: number, used: number, price: PlanPrice | null): void
       `Choose at least ${used} seats: members and pending invitations use ${used}. Remove members or cancel invitations first.`,
     );
   }
-}
-
-function modifiedAtOf(object: { modified_at: string | Date | null; created_at: string | Date }): string {
-  return (repository.isoText(object.modified_at) ?? repository.isoText(object.created_at)) as string;
 }
 
 function planKeyOf(product: { metadata: Record<string, unknown>; id: string }): string {

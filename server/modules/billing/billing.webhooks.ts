@@ -63,16 +63,10 @@ export async function applyWebhookEvent(deps: Pick<BillingDeps, "db">, billing: 
   const [resource] = event.type.split(".");
   switch (resource) {
     case "subscription":
-      await billing.saveSubscription(organizationId, data as unknown as models.Subscription);
-      break;
     case "order":
-      await billing.saveOrder(organizationId, data as unknown as models.Order);
-      break;
     case "refund":
-      await billing.saveRefund(organizationId, data as unknown as models.Refund);
-      break;
     case "checkout":
-      await billing.saveCheckout(organizationId, data as unknown as models.Checkout);
+      await billing.saveObject(resource, organizationId, data as unknown as { id: string; created_at: string; modified_at: string | null });
       break;
     case "benefit_grant":
       // A grant event says something changed without the whole picture: read the customer state again.

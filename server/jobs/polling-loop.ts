@@ -1,0 +1,46 @@
+import type { Logger } from "../logger";
+
+export type PollingLoop = { nudge(): void; drain(): Promise<void>; stop(): Promise<void> };
+
+/**
+ * Runs `runOnce` every `pollMs`, and at once when nudged, never twice at the same time: a nudge during a run
+ * asks for one more run after it. A failing run is logged and the loop goes on. The workers are built on it.
+ */
+export function startPollingLoop(name: string, runOnce: () => Promise<void>, deps: { logger: Logger; pollMs: number }): PollingLoop {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  function tick(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = runOnce()
+      .catch((error: unknown) => deps.logger.error(`${name} failed`, { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void tick();
+        }
+      });
+    return running;
+  }
+
+  const timer = setInterval(() => void tick(), deps.pollMs);
+  timer.unref();
+  return {
+    nudge: () => void tick(),
+    async drain() {
+      await tick();
+      while (running) await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (running) await running;
+    },
+  };
+}
