@@ -168,22 +168,72 @@ describe("subscription lifecycle", () => {
     expect((await owner.client.post(path, { cancelAtPeriodEnd: true, seats: 3 })).status).toBe(400);
   });
 
-  it("changes plan with the proration shown beforehand", async () => {
-    const { id } = await subscribedOrganization("Upgrading");
+  it("changes plan with the proration shown beforehand, billed now when the provider's setting is invoice", async () => {
+    await setProrationBehavior("invoice");
+    try {
+      const { id } = await subscribedOrganization("Upgrading now");
+      const yearly = await productIdOf(owner.client, "pro", "year");
+      const preview = await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`);
+      expect(preview.status).toBe(200);
+      const expected = preview.data as ChangePreview;
+      expect(expected).toMatchObject({ productId: yearly, newAmount: 20_000, currency: "usd", prorationBehavior: "invoice" });
+      expect(expected.prorationAmount).toBeGreaterThan(17_000);
+      const changed = await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly });
+      expect(changed.status).toBe(200);
+      expect((changed.data as BillingOverview).subscription).toMatchObject({ productId: yearly, recurringInterval: "year", amount: 20_000 });
+      await settleBilling(server);
+      const update = (await overviewOf(id)).orders.find((order) => order.billingReason === "subscription_update");
+      // The preview and the provider's order agree to the cent or two (a few seconds pass between them).
+      expect(Math.abs((update?.totalAmount ?? 0) - expected.prorationAmount)).toBeLessThanOrEqual(2);
+    } finally {
+      await setProrationBehavior("prorate");
+    }
+  });
+
+  it("with the provider's setting prorate, the plan change adds the proration to the next invoice instead", async () => {
+    const { id } = await subscribedOrganization("Upgrading later");
     const yearly = await productIdOf(owner.client, "pro", "year");
-    const preview = await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`);
-    expect(preview.status).toBe(200);
-    const expected = preview.data as ChangePreview;
-    expect(expected).toMatchObject({ productId: yearly, newAmount: 20_000, currency: "usd" });
-    expect(expected.prorationAmount).toBeGreaterThan(17_000);
-    const changed = await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly });
-    expect(changed.status).toBe(200);
-    expect((changed.data as BillingOverview).subscription).toMatchObject({ productId: yearly, recurringInterval: "year", amount: 20_000 });
+    const preview = (await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`)).data as ChangePreview;
+    expect(preview.prorationBehavior).toBe("prorate");
+    expect((await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly })).status).toBe(200);
     await settleBilling(server);
-    const overview = await overviewOf(id);
-    const update = overview.orders.find((order) => order.billingReason === "subscription_update");
-    if (expected.prorationBehavior === "invoice") expect(Math.abs((update?.totalAmount ?? 0) - expected.prorationAmount)).toBeLessThanOrEqual(2);
-    else expect(update).toBeUndefined();
+    expect((await overviewOf(id)).orders.map((order) => order.billingReason)).toEqual(["subscription_create"]);
+  });
+
+  it("a first payment that needs the customer's action is incomplete and grants nothing until it is completed", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Needs action");
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const secret = new URL((started.data as { url: string }).url).pathname.split("/").at(-1);
+    const confirmed = await sandboxCall(server, "POST", `/v1/checkouts/client/${secret}/confirm`, {
+      customer_email: "action@example.com",
+      customer_name: "Action",
+      confirmation_token_id: "tok_threeDSecureRequired",
+    });
+    expect(confirmed.status).toBe(200);
+    await settleBilling(server);
+    const incomplete = await overviewOf(organization.id);
+    expect(incomplete.subscription?.status).toBe("incomplete");
+    expect(incomplete.entitlements).toEqual({ features: [], limits: FREE_PLAN_LIMITS });
+    expect((await sandboxCall(server, "POST", `/sandbox/subscriptions/${incomplete.subscription?.id}/complete-payment`)).status).toBe(200);
+    await settleBilling(server);
+    const active = await overviewOf(organization.id);
+    expect(active.subscription?.status).toBe("active");
+    expect(active.entitlements.limits).toEqual({ members: null, teams: null });
+  });
+
+  it("an incomplete first payment left for a day expires and the organization stays on the free plan", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Never confirmed");
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const secret = new URL((started.data as { url: string }).url).pathname.split("/").at(-1);
+    await sandboxCall(server, "POST", `/v1/checkouts/client/${secret}/confirm`, {
+      customer_email: "late@example.com",
+      confirmation_token_id: "tok_threeDSecureRequired",
+    });
+    await settleBilling(server);
+    await advanceDays(1);
+    const expired = await overviewOf(organization.id);
+    expect(expired.plan.key).toBe("free");
+    expect(expired.subscription).toBeNull();
   });
 
   it("goes past_due when a renewal is declined, then unpaid once dunning gives up", async () => {
@@ -381,6 +431,19 @@ describe("usage, reconciliation, refunds, deletion", () => {
     await settleBilling(server);
   });
 });
+
+/** Sets the provider organization's proration default (its subscription settings), as its dashboard would. */
+async function setProrationBehavior(behavior: "invoice" | "prorate"): Promise<void> {
+  const organizations = (await sandboxCall(server, "GET", "/v1/organizations/")).body.items as Array<{
+    id: string;
+    subscription_settings: Record<string, unknown>;
+  }>;
+  const organization = organizations[0];
+  const patched = await sandboxCall(server, "PATCH", `/v1/organizations/${organization?.id}`, {
+    subscription_settings: { ...organization?.subscription_settings, proration_behavior: behavior },
+  });
+  expect(patched.status).toBe(200);
+}
 
 /** Runs `run` while the sandbox's endpoint for the app is disabled: the provider's events in between never arrive. */
 async function withWebhooksOff(run: () => Promise<void>): Promise<void> {
