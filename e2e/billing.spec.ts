@@ -53,3 +53,24 @@ test("an owner upgrades an organization through the hosted checkout, sees the pa
   await expect(page.getByText(/^Cancels on /).first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
 });
+
+test("a declined card on the hosted checkout comes back to Atrium with a clear message and the plan unchanged", async ({ page, mailbox }) => {
+  test.setTimeout(90_000);
+  const owner = uniqueUser("declined");
+  await signUpAndVerify(page, mailbox, owner);
+  await page.getByRole("link", { name: "New organization" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(`Declined ${owner.username.slice(-6)}`);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Billing" }).click();
+  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await page.getByRole("dialog", { name: "Subscribe to Pro" }).getByRole("button", { name: "Continue to payment" }).click();
+
+  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await page.getByLabel("Card number", { exact: true }).fill("4000 0000 0000 0002");
+  await page.getByRole("button", { name: "Pay $20.00" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Your card was declined. Nothing was charged; try another card.");
+  await page.getByRole("link", { name: /^Back to / }).click();
+
+  await expect(page.getByText("Your card was declined. Nothing was charged and your plan has not changed.")).toBeVisible();
+  await expect(page.getByText("Free forever, no card needed.")).toBeVisible();
+});
