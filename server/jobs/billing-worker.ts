@@ -9,6 +9,7 @@ import {
   finishWebhookEvent,
   markUsageRetry,
   markUsageSent,
+  purgeHandledBefore,
   type Billing,
 } from "../modules/billing";
 
@@ -17,6 +18,12 @@ export const MAX_WEBHOOK_ATTEMPTS = 10;
 export const MAX_USAGE_ATTEMPTS = 20;
 /** How often every billed organization is re-read from the provider, to heal webhooks that never arrived. */
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
+
+/**
+ * Handled webhook deliveries and sent usage are kept a month (time to look into a question about a charge),
+ * then deleted, so the tables do not only grow; failed and pending rows are never purged.
+ */
+export const BILLING_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at one hour (as the mail outbox). */
 export function billingRetryDelayMs(attempt: number): number {
@@ -93,11 +100,13 @@ export function startBillingWorker(deps: {
     return due.length;
   }
 
+  /** The periodic work: purging what is old, then re-reading every billed organization from the provider. */
   async function reconcileWhenDue(): Promise<void> {
     if (Date.now() - lastReconcileAt < reconcileEveryMs) return;
     lastReconcileAt = Date.now();
+    const purged = await purgeHandledBefore(deps.db, new Date(Date.now() - BILLING_RETENTION_MS));
     const result = await deps.billing.reconcileAll();
-    deps.logger.info("billing reconciliation finished", result);
+    deps.logger.info("billing reconciliation finished", { ...result, purged });
   }
 
   async function runOnce(): Promise<void> {

@@ -47,6 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("applied_at", ts)
     .execute();
   await db.schema.createIndex("billing_webhook_event_status_idx").on("billing_webhook_event").columns(["status", "next_attempt_at"]).execute();
+  await db.schema.createIndex("billing_webhook_event_received_idx").on("billing_webhook_event").columns(["status", "received_at"]).execute();
 
   await db.schema
     .createTable("billing_usage_event")
@@ -64,6 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint("billing_usage_event_key_unique", ["organization_id", "idempotency_key"])
     .execute();
   await db.schema.createIndex("billing_usage_event_status_idx").on("billing_usage_event").columns(["status", "next_attempt_at"]).execute();
+  await db.schema.createIndex("billing_usage_event_sent_idx").on("billing_usage_event").columns(["status", "sent_at"]).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BillingOverview, ChangePreview, CheckoutProgress } from "../../../common/billing.schemas";
 import { FREE_PLAN_LIMITS } from "../../../common/billing.schemas";
+import { BILLING_RETENTION_MS, startBillingWorker } from "../../jobs/billing-worker";
+import { createLogger } from "../../logger";
 import { checkoutIdOf, productIdOf, sandboxCall, settleBilling, subscribe } from "../../test/billing";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { expectError } from "../../test/request";
@@ -399,6 +402,36 @@ describe("usage, reconciliation, refunds, deletion", () => {
     });
     const healed = await adminCall("POST", `/api/admin/billing/organizations/${id}/reconcile`);
     expect((healed.data as BillingOverview).subscription?.cancelAtPeriodEnd).toBe(true);
+  });
+
+  it("the scheduled run heals every billed organization and purges handled deliveries older than a month", async () => {
+    const { id, overview } = await subscribedOrganization("Scheduled");
+    await withWebhooksOff(async () => {
+      expect((await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, { cancel_at_period_end: true })).status).toBe(200);
+      await settleBilling(server);
+    });
+    const old = new Date(Date.now() - BILLING_RETENTION_MS - 60_000).toISOString();
+    const row = (status: "applied" | "pending") => ({
+      id: randomUUID(),
+      type: "order.paid",
+      payload: "{}",
+      status,
+      attempts: 0,
+      next_attempt_at: old,
+      received_at: old,
+    });
+    const [handled, waiting] = [row("applied"), { ...row("pending"), next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() }];
+    await server.db.insertInto("billing_webhook_event").values([handled, waiting]).execute();
+
+    const worker = startBillingWorker({ db: server.db, billing: server.services.billing, logger: createLogger("silent"), pollMs: 60_000, reconcileEveryMs: 0 });
+    try {
+      await worker.drain();
+    } finally {
+      await worker.stop();
+    }
+    expect((await overviewOf(id)).subscription?.cancelAtPeriodEnd).toBe(true);
+    const left = await server.db.selectFrom("billing_webhook_event").select("id").where("id", "in", [handled.id, waiting.id]).execute();
+    expect(left).toEqual([{ id: waiting.id }]);
   });
 
   it("a platform admin refunds part of an order, then the rest", async () => {

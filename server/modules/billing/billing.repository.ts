@@ -233,6 +233,18 @@ export async function findWebhookEvent(db: Kysely<Database>, id: string) {
   return db.selectFrom("billing_webhook_event").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** Deletes handled deliveries and sent usage older than `before`; failed and pending rows stay for a look. */
+export async function purgeHandledBefore(db: Kysely<Database>, before: Date): Promise<{ webhooks: number; usage: number }> {
+  const cutoff = before.toISOString();
+  const webhooks = await db
+    .deleteFrom("billing_webhook_event")
+    .where("status", "in", ["applied", "ignored"])
+    .where("received_at", "<", cutoff)
+    .executeTakeFirst();
+  const usage = await db.deleteFrom("billing_usage_event").where("status", "=", "sent").where("sent_at", "<", cutoff).executeTakeFirst();
+  return { webhooks: Number(webhooks.numDeletedRows), usage: Number(usage.numDeletedRows) };
+}
+
 // The usage outbox
 
 /** Queues a usage record; a repeated idempotency key returns the first record instead. */
