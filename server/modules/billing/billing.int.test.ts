@@ -512,6 +512,29 @@ describe("the provider failing", () => {
     expect((await overviewOf(organization.id)).plan.key).toBe("pro");
   });
 
+  it("concurrent first checkouts of one organization create one customer and all answer", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Concurrent");
+    const productId = await productIdOf(owner.client, "pro");
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 6 }, () => 200));
+    const customers = (await sandboxCall(server, "GET", "/v1/customers/?limit=100")).body.items as Array<{ external_id?: string | null }>;
+    expect(customers.filter((customer) => customer.external_id === organization.id)).toHaveLength(1);
+  });
+
+  it("concurrent usage records with one idempotency key are stored once", async () => {
+    const { id } = await subscribedOrganization("Concurrent usage");
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => owner.client.post(`/api/organizations/${id}/billing/usage`, { meter: "api_request", quantity: 2, key: "same" })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 202));
+    expect(new Set(answers.map((answer) => (answer.data as { id: string }).id)).size).toBe(1);
+    expect(answers.filter((answer) => !(answer.data as { duplicate: boolean }).duplicate)).toHaveLength(1);
+    const rows = await server.db.selectFrom("billing_usage_event").select("id").where("organization_id", "=", id).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it("answers 503 with nothing changed when the provider cannot be reached, while reads keep working", async () => {
     const unreachable = await createTestApp({
       env: { POLAR_ACCESS_TOKEN: "polar_oat_test", POLAR_SERVER_URL: "http://127.0.0.1:9", POLAR_WEBHOOK_SECRET: "whsec_unreachable" },
