@@ -30,8 +30,13 @@ export const createOrganizationRoute = createRoute({
 export const organizationSettingsRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: "/organizations/$organizationId/settings",
+  // The billing overview feeds the payment banner above every tab: read with the page, it shows without a jump.
   loader: ({ context: { queryClient }, params }) =>
-    settled(queryClient.ensureQueryData(organizationQuery(params.organizationId)), queryClient.ensureQueryData(metaQuery)),
+    settled(
+      queryClient.ensureQueryData(organizationQuery(params.organizationId)),
+      queryClient.ensureQueryData(metaQuery),
+      queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)),
+    ),
 }).lazy(
   lazyPage(
     () =>

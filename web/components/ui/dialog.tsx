@@ -1,10 +1,17 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode, type RefObject } from "react";
 import { Button } from "./button";
+
+/** Whether focus can go back to `element`: still in the page and not disabled. */
+function canTakeFocus(element: HTMLElement | null): element is HTMLElement {
+  return element !== null && element.isConnected && !element.matches(":disabled");
+}
 
 /**
  * An accessible modal: focus is trapped, Escape closes, the title and description are announced, and on
- * close focus goes back to whatever opened it (Radix only does that for its own Trigger).
+ * close focus goes back to whatever opened it (Radix only does that for its own Trigger). When what the dialog
+ * did removed its opener (a plan switched, a payment fully refunded), focus goes to `fallbackFocus` instead of
+ * being lost to the top of the page.
  */
 export function Dialog({
   open,
@@ -13,6 +20,7 @@ export function Dialog({
   description,
   children,
   size = "md",
+  fallbackFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -20,6 +28,7 @@ export function Dialog({
   description?: ReactNode;
   children: ReactNode;
   size?: "md" | "lg";
+  fallbackFocus?: RefObject<HTMLElement | null>;
 }) {
   const returnFocusTo = useRef<HTMLElement | null>(null);
   return (
@@ -32,7 +41,10 @@ export function Dialog({
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            returnFocusTo.current?.focus();
+            const opener = returnFocusTo.current;
+            returnFocusTo.current = null;
+            if (canTakeFocus(opener)) opener.focus();
+            else fallbackFocus?.current?.focus();
           }}
           className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white p-6 shadow-xl dark:border-zinc-800 dark:bg-zinc-900 ${size === "lg" ? "max-w-2xl" : "max-w-md"}`}
         >

@@ -1,13 +1,26 @@
 import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
 
 /**
- * A data table: scrolls sideways on narrow screens, with column headers announced as such. The last
- * column may be unnamed (row actions); it gets a screen-reader label.
+ * Below `sm` a stacked table shows each row as a small two-column block instead of side-by-side columns (which
+ * would be cut off at 375 px): the column headers stay for screen readers only, and each cell is placed in the
+ * row's grid (`minmax(0,1fr) auto`) by its own `max-sm:` classes (`max-sm:col-start-2 max-sm:row-start-1`, …).
+ * A cell whose meaning is not obvious without its header adds a label shown only there (`<MobileLabel>`).
  */
-export function Table({ columns, label, children }: { columns: string[]; label?: string; children: ReactNode }) {
+const stackedClass = cn(
+  "max-sm:block max-sm:[&>tbody]:block max-sm:[&>thead]:sr-only",
+  "max-sm:[&>tbody>tr]:grid max-sm:[&>tbody>tr]:grid-cols-[minmax(0,1fr)_auto] max-sm:[&>tbody>tr]:items-start max-sm:[&>tbody>tr]:gap-x-4 max-sm:[&>tbody>tr]:gap-y-1 max-sm:[&>tbody>tr]:py-3",
+  "max-sm:[&>tbody>tr>td]:block max-sm:[&>tbody>tr>td]:min-w-0 max-sm:[&>tbody>tr>td]:p-0 max-sm:[&>tbody>tr>td]:empty:hidden",
+);
+
+/**
+ * A data table with column headers announced as such. The last column may be unnamed (row actions); it gets a
+ * screen-reader label. `stacked` rows become blocks on narrow screens (above); otherwise the table scrolls sideways.
+ */
+export function Table({ columns, label, stacked = false, children }: { columns: string[]; label?: string; stacked?: boolean; children: ReactNode }) {
   return (
     <div className="relative overflow-x-auto">
-      <table aria-label={label} className="w-full text-left text-sm">
+      <table aria-label={label} className={cn("w-full text-left text-sm", stacked && stackedClass)}>
         <thead className="text-xs whitespace-nowrap text-zinc-500 uppercase dark:text-zinc-400">
           <tr>
             {columns.map((column, index) => (
@@ -21,4 +34,9 @@ export function Table({ columns, label, children }: { columns: string[]; label?:
       </table>
     </div>
   );
+}
+
+/** A cell's label shown only where a stacked table hides its column headers ("Joined "). */
+export function MobileLabel({ children }: { children: ReactNode }) {
+  return <span className="text-zinc-500 sm:hidden dark:text-zinc-400">{children}</span>;
 }

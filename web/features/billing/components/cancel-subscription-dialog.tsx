@@ -1,3 +1,4 @@
+import type { RefObject } from "react";
 import { z } from "zod";
 import { CANCELLATION_REASONS, FREE_PLAN_LIMITS, subscriptionChangeBodySchema, type BillingOverview, type Plan } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
@@ -60,6 +61,7 @@ export function CancelSubscriptionDialog({
   freePlan,
   open,
   onClose,
+  fallbackFocus,
 }: {
   organizationId: string;
   overview: BillingOverview;
@@ -67,6 +69,8 @@ export function CancelSubscriptionDialog({
   freePlan: Plan | undefined;
   open: boolean;
   onClose: () => void;
+  /** Where focus goes on close if the button that opened the dialog is gone. */
+  fallbackFocus?: RefObject<HTMLElement | null>;
 }) {
   const end = overview.subscription?.currentPeriodEnd;
   const limits = freePlan?.limits ?? FREE_PLAN_LIMITS;
@@ -77,6 +81,7 @@ export function CancelSubscriptionDialog({
       open={open}
       onOpenChange={(next) => !next && onClose()}
       title={`Cancel ${overview.plan.name}?`}
+      fallbackFocus={fallbackFocus}
       description={`${overview.plan.name} stays active${end ? ` until ${formatDate(end)}` : " until the end of the period"}, and you can resume until then. Afterwards the organization moves to ${freePlan?.name ?? "Free"}: ${members} and ${teams}.`}
     >
       {open ? <CancelForm organizationId={organizationId} onClose={onClose} /> : null}

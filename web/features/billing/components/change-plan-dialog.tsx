@@ -1,12 +1,19 @@
+import type { RefObject } from "react";
 import type { BillingOverview } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog } from "../../../components/ui/dialog";
+import { Skeleton } from "../../../components/ui/skeleton";
 import { Spinner } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
 import { useChangePlan, useChangePreview } from "../api/billing";
 import { formatMoney, intervalWord, prorationSentence } from "./billing-format";
 import type { PlanChoice } from "./plan-comparison";
+
+/** "monthly", "yearly": how often a price is billed. */
+function periodWord(interval: string): string {
+  return interval === "year" ? "yearly" : interval === "month" ? "monthly" : interval;
+}
 
 function ChangePlanBody({
   organizationId,
@@ -29,7 +36,15 @@ function ChangePlanBody({
   return (
     <div className="space-y-4">
       <div aria-live="polite" className="min-h-16">
-        {preview.isPending ? <Spinner label="Working out the price…" /> : null}
+        {preview.isPending ? (
+          // The shape of the price below, so the dialog does not grow once it is known.
+          <div className="space-y-2 rounded-lg bg-zinc-50 px-4 py-3 text-sm dark:bg-zinc-800/60">
+            <p className="text-base">
+              <Spinner label="Working out the price…" />
+            </p>
+            <Skeleton className="h-5 w-48 max-w-full" />
+          </div>
+        ) : null}
         {preview.isError ? (
           <div className="space-y-3">
             <Alert tone="error" title="We could not work out the price">
@@ -71,19 +86,25 @@ export function ChangePlanDialog({
   overview,
   choice,
   onClose,
+  fallbackFocus,
 }: {
   organizationId: string;
   overview: BillingOverview;
   choice: PlanChoice | null;
   onClose: () => void;
+  /** Where focus goes once the change is made (the button that opened the dialog is gone with the old plan). */
+  fallbackFocus?: RefObject<HTMLElement | null>;
 }) {
-  const target = choice ? `${choice.plan.name} (${choice.price.interval === "year" ? "yearly" : "monthly"})` : "";
+  const target = choice ? `${choice.plan.name} (${periodWord(choice.price.interval)})` : "";
+  const interval = overview.subscription?.recurringInterval;
+  const from = interval ? `${overview.plan.name} (${periodWord(interval)})` : overview.plan.name;
   return (
     <Dialog
       open={choice !== null}
       onOpenChange={(open) => !open && onClose()}
       title={choice ? `Switch to ${target}` : "Switch plan"}
-      description={choice ? `From ${overview.plan.name} to ${target}. The change applies as soon as you confirm.` : undefined}
+      description={choice ? `From ${from} to ${target}. The change applies as soon as you confirm.` : undefined}
+      fallbackFocus={fallbackFocus}
     >
       {choice ? <ChangePlanBody key={choice.price.productId} organizationId={organizationId} overview={overview} choice={choice} onClose={onClose} /> : null}
     </Dialog>

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 import type { BillingOverview, Plan } from "../../../../common/billing.schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Card, CardHeader } from "../../../components/ui/card";
@@ -7,18 +7,21 @@ import { findPrice, formatCount, formatPrice, paymentMethodLabel, renewalSentenc
 
 /**
  * The organization's plan: name and status, what happens next and for how much, seats, the card on file.
- * `action` sits in the header (the portal button), `children` below the details (cancel, resume).
+ * `action` sits in the header (the portal button), `children` below the details (cancel, resume); `titleRef` is the
+ * card's title, where the page puts focus when a change removed what had it.
  */
 export function CurrentPlanCard({
   overview,
   plans,
   action,
   children,
+  titleRef,
 }: {
   overview: BillingOverview;
   plans?: Plan[];
   action?: ReactNode;
   children?: ReactNode;
+  titleRef?: Ref<HTMLHeadingElement>;
 }) {
   const { subscription, paymentMethod, seats } = overview;
   const status = subscriptionStatus(subscription);
@@ -26,7 +29,7 @@ export function CurrentPlanCard({
 
   return (
     <Card>
-      <CardHeader title="Current plan" action={action} />
+      <CardHeader title="Current plan" action={action} titleRef={titleRef} />
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <p className="text-2xl font-semibold tracking-tight">{overview.plan.name}</p>
         {subscription ? <Badge tone={status.tone}>{status.label}</Badge> : null}

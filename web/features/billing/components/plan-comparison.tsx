@@ -146,7 +146,9 @@ function PlanCard({
             </p>
           ) : mode === "change" && price.perSeat !== (overview.subscription?.seats != null) ? (
             <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">
-              {`${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: cancel the current subscription, then subscribe to ${plan.name} when it ends.`}
+              {overview.subscription?.cancelAtPeriodEnd
+                ? `${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: subscribe to it here once your current plan ends.`
+                : `${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: cancel the current subscription, then subscribe to ${plan.name} when it ends.`}
             </p>
           ) : price.perSeat && mode === "checkout" ? (
             <SeatPicker price={price} inUse={overview.seats.used} label={label} onChoose={(seats) => onChoose({ mode, plan, price, seats })} />

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type RefObject } from "react";
 import { z } from "zod";
 import { REFUND_REASONS, refundBodySchema, type BillingOrder, type BillingRefund } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
@@ -95,7 +95,18 @@ function RefundForm({
 }
 
 /** Refunds (part of) one order: the amount starts at everything still refundable; the result is shown once done. */
-export function RefundDialog({ organizationId, order, onClose }: { organizationId: string; order: BillingOrder | null; onClose: () => void }) {
+export function RefundDialog({
+  organizationId,
+  order,
+  onClose,
+  fallbackFocus,
+}: {
+  organizationId: string;
+  order: BillingOrder | null;
+  onClose: () => void;
+  /** Where focus goes on close when the payment's Refund button is gone (nothing left to refund). */
+  fallbackFocus?: RefObject<HTMLElement | null>;
+}) {
   const [result, setResult] = useState<BillingRefund | null>(null);
   const close = () => {
     setResult(null);
@@ -106,9 +117,12 @@ export function RefundDialog({ organizationId, order, onClose }: { organizationI
       open={order !== null}
       onOpenChange={(open) => !open && close()}
       title="Refund payment"
+      fallbackFocus={fallbackFocus}
       description={
         order
-          ? `${formatMoney(order.totalAmount, order.currency)} paid on ${formatDate(order.createdAt)}${order.productName ? ` for ${order.productName}` : ""}.`
+          ? `${formatMoney(order.totalAmount, order.currency)} paid on ${formatDate(order.createdAt)}${order.productName ? ` for ${order.productName}` : ""}.${
+              order.refundedAmount > 0 ? ` ${formatMoney(order.refundedAmount, order.currency)} of it is already refunded.` : ""
+            }`
           : undefined
       }
     >

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import type { BillingOverview, PlanPrice } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
@@ -24,6 +25,14 @@ export function SeatsCard({ organizationId, overview, price }: { organizationId:
     form.reset({ seats: next });
   });
 
+  // A seat count changed elsewhere (the provider's portal, another admin) becomes the field's value, unless the
+  // person is typing one. The form stays mounted, so focus stays where it was after an update.
+  const { reset, formState } = form;
+  const isDirty = formState.isDirty;
+  useEffect(() => {
+    if (!isDirty) reset({ seats: paid });
+  }, [paid, isDirty, reset]);
+
   return (
     <Card>
       <CardHeader
@@ -47,7 +56,7 @@ export function SeatsCard({ organizationId, overview, price }: { organizationId:
           description={price && Number.isInteger(seats) && seats > 0 ? formatSeatTotal(price, seats) : undefined}
           {...form.field("seats", { valueAsNumber: true })}
         />
-        <Button type="submit" variant="secondary" className="sm:mt-6.5" isLoading={isSubmitting} disabled={seats === paid}>
+        <Button type="submit" variant="secondary" className="sm:mt-6.5" isLoading={isSubmitting} disabled={seats === paid} focusableWhenDisabled>
           {isSubmitting ? "Updating…" : "Update seats"}
         </Button>
       </form>

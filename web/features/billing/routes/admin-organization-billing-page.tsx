@@ -1,13 +1,12 @@
 import { Link } from "@tanstack/react-router";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import type { BillingOrder, BillingOverview, BillingRefund } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
-import { LoadingBlock } from "../../../components/ui/spinner";
-import { Table } from "../../../components/ui/table";
+import { MobileLabel, Table } from "../../../components/ui/table";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useAdminOrganizationBilling, useReconcileOrganization } from "../api/admin-billing";
@@ -22,6 +21,7 @@ import {
   refundStatusLabel,
   subscriptionStatusWord,
 } from "../components/billing-format";
+import { AdminOrganizationBillingSkeleton } from "../components/billing-skeleton";
 import { CurrentPlanCard } from "../components/current-plan-card";
 import { OrdersTable } from "../components/orders-table";
 import { RefundDialog, refundableAmount } from "../components/refund-dialog";
@@ -52,7 +52,15 @@ function SubscriptionCard({ overview }: { overview: BillingOverview }) {
           </Detail>
           {subscription.seats != null ? <Detail label="Seats">{subscription.seats}</Detail> : null}
           <Detail label="Renewal">
-            {subscription.cancelAtPeriodEnd ? "Cancels at the end of the period" : subscription.status === "canceled" ? "None" : "Renews"}
+            {subscription.cancelAtPeriodEnd
+              ? "Cancels at the end of the period"
+              : subscription.status === "canceled"
+                ? "None"
+                : subscription.status === "past_due"
+                  ? "Last payment failed; the provider retries it"
+                  : subscription.status === "unpaid"
+                    ? "Payments failed repeatedly"
+                    : `Renews on ${formatDate(subscription.currentPeriodEnd)}`}
           </Detail>
           {subscription.canceledAt ? <Detail label="Canceled on">{formatDate(subscription.canceledAt)}</Detail> : null}
           {subscription.endsAt ? <Detail label="Access ends">{formatDate(subscription.endsAt)}</Detail> : null}
@@ -77,18 +85,32 @@ function RefundsTable({ refunds, orders }: { refunds: BillingRefund[]; orders: B
   if (refunds.length === 0) return <EmptyState title="No refunds" />;
   const ordersById = new Map(orders.map((order) => [order.id, order]));
   return (
-    <Table label="Refunds" columns={["Date", "Payment", "Amount", "Reason", "Status"]}>
+    <Table stacked label="Refunds" columns={["Date", "Payment", "Amount", "Reason", "Status"]}>
       {refunds.map((refund) => {
         const order = ordersById.get(refund.orderId);
         return (
           <tr key={refund.id}>
-            <td className="py-3 pr-4 whitespace-nowrap">{formatDate(refund.createdAt)}</td>
-            <td className="py-3 pr-4">
-              {order ? `${formatMoney(order.totalAmount, order.currency)} on ${formatDate(order.createdAt)}` : "An earlier payment"}
+            <td className="py-3 pr-4 whitespace-nowrap max-sm:col-start-1 max-sm:row-start-3 max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+              <MobileLabel>Refunded on </MobileLabel>
+              {formatDate(refund.createdAt)}
             </td>
-            <td className="py-3 pr-4 font-medium whitespace-nowrap">{formatMoney(refund.amount, refund.currency)}</td>
-            <td className="py-3 pr-4">{REFUND_REASON_LABELS[refund.reason as keyof typeof REFUND_REASON_LABELS] ?? refund.reason}</td>
-            <td className="py-3 pr-4">
+            <td className="py-3 pr-4 max-sm:col-span-2 max-sm:row-start-2 max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+              {order ? (
+                <>
+                  <MobileLabel>Of </MobileLabel>
+                  {`${formatMoney(order.totalAmount, order.currency)} paid on ${formatDate(order.createdAt)}`}
+                </>
+              ) : (
+                "An earlier payment"
+              )}
+            </td>
+            <td className="py-3 pr-4 font-medium whitespace-nowrap max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right">
+              {formatMoney(refund.amount, refund.currency)}
+            </td>
+            <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1 max-sm:font-medium">
+              {REFUND_REASON_LABELS[refund.reason as keyof typeof REFUND_REASON_LABELS] ?? refund.reason}
+            </td>
+            <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-3 max-sm:text-right">
               <Badge tone={refund.status === "succeeded" ? "success" : refund.status === "failed" ? "danger" : "neutral"}>
                 {refundStatusLabel(refund.status)}
               </Badge>
@@ -107,6 +129,7 @@ export function AdminOrganizationBillingPage({ organizationId }: { organizationI
   // The catalogue only adds the plan's price to the card; the page works without it.
   const plans = usePlans();
   const [refunding, setRefunding] = useState<BillingOrder | null>(null);
+  const paymentsTitle = useRef<HTMLHeadingElement>(null);
 
   const back = (
     <Link to="/admin/organizations" className="mb-4 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
@@ -118,7 +141,7 @@ export function AdminOrganizationBillingPage({ organizationId }: { organizationI
     return (
       <>
         {back}
-        <LoadingBlock label="Loading billing…" />
+        <AdminOrganizationBillingSkeleton />
       </>
     );
   }
@@ -165,7 +188,11 @@ export function AdminOrganizationBillingPage({ organizationId }: { organizationI
         <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
         <SubscriptionCard overview={overview} />
         <Card>
-          <CardHeader title="Payments" description="Refund a payment in full or in part; the provider returns the money to the card." />
+          <CardHeader
+            title="Payments"
+            description="Refund a payment in full or in part; the provider returns the money to the card."
+            titleRef={paymentsTitle}
+          />
           <OrdersTable
             orders={overview.orders}
             action={(order) =>
@@ -183,7 +210,7 @@ export function AdminOrganizationBillingPage({ organizationId }: { organizationI
         </Card>
         <UsageCard meters={overview.meters} price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price} />
       </div>
-      <RefundDialog organizationId={organizationId} order={refunding} onClose={() => setRefunding(null)} />
+      <RefundDialog organizationId={organizationId} order={refunding} onClose={() => setRefunding(null)} fallbackFocus={paymentsTitle} />
     </>
   );
 }

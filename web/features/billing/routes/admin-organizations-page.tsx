@@ -9,7 +9,7 @@ import { EmptyState, PageHeader } from "../../../components/ui/page";
 import { Pagination } from "../../../components/ui/pagination";
 import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
-import { Table } from "../../../components/ui/table";
+import { MobileLabel, Table } from "../../../components/ui/table";
 import { errorMessage } from "../../../lib/api-error";
 import { useDebouncedValue } from "../../../lib/use-debounced-value";
 import { useAdminBillingOrganizations } from "../api/admin-billing";
@@ -47,7 +47,7 @@ export function AdminOrganizationsPage() {
         {organizations.isError ? (
           <Alert tone="error" title="The organizations could not load">
             <p>{errorMessage(organizations.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-3" onClick={() => organizations.refetch()}>
+            <Button variant="secondary" size="sm" className="mt-3" onClick={() => organizations.refetch()} isLoading={organizations.isFetching}>
               Try again
             </Button>
           </Alert>
@@ -58,29 +58,35 @@ export function AdminOrganizationsPage() {
           </EmptyState>
         ) : null}
         {organizations.data && organizations.data.organizations.length > 0 ? (
-          <Table label="Organizations" columns={["Organization", "Plan", "Status", "Created", ""]}>
+          <Table stacked label="Organizations" columns={["Organization", "Plan", "Status", "Created", ""]}>
             {organizations.data.organizations.map((organization) => (
               <tr key={organization.id}>
-                <td className="py-3 pr-4">
+                <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                   <div className="flex items-center gap-3">
                     <Avatar name={organization.name} size="sm" />
                     <div className="min-w-0">
-                      <p className="truncate font-medium">{organization.name}</p>
+                      <p className="font-medium break-words">{organization.name}</p>
                       <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">/{organization.slug}</p>
                     </div>
                   </div>
                 </td>
-                <td className="py-3 pr-4 whitespace-nowrap">{organization.plan.name}</td>
-                <td className="py-3 pr-4">
+                <td className="py-3 pr-4 whitespace-nowrap max-sm:col-start-1 max-sm:row-start-2 max-sm:ml-11">
+                  {organization.plan.name}
+                  <MobileLabel> plan</MobileLabel>
+                </td>
+                <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-2 max-sm:text-right">
                   <Badge tone={subscriptionStatusTone(organization.status)}>{subscriptionStatusWord(organization.status)}</Badge>
                 </td>
-                <td className="py-3 pr-4 whitespace-nowrap">{formatDate(organization.createdAt)}</td>
-                <td className="py-3 text-right">
+                <td className="py-3 pr-4 whitespace-nowrap max-sm:col-start-1 max-sm:row-start-3 max-sm:ml-11 max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+                  <MobileLabel>Created </MobileLabel>
+                  {formatDate(organization.createdAt)}
+                </td>
+                <td className="py-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center">
                   <Link
                     to="/admin/organizations/$organizationId"
                     params={{ organizationId: organization.id }}
                     aria-label={`Billing of ${organization.name}`}
-                    className="rounded-lg border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium whitespace-nowrap hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+                    className="inline-block rounded-lg border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium whitespace-nowrap hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
                   >
                     Billing
                   </Link>

@@ -250,6 +250,7 @@ describe("BillingPage", () => {
     await user.click(await screen.findByRole("radio", { name: "Yearly" }));
     await user.click(screen.getByRole("button", { name: "Switch to yearly billing" }));
     const dialog = await screen.findByRole("dialog", { name: "Switch to Pro (yearly)" });
+    expect(within(dialog).getByText("From Pro (monthly) to Pro (yearly). The change applies as soon as you confirm.")).toBeTruthy();
     expect(await within(dialog).findByText(`You'll be charged ${formatMoney(16_774, "usd")} now.`)).toBeTruthy();
     expect(within(dialog).getByText(`After that, Pro is ${formatMoney(20_000, "usd")} / year.`)).toBeTruthy();
 
@@ -257,6 +258,42 @@ describe("BillingPage", () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("You are now on Pro"));
     expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({ productId: "prod_pro_y" });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    // The "Switch to yearly billing" button left with the old plan: focus goes to the plan card, not the page's top.
+    expect(screen.queryByRole("button", { name: "Switch to yearly billing" })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Current plan" })));
+  });
+
+  it("keeps focus on the seats button while the seats change and after", async () => {
+    const teamOverview: BillingOverview = {
+      ...proOverview,
+      plan: { key: "team", name: "Team", productId: "prod_team" },
+      subscription: { ...proSubscription, productId: "prod_team", amount: 3000, seats: 2 },
+      seats: { used: 2, limit: 2 },
+    };
+    let overview = teamOverview;
+    routes[`GET ${BILLING}`] = () => ({ body: overview });
+    routes["GET /api/billing/plans"] = () => ({ body: catalogue });
+    routes[`POST ${BILLING}/subscription`] = ({ body }) => {
+      const seats = (body as { seats: number }).seats;
+      overview = { ...teamOverview, subscription: { ...teamOverview.subscription!, seats, amount: 1500 * seats }, seats: { used: 2, limit: seats } };
+      return { body: overview };
+    };
+
+    const user = userEvent.setup();
+    const { notify } = renderPage();
+    const field = await screen.findByLabelText("Number of seats");
+    await user.clear(field);
+    await user.type(field, "4");
+    await user.tab();
+    const button = screen.getByRole("button", { name: "Update seats" });
+    expect(document.activeElement).toBe(button);
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Your plan now has 4 seats"));
+    expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({ seats: 4 });
+    // The same button, unavailable until the count changes again, still has focus.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Update seats" }).getAttribute("aria-disabled")).toBe("true"));
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Update seats" }));
+    expect((screen.getByLabelText("Number of seats") as HTMLInputElement).value).toBe("4");
   });
 
   it("asks for a reason before canceling at the end of the period", async () => {
@@ -337,10 +374,10 @@ describe("CheckoutReturnNotice", () => {
 });
 
 describe("PaymentBanner", () => {
-  function renderBanner() {
+  function renderBanner(at = "/") {
     const rootRoute = createRootRoute({ component: () => <PaymentBanner organizationId={ORG} organizationName="Rocket Club" /> });
     const billingRoute = createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$organizationId/settings/billing" });
-    const router = createRouter({ routeTree: rootRoute.addChildren([billingRoute]), history: createMemoryHistory({ initialEntries: ["/"] }) });
+    const router = createRouter({ routeTree: rootRoute.addChildren([billingRoute]), history: createMemoryHistory({ initialEntries: [at] }) });
     render(
       <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
         <RouterProvider router={router} />
@@ -354,6 +391,17 @@ describe("PaymentBanner", () => {
     const banner = await screen.findByRole("status");
     expect(banner.textContent).toContain("Payment for Rocket Club failed. Update your payment method to keep Pro.");
     expect(within(banner).getByRole("link", { name: "Go to billing" }).getAttribute("href")).toBe(`/organizations/${ORG}/settings/billing`);
+  });
+
+  it("on the billing tab itself, opens the provider's portal instead of linking to the page it is on", async () => {
+    routes[`GET ${BILLING}`] = () => ({ body: { ...proOverview, subscription: { ...proSubscription, status: "past_due" } } });
+    routes[`POST ${BILLING}/portal`] = () => ({ body: { url: "https://pay.example.test/portal/abc" } });
+    const assign = vi.spyOn(window.location, "assign").mockImplementation(() => undefined);
+    renderBanner(`/organizations/${ORG}/settings/billing`);
+    const banner = await screen.findByRole("status");
+    expect(within(banner).queryByRole("link", { name: "Go to billing" })).toBeNull();
+    await userEvent.setup().click(within(banner).getByRole("button", { name: "Update payment method" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("https://pay.example.test/portal/abc"));
   });
 
   it("stays hidden for members, and while payments are fine", async () => {

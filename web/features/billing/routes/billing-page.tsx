@@ -1,5 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
@@ -41,6 +41,8 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
   const resume = useResumeSubscription(organizationId);
   const [choice, setChoice] = useState<PlanChoice | null>(null);
   const [isCanceling, setCanceling] = useState(false);
+  // Where focus goes when a change removes the button that had it (the plan card's "Switch to…" after a switch).
+  const planTitle = useRef<HTMLHeadingElement>(null);
   const clearCheckout = useCallback(
     () => void navigate({ to: "/organizations/$organizationId/settings/billing", params: { organizationId }, search: {}, replace: true }),
     [navigate, organizationId],
@@ -66,9 +68,10 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
       <CurrentPlanCard
         overview={data}
         plans={plans.data?.plans}
+        titleRef={planTitle}
         action={
           canManage && hasCustomer ? (
-            <Button variant="secondary" size="sm" onClick={openPortal} isLoading={isPortalBusy}>
+            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal!" onClick={openPortal} isLoading={isPortalBusy}>
               Manage payment method and invoices
             </Button>
           ) : null
@@ -88,7 +91,7 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
       </CurrentPlanCard>
 
       {canManage && subscription?.seats != null && hasChangeableSubscription(subscription) ? (
-        <SeatsCard key={subscription.seats} organizationId={organizationId} overview={data} price={current?.price} />
+        <SeatsCard organizationId={organizationId} overview={data} price={current?.price} />
       ) : null}
 
       {canManage ? (
@@ -136,6 +139,7 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
             overview={data}
             choice={choice?.mode === "change" ? choice : null}
             onClose={() => setChoice(null)}
+            fallbackFocus={planTitle}
           />
           <CancelSubscriptionDialog
             organizationId={organizationId}
@@ -143,6 +147,7 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
             freePlan={plans.data?.plans.find((plan) => plan.prices.length === 0)}
             open={isCanceling}
             onClose={() => setCanceling(false)}
+            fallbackFocus={planTitle}
           />
         </>
       ) : null}

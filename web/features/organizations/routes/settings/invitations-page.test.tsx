@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "../../../../lib/query-client";
@@ -47,11 +47,17 @@ describe("InvitationsPage with a plan limit", () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Invitation sent to ann@example.test"));
   });
 
-  it("replaces the submit button with the locked state once every seat is used, and sends nothing", async () => {
+  it("replaces the submit button with the locked state once every seat is used, disables the fields, and sends nothing", async () => {
     renderPage({ usage: "Seats: 5 of 5", locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p> });
     expect(await screen.findByText("Your plan includes 5 seats. Upgrade or add seats to invite more.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
-    await userEvent.setup().type(screen.getByLabelText("E-mail"), "ann@example.test{Enter}");
+    const email = screen.getByLabelText<HTMLInputElement>("E-mail");
+    expect(
+      [email, screen.getByLabelText<HTMLSelectElement>("Role"), screen.getByLabelText<HTMLSelectElement>("Team (optional)")].map((field) => field.disabled),
+    ).toEqual([true, true, true]);
+    // Enter in a field submits a form implicitly: that must not send either.
+    fireEvent.submit(email.form!);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(organization.inviteMember).not.toHaveBeenCalled();
   });
 

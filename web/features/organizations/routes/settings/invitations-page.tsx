@@ -34,6 +34,8 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
     serverErrors: { PLAN_LIMIT_REACHED: { message: SEATS_FULL } },
   });
   const isSubmitting = form.formState.isSubmitting;
+  // Every seat is used: the fields are disabled too, so nobody fills in an invitation that cannot be sent.
+  const isLocked = Boolean(planLimit?.locked);
 
   const onSubmit = form.submit(async (values) => {
     await inviteMember.mutateAsync(values);
@@ -69,7 +71,7 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         />
         {/* Locked by the plan, Enter in the e-mail field must not send either (implicit submission). */}
         <form
-          onSubmit={planLimit?.locked ? (event) => event.preventDefault() : onSubmit}
+          onSubmit={isLocked ? (event) => event.preventDefault() : onSubmit}
           noValidate
           className="grid gap-4 sm:grid-cols-[1fr_10rem_12rem_auto] sm:items-start"
         >
@@ -78,15 +80,15 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
               <Alert tone="error">{form.formError}</Alert>
             </div>
           ) : null}
-          <TextField label="E-mail" type="email" autoComplete="off" {...form.field("email")} />
-          <SelectField label="Role" {...form.field("role")}>
+          <TextField label="E-mail" type="email" autoComplete="off" disabled={isLocked} {...form.field("email")} />
+          <SelectField label="Role" disabled={isLocked} {...form.field("role")}>
             {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
               <option key={role} value={role}>
                 {role}
               </option>
             ))}
           </SelectField>
-          <SelectField label="Team (optional)" {...form.field("teamId")}>
+          <SelectField label="Team (optional)" disabled={isLocked} {...form.field("teamId")}>
             <option value="">No team</option>
             {teams.data?.map((team) => (
               <option key={team.id} value={team.id}>

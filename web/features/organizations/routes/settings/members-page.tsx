@@ -5,7 +5,7 @@ import { Avatar } from "../../../../components/ui/avatar";
 import { Button } from "../../../../components/ui/button";
 import { Pagination } from "../../../../components/ui/pagination";
 import { SearchInput } from "../../../../components/ui/search-input";
-import { Table } from "../../../../components/ui/table";
+import { MobileLabel, Table } from "../../../../components/ui/table";
 import { Card, CardHeader } from "../../../../components/ui/card";
 import { ConfirmDialog } from "../../../../components/ui/dialog";
 import { EmptyState } from "../../../../components/ui/page";
@@ -61,7 +61,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
       {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
       {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
       {members.data && members.data.members.length > 0 ? (
-        <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
+        <Table stacked columns={["Member", "Role", "Teams", "Joined", ""]}>
           {members.data.members.map((member) => {
             const isSelf = member.userId === userId;
             const isOwnerRow = member.role.split(",").includes("owner");
@@ -69,7 +69,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
             const mayRemoveRow = !isSelf && canRemoveMembers && (isOwner || !isOwnerRow);
             return (
               <tr key={member.id}>
-                <td className="py-3 pr-4">
+                <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                   <div className="flex items-center gap-3">
                     <Avatar name={member.user.name} image={member.user.image} size="sm" />
                     <div className="min-w-0">
@@ -80,7 +80,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                     </div>
                   </div>
                 </td>
-                <td className="py-3 pr-4">
+                <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-2 max-sm:ml-11">
                   {mayEditRow ? (
                     <select
                       aria-label={`Role of ${member.user.name}`}
@@ -100,9 +100,15 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                     <RoleBadge role={member.role} />
                   )}
                 </td>
-                <td className="py-3 pr-4 text-zinc-600 dark:text-zinc-300">{member.teams.length ? member.teams.map((team) => team.name).join(", ") : "—"}</td>
-                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(member.createdAt)}</td>
-                <td className="py-3 text-right">
+                <td className="py-3 pr-4 text-zinc-600 max-sm:col-span-2 max-sm:row-start-3 max-sm:ml-11 dark:text-zinc-300">
+                  <MobileLabel>Teams: </MobileLabel>
+                  {member.teams.length ? member.teams.map((team) => team.name).join(", ") : "—"}
+                </td>
+                <td className="py-3 pr-4 whitespace-nowrap max-sm:col-span-2 max-sm:row-start-4 max-sm:ml-11 max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+                  <MobileLabel>Joined </MobileLabel>
+                  {formatDateTime(member.createdAt)}
+                </td>
+                <td className="py-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center">
                   {mayRemoveRow ? (
                     <Button variant="ghost" size="sm" onClick={() => setRemoving(member)} aria-label={`Remove ${member.user.name}`}>
                       Remove

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Alert } from "../../../../components/ui/alert";
 import { Avatar } from "../../../../components/ui/avatar";
 import { LoadingBlock } from "../../../../components/ui/spinner";
-import { activeTabProps, tabLinkClass, tabNavClass } from "../../../../components/ui/tabs";
+import { activeTabProps, tabLinkClass, TabNav } from "../../../../components/ui/tabs";
 import { errorMessage } from "../../../../lib/api-error";
 import { useAppMeta } from "../../../../lib/meta";
 import { organizationQuery, useMyMembership } from "../../api/organizations";
@@ -50,7 +50,7 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
             </p>
           </div>
         </div>
-        <nav aria-label="Organization settings" className={tabNavClass}>
+        <TabNav label="Organization settings">
           <Link to="/organizations/$organizationId/settings" params={params} activeOptions={{ exact: true }} className={tabClass} activeProps={activeTab}>
             General
           </Link>
@@ -71,7 +71,7 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
               Danger zone
             </Link>
           ) : null}
-        </nav>
+        </TabNav>
         <Outlet />
       </div>
     </OrganizationProvider>

@@ -61,7 +61,7 @@ function TeamNameForm({
           <Alert tone="error">{form.formError}</Alert>
         </div>
       ) : null}
-      <TextField label="Team name" className="min-w-56 flex-1" {...form.field("name")} />
+      <TextField label="Team name" className="min-w-56 flex-1" disabled={Boolean(locked)} {...form.field("name")} />
       {locked ? (
         <div className="w-full">{locked}</div>
       ) : (
