@@ -1,13 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, webhooksAfter, type Harness } from "./test/harness";
+import { productIdsByName, purchase, startHarness, webhooksAfter, type Harness } from "./test/harness";
 
 let harness: Harness;
 let productIds: Record<string, string>;
 
 beforeAll(async () => {
   harness = await startHarness();
-  const list = await harness.polar.products.list({ limit: 100 });
-  productIds = Object.fromEntries(list.items.map((product) => [product.name, product.id]));
+  productIds = await productIdsByName(harness);
 });
 afterAll(() => harness.close());
 afterEach(() => {
@@ -15,13 +14,8 @@ afterEach(() => {
 });
 
 async function subscribe(productName: string, organizationId: string) {
-  const checkout = await harness.polar.checkouts.create({
-    products: [productIds[productName] as string],
-    external_customer_id: organizationId,
-    customer_email: `${organizationId}@example.test`,
-  });
-  const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
-  return harness.polar.subscriptions.get((completed.body as { subscription_id: string }).subscription_id);
+  const checkout = await purchase(harness, productIds[productName] as string, organizationId);
+  return harness.polar.subscriptions.get(checkout.subscription_id as string);
 }
 
 describe("benefit updates", () => {

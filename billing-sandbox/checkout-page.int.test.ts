@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Window } from "happy-dom";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startHarness, webhooksAfter, type Harness } from "./test/harness";
+import { productIdsByName, startHarness, webhooksAfter, type Harness } from "./test/harness";
 
 /**
  * The hosted checkout page, run in a simulated browser (happy-dom) against the live sandbox: the page's own
@@ -13,8 +13,7 @@ const script = readFileSync(new URL("./checkout-page/checkout.js", import.meta.u
 
 beforeAll(async () => {
   harness = await startHarness();
-  const list = await harness.polar.products.list({ limit: 100 });
-  productIds = Object.fromEntries(list.items.map((product) => [product.name, product.id]));
+  productIds = await productIdsByName(harness);
 });
 afterAll(() => harness.close());
 afterEach(() => {

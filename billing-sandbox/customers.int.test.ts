@@ -1,14 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectSchema } from "./test/openapi-validator";
-import { startHarness, webhooksAfter, type Harness } from "./test/harness";
+import { productIdsByName, purchase, startHarness, webhooksAfter, type Harness } from "./test/harness";
 
 let harness: Harness;
 let productIds: Record<string, string>;
 
 beforeAll(async () => {
   harness = await startHarness();
-  const list = await harness.polar.products.list({ limit: 100 });
-  productIds = Object.fromEntries(list.items.map((product) => [product.name, product.id]));
+  productIds = await productIdsByName(harness);
 });
 afterAll(() => harness.close());
 afterEach(() => {
@@ -17,14 +16,8 @@ afterEach(() => {
 
 /** Subscribes the customer with this external id through a checkout paid by the sandbox control. */
 async function subscribe(productName: string, externalId: string, customerEmail?: string) {
-  const checkout = await harness.polar.checkouts.create({
-    products: [productIds[productName] as string],
-    external_customer_id: externalId,
-    ...(customerEmail ? { customer_email: customerEmail } : {}),
-  });
-  const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
-  expect(completed.status).toBe(200);
-  return harness.polar.subscriptions.get((completed.body as { subscription_id: string }).subscription_id);
+  const checkout = await purchase(harness, productIds[productName] as string, externalId, { customerEmail: customerEmail ?? null });
+  return harness.polar.subscriptions.get(checkout.subscription_id as string);
 }
 
 describe("team customers", () => {

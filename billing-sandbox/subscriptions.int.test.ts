@@ -2,15 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SubscriptionRecord } from "./records";
 import { API_REQUEST_EVENT } from "./seed";
 import { expectSchema } from "./test/openapi-validator";
-import { startHarness, webhooksAfter, type Harness } from "./test/harness";
+import { productIdsByName, purchase, startHarness, webhooksAfter, type Harness } from "./test/harness";
 
 let harness: Harness;
 let productIds: Record<string, string>;
 
 beforeAll(async () => {
   harness = await startHarness();
-  const list = await harness.polar.products.list({ limit: 100 });
-  productIds = Object.fromEntries(list.items.map((product) => [product.name, product.id]));
+  productIds = await productIdsByName(harness);
 });
 afterAll(() => harness.close());
 afterEach(() => {
@@ -18,19 +17,10 @@ afterEach(() => {
 });
 
 /** Buys a product for an app organization through a checkout, paid by the sandbox control. */
-async function purchase(productName: string, organizationId: string) {
-  const checkout = await harness.polar.checkouts.create({
-    products: [productIds[productName] as string],
-    external_customer_id: organizationId,
-    customer_email: `${organizationId}@example.test`,
-  });
-  const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
-  expect(completed.status).toBe(200);
-  return completed.body as { id: string; subscription_id: string | null };
-}
+const buy = (productName: string, organizationId: string) => purchase(harness, productIds[productName] as string, organizationId);
 
 async function subscribe(productName: string, organizationId: string) {
-  const checkout = await purchase(productName, organizationId);
+  const checkout = await buy(productName, organizationId);
   return harness.polar.subscriptions.get(checkout.subscription_id as string);
 }
 
@@ -380,7 +370,7 @@ describe("orders and refunds", () => {
     const credits = await harness.polar.benefits.create({ type: "custom", description: "Workshop access", properties: { note: null } });
     await harness.polar.products.updateBenefits(product.id, { benefits: [credits.id] });
     productIds.Workshop = product.id;
-    const checkout = await purchase("Workshop", "org_refund");
+    const checkout = await buy("Workshop", "org_refund");
     const order = (await harness.polar.orders.list({ checkout_id: checkout.id })).items[0];
     expectSchema("Order", await harness.polar.orders.get(order?.id as string));
 

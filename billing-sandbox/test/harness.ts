@@ -165,3 +165,31 @@ export async function webhooksAfter(harness: Harness, mark: number, customerId?:
 function customerOf(payload: ReceivedWebhook["payload"]): unknown {
   return payload.type.startsWith("customer.") ? payload.data.id : payload.data.customer_id;
 }
+
+/** The seeded catalogue's product ids by product name. */
+export async function productIdsByName(harness: Harness): Promise<Record<string, string>> {
+  const list = await harness.polar.products.list({ limit: 100 });
+  return Object.fromEntries(list.items.map((product) => [product.name, product.id]));
+}
+
+/**
+ * Buys a product for the customer with this external id: a checkout paid through the sandbox control, as the
+ * hosted page would with 4242…. Returns the paid checkout. `customerEmail: null` sends none.
+ */
+export async function purchase(
+  harness: Harness,
+  productId: string,
+  externalId: string,
+  options: { customerEmail?: string | null; seats?: number } = {},
+): Promise<{ id: string; subscription_id: string | null }> {
+  const customerEmail = options.customerEmail === undefined ? `${externalId}@example.test` : options.customerEmail;
+  const checkout = await harness.polar.checkouts.create({
+    products: [productId],
+    external_customer_id: externalId,
+    ...(customerEmail ? { customer_email: customerEmail } : {}),
+    ...(options.seats ? { seats: options.seats } : {}),
+  });
+  const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
+  if (completed.status !== 200) throw new Error(`the checkout was not paid: ${completed.status} ${JSON.stringify(completed.body)}`);
+  return completed.body as { id: string; subscription_id: string | null };
+}
