@@ -229,10 +229,6 @@ export async function finishWebhookEvent(
     .execute();
 }
 
-export async function findWebhookEvent(db: Kysely<Database>, id: string) {
-  return db.selectFrom("billing_webhook_event").selectAll().where("id", "=", id).executeTakeFirst();
-}
-
 /** Deletes handled deliveries and sent usage older than `before`; failed and pending rows stay for a look. */
 export async function purgeHandledBefore(db: Kysely<Database>, before: Date): Promise<{ webhooks: number; usage: number }> {
   const cutoff = before.toISOString();
