@@ -131,27 +131,16 @@ export function createBilling(deps: BillingDeps) {
     return subscription;
   }
 
-  async function entitlementsOf(organizationId: string, subscription: Subscription | undefined): Promise<Entitlements> {
-    const customer = await repository.findCustomer(db, organizationId);
-    const state = customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
-    const grants = state?.granted_benefits ?? [];
-    const features = [...new Set(grants.map((grant) => grant.benefit_metadata.feature).filter((feature): feature is string => typeof feature === "string"))];
-    const limits = limitsOf(grants.map((grant) => grant.benefit_metadata));
-    // Seats bound the members of a per-seat plan while the subscription lasts.
-    if (subscription?.seats != null && CHANGEABLE_STATUSES.includes(subscription.status as SubscriptionStatus)) limits.members = subscription.seats;
-    return { features, limits };
-  }
-
   async function overview(organizationId: string, roles: string[]): Promise<BillingOverview> {
     const subscription = await currentSubscription(organizationId);
-    const [entitlements, customer, orders, used, checkouts] = await Promise.all([
-      entitlementsOf(organizationId, subscription),
+    const [customer, orders, used, checkouts] = await Promise.all([
       repository.findCustomer(db, organizationId),
       repository.listObjects<Order>(db, organizationId, "order", 24),
       repository.countSeatsUsed(db, organizationId),
       repository.listObjects<Checkout>(db, organizationId, "checkout", 1),
     ]);
-    const state = customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
+    const state = stateOf(customer);
+    const entitlements = entitlementsFrom(state, subscription);
     // Meter names come with the subscription: its product's metered prices, and its meters once usage was billed.
     const meteredPrices = (subscription?.product.prices ?? []) as unknown as Array<{ meter?: { id: string; name: string } }>;
     const meterNames = new Map([
@@ -291,7 +280,7 @@ export function createBilling(deps: BillingDeps) {
     // Complete once the page can show the whole new plan: the subscription, and the customer state that lists it
     // (its benefits and meters). A payment still needing action has no such state yet.
     const customer = subscription ? await repository.findCustomer(db, organizationId) : undefined;
-    const state = customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
+    const state = stateOf(customer);
     const arrived =
       subscription !== undefined &&
       (subscription.status === "incomplete" || (state?.active_subscriptions ?? []).some((active) => active.id === subscription.id));
@@ -491,7 +480,7 @@ export function createBilling(deps: BillingDeps) {
   /** The plan limit check: throws 403 with the reason when adding `adding` more of `resource` would pass the plan's limit. */
   async function assertWithinLimit(organizationId: string, resource: LimitedResource, adding: number): Promise<void> {
     const subscription = await currentSubscription(organizationId);
-    const { limits } = await entitlementsOf(organizationId, subscription);
+    const { limits } = entitlementsFrom(stateOf(await repository.findCustomer(db, organizationId)), subscription);
     const limit = limits[resource];
     if (limit === null) return;
     const used = resource === "members" ? await repository.countSeatsUsed(db, organizationId) : await repository.countTeams(db, organizationId);
@@ -556,6 +545,20 @@ export function createBilling(deps: BillingDeps) {
     refreshPaymentMethod,
     provider,
   };
+}
+
+/** The customer state the provider last sent, if any. */
+function stateOf(customer: { state: string | null } | undefined): CustomerState | undefined {
+  return customer?.state ? (JSON.parse(customer.state) as CustomerState) : undefined;
+}
+
+/** Features and limits from the granted benefits' metadata; a per-seat plan's seats bound its members while it lasts. */
+function entitlementsFrom(state: CustomerState | undefined, subscription: Subscription | undefined): Entitlements {
+  const grants = state?.granted_benefits ?? [];
+  const features = [...new Set(grants.map((grant) => grant.benefit_metadata.feature).filter((feature): feature is string => typeof feature === "string"))];
+  const limits = limitsOf(grants.map((grant) => grant.benefit_metadata));
+  if (subscription?.seats != null && CHANGEABLE_STATUSES.includes(subscription.status as SubscriptionStatus)) limits.members = subscription.seats;
+  return { features, limits };
 }
 
 function assertSeats(seats: number, used: number, price: PlanPrice | null): void {
