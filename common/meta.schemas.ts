@@ -2,6 +2,7 @@
 export type AppMeta = {
   devMailbox: boolean;
   billingSandbox: boolean;
-  socialProviders: Array<"github" | "google">;
+  /** The sign-in providers besides e-mail and password, in the order their buttons appear: `name` is the button's label. */
+  socialProviders: Array<{ id: string; name: string }>;
   organizations: { whoMayCreate: "everyone" | "admins" | "nobody"; isDeletionDisabled: boolean; limit: number | null };
 };

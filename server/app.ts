@@ -16,6 +16,7 @@ import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { adminBillingRoutes, billingRoutes, type Billing } from "./modules/billing";
+import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
 import { devMailRoutes } from "./modules/mail";
 import { invitationRoutes, organizationRoutes } from "./modules/organizations";
 
@@ -30,6 +31,8 @@ export type AppDeps = {
   logger: Logger;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
+  /** The development identity provider, mounted under its issuer's path when present. */
+  devIdentity?: DevIdentityProvider;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
 };
@@ -43,6 +46,10 @@ export function createApp(deps: AppDeps) {
   app.onError(createErrorHandler(logger, { isDatabaseDown }));
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
   app.use("*", clientIp(config.trustedProxies, logger));
+  // Before the middleware that reads request bodies: oidc-provider reads (and limits) its own.
+  if (deps.devIdentity) {
+    app.route(new URL(deps.devIdentity.issuer).pathname, devIdentityRoutes({ devIdentity: deps.devIdentity, signInUrl: `${config.baseUrl}/sign-in` }));
+  }
   app.use(
     "*",
     bodyLimit({

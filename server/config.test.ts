@@ -106,6 +106,47 @@ describe("loadConfig", () => {
     expect(loadConfig({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" }).billing).toBeNull();
   });
 
+  test("sign-in providers: the dev identity provider outside production (or when enabled), GitHub, Google and any OpenID Connect issuer when configured", () => {
+    const dataDir = tempDataDir();
+    const development = loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET });
+    expect(development.socialProviders).toEqual([
+      {
+        id: "dev",
+        name: "Dev identity provider",
+        issuer: "http://localhost:3000/dev/oidc",
+        clientId: "atrium",
+        clientSecret: expect.stringMatching(/^[\w-]{43}$/),
+      },
+    ]);
+    // Derived from the auth secret: the same on every start, and unguessable.
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).socialProviders[0]?.clientSecret).toBe(development.socialProviders[0]?.clientSecret);
+
+    const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
+    expect(loadConfig(production).socialProviders).toEqual([]);
+    expect(loadConfig({ ...production, DEV_IDENTITY_PROVIDER: "true" }).socialProviders.map((provider) => provider.id)).toEqual(["dev"]);
+
+    const configured = loadConfig({
+      ...production,
+      GITHUB_CLIENT_ID: "gh-id",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+      OIDC_ISSUER: "https://login.example.test/realms/acme/",
+      OIDC_CLIENT_ID: "atrium",
+      OIDC_CLIENT_SECRET: "oidc-secret",
+    });
+    expect(configured.socialProviders).toEqual([
+      { id: "github", name: "GitHub", clientId: "gh-id", clientSecret: "gh-secret" },
+      { id: "oidc", name: "login.example.test", issuer: "https://login.example.test/realms/acme", clientId: "atrium", clientSecret: "oidc-secret" },
+    ]);
+    expect(
+      loadConfig({ ...production, OIDC_ISSUER: "https://login.example.test", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b", OIDC_NAME: "Acme SSO" })
+        .socialProviders[0]?.name,
+    ).toBe("Acme SSO");
+    expect(problemsOf({ ...production, OIDC_ISSUER: "https://login.example.test" })).toEqual([
+      "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three (an OpenID Connect provider) or none",
+    ]);
+    expect(problemsOf({ ...production, GOOGLE_CLIENT_ID: "g" })).toEqual(["GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither"]);
+  });
+
   test("a bad PORT does not hide the production problems: every one is listed", () => {
     const problems = problemsOf({ NODE_ENV: "production", PORT: "eighty", DEV_MAILBOX: "true", BILLING_SANDBOX: "true" });
     expect(problems.map((problem) => problem.split(":")[0])).toEqual(["PORT", "AUTH_SECRET", "SMTP_URL", "DEV_MAILBOX", "SANDBOX_ACCESS_TOKEN"]);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import proxyAddr from "proxy-addr";
@@ -70,6 +70,11 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_NAME: z.string().trim().max(40, "use at most 40 characters").optional(),
+  DEV_IDENTITY_PROVIDER: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   DEVELOPMENT_DEPLOYMENT: flag,
 });
@@ -117,8 +122,8 @@ export type Config = {
     whoMayCreate: "everyone" | "admins" | "nobody";
     isDeletionDisabled: boolean;
   };
-  /** Social sign-in providers with both an id and a secret configured. */
-  socialProviders: Partial<Record<SocialProvider, { clientId: string; clientSecret: string }>>;
+  /** The sign-in providers besides e-mail and password, in the order their buttons appear. */
+  socialProviders: SocialProviderConfig[];
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -147,8 +152,20 @@ function billingProvider(
   };
 }
 
-export const SOCIAL_PROVIDERS = ["github", "google"] as const;
-export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+/**
+ * A sign-in provider: GitHub and Google (better-auth's own), any OpenID Connect provider found by its issuer
+ * (`oidc`), and the development identity provider this server runs itself (`dev`, an OpenID Connect provider too).
+ */
+type OAuthClient = { name: string; clientId: string; clientSecret: string };
+export type SocialProviderConfig =
+  | ({ id: "github" } & OAuthClient)
+  | ({ id: "google" } & OAuthClient)
+  | ({ id: "oidc"; issuer: string } & OAuthClient)
+  | ({ id: "dev"; issuer: string } & OAuthClient);
+export type SocialProviderId = SocialProviderConfig["id"];
+
+/** Where the development identity provider answers, under the app's own origin. */
+export const DEV_IDENTITY_PROVIDER_PATH = "/dev/oidc";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -184,22 +201,34 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       problems.push("SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production");
     }
   } else if (env.DEVELOPMENT_DEPLOYMENT !== true) {
-    // Development mode serves the dev mailbox and a billing sandbox that accepts any token: it stays on this
-    // machine unless someone says, in so many words, that a development deployment faces a network.
+    // Development mode serves the dev mailbox, a billing sandbox that accepts any token and an identity provider
+    // that vouches for any e-mail: it stays on this machine unless someone says, in so many words, that a
+    // development deployment faces a network.
     const hint =
-      "NODE_ENV is not production, so the dev mailbox and the billing sandbox would face the network: set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true for a development deployment others may reach";
+      "NODE_ENV is not production, so the dev mailbox, the billing sandbox and the dev identity provider would face the network: set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true for a development deployment others may reach";
     if (env.HOST !== undefined && !isLoopbackHost(env.HOST)) problems.push(`HOST: ${env.HOST} is not a loopback address; ${hint}`);
     if (env.BASE_URL?.startsWith("https://")) problems.push(`BASE_URL: an https address means a public deployment; ${hint}`);
   }
   const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR ?? "./data");
   if (typeof database === "string") problems.push(`DATABASE_URL: ${database}`);
-  const socialProviders: Config["socialProviders"] = {};
-  for (const [provider, clientId, clientSecret] of [
-    ["github", env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET],
-    ["google", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET],
+  const socialProviders: SocialProviderConfig[] = [];
+  for (const [id, name, clientId, clientSecret] of [
+    ["github", "GitHub", env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET],
+    ["google", "Google", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET],
   ] as const) {
-    if (clientId && clientSecret) socialProviders[provider] = { clientId, clientSecret };
-    else if (clientId || clientSecret) problems.push(`${provider.toUpperCase()}_CLIENT_ID and ${provider.toUpperCase()}_CLIENT_SECRET: set both or neither`);
+    if (clientId && clientSecret) socialProviders.push({ id, name, clientId, clientSecret } as SocialProviderConfig);
+    else if (clientId || clientSecret) problems.push(`${id.toUpperCase()}_CLIENT_ID and ${id.toUpperCase()}_CLIENT_SECRET: set both or neither`);
+  }
+  if (env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET) {
+    socialProviders.push({
+      id: "oidc",
+      name: env.OIDC_NAME || new URL(env.OIDC_ISSUER).hostname,
+      issuer: env.OIDC_ISSUER.replace(/\/+$/, ""),
+      clientId: env.OIDC_CLIENT_ID,
+      clientSecret: env.OIDC_CLIENT_SECRET,
+    });
+  } else if (env.OIDC_ISSUER || env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET) {
+    problems.push("OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three (an OpenID Connect provider) or none");
   }
   if (Boolean(env.POLAR_ACCESS_TOKEN) !== Boolean(env.POLAR_SERVER_URL)) {
     problems.push("POLAR_ACCESS_TOKEN and POLAR_SERVER_URL: set both (the real provider) or neither (the built-in sandbox)");
@@ -210,6 +239,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
   const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
   const dataDir = path.resolve(env.DATA_DIR);
+  const authSecret = env.AUTH_SECRET ?? readOrCreateDevelopmentSecret(dataDir);
+  // Off in production unless asked for: it lets anyone sign in as whoever they type (docs/decisions/0009).
+  if (env.DEV_IDENTITY_PROVIDER ?? !isProduction) {
+    socialProviders.push({
+      id: "dev",
+      name: "Dev identity provider",
+      issuer: `${baseUrl}${DEV_IDENTITY_PROVIDER_PATH}`,
+      clientId: "atrium",
+      // Derived, so it needs no variable and changes with the auth secret.
+      clientSecret: createHmac("sha256", authSecret).update("dev-identity-provider-client").digest("base64url"),
+    });
+  }
   return {
     env: env.NODE_ENV,
     isProduction,
@@ -219,7 +260,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     isHttps: baseUrl.startsWith("https://"),
     dataDir,
     database: database as Config["database"],
-    authSecret: env.AUTH_SECRET ?? readOrCreateDevelopmentSecret(dataDir),
+    authSecret,
     trustedOrigins: env.TRUSTED_ORIGINS.map((origin) => new URL(origin).origin),
     trustedProxies: env.TRUSTED_PROXIES,
     adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -11,13 +12,14 @@ import {
   failOpen,
   type RateLimitStoreHealth,
 } from "./auth/rate-limit-store";
-import type { Config } from "./config";
+import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
+import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
 import { createMailQueue, createMailTransport } from "./modules/mail";
 
 export type Services = {
@@ -28,6 +30,8 @@ export type Services = {
   billingWorker: BillingWorker;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
+  /** The development identity provider, mounted under its issuer's path (on by default outside production). */
+  devIdentity?: DevIdentityProvider;
   close(): Promise<void>;
 };
 
@@ -65,6 +69,16 @@ export async function createServices(config: Config, logger: Logger, options: { 
         logger,
       })
     : undefined;
+  const dev = config.socialProviders.find((provider): provider is Extract<SocialProviderConfig, { id: "dev" }> => provider.id === "dev");
+  const devIdentity = dev
+    ? await createDevIdentityProvider({
+        issuer: dev.issuer,
+        client: { clientId: dev.clientId, clientSecret: dev.clientSecret, redirectUri: `${config.baseUrl}/api/auth/callback/dev` },
+        cookieSecret: createHmac("sha256", config.authSecret).update("dev-identity-provider-cookies").digest("base64url"),
+        logger,
+        isProduction: config.isProduction,
+      })
+    : undefined;
   return {
     database,
     auth,
@@ -72,6 +86,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     billing,
     billingWorker,
     sandbox,
+    devIdentity,
     async close() {
       await sandbox?.close();
       await billingWorker.stop();

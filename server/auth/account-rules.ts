@@ -1,5 +1,5 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 
 const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
 
@@ -16,6 +16,21 @@ export function accountRules() {
             const body = bodyOf(ctx);
             if (body && typeof body.username === "string" && body.displayUsername === undefined) {
               return { context: { body: { ...body, displayUsername: body.username } } };
+            }
+          }),
+        },
+        {
+          // better-auth deletes an account without its password when the session is less than a day old.
+          // That is for people who have no password (they signed up through a provider); whoever has one gives it.
+          matcher: (context) => context.path === "/delete-user",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = bodyOf(ctx);
+            if (body?.password !== undefined || body?.token !== undefined) return;
+            const session = await getSessionFromCtx(ctx);
+            if (!session) return;
+            const accounts = await ctx.context.internalAdapter.findAccountByUserId(session.user.id);
+            if (accounts.some((account) => account.providerId === "credential" && account.password)) {
+              throw APIError.from("BAD_REQUEST", { code: "PASSWORD_REQUIRED", message: "Enter your password to delete your account" });
             }
           }),
         },

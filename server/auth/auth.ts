@@ -18,6 +18,7 @@ import { adminEmails, isPlatformAdmin } from "./platform-admins";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "./rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
+import { signInMethods, socialSignIn } from "./social-sign-in";
 import { specErrors } from "./spec-errors";
 
 export type AuthDeps = {
@@ -39,7 +40,12 @@ const ONE_HOUR_SECONDS = 60 * 60;
 /** better-auth with the app's options; the rules live in plugins: the account rules here, the organization rules in their module. */
 export function createAuth(deps: AuthDeps) {
   const { config } = deps;
-  const mailNotices = authMailNotices(deps.mail, { baseUrl: config.baseUrl });
+  const mailNotices = authMailNotices(deps.mail, {
+    baseUrl: config.baseUrl,
+    hasPassword: async (userId) =>
+      (await deps.db.selectFrom("account").select("id").where("userId", "=", userId).where("providerId", "=", "credential").executeTakeFirst()) !== undefined,
+  });
+  const social = socialSignIn(config);
 
   const options = {
     appName: "Atrium",
@@ -58,7 +64,9 @@ export function createAuth(deps: AuthDeps) {
     // Anything but an APIError (a unique violation lost to a concurrent request, a database failure) leaves
     // auth.handler and reaches the app's one error handler, which answers and logs it; otherwise better-call
     // prints it with console.error and answers an empty 500.
-    onAPIError: { throw: true },
+    // A sign-in through a provider that fails (an expired or tampered state, a replayed code, a banned user)
+    // ends on the app's page that says why, unless the flow named its own errorCallbackURL.
+    onAPIError: { throw: true, errorURL: `${config.baseUrl}/auth/error` },
     trustedOrigins: [new URL(config.baseUrl).origin, ...config.trustedOrigins],
     emailAndPassword: {
       enabled: true,
@@ -70,9 +78,15 @@ export function createAuth(deps: AuthDeps) {
       revokeSessionsOnPasswordReset: true,
       ...mailNotices.emailAndPassword,
     },
-    socialProviders: config.socialProviders,
-    // Linking a social account to an existing one only happens when the provider vouches for the e-mail.
-    account: { accountLinking: { enabled: true } },
+    socialProviders: social.socialProviders,
+    account: {
+      // A provider identity joins an existing account on its own only when the provider vouches for the same
+      // e-mail and the account's e-mail is verified too; no provider is trusted without that (docs/decisions/0009).
+      accountLinking: { enabled: true, requireLocalEmailVerified: true, trustedProviders: [], allowDifferentEmails: false },
+      // The state travels in an encrypted cookie that lives as long as the state itself, 10 minutes (the
+      // database strategy's binding cookie lasts 5).
+      storeStateStrategy: "cookie",
+    },
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: true,
@@ -97,6 +111,8 @@ export function createAuth(deps: AuthDeps) {
     hooks: { before: createAuthMiddleware(async (ctx) => assertValidRequest(ctx)) },
     plugins: [
       accountRules(),
+      social.plugin,
+      signInMethods(),
       username({
         minUsernameLength: USERNAME_MIN_LENGTH,
         maxUsernameLength: USERNAME_MAX_LENGTH,

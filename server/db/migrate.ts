@@ -4,6 +4,7 @@ import * as mail from "./migrations/0002-mail";
 import * as organizations from "./migrations/0003-organizations";
 import * as mailRetention from "./migrations/0004-mail-retention";
 import * as billing from "./migrations/0005-billing";
+import * as accountEmail from "./migrations/0006-account-email";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "0003-organizations": organizations,
   "0004-mail-retention": mailRetention,
   "0005-billing": billing,
+  "0006-account-email": accountEmail,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

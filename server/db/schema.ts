@@ -37,6 +37,18 @@ export type SessionTable = {
   impersonatedBy: string | null;
 };
 
+/** A way to sign in: `credential` (the password) or a provider's identity, with the e-mail it last asserted. */
+export type AccountTable = {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  password: string | null;
+  email: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
 export type MemberTable = {
   id: string;
   organizationId: string;
@@ -165,6 +177,7 @@ export type BillingUsageEventTable = {
 export type Database = {
   user: UserTable;
   session: SessionTable;
+  account: AccountTable;
   member: MemberTable;
   organization: OrganizationTable;
   team: TeamTable;

@@ -8,7 +8,7 @@ export function metaRoutes(config: Config) {
     c.json({
       devMailbox: config.mail.devMailbox,
       billingSandbox: config.billingSandbox,
-      socialProviders: Object.keys(config.socialProviders) as AppMeta["socialProviders"],
+      socialProviders: config.socialProviders.map(({ id, name }) => ({ id, name })),
       organizations: {
         whoMayCreate: config.organizations.whoMayCreate,
         isDeletionDisabled: config.organizations.isDeletionDisabled,

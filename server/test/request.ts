@@ -39,6 +39,11 @@ export class CookieJar {
     return this.cookies.has(name);
   }
 
+  /** Puts a cookie back as a browser holding an old copy would send it. */
+  set(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   get size(): number {
     return this.cookies.size;
   }
@@ -94,6 +99,11 @@ export type CallOptions = {
   ip?: string;
   /** Leaves the cookie jar out of this request. */
   withoutCookies?: boolean;
+  /**
+   * Sends the request over real HTTP to the app's listener (`createTestApp({ listen: true })`), from 127.0.0.1:
+   * what a page served on Node's own request and response needs (the dev identity provider).
+   */
+  overHttp?: boolean;
 };
 
 /**
@@ -127,7 +137,9 @@ export class TestClient {
     const url = new URL(pathname, this.target.config.baseUrl).toString();
     const init: RequestInit & { duplex?: "half" } = { method, headers, body };
     if (body instanceof ReadableStream) init.duplex = "half";
-    const response = await this.target.app.request(url, init, { incoming: { socket: { remoteAddress: options.ip ?? this.ip } } });
+    const response = options.overHttp
+      ? await fetch(url, { ...init, redirect: "manual" })
+      : await this.target.app.request(url, init, { incoming: { socket: { remoteAddress: options.ip ?? this.ip } } });
     if (!options.withoutCookies) this.jar.store(response);
     return TestResponse.from(response);
   }

@@ -97,6 +97,8 @@ export function testEnvironment(database: TestDatabase, env: Record<string, stri
     DATABASE_URL: database.url,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     DEV_MAILBOX: "true",
+    // Off unless a test signs in through it: it is a whole OpenID Connect provider per app.
+    DEV_IDENTITY_PROVIDER: "false",
     LOG_LEVEL: "error",
     ...env,
   };

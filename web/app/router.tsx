@@ -1,8 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
-import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute } from "./routes/account";
+import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute, signInMethodsRoute } from "./routes/account";
 import { adminOrganizationBillingRoute, adminOrganizationsRoute, adminRoute, adminUsersRoute } from "./routes/admin";
-import { checkEmailRoute, forgotPasswordRoute, resetPasswordRoute, signInRoute, signUpRoute } from "./routes/auth";
+import { checkEmailRoute, forgotPasswordRoute, resetPasswordRoute, signInErrorRoute, signInRoute, signUpRoute } from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
 import { invitationRoute } from "./routes/invitations";
@@ -23,8 +23,8 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  * is its own chunk (see routes/lazy-page.ts) and loaders put its data in the query cache before it renders.
  *
  *   /                                         home.tsx
- *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /forgot-password /reset-password)
- *   (_authed) /account[/password|/sessions|/delete]                 account.tsx
+ *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /forgot-password /reset-password /auth/error)
+ *   (_authed) /account[/sign-in-methods|/password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
  *   /invitations/$invitationId                invitations.tsx
@@ -36,8 +36,9 @@ const routeTree = rootRoute.addChildren([
   checkEmailRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
+  signInErrorRoute,
   authedRoute.addChildren([
-    accountRoute.addChildren([profileRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
+    accountRoute.addChildren([profileRoute, signInMethodsRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
     createOrganizationRoute,
     adminRoute.addChildren([adminUsersRoute, adminOrganizationsRoute, adminOrganizationBillingRoute]),
     organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, billingRoute, dangerZoneRoute]),

@@ -3,21 +3,21 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { MailQueue } from "./mail.service";
 import { existingAccountMail, invitationMail, noticeMail, passwordResetMail, verificationMail } from "./mail.templates";
 
-type Person = { email: string; name: string };
+type Person = { id: string; email: string; name: string };
 
 /**
  * Every mail better-auth has the app send, in one place: the callbacks its options take (spread into
  * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
  * `sendInvitationEmail`), and a plugin for the notice no callback covers (a changed password).
  */
-export function authMailNotices(mail: MailQueue, options: { baseUrl: string }) {
+export function authMailNotices(mail: MailQueue, options: { baseUrl: string; hasPassword: (userId: string) => Promise<boolean> }) {
   const appUrl = (pathname: string) => `${options.baseUrl}${pathname}`;
   const notify = (user: Person, subject: string, message: string) => mail.enqueue({ to: user.email, ...noticeMail({ name: user.name, subject, message }) });
 
   return {
     emailAndPassword: {
       async sendResetPassword({ user, url }: { user: Person; url: string }) {
-        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url }) });
+        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url, hasPassword: await options.hasPassword(user.id) }) });
       },
       async onPasswordReset({ user }: { user: Person }) {
         await notify(user, "Your password was reset", "Your password was just reset, and every session of your account was signed out.");

@@ -39,7 +39,19 @@ export function verificationMail(input: { name: string; url: string }): Rendered
   );
 }
 
-export function passwordResetMail(input: { name: string; url: string }): RenderedMail {
+/** Someone who signed up through a provider has no password yet: the same link sets their first one. */
+export function passwordResetMail(input: { name: string; url: string; hasPassword: boolean }): RenderedMail {
+  if (!input.hasPassword) {
+    return render(
+      `Set a password for ${APP_NAME}`,
+      "Set a password",
+      [
+        `Hi ${input.name}, someone asked to set a password for your account, which you sign in to through a provider. If it was you, choose a password; the link works for 1 hour. Your provider keeps working too.`,
+        "If it was not you, ignore this mail: nothing changes.",
+      ],
+      { label: "Choose a password", url: input.url },
+    );
+  }
   return render(
     `Reset your ${APP_NAME} password`,
     "Reset your password",

@@ -1,10 +1,13 @@
 import { createRoute } from "@tanstack/react-router";
+import { z } from "zod";
 import { sessionsQuery } from "../../features/account/api/sessions";
+import { signInMethodsQuery } from "../../features/account/api/sign-in-methods";
+import { metaQuery } from "../../lib/meta";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { authedRoute } from "./root";
+import { authedRoute, optionalText } from "./root";
 
-/** /account and its tabs: profile (/account), /account/password, /account/sessions, /account/delete. */
+/** /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions, /account/delete. */
 
 export const accountRoute = createRoute({ getParentRoute: () => authedRoute, path: "/account" }).lazy(
   lazyPage(
@@ -24,10 +27,36 @@ export const profileRoute = createRoute({ getParentRoute: () => accountRoute, pa
   ),
 );
 
-export const passwordRoute = createRoute({ getParentRoute: () => accountRoute, path: "/password" }).lazy(
+export const signInMethodsRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/sign-in-methods",
+  // `connected` names the provider a connection just came back from.
+  validateSearch: z.object({ connected: optionalText }),
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery), queryClient.ensureQueryData(metaQuery)),
+}).lazy(
+  lazyPage(
+    () => import("../../features/account/routes/sign-in-methods-page"),
+    ({ SignInMethodsPage }) =>
+      function SignInMethods() {
+        const { session } = signInMethodsRoute.useRouteContext();
+        return <SignInMethodsPage email={session.user.email} connected={signInMethodsRoute.useSearch().connected} />;
+      },
+  ),
+);
+
+// Whether there is a password to change decides what the password and delete pages ask for.
+export const passwordRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/password",
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery)),
+}).lazy(
   lazyPage(
     () => import("../../features/account/routes/password-page"),
-    (page) => page.PasswordPage,
+    ({ PasswordPage }) =>
+      function Password() {
+        const { session } = passwordRoute.useRouteContext();
+        return <PasswordPage email={session.user.email} />;
+      },
   ),
 );
 
@@ -46,7 +75,11 @@ export const sessionsRoute = createRoute({
   ),
 );
 
-export const deleteAccountRoute = createRoute({ getParentRoute: () => accountRoute, path: "/delete" }).lazy(
+export const deleteAccountRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/delete",
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery)),
+}).lazy(
   lazyPage(
     () => import("../../features/account/routes/delete-account-page"),
     (page) => page.DeleteAccountPage,

@@ -5,7 +5,7 @@ import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { guestRoute, optionalText, rootRoute } from "./root";
 
-/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /forgot-password, /reset-password. */
+/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /forgot-password, /reset-password, and /auth/error. */
 
 export const signInRoute = createRoute({
   getParentRoute: () => guestRoute,
@@ -73,6 +73,21 @@ export const resetPasswordRoute = createRoute({
       function ResetPassword() {
         const search = resetPasswordRoute.useSearch();
         return <ResetPasswordPage token={search.token} error={search.error} />;
+      },
+  ),
+);
+
+/** Where a sign-in (or a connection) through a provider ends when it fails; the server sends `?error=`. */
+export const signInErrorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/auth/error",
+  validateSearch: z.object({ error: optionalText }),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/sign-in-error-page"),
+    ({ SignInErrorPage }) =>
+      function SignInError() {
+        return <SignInErrorPage error={signInErrorRoute.useSearch().error} />;
       },
   ),
 );

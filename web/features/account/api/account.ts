@@ -36,7 +36,7 @@ export function useChangePassword() {
 export function useDeleteAccount() {
   const refreshSession = useRefreshSession();
   return useMutation({
-    mutationFn: async ({ password }: { password: string }) => unwrap(await authClient.deleteUser({ password })),
+    mutationFn: async ({ password }: { password?: string }) => unwrap(await authClient.deleteUser(password ? { password } : {})),
     onSuccess: () => refreshSession({ clearEverything: true }),
     meta: { errorToast: false },
   });

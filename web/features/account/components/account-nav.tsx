@@ -2,6 +2,7 @@ import { Link } from "@tanstack/react-router";
 
 const tabs = [
   { to: "/account", label: "Profile" },
+  { to: "/account/sign-in-methods", label: "Sign-in methods" },
   { to: "/account/password", label: "Password" },
   { to: "/account/sessions", label: "Sessions" },
   { to: "/account/delete", label: "Delete account" },

@@ -5,8 +5,26 @@ import { Card, CardHeader } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { changePasswordServerErrors, useChangePassword } from "../api/account";
+import { useHasPassword } from "../api/sign-in-methods";
+import { SetPasswordByMail } from "../components/set-password-by-mail";
 
-export function PasswordPage() {
+export function PasswordPage({ email }: { email: string }) {
+  const hasPassword = useHasPassword();
+  if (hasPassword === false) {
+    return (
+      <Card>
+        <CardHeader
+          title="Set a password"
+          description="You sign in through a provider and have no password yet. Set one to sign in with your e-mail address or username too; your provider keeps working."
+        />
+        <SetPasswordByMail email={email} />
+      </Card>
+    );
+  }
+  return <ChangePasswordForm />;
+}
+
+function ChangePasswordForm() {
   const changePassword = useChangePassword();
   const form = useZodForm(changePasswordSchema, {
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },

@@ -30,15 +30,6 @@ export function useSignUp() {
   });
 }
 
-/** "Continue with GitHub": better-auth answers with the provider's URL and the client navigates there. */
-export function useSocialSignIn() {
-  return useMutation({
-    mutationFn: async ({ provider, callbackURL }: { provider: "github" | "google"; callbackURL: string }) =>
-      unwrap(await authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/sign-in" })),
-    meta: inline,
-  });
-}
-
 export function useRequestPasswordReset() {
   return useMutation({
     mutationFn: async ({ email }: { email: string }) => unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),

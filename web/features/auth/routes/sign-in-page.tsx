@@ -7,7 +7,7 @@ import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
-import { SocialSignIn } from "../components/social-sign-in";
+import { SocialSignIn } from "../../../components/social-sign-in";
 
 export function SignInPage({ redirect, notice }: { redirect?: string; notice?: string }) {
   const navigate = useNavigate();

@@ -10,7 +10,7 @@ import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";
 import { signUpServerErrors, useSignUp } from "../api/auth";
-import { SocialSignIn } from "../components/social-sign-in";
+import { SocialSignIn } from "../../../components/social-sign-in";
 
 export function SignUpPage({ email, redirect }: { email?: string; redirect?: string }) {
   const navigate = useNavigate();

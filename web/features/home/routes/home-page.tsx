@@ -68,7 +68,7 @@ export function HomePage({ notice, error, organizations, notices }: { notice?: s
       {organizations}
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
-          <CardHeader title="Your account" description="Profile, password, sessions and account deletion." />
+          <CardHeader title="Your account" description="Profile, sign-in methods, password, sessions and account deletion." />
           <Link to="/account" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
             Open account settings →
           </Link>

@@ -1,6 +1,7 @@
 import { Link, useNavigate } from "@tanstack/react-router";
 import type { InvitationState } from "../../../../common/organization.schemas";
 import { AuthLayout } from "../../../components/auth-layout";
+import { SocialSignIn } from "../../../components/social-sign-in";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { LoadingBlock } from "../../../components/ui/spinner";
@@ -84,6 +85,8 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
           </>
         }
       >
+        {/* A provider brings the person back here, signed in, to accept. */}
+        <SocialSignIn callbackURL={here} />
         <div className="space-y-3">
           <Link to="/sign-in" search={{ redirect: here }} className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}>
             Sign in to continue

@@ -1,0 +1,86 @@
+import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
+import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
+import type { Config } from "../config";
+
+/** The e-mail a provider asserted, kept for the account row written later in the same request. */
+const assertedEmails = new WeakMap<object, { providerId: string; email: string }>();
+
+/**
+ * better-auth's configuration for the sign-in providers (docs/decisions/0009): GitHub and Google as its own
+ * social providers; every OpenID Connect provider (one found by OIDC_ISSUER, and the development one) through
+ * its generic OAuth plugin, found by discovery, with PKCE and the ID token verified against the provider's keys.
+ * All of them answer at `POST /sign-in/social` and `/callback/{id}`.
+ *
+ * Each provider must vouch for the e-mail (`requireEmailVerification`): an account whose e-mail no provider
+ * has verified gets a confirmation mail and no session, exactly as a password sign-up does.
+ */
+export function socialSignIn(config: Pick<Config, "socialProviders">) {
+  const socialProviders: NonNullable<BetterAuthOptions["socialProviders"]> = {};
+  const openIdProviders: GenericOAuthConfig[] = [];
+  for (const provider of config.socialProviders) {
+    if (provider.id === "github" || provider.id === "google") {
+      socialProviders[provider.id] = { clientId: provider.clientId, clientSecret: provider.clientSecret, requireEmailVerification: true };
+      continue;
+    }
+    openIdProviders.push({
+      providerId: provider.id,
+      name: provider.name,
+      discoveryUrl: `${provider.issuer}/.well-known/openid-configuration`,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+      authentication: "basic",
+      scopes: ["openid", "email", "profile"],
+      pkce: true,
+      requireIdTokenVerification: true,
+      requireEmailVerification: true,
+      // Signing out of the app never signs anyone out of their provider.
+      disableProviderLogout: true,
+      // The development provider asks every time, so its login page is where one picks who to be.
+      prompt: provider.id === "dev" ? "login" : undefined,
+    });
+  }
+  return { socialProviders, plugin: genericOAuth({ config: openIdProviders }) };
+}
+
+/**
+ * Keeps, on each provider account, the e-mail the provider last asserted, so account settings can say which
+ * GitHub or Google account is linked. better-auth hands the provider's user info to `validateUserInfo` on every
+ * sign-in, link and sign-up through a provider, then writes the account row in the same request.
+ */
+export function signInMethods() {
+  const providerEmail = (account: { providerId?: unknown }, context: unknown) => {
+    const asserted = context && typeof context === "object" ? assertedEmails.get(context) : undefined;
+    return asserted && asserted.providerId === account.providerId ? asserted.email : undefined;
+  };
+  return {
+    id: "sign-in-methods",
+    schema: { account: { fields: { email: { type: "string", required: false, input: false } } } },
+    init: () => ({
+      options: {
+        user: {
+          validateUserInfo: async ({ user, source }, context) => {
+            if (source.method === "oauth" && source.oauth && typeof user.email === "string" && context) {
+              assertedEmails.set(context, { providerId: source.oauth.providerId, email: user.email.toLowerCase() });
+            }
+          },
+        },
+        databaseHooks: {
+          account: {
+            create: {
+              before: async (account, context) => {
+                const email = providerEmail(account, context);
+                return email ? { data: { ...account, email } } : undefined;
+              },
+            },
+            update: {
+              before: async (account, context) => {
+                const email = providerEmail(account, context);
+                return email ? { data: { ...account, email } } : undefined;
+              },
+            },
+          },
+        },
+      },
+    }),
+  } satisfies BetterAuthPlugin;
+}

@@ -1,0 +1,3 @@
+export { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity.service";
+export { devIdentityRoutes } from "./dev-identity.routes";
+export { subjectOf } from "./dev-identity.repository";

@@ -1,0 +1,90 @@
+import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { Alert } from "../../../components/ui/alert";
+import { useSession } from "../../../lib/session";
+
+type Explanation = { title: string; message: string };
+
+const TRY_AGAIN: Explanation = {
+  title: "Signing in did not finish",
+  message: "Something went wrong between Atrium and the sign-in provider. Start again; if it keeps happening, use another way to sign in.",
+};
+
+/**
+ * What each `?error=` the server's OAuth callback sends here means, in words a person can act on. The codes
+ * come from better-auth's callback (and the provider, for access_denied); anything else reads as TRY_AGAIN,
+ * and the page never shows text taken from the address.
+ */
+const EXPLANATIONS: Record<string, Explanation> = {
+  state_mismatch: {
+    title: "This sign-in expired",
+    message: "Signing in through a provider must be finished within 10 minutes, in the browser where it started. Start again.",
+  },
+  invalid_code: {
+    title: "This sign-in was already used",
+    message: "The provider's answer works only once. Start again to sign in.",
+  },
+  access_denied: {
+    title: "Sign-in cancelled",
+    message: "You cancelled at the provider, so nothing changed. You can try again or use another way to sign in.",
+  },
+  account_not_linked: {
+    title: "You already have an account with this e-mail",
+    message:
+      "To keep it safe, a provider is connected to an existing account only when both have verified the same e-mail address. Sign in with your password (if the address is not verified yet, we send a link to confirm it), then connect the provider in Account settings › Sign-in methods.",
+  },
+  email_not_verified: {
+    title: "Confirm your e-mail address",
+    message: "The provider did not confirm your e-mail address, so we sent a link to it. Open the link to finish signing in.",
+  },
+  email_does_not_match: {
+    title: "That account uses another e-mail address",
+    message: "You can connect only a provider account that uses the same e-mail address as your Atrium account.",
+  },
+  unable_to_link_account: {
+    title: "That account could not be connected",
+    message: "The provider did not confirm the e-mail address of that account. Confirm it with the provider, then try again.",
+  },
+  account_already_linked_to_different_user: {
+    title: "That provider account is taken",
+    message: "It is already connected to another Atrium account. Sign in to that account, or connect a different one.",
+  },
+  email_not_found: {
+    title: "The provider did not share an e-mail address",
+    message: "Atrium needs one to know who you are. Allow access to your e-mail address at the provider, then try again.",
+  },
+  BANNED_USER: {
+    title: "This account is banned",
+    message: "You cannot sign in to it. Contact the people who run this site if you think this is a mistake.",
+  },
+};
+
+/** Where a sign-in or a connection through a provider lands when it fails: what happened, and a way on. */
+export function SignInErrorPage({ error }: { error?: string }) {
+  const session = useSession();
+  const { title, message } = (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
+  const isSignedIn = Boolean(session.data?.user);
+
+  return (
+    <AuthLayout
+      title={title}
+      footer={
+        isSignedIn ? (
+          <TextLink to="/">Go home</TextLink>
+        ) : (
+          <>
+            No account yet? <TextLink to="/sign-up">Create one</TextLink>
+          </>
+        )
+      }
+    >
+      <Alert tone={error === "access_denied" ? "info" : "error"}>{message}</Alert>
+      <div className="mt-6">
+        {session.isPending ? null : isSignedIn ? (
+          <TextLink to="/account/sign-in-methods">Back to sign-in methods</TextLink>
+        ) : (
+          <TextLink to="/sign-in">Back to sign-in</TextLink>
+        )}
+      </div>
+    </AuthLayout>
+  );
+}
