@@ -122,6 +122,38 @@ export async function newDevice(browser: Browser, baseURL: string | undefined): 
   return { context, page: await context.newPage(), address };
 }
 
+const INVITATION_SUBJECT = /invited you to .* on Atrium$/;
+
+/** The link of the newest invitation mail to `to`. */
+export async function invitationLink(mailbox: Mailbox, to: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(
+      async () => {
+        const mail = (await mailbox.list(to)).find((candidate) => INVITATION_SUBJECT.test(candidate.subject));
+        link = mail ? extractLink(mail.text) : "";
+        return link;
+      },
+      { message: `an invitation mail to ${to}`, timeout: 10_000 },
+    )
+    .toContain("/invitations/");
+  return link;
+}
+
+export async function openSettingsTab(page: Page, tab: string) {
+  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab }).click();
+}
+
+/** Invites `email` from the organization settings page the page is on, and waits for the confirmation. */
+export async function invite(page: Page, email: string, role: "member" | "admin") {
+  await openSettingsTab(page, "Invitations");
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${email}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Resend invitation to ${email}` })).toBeVisible();
+}
+
 type Fixtures = { clientAddress: string; mailbox: Mailbox; user: TestUser };
 
 export const test = base.extend<Fixtures>({

@@ -1,35 +1,5 @@
-import { expect, extractLink, newDevice, signUpAndVerify, test, uniqueUser, type Mailbox, type TestUser } from "./fixtures";
+import { expect, extractLink, invitationLink, invite, newDevice, openSettingsTab, signUpAndVerify, test, uniqueUser, type TestUser } from "./fixtures";
 import type { Page } from "@playwright/test";
-
-const INVITATION_SUBJECT = /invited you to .* on Atrium$/;
-
-async function invitationLink(mailbox: Mailbox, to: string): Promise<string> {
-  let link = "";
-  await expect
-    .poll(
-      async () => {
-        const mail = (await mailbox.list(to)).find((candidate) => INVITATION_SUBJECT.test(candidate.subject));
-        link = mail ? extractLink(mail.text) : "";
-        return link;
-      },
-      { message: `an invitation mail to ${to}`, timeout: 10_000 },
-    )
-    .toContain("/invitations/");
-  return link;
-}
-
-async function openSettingsTab(page: Page, tab: string) {
-  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab }).click();
-}
-
-async function invite(page: Page, email: string, role: "member" | "admin") {
-  await openSettingsTab(page, "Invitations");
-  await page.getByLabel("E-mail", { exact: true }).fill(email);
-  await page.getByLabel("Role", { exact: true }).selectOption(role);
-  await page.getByRole("button", { name: "Send invitation" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${email}` })).toBeVisible();
-  await expect(page.getByRole("button", { name: `Resend invitation to ${email}` })).toBeVisible();
-}
 
 function switcher(page: Page) {
   return page.getByRole("button", { name: /Switch organization$/ });

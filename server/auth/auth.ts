@@ -112,7 +112,7 @@ export function createAuth(deps: AuthDeps) {
     plugins: [
       accountRules(),
       social.plugin,
-      signInMethods(),
+      signInMethods(config),
       username({
         minUsernameLength: USERNAME_MIN_LENGTH,
         maxUsernameLength: USERNAME_MAX_LENGTH,

@@ -1,4 +1,5 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import type { Config } from "../config";
 
@@ -46,8 +47,11 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
  * Keeps, on each provider account, the e-mail the provider last asserted, so account settings can say which
  * GitHub or Google account is linked. better-auth hands the provider's user info to `validateUserInfo` on every
  * sign-in, link and sign-up through a provider, then writes the account row in the same request.
+ *
+ * Also says when a configured OpenID Connect provider is down: its discovery failed (at start, and again just
+ * now, on this request), so better-auth does not know it and would answer "Provider not found".
  */
-export function signInMethods() {
+export function signInMethods(config: Pick<Config, "socialProviders">) {
   const providerEmail = (account: { providerId?: unknown }, context: unknown) => {
     const asserted = context && typeof context === "object" ? assertedEmails.get(context) : undefined;
     return asserted && asserted.providerId === account.providerId ? asserted.email : undefined;
@@ -55,6 +59,23 @@ export function signInMethods() {
   return {
     id: "sign-in-methods",
     schema: { account: { fields: { email: { type: "string", required: false, input: false } } } },
+    hooks: {
+      before: [
+        {
+          matcher: (context) => context.path === "/sign-in/social" || context.path === "/link-social",
+          handler: createAuthMiddleware(async (ctx) => {
+            const requested = (ctx.body as { provider?: unknown } | undefined)?.provider;
+            const isConfigured = config.socialProviders.some((provider) => provider.id === requested);
+            if (isConfigured && !ctx.context.socialProviders.some((provider) => provider.id === requested)) {
+              throw new APIError("SERVICE_UNAVAILABLE", {
+                code: "PROVIDER_UNAVAILABLE",
+                message: "The sign-in provider does not answer. Try again in a moment, or sign in another way.",
+              });
+            }
+          }),
+        },
+      ],
+    },
     init: () => ({
       options: {
         user: {

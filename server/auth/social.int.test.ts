@@ -375,6 +375,28 @@ describe("social sign-in through any OpenID Connect provider (OIDC_ISSUER)", () 
   });
 });
 
+describe("a configured OpenID Connect provider that does not answer", () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    // Nothing listens on the discard port: discovery fails at start and again on each try.
+    app = await createTestApp({ env: { OIDC_ISSUER: "http://127.0.0.1:9", OIDC_CLIENT_ID: "acme-app", OIDC_CLIENT_SECRET: "acme-secret" } });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("answers 503 with what to do, not 'Provider not found'", async () => {
+    const client = createClient(app);
+    await expectError(
+      await client.post("/api/auth/sign-in/social", { provider: "oidc", callbackURL: "/" }),
+      503,
+      "The sign-in provider does not answer. Try again in a moment, or sign in another way.",
+    );
+    await expectError(await client.post("/api/auth/sign-in/social", { provider: "nope", callbackURL: "/" }), 404, "Provider not found");
+  });
+});
+
 describe("social sign-in through GitHub and Google", () => {
   let withGithub: TestApp;
   let withoutProviders: TestApp;

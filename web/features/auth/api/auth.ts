@@ -37,9 +37,12 @@ export function useRequestPasswordReset() {
   });
 }
 
+/** Sets the password from a mailed link; every session is signed out, this browser's included if it had one. */
 export function useResetPassword() {
+  const refreshSession = useRefreshSession();
   return useMutation({
     mutationFn: async ({ newPassword, token }: { newPassword: string; token: string }) => unwrap(await authClient.resetPassword({ newPassword, token })),
+    onSuccess: () => refreshSession({ clearEverything: true }),
     meta: inline,
   });
 }
