@@ -15,6 +15,8 @@ export default defineConfig({
       "/api": "http://127.0.0.1:3001",
       "/healthz": "http://127.0.0.1:3001",
       "/sandbox": "http://127.0.0.1:3001",
+      // The development identity provider is served by the API too.
+      "/dev/oidc": "http://127.0.0.1:3001",
     },
   },
 });

@@ -48,7 +48,7 @@ export function createApp(deps: AppDeps) {
   app.use("*", clientIp(config.trustedProxies, logger));
   // Before the middleware that reads request bodies: oidc-provider reads (and limits) its own.
   if (deps.devIdentity) {
-    app.route(new URL(deps.devIdentity.issuer).pathname, devIdentityRoutes({ devIdentity: deps.devIdentity, signInUrl: `${config.baseUrl}/sign-in` }));
+    app.route(new URL(deps.devIdentity.issuer).pathname, devIdentityRoutes({ devIdentity: deps.devIdentity }));
   }
   app.use(
     "*",

@@ -74,6 +74,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     ? await createDevIdentityProvider({
         issuer: dev.issuer,
         client: { clientId: dev.clientId, clientSecret: dev.clientSecret, redirectUri: `${config.baseUrl}/api/auth/callback/dev` },
+        signInUrl: `${config.baseUrl}/sign-in`,
         cookieSecret: createHmac("sha256", config.authSecret).update("dev-identity-provider-cookies").digest("base64url"),
         logger,
         isProduction: config.isProduction,

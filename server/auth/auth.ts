@@ -18,7 +18,7 @@ import { adminEmails, isPlatformAdmin } from "./platform-admins";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "./rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
-import { signInMethods, socialSignIn } from "./social-sign-in";
+import { isDevProviderDiscoveryAtStart, signInMethods, socialSignIn } from "./social-sign-in";
 import { specErrors } from "./spec-errors";
 
 export type AuthDeps = {
@@ -55,7 +55,8 @@ export function createAuth(deps: AuthDeps) {
     // better-auth's own messages go through the app's logger, so they share its format and level.
     logger: {
       level: "debug",
-      log: (level, message, ...args) => deps.logger[level](`auth: ${message}`, args.length ? { details: args } : undefined),
+      log: (level, message, ...args) =>
+        deps.logger[isDevProviderDiscoveryAtStart(message) ? "debug" : level](`auth: ${message}`, args.length ? { details: args } : undefined),
     },
     // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
     // or a team) run statement by statement and cannot roll back. Its transactions are shared with the

@@ -44,6 +44,15 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
 }
 
 /**
+ * The development identity provider is served by this very process, which calls its discovery when auth
+ * starts, often before it listens (or, under `npm run dev`, before the proxy in front of it can reach it).
+ * better-auth then retries the discovery on the first sign-in through it, so that failure is no error.
+ */
+export function isDevProviderDiscoveryAtStart(message: string): boolean {
+  return message.startsWith('Discovery fetch failed for "dev"') || message.startsWith('Provider "dev": discovery left no usable');
+}
+
+/**
  * Keeps, on each provider account, the e-mail the provider last asserted, so account settings can say which
  * GitHub or Google account is linked. better-auth hands the provider's user info to `validateUserInfo` on every
  * sign-in, link and sign-up through a provider, then writes the account row in the same request.

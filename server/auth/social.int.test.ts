@@ -96,6 +96,19 @@ describe("social sign-in through the development identity provider", () => {
     const unknown = await client.get(`${app.config.baseUrl}/dev/oidc/interaction/no-such-sign-in`, { overHttp: true });
     expect(unknown.status).toBe(410);
     expect(unknown.data).toContain("This sign-in is no longer in progress");
+    expect(unknown.data).toContain(`href="${app.config.baseUrl}/sign-in"`);
+
+    // A client the provider does not know (here: a foreign redirect URI) gets the provider's own page, never a redirect.
+    const foreign = await client.get(
+      `/dev/oidc/auth?client_id=atrium&response_type=code&scope=openid&redirect_uri=${encodeURIComponent("https://evil.example/")}`,
+      {
+        overHttp: true,
+      },
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get("location")).toBeNull();
+    expect(foreign.data).toContain("redirect_uri did not match any of the client&#39;s registered redirect_uris");
+    expect(foreign.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
   it("signs a new identity up with its verified e-mail, sends it to newUserCallbackURL, and signs it back in to the same account", async () => {
@@ -122,6 +135,16 @@ describe("social sign-in through the development identity provider", () => {
     expect(Boolean(user?.emailVerified)).toBe(false);
     const mail = await readLatestMail(app, person.email, (candidate) => candidate.subject.startsWith("Verify your e-mail"));
     expect(mail.text).toContain("/api/auth/verify-email?token=");
+  });
+
+  it("answers two simultaneous first sign-ins of the same identity with redirects, and one account", async () => {
+    const person = identity();
+    const browsers = [createClient(app), createClient(app)];
+    const callbacks = await Promise.all(browsers.map(async (client) => authorizeAtDevProvider(client, await startDevSignIn(client), person)));
+    const answers = await Promise.all(browsers.map((client, index) => visitCallback(client, callbacks[index]!)));
+    for (const answer of answers) expect(answer.status).toBe(302);
+    expect(answers.map((answer) => locationOf(answer))).toContain("/");
+    expect(await app.db.selectFrom("user").select("id").where("email", "=", person.email).execute()).toHaveLength(1);
   });
 
   describe("linking to an existing account", () => {
@@ -351,11 +374,12 @@ describe("social sign-in through any OpenID Connect provider (OIDC_ISSUER)", () 
     const devIdentity = await createDevIdentityProvider({
       issuer,
       client: { clientId: "acme-app", clientSecret: "acme-secret", redirectUri: `${app.config.baseUrl}/api/auth/callback/oidc` },
+      signInUrl: `${app.config.baseUrl}/sign-in`,
       cookieSecret: "acme-cookie-secret",
       logger: createLogger("silent"),
       isProduction: false,
     });
-    served.app = new Hono().route("/", devIdentityRoutes({ devIdentity, signInUrl: `${app.config.baseUrl}/sign-in` }));
+    served.app = new Hono().route("/", devIdentityRoutes({ devIdentity }));
   });
   afterAll(async () => {
     await app.close();

@@ -20,6 +20,8 @@ const STYLE = `
   .brand { font-size: .8125rem; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); margin: 0 0 .25rem; }
   h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 1.5rem; }
   h2 { font-size: 1rem; margin: 0 0 .75rem; }
+  section > p { margin: 0; }
+  section > p + p { margin-top: .75rem; }
   section { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem; margin-bottom: 1rem; }
   .identities { display: grid; gap: .5rem; }
   .identity { display: flex; flex-wrap: wrap; width: 100%; align-items: center; justify-content: space-between; gap: .375rem .75rem; text-align: left; padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; background: transparent; color: inherit; font: inherit; cursor: pointer; }

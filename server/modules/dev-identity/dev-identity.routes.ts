@@ -20,16 +20,17 @@ type DevIdentityEnv = { Bindings: Partial<HttpBindings> };
  * bodies (with its own limit), so app.ts mounts this before the middleware that reads bodies; the forms here
  * get the same limits and checks themselves.
  */
-export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider; signInUrl: string }) {
+export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
   const { devIdentity } = deps;
-  const mountPath = new URL(devIdentity.issuer).pathname.replace(/\/$/, "");
+  const issuer = new URL(devIdentity.issuer);
+  const mountPath = issuer.pathname.replace(/\/$/, "");
 
   const expired = (c: Context) =>
     c.html(
       errorPage({
         title: "This sign-in is no longer in progress",
         detail: "It expired (a sign-in lasts 10 minutes) or was finished in another tab. Start again from Atrium.",
-        backTo: deps.signInUrl,
+        backTo: devIdentity.signInUrl,
       }),
       410,
     );
@@ -102,6 +103,8 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider; sign
       const originalUrl = incoming.url ?? "";
       const rest = originalUrl.slice(mountPath.length);
       Object.assign(incoming, { originalUrl, url: rest.startsWith("/") ? rest : `/${rest}` });
+      incoming.headers["x-forwarded-host"] = issuer.host;
+      incoming.headers["x-forwarded-proto"] = issuer.protocol.slice(0, -1);
       await devIdentity.handle(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;
     });

@@ -20,6 +20,8 @@ export type DevIdentityProvider = Awaited<ReturnType<typeof createDevIdentityPro
 export async function createDevIdentityProvider(options: {
   issuer: string;
   client: { clientId: string; clientSecret: string; redirectUri: string };
+  /** The app's sign-in page, where the provider's dead ends lead back to. */
+  signInUrl: string;
   /** Signs the provider's cookies. */
   cookieSecret: string;
   logger: Logger;
@@ -77,7 +79,7 @@ export async function createDevIdentityProvider(options: {
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = "html";
-      ctx.body = errorPage({ title: "The dev identity provider cannot go on", detail: out.error_description ?? out.error });
+      ctx.body = errorPage({ title: "The dev identity provider cannot go on", detail: out.error_description ?? out.error, backTo: options.signInUrl });
     },
     ttl: {
       Interaction: TEN_MINUTES,
@@ -88,6 +90,9 @@ export async function createDevIdentityProvider(options: {
       IdToken: TEN_MINUTES,
     },
   });
+  // Every URL it builds (discovery, redirects) starts with the issuer: the routes set the forwarded host and
+  // protocol from it, whatever address or proxy the request came through (Vite's under `npm run dev`).
+  provider.proxy = true;
   // Its pages and answers carry the same protections as the app's.
   provider.use(async (ctx, next) => {
     await next();
@@ -110,6 +115,7 @@ export async function createDevIdentityProvider(options: {
 
   return {
     issuer: options.issuer,
+    signInUrl: options.signInUrl,
     identities,
     findInteraction,
 
