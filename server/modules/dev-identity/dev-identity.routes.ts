@@ -8,6 +8,7 @@ import { refuseHostileInput } from "../../http/middleware/hostile-input";
 import { errorPage, loginPage, type MadeUpForm } from "./dev-identity.pages";
 import { madeUpIdentitySchema, pickIdentitySchema } from "./dev-identity.schemas";
 import type { DevIdentityProvider } from "./dev-identity.service";
+import type { Interaction } from "oidc-provider";
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 const EMPTY_FORM: MadeUpForm = { values: { emailVerified: true }, errors: {} };
@@ -34,44 +35,51 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
       }),
       410,
     );
+  const login = (c: Context, interaction: Interaction, form: MadeUpForm = EMPTY_FORM, status: 200 | 400 = 200) =>
+    c.html(
+      loginPage({
+        interactionUrl: `${devIdentity.issuer}/interaction/${encodeURIComponent(interaction.uid)}`,
+        clientName: "Atrium",
+        identities: devIdentity.identities.list(),
+        form,
+      }),
+      status,
+    );
+  /** Node's request and response, which oidc-provider works on (the first middleware made sure they are there). */
+  const node = (c: { env: Partial<HttpBindings> }) => c.env as HttpBindings;
 
   return new Hono<DevIdentityEnv>()
-    .use("/interaction/*", async (c, next) => {
+    .use("*", async (c, next) => {
       if (!c.env.incoming || !c.env.outgoing) {
         return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The dev identity provider needs the Node HTTP server");
       }
       await next();
-      c.header("Cache-Control", "no-store");
     })
     .use(
       "/interaction/*",
+      async (c, next) => {
+        await next();
+        c.header("Cache-Control", "no-store");
+      },
       bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The form is larger than 16 KB") }),
       refuseHostileInput(),
     )
     .get("/interaction/:uid", async (c) => {
-      const { incoming, outgoing } = c.env as HttpBindings;
+      const { incoming, outgoing } = node(c);
       const interaction = await devIdentity.findInteraction(incoming, outgoing, c.req.param("uid"));
-      if (!interaction) return expired(c);
-      return c.html(
-        loginPage({ interactionUrl: interactionUrl(interaction.uid), clientName: "Atrium", identities: devIdentity.identities.list(), form: EMPTY_FORM }),
-      );
+      return interaction ? login(c, interaction) : expired(c);
     })
     .post("/interaction/:uid/identity", async (c) => {
-      const { incoming, outgoing } = c.env as HttpBindings;
+      const { incoming, outgoing } = node(c);
       const interaction = await devIdentity.findInteraction(incoming, outgoing, c.req.param("uid"));
       if (!interaction) return expired(c);
       const picked = pickIdentitySchema.safeParse(await c.req.parseBody());
       const identity = picked.success ? devIdentity.identities.find(picked.data.identity) : undefined;
-      if (!identity) {
-        return c.html(
-          loginPage({ interactionUrl: interactionUrl(interaction.uid), clientName: "Atrium", identities: devIdentity.identities.list(), form: EMPTY_FORM }),
-          400,
-        );
-      }
+      if (!identity) return login(c, interaction, EMPTY_FORM, 400);
       return c.redirect(await devIdentity.signIn(incoming, outgoing, interaction, identity), 303);
     })
     .post("/interaction/:uid/new-identity", async (c) => {
-      const { incoming, outgoing } = c.env as HttpBindings;
+      const { incoming, outgoing } = node(c);
       const interaction = await devIdentity.findInteraction(incoming, outgoing, c.req.param("uid"));
       if (!interaction) return expired(c);
       const body = await c.req.parseBody();
@@ -83,22 +91,17 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
           if ((key === "name" || key === "email") && !errors[key]) errors[key] = issue.message;
         }
         const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-        const form = { values: { name: text(body.name), email: text(body.email), emailVerified: body.emailVerified === "on" }, errors };
-        return c.html(
-          loginPage({ interactionUrl: interactionUrl(interaction.uid), clientName: "Atrium", identities: devIdentity.identities.list(), form }),
-          400,
-        );
+        return login(c, interaction, { values: { name: text(body.name), email: text(body.email), emailVerified: body.emailVerified === "on" }, errors }, 400);
       }
       return c.redirect(await devIdentity.signIn(incoming, outgoing, interaction, devIdentity.saveIdentity(parsed.data)), 303);
     })
     .post("/interaction/:uid/cancel", async (c) => {
-      const { incoming, outgoing } = c.env as HttpBindings;
+      const { incoming, outgoing } = node(c);
       if (!(await devIdentity.findInteraction(incoming, outgoing, c.req.param("uid")))) return expired(c);
       return c.redirect(await devIdentity.cancel(incoming, outgoing), 303);
     })
     .all("*", async (c) => {
-      const { incoming, outgoing } = c.env;
-      if (!incoming || !outgoing) return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The dev identity provider needs the Node HTTP server");
+      const { incoming, outgoing } = node(c);
       // oidc-provider routes relative to where it is mounted and finds the mount path in `originalUrl`, as Express sets them.
       const originalUrl = incoming.url ?? "";
       const rest = originalUrl.slice(mountPath.length);
@@ -108,8 +111,4 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
       await devIdentity.handle(incoming, outgoing);
       return RESPONSE_ALREADY_SENT;
     });
-
-  function interactionUrl(uid: string) {
-    return `${devIdentity.issuer}/interaction/${encodeURIComponent(uid)}`;
-  }
 }
