@@ -87,6 +87,8 @@ export function createAuth(deps: AuthDeps) {
       // The state travels in an encrypted cookie that lives as long as the state itself, 10 minutes (the
       // database strategy's binding cookie lasts 5).
       storeStateStrategy: "cookie",
+      // The providers' access and refresh tokens are kept encrypted with the auth secret, not as they came.
+      encryptOAuthTokens: true,
     },
     emailVerification: {
       sendOnSignUp: true,

@@ -119,6 +119,9 @@ describe("social sign-in through the development identity provider", () => {
     const session = await getSession(client);
     expect(session?.user).toMatchObject({ email: person.email, name: "Ada Newcomer", emailVerified: true });
     expect(await accountsOf(session!.user.id)).toEqual([{ providerId: "dev", email: person.email, password: null }]);
+    // The provider's access token is kept encrypted (oidc-provider issues 43-character base64url tokens).
+    const { accessToken } = await app.db.selectFrom("account").select("accessToken").where("userId", "=", session!.user.id).executeTakeFirstOrThrow();
+    expect(accessToken).toMatch(/^[0-9a-f]{100,}$/);
 
     const returning = createClient(app);
     expect(locationOf(await signInWithDevProvider(returning, person, { callbackURL: "/dashboard", newUserCallbackURL: "/welcome" }))).toBe("/dashboard");

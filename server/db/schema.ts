@@ -44,6 +44,8 @@ export type AccountTable = {
   providerId: string;
   userId: string;
   password: string | null;
+  accessToken: string | null;
+  refreshToken: string | null;
   email: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;

@@ -46,7 +46,7 @@ const STYLE = `
   .cancel { text-align: center; margin-top: 1.25rem; }
 `;
 
-const BANNER = `<p class="banner" role="note"><strong>For development only.</strong> This identity provider signs you in as whoever you choose, with no password. It is part of Atrium's development setup and is off in production.</p>`;
+const BANNER = `<p class="banner" role="note"><strong>For development only.</strong> This identity provider signs you in as whoever you choose, with no password. Atrium ships it for development and tests; real deployments leave it off.</p>`;
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
