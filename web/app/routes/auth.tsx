@@ -82,6 +82,7 @@ export const signInErrorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/error",
   validateSearch: z.object({ error: optionalText }),
+  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
     () => import("../../features/auth/routes/sign-in-error-page"),

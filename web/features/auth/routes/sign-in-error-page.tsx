@@ -1,8 +1,10 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
+import { useAppMeta } from "../../../lib/meta";
 import { useSession } from "../../../lib/session";
 
-type Explanation = { title: string; message: string };
+/** `isNextStep`: not a failure but what to do next (shown as information); `hasAccount`: the person has an account already. */
+type Explanation = { title: string; message: string; isNextStep?: boolean; hasAccount?: boolean };
 
 const TRY_AGAIN: Explanation = {
   title: "Signing in did not finish",
@@ -26,15 +28,19 @@ const EXPLANATIONS: Record<string, Explanation> = {
   access_denied: {
     title: "Sign-in cancelled",
     message: "You cancelled at the provider, so nothing changed. You can try again or use another way to sign in.",
+    isNextStep: true,
   },
   account_not_linked: {
     title: "You already have an account with this e-mail",
     message:
       "To keep it safe, a provider is connected to an existing account only when both have verified the same e-mail address. Sign in with your password (if the address is not verified yet, we send a link to confirm it), then connect the provider in Account settings › Sign-in methods.",
+    hasAccount: true,
   },
   email_not_verified: {
     title: "Confirm your e-mail address",
     message: "The provider did not confirm your e-mail address, so we sent a link to it. Open the link to finish signing in.",
+    isNextStep: true,
+    hasAccount: true,
   },
   email_does_not_match: {
     title: "That account uses another e-mail address",
@@ -55,29 +61,42 @@ const EXPLANATIONS: Record<string, Explanation> = {
   BANNED_USER: {
     title: "This account is banned",
     message: "You cannot sign in to it. Contact the people who run this site if you think this is a mistake.",
+    hasAccount: true,
   },
 };
 
 /** Where a sign-in or a connection through a provider lands when it fails: what happened, and a way on. */
 export function SignInErrorPage({ error }: { error?: string }) {
   const session = useSession();
-  const { title, message } = (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
+  const meta = useAppMeta();
+  const explanation = (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
   const isSignedIn = Boolean(session.data?.user);
 
   return (
     <AuthLayout
-      title={title}
+      title={explanation.title}
       footer={
         isSignedIn ? (
           <TextLink to="/">Go home</TextLink>
-        ) : (
+        ) : explanation.hasAccount ? null : (
           <>
             No account yet? <TextLink to="/sign-up">Create one</TextLink>
           </>
         )
       }
     >
-      <Alert tone={error === "access_denied" ? "info" : "error"}>{message}</Alert>
+      <div className="space-y-3">
+        <Alert tone={explanation.isNextStep ? "info" : "error"}>{explanation.message}</Alert>
+        {error === "email_not_verified" && meta.data?.devMailbox ? (
+          <Alert tone="info" title="Running locally?">
+            Mail is kept in the{" "}
+            <a href="/dev/mail" className="font-medium underline">
+              dev mailbox
+            </a>{" "}
+            instead of being sent.
+          </Alert>
+        ) : null}
+      </div>
       <div className="mt-6">
         {session.isPending ? null : isSignedIn ? (
           <TextLink to="/account/sign-in-methods">Back to sign-in methods</TextLink>
