@@ -1,0 +1,110 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createQueryClient } from "../../../lib/query-client";
+import { SignInMethodsPage } from "./sign-in-methods-page";
+
+// Sign-in methods go through better-auth's client; the provider list comes from /api/meta (fetch).
+const authClient = vi.hoisted(() => ({ listAccounts: vi.fn(), linkSocial: vi.fn(), unlinkAccount: vi.fn(), requestPasswordReset: vi.fn() }));
+vi.mock("../../../lib/auth-client", () => ({ authClient }));
+
+const EMAIL = "ada@example.test";
+const DEV = { id: "dev", name: "Dev identity provider" };
+const password = { id: "acc_password", providerId: "credential", accountId: "user_1", createdAt: "2026-11-01T10:00:00.000Z" };
+const devAccount = { id: "acc_dev", providerId: "dev", accountId: "dev-abc", email: EMAIL, createdAt: "2026-11-02T10:00:00.000Z" };
+
+function renderPage(accounts: unknown[] | { error: { status: number; code: string; message: string } }) {
+  authClient.listAccounts.mockResolvedValue(Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts });
+  const notify = { success: vi.fn(), error: vi.fn() };
+  const rootRoute = createRootRoute();
+  const route = createRoute({ getParentRoute: () => rootRoute, path: "/account/sign-in-methods", component: () => <SignInMethodsPage email={EMAIL} /> });
+  const passwordRoute = createRoute({ getParentRoute: () => rootRoute, path: "/account/password", component: () => <p>Password page</p> });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([route, passwordRoute]),
+    history: createMemoryHistory({ initialEntries: ["/account/sign-in-methods"] }),
+  });
+  render(
+    <QueryClientProvider client={createQueryClient(notify)}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { notify };
+}
+
+beforeEach(() => {
+  for (const mock of Object.values(authClient)) mock.mockReset();
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({
+            devMailbox: true,
+            billingSandbox: false,
+            socialProviders: [DEV],
+            organizations: { whoMayCreate: "everyone", isDeletionDisabled: false, limit: null },
+          }),
+          { status: 200, headers: { "content-type": "application/json" } },
+        ),
+    ),
+  );
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("SignInMethodsPage", () => {
+  it("keeps the only way in: the provider cannot be disconnected until a password is set through a mailed link", async () => {
+    authClient.requestPasswordReset.mockResolvedValue({ data: { status: true }, error: null });
+    const user = userEvent.setup();
+    renderPage([devAccount]);
+
+    const disconnect = await screen.findByRole("button", { name: "Disconnect Dev identity provider" });
+    expect(disconnect.getAttribute("aria-disabled")).toBe("true");
+    expect(screen.getByText(/It is your only way to sign in\./)).toBeTruthy();
+    expect(screen.getByText(new RegExp(`As ${EMAIL}, since`))).toBeTruthy();
+    await user.click(disconnect);
+    expect(screen.queryByRole("dialog")).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: "E-mail me a link to set a password" }));
+    expect(await screen.findByText("Check your inbox")).toBeTruthy();
+    expect(authClient.requestPasswordReset).toHaveBeenCalledWith({ email: EMAIL, redirectTo: "/reset-password" });
+  });
+
+  it("disconnects a provider after confirmation while a password remains", async () => {
+    authClient.unlinkAccount.mockResolvedValue({ data: { status: true }, error: null });
+    const user = userEvent.setup();
+    const { notify } = renderPage([password, devAccount]);
+
+    expect(await screen.findByRole("link", { name: "Change password" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Disconnect Dev identity provider" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(
+      within(dialog).getByText(`You will no longer be able to sign in with Dev identity provider as ${EMAIL}. You can connect it again later.`),
+    ).toBeTruthy();
+    authClient.listAccounts.mockResolvedValue({ data: [password], error: null });
+    await user.click(within(dialog).getByRole("button", { name: "Disconnect" }));
+
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Dev identity provider disconnected"));
+    expect(authClient.unlinkAccount).toHaveBeenCalledWith({ accountId: "acc_dev" });
+    expect(await screen.findByRole("button", { name: "Connect Dev identity provider" })).toBeTruthy();
+  });
+
+  it("connects a provider by going to it, with the way back to this page", async () => {
+    // better-auth's client then navigates to the provider; here it never answers, so the button stays busy.
+    authClient.linkSocial.mockReturnValue(new Promise(() => undefined));
+    const user = userEvent.setup();
+    renderPage([password]);
+
+    await user.click(await screen.findByRole("button", { name: "Connect Dev identity provider" }));
+    expect(authClient.linkSocial).toHaveBeenCalledWith({ provider: "dev", callbackURL: "/account/sign-in-methods?connected=dev" });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Connect Dev identity provider" }).getAttribute("aria-disabled")).toBe("true"));
+  });
+
+  it("says why the list cannot load instead of showing nothing", async () => {
+    renderPage({ error: { status: 401, code: "UNAUTHORIZED", message: "Sign in again to see your sign-in methods" } });
+    expect((await screen.findByRole("alert")).textContent).toContain("Sign in again to see your sign-in methods");
+    expect(screen.queryByRole("button", { name: /Connect|Disconnect/ })).toBeNull();
+  });
+});
