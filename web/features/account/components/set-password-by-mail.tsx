@@ -1,7 +1,7 @@
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { errorMessage } from "../../../lib/api-error";
-import { useAppMeta } from "../../../lib/meta";
+import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
 import { useSendSetPasswordLink } from "../api/sign-in-methods";
 
 /**
@@ -10,23 +10,15 @@ import { useSendSetPasswordLink } from "../api/sign-in-methods";
  */
 export function SetPasswordByMail({ email }: { email: string }) {
   const send = useSendSetPasswordLink();
-  const meta = useAppMeta();
 
   if (send.isSuccess) {
     return (
-      <Alert tone="success" title="Check your inbox">
-        We sent a link to <strong>{email}</strong>. Open it within 1 hour to choose a password.
-        {meta.data?.devMailbox ? (
-          <>
-            {" "}
-            Running locally? Mail is kept in the{" "}
-            <a href="/dev/mail" className="font-medium underline">
-              dev mailbox
-            </a>
-            .
-          </>
-        ) : null}
-      </Alert>
+      <div className="space-y-3">
+        <Alert tone="success" title="Check your inbox">
+          We sent a link to <strong>{email}</strong>. Open it within 1 hour to choose a password.
+        </Alert>
+        <DevMailboxHint />
+      </div>
     );
   }
   return (

@@ -1,13 +1,12 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { errorMessage } from "../../../lib/api-error";
-import { useAppMeta } from "../../../lib/meta";
 import { useSendVerificationEmail } from "../api/auth";
 
 /** After sign-up: where the link went, a way to send it again, and in development the mailbox. */
 export function CheckEmailPage({ email }: { email?: string }) {
-  const meta = useAppMeta();
   const resend = useSendVerificationEmail();
 
   return (
@@ -33,15 +32,7 @@ export function CheckEmailPage({ email }: { email?: string }) {
             Send the link again
           </Button>
         ) : null}
-        {meta.data?.devMailbox ? (
-          <Alert tone="info" title="Running locally?">
-            Mail is kept in the{" "}
-            <a href="/dev/mail" className="font-medium underline">
-              dev mailbox
-            </a>{" "}
-            instead of being sent.
-          </Alert>
-        ) : null}
+        <DevMailboxHint />
       </div>
     </AuthLayout>
   );

@@ -1,6 +1,6 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
 import { Alert } from "../../../components/ui/alert";
-import { useAppMeta } from "../../../lib/meta";
 import { useSession } from "../../../lib/session";
 
 /** `isNextStep`: not a failure but what to do next (shown as information); `hasAccount`: the person has an account already. */
@@ -68,7 +68,6 @@ const EXPLANATIONS: Record<string, Explanation> = {
 /** Where a sign-in or a connection through a provider lands when it fails: what happened, and a way on. */
 export function SignInErrorPage({ error }: { error?: string }) {
   const session = useSession();
-  const meta = useAppMeta();
   const explanation = (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
   const isSignedIn = Boolean(session.data?.user);
 
@@ -87,15 +86,7 @@ export function SignInErrorPage({ error }: { error?: string }) {
     >
       <div className="space-y-3">
         <Alert tone={explanation.isNextStep ? "info" : "error"}>{explanation.message}</Alert>
-        {error === "email_not_verified" && meta.data?.devMailbox ? (
-          <Alert tone="info" title="Running locally?">
-            Mail is kept in the{" "}
-            <a href="/dev/mail" className="font-medium underline">
-              dev mailbox
-            </a>{" "}
-            instead of being sent.
-          </Alert>
-        ) : null}
+        {error === "email_not_verified" ? <DevMailboxHint /> : null}
       </div>
       <div className="mt-6">
         {session.isPending ? null : isSignedIn ? (
