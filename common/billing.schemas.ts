@@ -206,16 +206,3 @@ export type AdminOrganizationBilling = {
   overview: BillingOverview;
   refunds: BillingRefund[];
 };
-
-export type AdminBillingOrganizationList = {
-  organizations: Array<{ id: string; name: string; slug: string; createdAt: string; plan: { key: string; name: string }; status: SubscriptionStatus | null }>;
-  total: number;
-  limit: number;
-  offset: number;
-};
-
-export const adminOrganizationListQuerySchema = z.object({
-  search: z.string().trim().max(100, "Use at most 100 characters").optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});

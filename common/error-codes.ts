@@ -62,6 +62,12 @@ export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You are not allowed to delete this team",
 });
 
+/** The platform-admin rules better-auth's admin plugin does not apply itself (the admin module's plugin). */
+export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
+  YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role",
+  LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted",
+});
+
 /** What exactly INVALID_METADATA refuses: its message names the problem. */
 export const INVALID_METADATA_MESSAGES = {
   notJson: "metadata is not valid JSON",

@@ -10,6 +10,7 @@ export const organizationStatements = {
   invitation: ["create", "cancel"],
   team: ["create", "update", "delete"],
   billing: ["manage"],
+  auditLog: ["list"],
 } as const;
 
 export const organizationAccessControl: AccessControl<typeof organizationStatements> = createAccessControl(organizationStatements);
@@ -21,6 +22,7 @@ export const organizationRoles = {
     invitation: ["create", "cancel"],
     team: ["create", "update", "delete"],
     billing: ["manage"],
+    auditLog: ["list"],
   }),
   admin: organizationAccessControl.newRole({
     organization: ["update"],
@@ -28,6 +30,7 @@ export const organizationRoles = {
     invitation: ["create", "cancel"],
     team: ["create", "update", "delete"],
     billing: ["manage"],
+    auditLog: ["list"],
   }),
   member: organizationAccessControl.newRole({}),
 };
@@ -35,9 +38,13 @@ export const organizationRoles = {
 export type OrganizationRole = keyof typeof organizationRoles;
 export const ORGANIZATION_ROLES = Object.keys(organizationRoles) as OrganizationRole[];
 
+/** The spec's platform matrix, plus the console's own reads: organizations, the audit log, billing. */
 export const platformStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
   session: ["list", "revoke", "delete"],
+  organization: ["list"],
+  auditLog: ["list"],
+  billing: ["manage"],
 } as const;
 
 export const platformAccessControl: AccessControl<typeof platformStatements> = createAccessControl(platformStatements);
@@ -46,6 +53,9 @@ export const platformRoles = {
   admin: platformAccessControl.newRole({
     user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
     session: ["list", "revoke", "delete"],
+    organization: ["list"],
+    auditLog: ["list"],
+    billing: ["manage"],
   }),
   user: platformAccessControl.newRole({ user: [], session: [] }),
 };
@@ -55,6 +65,23 @@ export type PlatformRole = keyof typeof platformRoles;
 export type OrganizationPermissions = {
   [K in keyof typeof organizationStatements]?: Array<(typeof organizationStatements)[K][number]>;
 };
+
+export type PlatformPermissions = {
+  [K in keyof typeof platformStatements]?: Array<(typeof platformStatements)[K][number]>;
+};
+
+/**
+ * The spec's platform check: passes for a configured administrator id, or when any of the user's comma-separated
+ * roles grants every requested action; with no requested action it fails.
+ */
+export function platformAllows(user: { id: string; role?: string | null }, permissions: PlatformPermissions, adminUserIds: readonly string[]): boolean {
+  if (adminUserIds.includes(user.id)) return true;
+  if (Object.keys(permissions).length === 0) return false;
+  return (user.role || "user")
+    .split(",")
+    .map((name) => name.trim())
+    .some((name) => platformRoles[name as PlatformRole]?.authorize(permissions as never).success === true);
+}
 
 /**
  * The spec's rule: passes when any of the comma-separated roles grants every requested action; with no

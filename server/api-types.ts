@@ -1,9 +1,12 @@
 /**
  * The route types of the app's own JSON endpoints, for Hono's typed client in the web app:
  * `hc<OrganizationRoutes>("/api/organizations")`. Import with `import type` only: nothing here runs.
- * Mount paths: /api/organizations, /api/invitations, /api/dev/mail, /api/meta; billing at /api and /api/admin/billing.
+ * Mount paths: /api/organizations (and the organization audit log), /api/invitations, /api/dev/mail, /api/meta; billing at
+ * /api and /api/admin/billing; the admin console at /api/admin and /api/admin/audit-log.
  */
-export type { InvitationRoutes, OrganizationRoutes } from "./modules/organizations";
+export type { InvitationRoutes, OrganizationAuditRoutes, OrganizationRoutes } from "./modules/organizations";
 export type { DevMailRoutes } from "./modules/mail";
 export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";
+export type { AdminRoutes } from "./modules/admin";
+export type { AdminAuditRoutes } from "./modules/audit";

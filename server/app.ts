@@ -5,7 +5,6 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
-import { isPlatformAdmin } from "./auth/platform-admins";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { AppEnv, GetSession } from "./http/app-env";
@@ -15,10 +14,12 @@ import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
+import { adminRoutes } from "./modules/admin";
+import { adminAuditRoutes } from "./modules/audit";
 import { adminBillingRoutes, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
 import { devMailRoutes } from "./modules/mail";
-import { invitationRoutes, organizationRoutes } from "./modules/organizations";
+import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
 
   const getSession: GetSession = (headers) => auth.api.getSession({ headers });
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
+  app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route(
     "/api",
@@ -81,17 +83,13 @@ export function createApp(deps: AppDeps) {
       webhookSecret: config.billing?.webhookSecret ?? null,
     }),
   );
+  const platformAccess = { getSession, adminUserIds: config.adminUserIds };
   app.route(
-    "/api/admin/billing",
-    adminBillingRoutes({
-      db: database.db,
-      billing: deps.billing,
-      isPlatformAdmin: async (headers) => {
-        const session = await auth.api.getSession({ headers });
-        return session ? isPlatformAdmin(session.user, config.adminUserIds) : null;
-      },
-    }),
+    "/api/admin",
+    adminRoutes({ ...platformAccess, db: database.db, dialect: database.dialect, plansOf: (organizationIds) => deps.billing.plansOf(organizationIds) }),
   );
+  app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));
+  app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const response = await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")));

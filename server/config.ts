@@ -66,6 +66,7 @@ const envSchema = z.object({
   ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
   ALLOW_ORGANIZATION_CREATION: z.enum(["everyone", "admins", "nobody"]).default("everyone"),
   DISABLE_ORGANIZATION_DELETION: flag,
+  AUDIT_RETENTION_DAYS: z.coerce.number().int("use whole days").min(1, "use at least 1 day").max(36_500, "use at most 36500 days").default(365),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -124,6 +125,8 @@ export type Config = {
   };
   /** The sign-in providers besides e-mail and password, in the order their buttons appear. */
   socialProviders: SocialProviderConfig[];
+  /** Audit log entries older than this many days are purged (docs/decisions/0010). */
+  audit: { retentionDays: number };
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -280,6 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       isDeletionDisabled: env.DISABLE_ORGANIZATION_DELETION ?? false,
     },
     socialProviders,
+    audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     logLevel: env.LOG_LEVEL,
   };
 }

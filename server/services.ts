@@ -15,6 +15,7 @@ import {
 import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
+import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
 import type { Logger } from "./logger";
@@ -49,6 +50,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
   const billingWorker = startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs });
+  const auditRetention = startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays });
   const auth = createAuth({
     config,
     db: database.db,
@@ -90,6 +92,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     devIdentity,
     async close() {
       await sandbox?.close();
+      await auditRetention.stop();
       await billingWorker.stop();
       await worker.stop();
       redis?.disconnect();

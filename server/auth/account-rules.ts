@@ -1,5 +1,8 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { sql, type Kysely } from "kysely";
+import { currentDatabase } from "../db/current-database";
+import type { Database } from "../db/schema";
 
 const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
 
@@ -45,4 +48,20 @@ export function accountRules() {
       ],
     },
   } satisfies BetterAuthPlugin;
+}
+
+/**
+ * A completed password reset proves the person reads the account's mailbox, which is what verifying the e-mail
+ * proves: the address counts as verified. A user created by an admin with an invitation to set a password
+ * signs in right after setting it, without a second mail.
+ */
+export async function verifyEmailOnPasswordReset(db: Kysely<Database>, user: { id: string; emailVerified?: boolean | null }): Promise<void> {
+  if (user.emailVerified) return;
+  await (
+    await currentDatabase(db)
+  )
+    .updateTable("user")
+    .set({ emailVerified: sql<boolean>`true` })
+    .where("id", "=", user.id)
+    .execute();
 }

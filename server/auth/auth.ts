@@ -1,9 +1,8 @@
 import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
-import { admin, username } from "better-auth/plugins";
+import { username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
-import { platformAccessControl, platformRoles } from "../../common/permissions";
 import type { Config } from "../config";
 import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
@@ -11,9 +10,10 @@ import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import { billingRules, type Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
-import { shareTransactions } from "../db/current-database";
+import { currentDatabase, shareTransactions } from "../db/current-database";
+import { platformAdmin } from "../modules/admin";
 import { organizations } from "../modules/organizations";
-import { accountRules } from "./account-rules";
+import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
 import { adminEmails, isPlatformAdmin } from "./platform-admins";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "./rate-limit-store";
@@ -42,8 +42,16 @@ export function createAuth(deps: AuthDeps) {
   const { config } = deps;
   const mailNotices = authMailNotices(deps.mail, {
     baseUrl: config.baseUrl,
+    // Asked while better-auth may hold a transaction (an admin creating a user sends the set-a-password mail in it).
     hasPassword: async (userId) =>
-      (await deps.db.selectFrom("account").select("id").where("userId", "=", userId).where("providerId", "=", "credential").executeTakeFirst()) !== undefined,
+      (await (
+        await currentDatabase(deps.db)
+      )
+        .selectFrom("account")
+        .select("id")
+        .where("userId", "=", userId)
+        .where("providerId", "=", "credential")
+        .executeTakeFirst()) !== undefined,
   });
   const social = socialSignIn(config);
 
@@ -78,6 +86,10 @@ export function createAuth(deps: AuthDeps) {
       resetPasswordTokenExpiresIn: ONE_HOUR_SECONDS,
       revokeSessionsOnPasswordReset: true,
       ...mailNotices.emailAndPassword,
+      async onPasswordReset(data) {
+        await verifyEmailOnPasswordReset(deps.db, data.user);
+        await mailNotices.emailAndPassword.onPasswordReset(data);
+      },
     },
     socialProviders: social.socialProviders,
     account: {
@@ -130,13 +142,7 @@ export function createAuth(deps: AuthDeps) {
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
         sendInvitationEmail: mailNotices.sendInvitationEmail,
       }),
-      admin({
-        ac: platformAccessControl,
-        roles: platformRoles,
-        defaultRole: "user",
-        adminRoles: ["admin"],
-        adminUserIds: config.adminUserIds,
-      }),
+      ...platformAdmin({ db: deps.db, adminUserIds: config.adminUserIds, resetPasswordPath: "/reset-password" }),
       billingRules({ db: deps.db, billing: deps.billing }),
       platformRoleDefault(),
       adminEmails({ db: deps.db, adminEmails: config.adminEmails }),

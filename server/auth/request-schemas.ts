@@ -19,6 +19,7 @@ import {
   textSchema,
   tokenSchema,
 } from "../../common/account.schemas";
+import { requiredReasonSchema } from "../../common/admin.schemas";
 import { ERROR_CODES } from "../../common/error-codes";
 import { permissionCheckSchema } from "../../common/organization.schemas";
 import { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "../modules/organizations";
@@ -179,8 +180,9 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/admin/update-user": z.strictObject({ userId: idSchema, data: adminUserData }),
   "/admin/list-user-sessions": z.strictObject({ userId: idSchema }),
   "/admin/unban-user": z.strictObject({ userId: idSchema }),
-  "/admin/ban-user": z.strictObject({ userId: idSchema, banReason: textSchema.optional(), banExpiresIn: banDurationSchema.optional() }),
-  "/admin/impersonate-user": z.strictObject({ userId: idSchema }),
+  // A ban and an impersonation say why: the reason goes into the audit log (an impersonation's is ours, better-auth ignores it).
+  "/admin/ban-user": z.strictObject({ userId: idSchema, banReason: requiredReasonSchema, banExpiresIn: banDurationSchema.optional() }),
+  "/admin/impersonate-user": z.strictObject({ userId: idSchema, reason: requiredReasonSchema }),
   "/admin/stop-impersonating": noBody,
   "/admin/revoke-user-session": z.strictObject({ sessionToken: tokenSchema }),
   "/admin/revoke-user-sessions": z.strictObject({ userId: idSchema }),

@@ -7,6 +7,9 @@ import { USERNAME_ERROR_CODES } from "better-auth/plugins";
  * answers some with other statuses. This table is the one place that maps better-auth's `code` to the
  * spec's status and message. The `code` stays in the body, so clients can branch on it.
  */
+const ACCESS_USER = { status: 403, message: "You are not allowed to access resource: user" };
+const ACCESS_SESSION = { status: 403, message: "You are not allowed to access resource: session" };
+
 export const SPEC_ERRORS: Record<string, { status: number; message: string }> = {
   INVALID_USERNAME_OR_PASSWORD: { status: 401, message: "invalid username or password" },
   EMAIL_NOT_VERIFIED: { status: 403, message: "email not verified" },
@@ -33,6 +36,18 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
   UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "unable to remove the last team" },
   ORGANIZATION_SLUG_ALREADY_TAKEN: { status: 400, message: "slug is taken" },
   FAILED_TO_CREATE_SESSION: { status: 500, message: "failed to create session" },
+  // The admin plugin's refusals answer with the spec's access-check message, naming the resource checked.
+  YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_BAN_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_GET_USER: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USER,
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_SESSION,
+  YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_SESSION,
 };
 
 /**

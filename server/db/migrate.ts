@@ -5,6 +5,8 @@ import * as organizations from "./migrations/0003-organizations";
 import * as mailRetention from "./migrations/0004-mail-retention";
 import * as billing from "./migrations/0005-billing";
 import * as accountEmail from "./migrations/0006-account-email";
+import * as auditLog from "./migrations/0007-audit-log";
+import * as userSearch from "./migrations/0008-user-search";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   "0004-mail-retention": mailRetention,
   "0005-billing": billing,
   "0006-account-email": accountEmail,
+  "0007-audit-log": auditLog,
+  "0008-user-search": userSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

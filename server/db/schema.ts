@@ -176,6 +176,26 @@ export type BillingUsageEventTable = {
   sent_at: Timestamp | null;
 };
 
+/** One audit log entry (docs/decisions/0010); `details` is JSON. */
+export type AuditEventTable = {
+  id: string;
+  created_at: Timestamp;
+  action: string;
+  actor_id: string | null;
+  actor_label: string;
+  impersonator_id: string | null;
+  impersonator_label: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  organization_id: string | null;
+  organization_name: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  reason: string | null;
+  details: string | null;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -192,4 +212,5 @@ export type Database = {
   billing_object: BillingObjectTable;
   billing_webhook_event: BillingWebhookEventTable;
   billing_usage_event: BillingUsageEventTable;
+  audit_event: AuditEventTable;
 };

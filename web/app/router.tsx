@@ -1,12 +1,13 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
 import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute, signInMethodsRoute } from "./routes/account";
-import { adminOrganizationBillingRoute, adminOrganizationsRoute, adminRoute, adminUsersRoute } from "./routes/admin";
+import { adminAuditLogRoute, adminOrganizationRoute, adminOrganizationsRoute, adminRoute, adminUserRoute, adminUsersRoute } from "./routes/admin";
 import { checkEmailRoute, forgotPasswordRoute, resetPasswordRoute, signInErrorRoute, signInRoute, signUpRoute } from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
 import { invitationRoute } from "./routes/invitations";
 import {
+  auditLogRoute,
   billingRoute,
   createOrganizationRoute,
   dangerZoneRoute,
@@ -25,7 +26,7 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  *   /                                         home.tsx
  *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /forgot-password /reset-password /auth/error)
  *   (_authed) /account[/sign-in-methods|/password|/sessions|/delete]   account.tsx
- *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature)
+ *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
  *   /invitations/$invitationId                invitations.tsx
  *   /dev/mail                                 dev.tsx
@@ -40,8 +41,8 @@ const routeTree = rootRoute.addChildren([
   authedRoute.addChildren([
     accountRoute.addChildren([profileRoute, signInMethodsRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
     createOrganizationRoute,
-    adminRoute.addChildren([adminUsersRoute, adminOrganizationsRoute, adminOrganizationBillingRoute]),
-    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, billingRoute, dangerZoneRoute]),
+    adminRoute.addChildren([adminUsersRoute, adminUserRoute, adminOrganizationsRoute, adminOrganizationRoute, adminAuditLogRoute]),
+    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, billingRoute, auditLogRoute, dangerZoneRoute]),
   ]),
   invitationRoute,
   devMailRoute,

@@ -1,6 +1,16 @@
 import { hc, parseResponse, type ClientResponse } from "hono/client";
 // The one server file the web may import, and only its types: nothing of the server reaches the bundle.
-import type { AdminBillingRoutes, BillingRoutes, DevMailRoutes, InvitationRoutes, MetaRoutes, OrganizationRoutes } from "../../server/api-types";
+import type {
+  AdminAuditRoutes,
+  AdminBillingRoutes,
+  AdminRoutes,
+  BillingRoutes,
+  DevMailRoutes,
+  InvitationRoutes,
+  MetaRoutes,
+  OrganizationAuditRoutes,
+  OrganizationRoutes,
+} from "../../server/api-types";
 import { ApiError } from "./api-error";
 
 /**
@@ -19,6 +29,11 @@ export const api = {
   /** Mounted at /api: `api.billing.billing.plans` and `api.billing.organizations[":organizationId"].billing.*`. */
   billing: hc<BillingRoutes>("/api", options),
   adminBilling: hc<AdminBillingRoutes>("/api/admin/billing", options),
+  /** The admin console's reads: `api.admin.users`, `api.admin.organizations[":organizationId"]`. */
+  admin: hc<AdminRoutes>("/api/admin", options),
+  adminAuditLog: hc<AdminAuditRoutes>("/api/admin/audit-log", options),
+  /** An organization's own audit log: `api.organizationAuditLog[":organizationId"]["audit-log"]`. */
+  organizationAuditLog: hc<OrganizationAuditRoutes>("/api/organizations", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */

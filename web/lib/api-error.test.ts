@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, errorMessage, toApiError, unwrap, USERNAME_TAKEN_MESSAGE } from "./api-error";
+import { bannedUserMessage } from "../../common/admin.schemas";
+import { ApiError, bannedAccountMessage, errorMessage, toApiError, unwrap, USERNAME_TAKEN_MESSAGE } from "./api-error";
+import { formatDateTime } from "./format";
 
 describe("toApiError", () => {
   it("maps a known better-auth code to a sentence a person can act on, keeping status and code", () => {
@@ -21,6 +23,30 @@ describe("toApiError", () => {
     expect(toApiError({ status: 400, code: "SOMETHING_NEW", message: "Organization slug is taken" }).message).toBe("Organization slug is taken");
     expect(toApiError({ status: 500, statusText: "Internal Server Error" }).message).toBe("Internal Server Error");
     expect(toApiError({ status: 500 }).message).toBe("Something went wrong. Please try again.");
+  });
+});
+
+describe("a banned sign-in", () => {
+  it("says until when, in the reader's own time, reading only the end of the ban from the server's message", () => {
+    const until = new Date("2030-04-05T06:07:08.000Z");
+    const error = toApiError({ status: 403, code: "BANNED_USER", message: bannedUserMessage(until) });
+    expect(error.message).toBe(`This account is banned until ${formatDateTime(until)}. Contact the administrators if you think this is a mistake.`);
+    expect(error.code).toBe("BANNED_USER");
+    expect(error.status).toBe(403);
+  });
+
+  it("says so without a date for a ban that does not end, whatever else the message holds", () => {
+    const expected = "This account is banned. Contact the administrators if you think this is a mistake.";
+    expect(toApiError({ status: 403, code: "BANNED_USER", message: bannedUserMessage(null) }).message).toBe(expected);
+    expect(toApiError({ status: 403, code: "BANNED_USER", message: "<b>call 555</b>" }).message).toBe(expected);
+    expect(bannedAccountMessage(null)).toBe(expected);
+  });
+
+  it("words the admin console's refusals", () => {
+    expect(toApiError({ status: 400, code: "LAST_PLATFORM_ADMIN", message: "The last platform admin cannot be demoted" }).message).toBe(
+      "This is the last platform admin. Make someone else a platform admin first.",
+    );
+    expect(toApiError({ status: 400, code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL" }).message).toBe("An account with this e-mail address already exists.");
   });
 });
 

@@ -1,4 +1,6 @@
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account.schemas";
+import { banExpiryOf } from "../../common/admin.schemas";
+import { formatDateTime } from "./format";
 
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
@@ -33,11 +35,29 @@ const FRIENDLY: Record<string, string> = {
   INVALID_USERNAME: "Use only letters, digits, dots and underscores.",
   // The billing rules refuse invitations, acceptances and new teams beyond the plan's limits (the forms word it per case).
   PLAN_LIMIT_REACHED: "The organization's plan limit is reached. An owner or admin can upgrade the plan or add seats in Settings › Billing.",
+  // The platform-admin console's refusals.
+  USER_ALREADY_EXISTS: "An account with this e-mail address already exists.",
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "An account with this e-mail address already exists.",
+  YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role. Ask another platform admin.",
+  LAST_PLATFORM_ADMIN: "This is the last platform admin. Make someone else a platform admin first.",
+  YOU_CANNOT_IMPERSONATE_ADMINS: "Platform admins cannot be impersonated.",
+  YOU_CANNOT_BAN_YOURSELF: "You cannot ban yourself.",
+  YOU_CANNOT_REMOVE_YOURSELF: "You cannot delete your own account here. Use Account settings › Delete account.",
 };
+
+/**
+ * What a banned person is told: until when, in their own time, when the ban has an end. The server's message carries
+ * the end as an ISO instant (`bannedUserMessage`); only that instant is read from it, never its words.
+ */
+export function bannedAccountMessage(banExpires: Date | null): string {
+  const ban = banExpires ? `This account is banned until ${formatDateTime(banExpires)}.` : "This account is banned.";
+  return `${ban} Contact the administrators if you think this is a mistake.`;
+}
 
 /** Turns a better-auth client error into an ApiError whose message a person can act on. */
 export function toApiError(error: NonNullable<BetterAuthError>): ApiError {
   if (error.status === 429) return new ApiError("Too many attempts. Wait a minute, then try again.", 429, "TOO_MANY_REQUESTS");
+  if (error.code === "BANNED_USER") return new ApiError(bannedAccountMessage(banExpiryOf(error.message)), error.status, error.code);
   const message = (error.code && FRIENDLY[error.code]) || error.message || error.statusText || "Something went wrong. Please try again.";
   return new ApiError(message, error.status, error.code);
 }

@@ -155,20 +155,6 @@ export async function findOrganization(db: Kysely<Database>, organizationId: str
   return db.selectFrom("organization").select(["id", "name", "slug"]).where("id", "=", organizationId).executeTakeFirst();
 }
 
-/** Organizations for the admin console, newest first, searched by name or slug. */
-export async function listOrganizationsForAdmin(db: Kysely<Database>, query: { search?: string; limit: number; offset: number }) {
-  let base = db.selectFrom("organization");
-  if (query.search) {
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    base = base.where((eb) => eb.or([eb(eb.fn("lower", ["name"]), "like", eb.val(pattern)), eb("slug", "like", eb.val(pattern))]));
-  }
-  const [rows, count] = await Promise.all([
-    base.select(["id", "name", "slug", "createdAt"]).orderBy("createdAt", "desc").orderBy("id").limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
-}
-
 /** The stored subscriptions of several organizations at once (the admin list's plan column). */
 export async function listSubscriptionsOf<T>(db: Kysely<Database>, organizationIds: string[]): Promise<Array<{ organizationId: string; data: T }>> {
   if (organizationIds.length === 0) return [];

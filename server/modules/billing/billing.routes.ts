@@ -1,23 +1,23 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { Kysely } from "kysely";
 import {
-  adminOrganizationListQuerySchema,
   changePreviewQuerySchema,
   checkoutBodySchema,
   checkoutParamsSchema,
   refundBodySchema,
   subscriptionChangeBodySchema,
   usageBodySchema,
-  type AdminBillingOrganizationList,
   type AdminOrganizationBilling,
 } from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { organizationParamsSchema } from "../../../common/organization.schemas";
 import type { Database } from "../../db/schema";
-import type { AppEnv, GetSession } from "../../http/app-env";
+import type { GetSession, SessionEnv } from "../../http/app-env";
 import { AppError } from "../../http/errors";
+import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "../organizations";
+import { auditContextOf } from "../audit";
 import * as repository from "./billing.repository";
 import type { Billing } from "./billing.service";
 import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
@@ -25,6 +25,12 @@ import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
 type RouteDeps = { getSession: GetSession; db: Kysely<Database>; billing: Billing; nudge: () => void; webhookSecret: string | null };
 
 const BILLING = { billing: ["manage" as const] };
+
+/** Who asks for a billing change, from where: for its audit entry. */
+function requestAudit<E extends SessionEnv>(c: Context<E>) {
+  const variables = c.var as SessionEnv["Variables"];
+  return auditContextOf(variables.session, { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") });
+}
 
 /**
  * The app's billing API, mounted at /api: the provider's webhook receiver, the plan catalogue, and each
@@ -58,11 +64,11 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .post(`${organization}/checkout`, validate("json", checkoutBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      return c.json(await deps.billing.startCheckout(scope.organizationId, c.req.valid("json")));
+      return c.json(await deps.billing.startCheckout(scope.organizationId, c.req.valid("json"), requestAudit(c)));
     })
     .post(`${organization}/subscription`, validate("json", subscriptionChangeBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      return c.json(await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json")));
+      return c.json(await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json"), requestAudit(c)));
     })
     .post(`${organization}/portal`, async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
@@ -75,8 +81,8 @@ export function billingRoutes(deps: RouteDeps) {
     });
 }
 
-/** The platform admin's view of every organization's billing, mounted at /api/admin/billing. */
-export function adminBillingRoutes(deps: { db: Kysely<Database>; billing: Billing; isPlatformAdmin: (headers: Headers) => Promise<boolean | null> }) {
+/** The platform admin's view of one organization's billing, mounted at /api/admin/billing: payments, refunds, reconciliation. */
+export function adminBillingRoutes(deps: { getSession: GetSession; adminUserIds: readonly string[]; db: Kysely<Database>; billing: Billing }) {
   const organization = "/organizations/:organizationId";
   const organizationView = async (organizationId: string): Promise<AdminOrganizationBilling> => {
     const found = await repository.findOrganization(deps.db, organizationId);
@@ -84,35 +90,13 @@ export function adminBillingRoutes(deps: { db: Kysely<Database>; billing: Billin
     const [overview, refunds] = await Promise.all([deps.billing.overview(organizationId, []), deps.billing.refunds(organizationId)]);
     return { organization: found, overview, refunds };
   };
-  return new Hono<AppEnv>()
-    .use("*", async (c, next) => {
-      const admin = await deps.isPlatformAdmin(c.req.raw.headers);
-      if (admin === null) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
-      if (!admin) throw new AppError(ERROR_CODES.FORBIDDEN, "You are not allowed to access resource: billing");
-      await next();
-    })
-    .get("/organizations", validate("query", adminOrganizationListQuerySchema), async (c) => {
-      const query = c.req.valid("query");
-      const { rows, total } = await repository.listOrganizationsForAdmin(deps.db, query);
-      const plans = await deps.billing.plansOf(rows.map((row) => row.id));
-      return c.json({
-        organizations: rows.map((row) => ({
-          id: row.id,
-          name: row.name,
-          slug: row.slug,
-          createdAt: new Date(row.createdAt).toISOString(),
-          ...(plans.get(row.id) ?? { plan: { key: "free", name: "Free" }, status: null }),
-        })),
-        total,
-        limit: query.limit,
-        offset: query.offset,
-      } satisfies AdminBillingOrganizationList);
-    })
+  return new Hono<SessionEnv>()
+    .use("*", requirePlatformPermission(deps, { billing: ["manage"] }))
     .get(organization, validate("param", organizationParamsSchema), async (c) => c.json(await organizationView(c.req.valid("param").organizationId)))
     .post(`${organization}/refunds`, validate("param", organizationParamsSchema), validate("json", refundBodySchema), async (c) => {
       const { organizationId } = c.req.valid("param");
       await organizationView(organizationId);
-      return c.json(await deps.billing.refund(organizationId, c.req.valid("json")));
+      return c.json(await deps.billing.refund(organizationId, c.req.valid("json"), requestAudit(c)));
     })
     .post(`${organization}/reconcile`, validate("param", organizationParamsSchema), async (c) => {
       const { organizationId } = c.req.valid("param");

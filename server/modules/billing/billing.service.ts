@@ -23,10 +23,12 @@ import {
 } from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { rolesAllow } from "../../../common/permissions";
+import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import type { Logger } from "../../logger";
 import { callProvider, isNotFound, providerDetail, providerStatus, toProviderError, type models, type ProviderClient } from "./billing.provider";
+import { recordAuditEvent, type AuditContext, type AuditEventInput } from "../audit";
 import * as repository from "./billing.repository";
 
 /** What the module needs: the app's database, the provider client (null when billing is not configured), where the app is reachable. */
@@ -118,8 +120,8 @@ export function createBilling(deps: BillingDeps) {
     return product;
   }
 
-  async function currentSubscription(organizationId: string): Promise<Subscription | undefined> {
-    const subscriptions = await repository.listObjects<Subscription>(db, organizationId, "subscription", 20);
+  async function currentSubscription(organizationId: string, database: Kysely<Database> = db): Promise<Subscription | undefined> {
+    const subscriptions = await repository.listObjects<Subscription>(database, organizationId, "subscription", 20);
     return subscriptions.find((subscription) => CURRENT_STATUSES.includes(subscription.status as SubscriptionStatus));
   }
 
@@ -223,7 +225,7 @@ export function createBilling(deps: BillingDeps) {
     return discount.id;
   }
 
-  async function startCheckout(organizationId: string, body: CheckoutBody): Promise<UrlResponse> {
+  async function startCheckout(organizationId: string, body: CheckoutBody, audit: AuditContext): Promise<UrlResponse> {
     const product = await offeredProduct(body.productId);
     const current = await currentSubscription(organizationId);
     if (current && CHANGEABLE_STATUSES.includes(current.status as SubscriptionStatus)) {
@@ -251,7 +253,11 @@ export function createBilling(deps: BillingDeps) {
         ...(seats !== undefined ? { seats } : {}),
       }),
     );
-    await saveObject("checkout", organizationId, checkout);
+    await saveAudited("checkout", organizationId, checkout, audit, {
+      action: "billing.checkout_started",
+      organization: { id: organizationId },
+      details: { plan: planNameOf(product), productId: product.id, ...(seats !== undefined ? { seats } : {}) },
+    });
     return { url: checkout.url, redirect: true };
   }
 
@@ -322,10 +328,11 @@ export function createBilling(deps: BillingDeps) {
     }
   }
 
-  async function changeSubscription(organizationId: string, roles: string[], body: SubscriptionChangeBody): Promise<BillingOverview> {
+  async function changeSubscription(organizationId: string, roles: string[], body: SubscriptionChangeBody, audit: AuditContext): Promise<BillingOverview> {
     const subscription = await changeableSubscription(organizationId);
     const client = provider();
     let updated: Subscription;
+    let event: Pick<AuditEventInput, "action" | "details">;
     if (body.productId !== undefined) {
       const product = await offeredProduct(body.productId);
       if (product.id === subscription.product_id) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The organization is already on this plan.");
@@ -337,6 +344,7 @@ export function createBilling(deps: BillingDeps) {
         );
       }
       updated = await callProvider("change the plan", () => client.subscriptions.update(subscription.id, { product_id: product.id }));
+      event = { action: "billing.plan_changed", details: { from: planNameOf(subscription.product), to: planNameOf(product) } };
     } else if (body.seats !== undefined) {
       if (subscription.seats == null) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");
       const used = await repository.countSeatsUsed(db, organizationId);
@@ -344,6 +352,7 @@ export function createBilling(deps: BillingDeps) {
       assertSeats(body.seats, used, price);
       const seats = body.seats;
       updated = await callProvider("change the seats", () => client.subscriptions.update(subscription.id, { seats }));
+      event = { action: "billing.seats_changed", details: { from: subscription.seats, to: seats } };
     } else if (body.cancelAtPeriodEnd === true) {
       updated = await callProvider("cancel the subscription", () =>
         client.subscriptions.update(subscription.id, {
@@ -352,11 +361,17 @@ export function createBilling(deps: BillingDeps) {
           customer_cancellation_comment: body.cancellationComment ?? null,
         }),
       );
+      event = { action: "billing.subscription_canceled", details: { reason: body.cancellationReason ?? null } };
     } else {
       if (!subscription.cancel_at_period_end) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The subscription is not set to cancel.");
       updated = await callProvider("resume the subscription", () => client.subscriptions.update(subscription.id, { cancel_at_period_end: false }));
+      event = { action: "billing.subscription_resumed" };
     }
-    await saveObject("subscription", organizationId, updated);
+    await saveAudited("subscription", organizationId, updated, audit, {
+      ...event,
+      target: { type: "subscription", id: updated.id, label: planNameOf(updated.product) },
+      organization: { id: organizationId },
+    });
     return overview(organizationId, roles);
   }
 
@@ -379,14 +394,25 @@ export function createBilling(deps: BillingDeps) {
   }
 
   /** Stores a provider object in the projection, unless a newer copy of it is stored already. */
-  async function saveObject(kind: repository.ObjectKind, organizationId: string, object: ProviderObject): Promise<void> {
-    await repository.saveObject(db, {
+  async function saveObject(kind: repository.ObjectKind, organizationId: string, object: ProviderObject, database: Kysely<Database> = db): Promise<void> {
+    await repository.saveObject(database, {
       kind,
       id: object.id,
       organizationId,
       modifiedAt: (repository.isoText(object.modified_at) ?? repository.isoText(object.created_at)) as string,
       createdAt: repository.isoText(object.created_at) as string,
       data: object,
+    });
+  }
+
+  /**
+   * Stores the provider's answer to a change someone asked for, with its audit entry in the same transaction. The
+   * provider has made the change by then; a failed call never gets here, so a refused change records nothing.
+   */
+  async function saveAudited(kind: repository.ObjectKind, organizationId: string, object: ProviderObject, audit: AuditContext, event: AuditEventInput) {
+    await db.transaction().execute(async (trx) => {
+      await saveObject(kind, organizationId, object, trx);
+      await recordAuditEvent(trx, audit, event);
     });
   }
 
@@ -458,7 +484,7 @@ export function createBilling(deps: BillingDeps) {
     return { reconciled, failed };
   }
 
-  async function refund(organizationId: string, body: RefundBody): Promise<BillingRefund> {
+  async function refund(organizationId: string, body: RefundBody, audit: AuditContext): Promise<BillingRefund> {
     const order = await repository.findObject<Order>(db, organizationId, "order", body.orderId);
     if (!order) throw new AppError(ERROR_CODES.NOT_FOUND, "order not found");
     const refundable = order.total_amount - order.refunded_amount;
@@ -468,7 +494,13 @@ export function createBilling(deps: BillingDeps) {
     const created = await callProvider("refund the order", () =>
       provider().refunds.create({ order_id: order.id, reason: body.reason, amount, comment: body.comment ?? null, revoke_benefits: false }),
     );
-    await saveObject("refund", organizationId, created);
+    await saveAudited("refund", organizationId, created, audit, {
+      action: "billing.refund_issued",
+      target: { type: "order", id: order.id, label: order.invoice_number ?? order.id },
+      organization: { id: organizationId },
+      reason: body.comment ?? null,
+      details: { amount, currency: order.currency, reason: body.reason },
+    });
     await saveObject("order", organizationId, await callProvider("read the order", () => provider().orders.get(order.id)));
     return toRefund(created);
   }
@@ -479,11 +511,13 @@ export function createBilling(deps: BillingDeps) {
 
   /** The plan limit check: throws 403 with the reason when adding `adding` more of `resource` would pass the plan's limit. */
   async function assertWithinLimit(organizationId: string, resource: LimitedResource, adding: number): Promise<void> {
-    const subscription = await currentSubscription(organizationId);
-    const { limits } = entitlementsFrom(stateOf(await repository.findCustomer(db, organizationId)), subscription);
+    // Called from the billing rules, inside the transaction of the organization change they check.
+    const trx = await currentDatabase(db);
+    const subscription = await currentSubscription(organizationId, trx);
+    const { limits } = entitlementsFrom(stateOf(await repository.findCustomer(trx, organizationId)), subscription);
     const limit = limits[resource];
     if (limit === null) return;
-    const used = resource === "members" ? await repository.countSeatsUsed(db, organizationId) : await repository.countTeams(db, organizationId);
+    const used = resource === "members" ? await repository.countSeatsUsed(trx, organizationId) : await repository.countTeams(trx, organizationId);
     if (used + adding <= limit) return;
     const plan = subscription ? planNameOf(subscription.product) : freePlanSummary().name;
     throw new AppError(
@@ -500,7 +534,7 @@ export function createBilling(deps: BillingDeps) {
    * nothing goes on billing a deleted organization. If the provider cannot do it now, nothing is deleted.
    */
   async function releaseOrganization(organizationId: string): Promise<void> {
-    const customer = await repository.findCustomer(db, organizationId);
+    const customer = await repository.findCustomer(await currentDatabase(db), organizationId);
     if (!customer?.customer_id) return;
     try {
       await provider().customers.deleteExternal(organizationId);

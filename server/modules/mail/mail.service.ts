@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import nodemailer from "nodemailer";
+import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { insertDevMail, insertOutboxMail } from "./mail.repository";
 import type { OutgoingMail } from "./mail.schemas";
@@ -36,7 +37,9 @@ export type MailQueue = {
 export function createMailQueue(db: Kysely<Database>, onQueued: () => void): MailQueue {
   return {
     async enqueue(mail, transaction) {
-      await insertOutboxMail(transaction ?? db, mail);
+      // Inside a transaction better-auth runs, the mail is written in it: on SQLite the app's own connection is
+      // the one the transaction holds, and the mail commits with the change that sent it.
+      await insertOutboxMail(transaction ?? (await currentDatabase(db)), mail);
       onQueued();
     },
   };

@@ -1,4 +1,11 @@
-export { invitationRoutes, organizationRoutes, type InvitationRoutes, type OrganizationRoutes } from "./organizations.routes";
+export {
+  invitationRoutes,
+  organizationAuditRoutes,
+  organizationRoutes,
+  type InvitationRoutes,
+  type OrganizationAuditRoutes,
+  type OrganizationRoutes,
+} from "./organizations.routes";
 export { organizationHooks, organizationRules, organizations, type OrganizationsOptions } from "./organizations.plugin";
 export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "./organizations.request-schemas";
 export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";

@@ -1,13 +1,12 @@
-import { getCurrentDBAdapterAsyncLocalStorage, runWithTransaction } from "@better-auth/core/context";
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { organization, type OrganizationOptions } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import { organizationAccessControl, organizationRoles } from "../../../common/permissions";
 import type { Database } from "../../db/schema";
 import { currentDatabase } from "../../db/current-database";
-import { lockTeam } from "./organizations.repository";
+import { organizationAuditHooks, type AuditedOrganizationEndpoints } from "./organizations.audit";
 import {
   assertMayDeleteTeam,
   assertMayRemoveMember,
@@ -43,14 +42,7 @@ export function organizations(options: OrganizationsOptions) {
     sendInvitationEmail: options.sendInvitationEmail,
     organizationHooks: organizationHooks(options.db),
   });
-  const rules = organizationRules({
-    db: options.db,
-    endpoints: {
-      create: organizationPlugin.endpoints.createOrganization,
-      addTeamMember: organizationPlugin.endpoints.addTeamMember,
-      removeMember: organizationPlugin.endpoints.removeMember,
-    },
-  });
+  const rules = organizationRules({ db: options.db, endpoints: organizationPlugin.endpoints });
   return [organizationPlugin, rules] as const;
 }
 
@@ -72,7 +64,6 @@ export function organizationHooks(db: Kysely<Database>) {
   } satisfies OrganizationOptions["organizationHooks"];
 }
 
-type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 const bodyOf = (ctx: HookContext) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
@@ -80,9 +71,10 @@ const nonEmptyString = (value: unknown) => (typeof value === "string" && value ?
 
 /**
  * The organization rules better-auth does not enforce itself, shaped as better-auth's own plugins: hooks
- * with matchers, and the error codes they answer with. Their queries go through `currentDatabase(db)`.
+ * with matchers, and the error codes they answer with; then every change, run in one transaction with its
+ * audit entry. Their queries go through `currentDatabase(db)`.
  */
-export function organizationRules(options: { db: Kysely<Database>; endpoints: { create: Endpoint; addTeamMember: Endpoint; removeMember: Endpoint } }) {
+export function organizationRules(options: { db: Kysely<Database>; endpoints: AuditedOrganizationEndpoints }) {
   const { db } = options;
   return {
     id: "organization-rules",
@@ -132,29 +124,9 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: { 
             }
           }),
         },
-        // Listed after the rules above, so a request they refuse opens no transaction.
-        transactionalEndpoint({
-          // The spec: creating an organization and its owner membership is one step. better-auth 1.7 writes the
-          // organization, the member, the default team and its team member one after the other, outside any
-          // transaction, so a failure part-way leaves an organization without an owner.
-          endpoint: options.endpoints.create,
-        }),
-        transactionalEndpoint({
-          // better-auth 1.7 adds a team member by looking for the membership, inserting it, and when the insert
-          // hits the unique index looking again to answer with the existing one. On PostgreSQL that second look
-          // runs in a transaction the failed insert has aborted, so the later of two concurrent adds answered 500
-          // where a sequential repeat answers 200. Locking the team row first makes concurrent adds to one team
-          // take turns, and the later finds the membership as a repeat does.
-          endpoint: options.endpoints.addTeamMember,
-          async lock(body) {
-            if (typeof body.teamId === "string") await lockTeam(await currentDatabase(db), body.teamId);
-          },
-        }),
-        transactionalEndpoint({
-          // Removing a member and clearing the organization from every session of theirs (afterRemoveMember)
-          // is one step: a member is never gone while a session still has the organization active.
-          endpoint: options.endpoints.removeMember,
-        }),
+        // Listed after the rules above, so a request they refuse opens no transaction. The hooks of later plugins
+        // (the billing rules) run once, inside it.
+        ...organizationAuditHooks(db, options.endpoints),
       ],
       after: [
         {
@@ -170,40 +142,4 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: { 
       ],
     },
   } satisfies BetterAuthPlugin;
-}
-
-/**
- * A before-hook that runs the endpoint (its hooks included) again inside one database transaction and
- * answers with that result. `lock` runs first inside the transaction, e.g. to lock the row concurrent
- * calls contend for. Hooks run inside this transaction query through `currentDatabase(db)`: on SQLite the
- * transaction holds the only connection, so a query through the app's own instance would wait forever.
- */
-function transactionalEndpoint(input: { endpoint: Endpoint; lock?: (body: Record<string, unknown>) => Promise<void> }) {
-  const { endpoint } = input;
-  return {
-    matcher: (context: { path?: string }) => context.path === endpoint.path,
-    handler: createAuthMiddleware(async (ctx) => {
-      // The re-entered call, already inside the transaction: let the endpoint run.
-      if ((await getCurrentDBAdapterAsyncLocalStorage()).getStore()?.isTransactionActive) return;
-      const body = bodyOf(ctx) ?? {};
-      const result = await runWithTransaction(ctx.context.adapter, async () => {
-        await input.lock?.(body);
-        return dispatchAuthEndpoint(endpoint, {
-          body,
-          headers: ctx.headers ?? new Headers(),
-          context: { ...ctx.context, session: null },
-          returnHeaders: true,
-        });
-      });
-      // Cookies and headers the inner call set go out with this answer.
-      const { headers, response } = result as { headers?: Headers | null; response: unknown };
-      const context = ctx.context as { responseHeaders?: Headers };
-      headers?.forEach((value, key) => {
-        context.responseHeaders ??= new Headers();
-        if (key.toLowerCase() === "set-cookie") context.responseHeaders.append(key, value);
-        else context.responseHeaders.set(key, value);
-      });
-      return response;
-    }),
-  };
 }

@@ -184,3 +184,13 @@ export async function lockTeam(db: Kysely<Database>, teamId: string): Promise<vo
     .where("id", "=", teamId)
     .execute();
 }
+
+/** A user's e-mail, the label of the audit entries about their membership. */
+export async function findMemberLabel(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst())?.email;
+}
+
+/** A team's name and organization, read before it is renamed or removed, for the audit entry. */
+export async function findTeamLabel(db: Kysely<Database>, teamId: string): Promise<{ id: string; name: string; organizationId: string } | undefined> {
+  return db.selectFrom("team").select(["id", "name", "organizationId"]).where("id", "=", teamId).executeTakeFirst();
+}

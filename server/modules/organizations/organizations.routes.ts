@@ -5,8 +5,9 @@ import type { Database } from "../../db/schema";
 import type { GetSession } from "../../http/app-env";
 import { AppError } from "../../http/errors";
 import { validate } from "../../http/validate";
+import { auditCsvResponse, auditLogQuerySchema, exportAuditLog, listAuditLog, withoutPaging, type AuditLogPage } from "../audit";
 import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationStateResponse } from "./organizations.schemas";
-import { requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
+import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationState, listMembers, listTeams } from "./organizations.service";
 
 /**
@@ -34,5 +35,23 @@ export function invitationRoutes(deps: { db: Kysely<Database> }) {
   });
 }
 
+/**
+ * An organization's own audit log for its owners and admins (`auditLog: list`), mounted at /api/organizations:
+ * only that organization's entries, whatever `organizationId` the query names; and their CSV export.
+ */
+export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
+  return new Hono<ScopedEnv>()
+    .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
+    .get("/:organizationId/audit-log", validate("query", auditLogQuerySchema), async (c) => {
+      const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
+      return c.json((await listAuditLog(deps.db, { ...c.req.valid("query"), organizationId: scope.organizationId })) satisfies AuditLogPage);
+    })
+    .get("/:organizationId/audit-log/export", validate("query", auditLogQuerySchema), (c) => {
+      const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
+      return auditCsvResponse(c, exportAuditLog(deps.db, { ...withoutPaging(c.req.valid("query")), organizationId: scope.organizationId }), "organization");
+    });
+}
+
 export type OrganizationRoutes = ReturnType<typeof organizationRoutes>;
+export type OrganizationAuditRoutes = ReturnType<typeof organizationAuditRoutes>;
 export type InvitationRoutes = ReturnType<typeof invitationRoutes>;

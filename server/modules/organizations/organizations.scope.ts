@@ -3,14 +3,14 @@ import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { rolesAllow, type OrganizationPermissions } from "../../../common/permissions";
 import type { Database } from "../../db/schema";
-import type { AppEnv, GetSession } from "../../http/app-env";
+import type { GetSession, SessionEnv } from "../../http/app-env";
 import { AppError } from "../../http/errors";
 import { findMembership } from "./organizations.repository";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
 
-export type ScopedEnv = AppEnv & { Variables: AppEnv["Variables"] & { scope: OrganizationScope } };
+export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { scope: OrganizationScope } };
 
 /**
  * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise.
@@ -27,6 +27,7 @@ export function requireOrganizationScope(deps: { getSession: GetSession; db: Kys
     const scope = await findMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new AppError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
+    c.set("session", session);
     c.set("scope", scope);
     await next();
   };

@@ -81,14 +81,15 @@ export const resetPasswordRoute = createRoute({
 export const signInErrorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/error",
-  validateSearch: z.object({ error: optionalText }),
+  validateSearch: z.object({ error: optionalText, error_description: optionalText }),
   loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
     () => import("../../features/auth/routes/sign-in-error-page"),
     ({ SignInErrorPage }) =>
       function SignInError() {
-        return <SignInErrorPage error={signInErrorRoute.useSearch().error} />;
+        const search = signInErrorRoute.useSearch();
+        return <SignInErrorPage error={search.error} errorDescription={search.error_description} />;
       },
   ),
 );

@@ -1,15 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
-import { createRoute } from "@tanstack/react-router";
+import { createRoute, stripSearchParams } from "@tanstack/react-router";
 import { z } from "zod";
+import { ADMIN_DEFAULT_PAGE_SIZE } from "../../../common/admin.schemas";
+import { auditLogQuerySchema } from "../../../common/audit.schemas";
+import { rolesAllow } from "../../../common/permissions";
 import { billingOverviewQuery, plansQuery } from "../../features/billing/api/billing-queries";
-import { organizationQuery, useTeams } from "../../features/organizations/api/organizations";
+import { organizationAuditLogQuery } from "../../features/organizations/api/audit-log";
+import { organizationKeys, organizationQuery, useTeams } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { authedRoute, optionalText, type RouterContext } from "./root";
 
 /**
- * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/danger].
+ * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/audit-log|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -124,6 +128,47 @@ export const billingRoute = createRoute({
         const { organizationId } = billingRoute.useParams();
         const { checkout } = billingRoute.useSearch();
         return <BillingPage key={organizationId} organizationId={organizationId} checkout={checkout} />;
+      },
+  ),
+);
+
+const audit = auditLogQuerySchema.shape;
+/**
+ * The audit log's filters and page. A value that does not parse (a hand-edited or outdated address) reads as its
+ * default, and a range that ends before it starts keeps only its start, rather than failing the page.
+ */
+const auditLogSearchSchema = z
+  .object({
+    action: audit.action.catch(undefined),
+    from: audit.from.catch(undefined),
+    to: audit.to.catch(undefined),
+    limit: audit.limit.catch(ADMIN_DEFAULT_PAGE_SIZE),
+    offset: audit.offset.catch(0),
+  })
+  .transform((search) => (search.from && search.to && search.from > search.to ? { ...search, to: undefined } : search));
+
+export const auditLogRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/audit-log",
+  validateSearch: auditLogSearchSchema,
+  // The defaults stay out of the address.
+  search: { middlewares: [stripSearchParams({ limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, params, deps }) => {
+    // The server refuses members: the page is read ahead only for a role already known to see it (from the tabs).
+    const membership = queryClient.getQueryData<{ role: string }>(organizationKeys.activeMember(params.organizationId));
+    return rolesAllow(membership?.role, { auditLog: ["list"] })
+      ? settled(queryClient.ensureQueryData(organizationAuditLogQuery(params.organizationId, deps)))
+      : undefined;
+  },
+}).lazy(
+  lazyPage(
+    () => import("../../features/organizations/routes/settings/audit-log-page"),
+    ({ OrganizationAuditLogPage }) =>
+      function AuditLog() {
+        const search = auditLogRoute.useSearch();
+        const navigate = auditLogRoute.useNavigate();
+        return <OrganizationAuditLogPage search={search} onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })} />;
       },
   ),
 );

@@ -1,104 +1,270 @@
-import { useState } from "react";
+import { Link } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import {
+  ADMIN_PAGE_SIZES,
+  calendarDaySchema,
+  PLATFORM_ROLE_OPTIONS,
+  SEARCH_MAX_LENGTH,
+  type AdminUserListQuery,
+  type AdminUserSort,
+} from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
-import { Pagination } from "../../../components/ui/pagination";
-import { SearchInput } from "../../../components/ui/search-input";
-import { Table } from "../../../components/ui/table";
 import { Card } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
+import { Pagination } from "../../../components/ui/pagination";
+import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
+import { MobileLabel, Table } from "../../../components/ui/table";
+import { SelectField, TextField } from "../../../components/ui/text-field";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useDebouncedValue } from "../../../lib/use-debounced-value";
 import { useAdminUsers } from "../api/admin";
-import { ManageUserDialog } from "../components/manage-user-dialog";
+import { CreateUserDialog } from "../components/create-user-dialog";
+import { banEndText, PlatformRoleBadge, UserStatusBadges } from "../components/user-badges";
 
-const PAGE_SIZE = 25;
+type Order = AdminUserListQuery["order"];
 
-/** The platform-admin console: every user, searchable, with the actions of the admin role. */
-export function AdminUsersPage({ currentUserId }: { currentUserId: string }) {
-  const [search, setSearch] = useState("");
-  const [field, setField] = useState<"email" | "name">("email");
-  const [offset, setOffset] = useState(0);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const users = useAdminUsers(useDebouncedValue(search.trim()), field, offset, PAGE_SIZE);
+const SORT_CHOICES: ReadonlyArray<{ sort: AdminUserSort; order: Order; label: string }> = [
+  { sort: "created", order: "desc", label: "Newest first" },
+  { sort: "created", order: "asc", label: "Oldest first" },
+  { sort: "name", order: "asc", label: "Name, A to Z" },
+  { sort: "name", order: "desc", label: "Name, Z to A" },
+  { sort: "email", order: "asc", label: "E-mail, A to Z" },
+  { sort: "email", order: "desc", label: "E-mail, Z to A" },
+  { sort: "username", order: "asc", label: "Username, A to Z" },
+  { sort: "username", order: "desc", label: "Username, Z to A" },
+];
+
+/** The option of a select that is one of `options`, or undefined for "any" (the empty option). */
+function optionOf<T extends string>(value: string, options: readonly T[]): T | undefined {
+  return options.find((option) => option === value);
+}
+
+/** A date input's value as the list's filter: a whole YYYY-MM-DD day, or nothing. */
+function dayOf(value: string): string | undefined {
+  return calendarDaySchema.safeParse(value).data;
+}
+
+/**
+ * What the search box holds: the address's `q`, typed into freely and sent to the address once typing pauses.
+ * When the address changes by itself (Back, Forward, a shared link), the box shows its search instead.
+ */
+function useSearchText(q: string | undefined, onChange: (q: string | undefined) => void) {
+  const [text, setText] = useState(q ?? "");
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    if ((text.trim() || undefined) !== q) setText(q ?? "");
+  }
+  const debounced = useDebouncedValue(text.trim());
+  useEffect(() => {
+    // Only what the box holds now counts: while it catches up with Back, the debounced value is an older search.
+    if (debounced !== text.trim() || (debounced || undefined) === q) return;
+    onChange(debounced || undefined);
+  }, [debounced, text, q, onChange]);
+  // The address keeps at most SEARCH_MAX_LENGTH characters; a longer box would never match it.
+  return [text, (value: string) => setText(value.slice(0, SEARCH_MAX_LENGTH))] as const;
+}
+
+/**
+ * Every user, for platform admins: one search box over name, e-mail and username, filters, sorting and paging. The
+ * whole view lives in the address (`search`), so it can be shared and survives reload and Back; `onSearchChange`
+ * writes it back (`replace` while a search is being refined, so Back skips the keystrokes).
+ */
+export function AdminUsersPage({
+  search,
+  onSearchChange,
+}: {
+  search: AdminUserListQuery;
+  onSearchChange: (next: AdminUserListQuery, options?: { replace?: boolean }) => void;
+}) {
+  const users = useAdminUsers(search);
+  const [isCreating, setCreating] = useState(false);
+  const [text, setText] = useSearchText(search.q, (q) => onSearchChange({ ...search, q, offset: 0 }, { replace: Boolean(search.q && q) }));
+  /** Any change of what is listed starts again at the first page. */
+  const filter = (patch: Partial<AdminUserListQuery>) => onSearchChange({ ...search, ...patch, offset: 0 });
+  const hasFilters = Boolean(search.q || search.role || search.status || search.verified || search.createdFrom || search.createdTo);
+  const clearFilters = () => {
+    setText("");
+    onSearchChange({ sort: search.sort, order: search.order, limit: search.limit, offset: 0 });
+  };
   const total = users.data?.total ?? 0;
-  const selected = users.data?.users.find((user) => user.id === selectedId);
+  const rows = users.data?.users ?? [];
+  const isUpdating = users.isPlaceholderData && users.isFetching;
 
   return (
     <>
-      <PageHeader title="Users" description="Every account on this Atrium: search, ban, impersonate, set roles and passwords, revoke sessions, delete." />
+      <PageHeader
+        title="Users"
+        description="Every account on this Atrium. Open one to see its sessions, organizations and history, or to act on it."
+        action={<Button onClick={() => setCreating(true)}>Create user</Button>}
+      />
       <Card>
-        <div className="mb-4 flex flex-wrap items-center gap-3">
-          <SearchInput
-            label="Search users"
-            value={search}
-            placeholder={field === "email" ? "Search by e-mail" : "Search by name"}
-            onSearch={(value) => {
-              setSearch(value);
-              setOffset(0);
-            }}
-          />
-          <label className="flex items-center gap-2 text-sm">
-            <span>in</span>
-            <select
-              value={field}
-              onChange={(event) => {
-                setField(event.target.value as "email" | "name");
-                setOffset(0);
-              }}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        <div role="search" aria-label="Users" className="space-y-4">
+          <SearchInput label="Search users" value={text} placeholder="Search by name, e-mail or username" onSearch={setText} />
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+            <SelectField label="Role" value={search.role ?? ""} onChange={(event) => filter({ role: optionOf(event.target.value, PLATFORM_ROLE_OPTIONS) })}>
+              <option value="">Any role</option>
+              <option value="admin">Admins</option>
+              <option value="user">Users</option>
+            </SelectField>
+            <SelectField
+              label="Status"
+              value={search.status ?? ""}
+              onChange={(event) => filter({ status: optionOf(event.target.value, ["active", "banned"]) })}
             >
-              <option value="email">e-mail</option>
-              <option value="name">name</option>
+              <option value="">Any status</option>
+              <option value="active">Active</option>
+              <option value="banned">Banned</option>
+            </SelectField>
+            <SelectField label="E-mail" value={search.verified ?? ""} onChange={(event) => filter({ verified: optionOf(event.target.value, ["yes", "no"]) })}>
+              <option value="">Verified or not</option>
+              <option value="yes">Verified</option>
+              <option value="no">Not verified</option>
+            </SelectField>
+            <TextField
+              label="Signed up from"
+              type="date"
+              value={search.createdFrom ?? ""}
+              max={search.createdTo}
+              onChange={(event) => filter({ createdFrom: dayOf(event.target.value) })}
+            />
+            <TextField
+              label="Signed up until"
+              type="date"
+              value={search.createdTo ?? ""}
+              min={search.createdFrom}
+              onChange={(event) => filter({ createdTo: dayOf(event.target.value) })}
+            />
+            <SelectField
+              label="Sort by"
+              value={`${search.sort}:${search.order}`}
+              onChange={(event) => {
+                const choice = SORT_CHOICES.find(({ sort, order }) => `${sort}:${order}` === event.target.value);
+                if (choice) filter({ sort: choice.sort, order: choice.order });
+              }}
+            >
+              {SORT_CHOICES.map(({ sort, order, label }) => (
+                <option key={`${sort}:${order}`} value={`${sort}:${order}`}>
+                  {label}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        </div>
+
+        <div className="mt-6 mb-2 flex flex-wrap items-center justify-between gap-3">
+          <div className="flex items-center gap-3">
+            <p role="status" className="text-sm font-medium">
+              {users.data ? `${total.toLocaleString()} ${total === 1 ? "user" : "users"}` : ""}
+            </p>
+            {isUpdating ? <Spinner label="Updating…" /> : null}
+            {/* When nothing matches, the empty state offers it instead. */}
+            {hasFilters && rows.length > 0 ? (
+              <Button variant="ghost" size="sm" onClick={clearFilters}>
+                Clear filters
+              </Button>
+            ) : null}
+          </div>
+          <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+            Rows per page
+            <select
+              value={search.limit}
+              onChange={(event) => filter({ limit: Number(event.target.value) })}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+            >
+              {ADMIN_PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
             </select>
           </label>
-          {users.isFetching && !users.isPending ? <Spinner /> : null}
         </div>
+
         {users.isPending ? <LoadingBlock label="Loading users…" /> : null}
-        {users.isError ? <Alert tone="error">{errorMessage(users.error)}</Alert> : null}
-        {users.data?.users.length === 0 ? <EmptyState title="No users match">Try another search.</EmptyState> : null}
-        {users.data && users.data.users.length > 0 ? (
-          <Table columns={["User", "Role", "Status", "Joined", ""]}>
-            {users.data.users.map((user) => (
-              <tr key={user.id}>
-                <td className="py-3 pr-4">
-                  <div className="flex items-center gap-3">
-                    <Avatar name={user.name} image={user.image} size="sm" />
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">{user.name}</p>
-                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
-                    </div>
-                  </div>
-                </td>
-                <td className="py-3 pr-4">{user.role ?? "user"}</td>
-                <td className="py-3 pr-4">
-                  {user.banned ? (
-                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-700 dark:bg-red-900/50 dark:text-red-300">Banned</span>
-                  ) : user.emailVerified ? (
-                    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-700 dark:bg-emerald-900/50 dark:text-emerald-300">
-                      Active
-                    </span>
-                  ) : (
-                    <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">
-                      Unverified
-                    </span>
-                  )}
-                </td>
-                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(user.createdAt)}</td>
-                <td className="py-3 text-right">
-                  <Button variant="secondary" size="sm" onClick={() => setSelectedId(user.id)} aria-label={`Manage ${user.name}`}>
-                    Manage
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </Table>
+        {users.isError ? (
+          <Alert tone="error" title="The users could not load">
+            <p>{errorMessage(users.error)}</p>
+            <Button variant="secondary" size="sm" className="mt-3" isLoading={users.isFetching} onClick={() => void users.refetch()}>
+              Try again
+            </Button>
+          </Alert>
         ) : null}
-        <Pagination label="User pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
+        {users.data && rows.length === 0 ? (
+          search.offset > 0 && total > 0 ? (
+            <EmptyState title="This page is past the last user">
+              <Button variant="secondary" size="sm" className="mt-3" onClick={() => onSearchChange({ ...search, offset: 0 })}>
+                Go to the first page
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No users match">
+              {hasFilters ? (
+                <>
+                  <p>Try another search, or fewer filters.</p>
+                  <Button variant="secondary" size="sm" className="mt-3" onClick={clearFilters}>
+                    Clear filters
+                  </Button>
+                </>
+              ) : null}
+            </EmptyState>
+          )
+        ) : null}
+        {rows.length > 0 ? (
+          <div aria-busy={isUpdating || undefined} className={isUpdating ? "opacity-60 transition-opacity" : undefined}>
+            <Table stacked label="Users" columns={["User", "Username", "Role", "Status", "Signed up"]}>
+              {rows.map((user) => (
+                <tr key={user.id}>
+                  <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
+                    <div className="flex items-center gap-3">
+                      <Avatar name={user.name} image={user.image} size="sm" />
+                      <div className="min-w-0">
+                        <Link
+                          to="/admin/users/$userId"
+                          params={{ userId: user.id }}
+                          className="block truncate font-medium text-brand-700 hover:underline dark:text-brand-100"
+                        >
+                          {user.name}
+                        </Link>
+                        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+                      </div>
+                    </div>
+                  </td>
+                  <td className="py-3 pr-4 text-zinc-600 max-sm:col-span-2 max-sm:row-start-3 max-sm:ml-11 dark:text-zinc-300">
+                    <MobileLabel>Username: </MobileLabel>
+                    {user.username ? `@${user.username}` : "—"}
+                  </td>
+                  <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center">
+                    <PlatformRoleBadge user={user} />
+                  </td>
+                  <td
+                    className="py-3 pr-4 max-sm:col-span-2 max-sm:row-start-2 max-sm:ml-11"
+                    title={user.banned ? `Banned ${banEndText(user.banExpires)}` : undefined}
+                  >
+                    <UserStatusBadges user={user} />
+                  </td>
+                  <td className="py-3 pr-4 whitespace-nowrap max-sm:col-span-2 max-sm:row-start-4 max-sm:ml-11 max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+                    <MobileLabel>Signed up </MobileLabel>
+                    {formatDateTime(user.createdAt)}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </div>
+        ) : null}
+        <Pagination
+          label="User pages"
+          offset={search.offset}
+          pageSize={search.limit}
+          total={total}
+          onChange={(offset) => onSearchChange({ ...search, offset })}
+        />
       </Card>
-      {selected ? <ManageUserDialog key={selected.id} user={selected} isSelf={selected.id === currentUserId} onClose={() => setSelectedId(null)} /> : null}
+      <CreateUserDialog open={isCreating} onOpenChange={setCreating} />
     </>
   );
 }

@@ -2,16 +2,22 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
 import { render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { bannedUserMessage } from "../../../../common/admin.schemas";
+import { formatDateTime } from "../../../lib/format";
 import { createQueryClient } from "../../../lib/query-client";
 import { SignInErrorPage } from "./sign-in-error-page";
 
 const authClient = vi.hoisted(() => ({ getSession: vi.fn() }));
 vi.mock("../../../lib/auth-client", () => ({ authClient }));
 
-function renderPage(error: string | undefined, options: { signedIn?: boolean } = {}) {
+function renderPage(error: string | undefined, options: { signedIn?: boolean; description?: string } = {}) {
   authClient.getSession.mockResolvedValue({ data: options.signedIn ? { user: { id: "user_1" }, session: { id: "session_1" } } : null, error: null });
   const rootRoute = createRootRoute();
-  const route = createRoute({ getParentRoute: () => rootRoute, path: "/auth/error", component: () => <SignInErrorPage error={error} /> });
+  const route = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/auth/error",
+    component: () => <SignInErrorPage error={error} errorDescription={options.description} />,
+  });
   const router = createRouter({ routeTree: rootRoute.addChildren([route]), history: createMemoryHistory({ initialEntries: ["/auth/error"] }) });
   render(
     <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
@@ -73,4 +79,27 @@ describe("SignInErrorPage", () => {
       if (code) expect(document.body.textContent).not.toContain(code);
     },
   );
+
+  it("tells a banned person until when, in their own time, reading only the end from the description", async () => {
+    const until = new Date("2030-04-05T06:07:08.000Z");
+    renderPage("banned", { description: bannedUserMessage(until) });
+    expect(await screen.findByRole("heading", { name: "This account is banned" })).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe(
+      `This account is banned until ${formatDateTime(until)}. Contact the administrators if you think this is a mistake.`,
+    );
+    expect(document.body.textContent).not.toContain("2030-04-05T06:07:08.000Z");
+    // They have an account: no offer to create one.
+    expect(screen.queryByRole("link", { name: "Create one" })).toBeNull();
+  });
+
+  it.each([
+    ["banned", bannedUserMessage(null)],
+    ["BANNED_USER", "<b>Call 555-0100 to get unbanned</b>"],
+    ["banned", undefined],
+  ])("says a ban without an end is in force (%s), never showing the description", async (code, description) => {
+    renderPage(code, { description });
+    expect(await screen.findByRole("heading", { name: "This account is banned" })).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe("This account is banned. Contact the administrators if you think this is a mistake.");
+    expect(document.body.textContent).not.toContain("555-0100");
+  });
 });

@@ -1,6 +1,8 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
+import { banExpiryOf } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
+import { bannedAccountMessage } from "../../../lib/api-error";
 import { useSession } from "../../../lib/session";
 
 /** `isNextStep`: not a failure but what to do next (shown as information); `hasAccount`: the person has an account already. */
@@ -58,17 +60,29 @@ const EXPLANATIONS: Record<string, Explanation> = {
     title: "The provider did not share an e-mail address",
     message: "Atrium needs one to know who you are. Allow access to your e-mail address at the provider, then try again.",
   },
-  BANNED_USER: {
-    title: "This account is banned",
-    message: "You cannot sign in to it. Contact the people who run this site if you think this is a mistake.",
-    hasAccount: true,
-  },
 };
 
-/** Where a sign-in or a connection through a provider lands when it fails: what happened, and a way on. */
-export function SignInErrorPage({ error }: { error?: string }) {
+/**
+ * A banned person: the ban's end is the one thing read from `error_description` (the server's `bannedUserMessage`),
+ * so the page shows it in the reader's own time and never shows the address's text. better-auth's callback names the
+ * refusal by its code, BANNED_USER; `banned` is the same refusal under the name the app's own redirects use.
+ */
+function bannedExplanation(description: string | undefined): Explanation {
+  return { title: "This account is banned", message: bannedAccountMessage(banExpiryOf(description)), hasAccount: true };
+}
+
+function explain(error: string | undefined, description: string | undefined): Explanation {
+  if (error === "banned" || error === "BANNED_USER") return bannedExplanation(description);
+  return (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
+}
+
+/**
+ * Where a sign-in or a connection through a provider lands when it fails: what happened, and a way on.
+ * `errorDescription` is the address's `error_description`, read only for a ban's end.
+ */
+export function SignInErrorPage({ error, errorDescription }: { error?: string; errorDescription?: string }) {
   const session = useSession();
-  const explanation = (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
+  const explanation = explain(error, errorDescription);
   const isSignedIn = Boolean(session.data?.user);
 
   return (

@@ -6,25 +6,21 @@ import { formatMoney } from "../components/billing-format";
 import { toBillingError } from "./billing-errors";
 import { billingKeys } from "./billing-queries";
 
-/** The platform admins' billing console: every organization's plan, its orders and refunds, reconciliation. */
+/** The platform admins' view of one organization's billing: its orders and refunds, reconciliation. */
 export const adminBillingKeys = {
   all: ["admin", "billing"] as const,
-  organizations: (search: string, offset: number, limit: number) => [...adminBillingKeys.all, "organizations", search, offset, limit] as const,
   organization: (organizationId: string) => [...adminBillingKeys.all, "organization", organizationId] as const,
 };
+
+/**
+ * Every view of the console: after a refund or a sync the organizations list (plan and status) and the audit log
+ * (the refund's entry), the admin feature's queries under ["admin"], refresh along with this feature's own.
+ */
+const consoleKey = ["admin"] as const;
 
 function adminBillingCall<R extends ClientResponse<unknown>>(request: R | Promise<R>): ReturnType<typeof apiCall<R>> {
   return apiCall(request).catch((error: unknown) => {
     throw toBillingError(error, "admin");
-  });
-}
-
-export function useAdminBillingOrganizations(search: string, offset: number, limit: number) {
-  return useQuery({
-    queryKey: adminBillingKeys.organizations(search, offset, limit),
-    queryFn: () =>
-      adminBillingCall(api.adminBilling.organizations.$get({ query: { ...(search ? { search } : {}), limit: String(limit), offset: String(offset) } })),
-    placeholderData: (previous) => previous,
   });
 }
 
@@ -45,7 +41,7 @@ export function useRefundOrder(organizationId: string) {
       adminBillingCall(api.adminBilling.organizations[":organizationId"].refunds.$post({ param: { organizationId }, json: body })),
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: consoleKey }),
         queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId) }),
       ]);
     },
@@ -63,7 +59,7 @@ export function useReconcileOrganization(organizationId: string) {
     mutationFn: () => adminBillingCall(api.adminBilling.organizations[":organizationId"].reconcile.$post({ param: { organizationId } })),
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminBillingKeys.all }),
+        queryClient.invalidateQueries({ queryKey: consoleKey }),
         queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId) }),
       ]);
     },

@@ -40,15 +40,12 @@ export function BillingSkeleton() {
   );
 }
 
-/** An organization's billing in the admin console while it loads: its name, the plan and subscription, the payments. */
+/** An organization's billing panel in the admin console while it loads: the sync line, the plan and subscription, the payments. */
 export function AdminOrganizationBillingSkeleton() {
   return (
     <SkeletonGroup label="Loading billing" className="space-y-6">
-      <div className="mb-8 flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <Skeleton className="h-8 w-56 max-w-full" />
-          <Skeleton className="mt-2 h-4 w-24" />
-        </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Skeleton className="h-4 w-64 max-w-full" />
         <Skeleton className="h-10 w-40" />
       </div>
       <CurrentPlanSkeleton />

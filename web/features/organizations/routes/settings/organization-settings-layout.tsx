@@ -5,6 +5,7 @@ import { Alert } from "../../../../components/ui/alert";
 import { Avatar } from "../../../../components/ui/avatar";
 import { LoadingBlock } from "../../../../components/ui/spinner";
 import { activeTabProps, tabLinkClass, TabNav } from "../../../../components/ui/tabs";
+import { rolesAllow } from "../../../../../common/permissions";
 import { errorMessage } from "../../../../lib/api-error";
 import { useAppMeta } from "../../../../lib/meta";
 import { organizationQuery, useMyMembership } from "../../api/organizations";
@@ -32,6 +33,7 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
   const role = membership.data.role;
   const params = { organizationId };
   const canDelete = role.split(",").includes("owner") && !meta.data?.organizations.isDeletionDisabled;
+  const canSeeAuditLog = rolesAllow(role, { auditLog: ["list"] });
 
   return (
     <OrganizationProvider organization={organization.data} role={role} userId={userId}>
@@ -66,6 +68,11 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
           <Link to="/organizations/$organizationId/settings/billing" params={params} className={tabClass} activeProps={activeTab}>
             Billing
           </Link>
+          {canSeeAuditLog ? (
+            <Link to="/organizations/$organizationId/settings/audit-log" params={params} className={tabClass} activeProps={activeTab}>
+              Audit log
+            </Link>
+          ) : null}
           {canDelete ? (
             <Link to="/organizations/$organizationId/settings/danger" params={params} className={tabClass} activeProps={activeTab}>
               Danger zone

@@ -1,11 +1,10 @@
-import { Link } from "@tanstack/react-router";
 import { useRef, useState, type ReactNode } from "react";
 import type { BillingOrder, BillingOverview, BillingRefund } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
-import { EmptyState, PageHeader } from "../../../components/ui/page";
+import { EmptyState } from "../../../components/ui/page";
 import { MobileLabel, Table } from "../../../components/ui/table";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../lib/format";
@@ -20,12 +19,12 @@ import {
   REFUND_REASON_LABELS,
   refundStatusLabel,
   subscriptionStatusWord,
-} from "../components/billing-format";
-import { AdminOrganizationBillingSkeleton } from "../components/billing-skeleton";
-import { CurrentPlanCard } from "../components/current-plan-card";
-import { OrdersTable } from "../components/orders-table";
-import { RefundDialog, refundableAmount } from "../components/refund-dialog";
-import { UsageCard } from "../components/usage-card";
+} from "./billing-format";
+import { AdminOrganizationBillingSkeleton } from "./billing-skeleton";
+import { CurrentPlanCard } from "./current-plan-card";
+import { OrdersTable } from "./orders-table";
+import { RefundDialog, refundableAmount } from "./refund-dialog";
+import { UsageCard } from "./usage-card";
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -122,95 +121,69 @@ function RefundsTable({ refunds, orders }: { refunds: BillingRefund[]; orders: B
   );
 }
 
-/** One organization's billing for platform admins: plan, subscription, payments with refunds, and a sync with the provider. */
-export function AdminOrganizationBillingPage({ organizationId }: { organizationId: string }) {
+/**
+ * One organization's billing for platform admins, as a panel of the console's organization page (which shows the
+ * organization's name): plan, subscription, payments with refunds, usage, and a sync with the provider.
+ */
+export function AdminOrganizationBillingPanel({ organizationId }: { organizationId: string }) {
   const billing = useAdminOrganizationBilling(organizationId);
   const reconcile = useReconcileOrganization(organizationId);
-  // The catalogue only adds the plan's price to the card; the page works without it.
+  // The catalogue only adds the plan's price to the card; the panel works without it.
   const plans = usePlans();
   const [refunding, setRefunding] = useState<BillingOrder | null>(null);
   const paymentsTitle = useRef<HTMLHeadingElement>(null);
 
-  const back = (
-    <Link to="/admin/organizations" className="mb-4 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
-      ← All organizations
-    </Link>
-  );
-
-  if (billing.isPending) {
-    return (
-      <>
-        {back}
-        <AdminOrganizationBillingSkeleton />
-      </>
-    );
-  }
+  if (billing.isPending) return <AdminOrganizationBillingSkeleton />;
   if (billing.isError) {
     return (
-      <>
-        {back}
-        <Alert tone="error" title="This organization's billing could not load">
-          <p>{errorMessage(billing.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-3" onClick={() => billing.refetch()} isLoading={billing.isFetching}>
-            Try again
-          </Button>
-        </Alert>
-      </>
+      <Alert tone="error" title="This organization's billing could not load">
+        <p>{errorMessage(billing.error)}</p>
+        <Button variant="secondary" size="sm" className="mt-3" onClick={() => billing.refetch()} isLoading={billing.isFetching}>
+          Try again
+        </Button>
+      </Alert>
     );
   }
 
-  const { organization, overview, refunds } = billing.data;
+  const { overview, refunds } = billing.data;
   const syncedAt = overview.syncedAt;
   return (
-    <>
-      {back}
-      <PageHeader
-        title={organization.name}
-        description={`/${organization.slug}`}
-        action={
-          <div className="flex flex-col items-start gap-1 sm:items-end">
-            <Button variant="secondary" onClick={() => reconcile.mutate()} isLoading={reconcile.isPending}>
-              {reconcile.isPending ? "Syncing with provider…" : "Sync with provider"}
-            </Button>
-            <p aria-live="polite" className="text-xs text-zinc-500 dark:text-zinc-400">
-              {reconcile.isPending ? (
-                "Reading subscriptions, orders and benefits from the payment provider…"
-              ) : syncedAt ? (
-                <span title={formatDateTime(syncedAt)}>Last synced {formatRelative(syncedAt)}</span>
-              ) : (
-                "Never synced"
-              )}
-            </p>
-          </div>
-        }
-      />
-      <div className="space-y-6">
-        <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
-        <SubscriptionCard overview={overview} />
-        <Card>
-          <CardHeader
-            title="Payments"
-            description="Refund a payment in full or in part; the provider returns the money to the card."
-            titleRef={paymentsTitle}
-          />
-          <OrdersTable
-            orders={overview.orders}
-            action={(order) =>
-              refundableAmount(order) > 0 && (order.status === "paid" || order.status === "partially_refunded") ? (
-                <Button variant="secondary" size="sm" onClick={() => setRefunding(order)} aria-label={`Refund the payment of ${formatDate(order.createdAt)}`}>
-                  Refund
-                </Button>
-              ) : null
-            }
-          />
-        </Card>
-        <Card>
-          <CardHeader title="Refunds" />
-          <RefundsTable refunds={refunds} orders={overview.orders} />
-        </Card>
-        <UsageCard meters={overview.meters} price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price} />
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p aria-live="polite" className="text-sm text-zinc-500 dark:text-zinc-400">
+          {reconcile.isPending ? (
+            "Reading subscriptions, orders and benefits from the payment provider…"
+          ) : syncedAt ? (
+            <span title={formatDateTime(syncedAt)}>Last synced with the payment provider {formatRelative(syncedAt)}</span>
+          ) : (
+            "Never synced with the payment provider"
+          )}
+        </p>
+        <Button variant="secondary" onClick={() => reconcile.mutate()} isLoading={reconcile.isPending}>
+          {reconcile.isPending ? "Syncing with provider…" : "Sync with provider"}
+        </Button>
       </div>
+      <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
+      <SubscriptionCard overview={overview} />
+      <Card>
+        <CardHeader title="Payments" description="Refund a payment in full or in part; the provider returns the money to the card." titleRef={paymentsTitle} />
+        <OrdersTable
+          orders={overview.orders}
+          action={(order) =>
+            refundableAmount(order) > 0 && (order.status === "paid" || order.status === "partially_refunded") ? (
+              <Button variant="secondary" size="sm" onClick={() => setRefunding(order)} aria-label={`Refund the payment of ${formatDate(order.createdAt)}`}>
+                Refund
+              </Button>
+            ) : null
+          }
+        />
+      </Card>
+      <Card>
+        <CardHeader title="Refunds" />
+        <RefundsTable refunds={refunds} orders={overview.orders} />
+      </Card>
+      <UsageCard meters={overview.meters} price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price} />
       <RefundDialog organizationId={organizationId} order={refunding} onClose={() => setRefunding(null)} fallbackFocus={paymentsTitle} />
-    </>
+    </div>
   );
 }

@@ -1,0 +1,161 @@
+import { z } from "zod";
+import { emailSchema, idSchema, nameSchema, passwordSchema, usernameSchema } from "./account.schemas";
+import type { SubscriptionStatus } from "./billing.schemas";
+
+/** The platform-admin console's contract: the users and organizations lists, a user's and an organization's page, the admin forms. */
+
+export const ADMIN_PAGE_SIZES = [10, 25, 50, 100] as const;
+export const ADMIN_DEFAULT_PAGE_SIZE = 25;
+export const ADMIN_USER_SORTS = ["created", "name", "email", "username"] as const;
+export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
+export const PLATFORM_ROLE_OPTIONS = ["user", "admin"] as const;
+export type PlatformRoleOption = (typeof PLATFORM_ROLE_OPTIONS)[number];
+export const SEARCH_MAX_LENGTH = 100;
+/** The longest reason an admin may give for a ban or an impersonation. */
+export const REASON_MAX_LENGTH = 500;
+
+const searchSchema = z.string().trim().max(SEARCH_MAX_LENGTH, `Use at most ${SEARCH_MAX_LENGTH} characters`);
+/** A calendar day, YYYY-MM-DD, read in UTC: "from" is its first instant, "to" its last. */
+export const calendarDaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD")
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Use a real date");
+const pageSizeSchema = z.coerce
+  .number()
+  .int()
+  .refine((value) => (ADMIN_PAGE_SIZES as readonly number[]).includes(value), `Use a page size of ${ADMIN_PAGE_SIZES.join(", ")}`)
+  .default(ADMIN_DEFAULT_PAGE_SIZE);
+const offsetSchema = z.coerce.number().int().min(0).max(1_000_000).default(0);
+
+/** The users list: one search box over name, e-mail and username, filters, sorting and paging (all in the page's URL). */
+export const adminUserListQuerySchema = z
+  .object({
+    q: searchSchema.optional(),
+    role: z.enum(PLATFORM_ROLE_OPTIONS).optional(),
+    status: z.enum(["active", "banned"]).optional(),
+    verified: z.enum(["yes", "no"]).optional(),
+    createdFrom: calendarDaySchema.optional(),
+    createdTo: calendarDaySchema.optional(),
+    sort: z.enum(ADMIN_USER_SORTS).default("created"),
+    order: z.enum(["asc", "desc"]).default("desc"),
+    limit: pageSizeSchema,
+    offset: offsetSchema,
+  })
+  .refine((query) => !query.createdFrom || !query.createdTo || query.createdFrom <= query.createdTo, {
+    message: "The start date must be on or before the end date",
+    path: ["createdTo"],
+  });
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+
+/** A user as the console lists them. `banned` is the ban in force now: a ban whose expiry has passed no longer counts. */
+export type AdminUserListItem = {
+  id: string;
+  name: string;
+  email: string;
+  username: string | null;
+  image: string | null;
+  role: string;
+  /** The platform role or a configured administrator id: whether this user is a platform admin. */
+  isPlatformAdmin: boolean;
+  emailVerified: boolean;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: string | null;
+  createdAt: string;
+};
+export type AdminUserList = { users: AdminUserListItem[]; total: number; limit: number; offset: number };
+
+export type AdminSignInMethod = { providerId: string; email: string | null; createdAt: string };
+export type AdminUserOrganization = { id: string; name: string; slug: string; role: string; joinedAt: string };
+export type AdminUserDetail = {
+  user: AdminUserListItem & { displayUsername: string | null; updatedAt: string };
+  signInMethods: AdminSignInMethod[];
+  organizations: AdminUserOrganization[];
+};
+
+export const adminOrganizationListQuerySchema = z.object({
+  q: searchSchema.optional(),
+  limit: pageSizeSchema,
+  offset: offsetSchema,
+});
+export type AdminOrganizationListQuery = z.infer<typeof adminOrganizationListQuerySchema>;
+export type AdminOrganizationListItem = {
+  id: string;
+  name: string;
+  slug: string;
+  createdAt: string;
+  memberCount: number;
+  plan: { key: string; name: string };
+  status: SubscriptionStatus | null;
+};
+export type AdminOrganizationList = { organizations: AdminOrganizationListItem[]; total: number; limit: number; offset: number };
+
+export type AdminOrganizationDetail = {
+  organization: { id: string; name: string; slug: string; logo: string | null; createdAt: string };
+  members: Array<{ id: string; userId: string; name: string; email: string; role: string; joinedAt: string }>;
+  teams: Array<{ id: string; name: string; memberCount: number; createdAt: string }>;
+  invitations: Array<{ id: string; email: string; role: string; expiresAt: string; inviter: { id: string; name: string } | null }>;
+};
+
+export const adminUserParamsSchema = z.object({ userId: idSchema });
+export const adminOrganizationParamsSchema = z.object({ organizationId: idSchema });
+
+export const reasonSchema = z.string().trim().max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
+/** Why a ban or an impersonation: required, it goes into the audit log. */
+export const requiredReasonSchema = reasonSchema.min(1, "Say why, for the audit log");
+
+/**
+ * Create a user: a password, or an invitation by mail to set one. The body of better-auth's
+ * `/admin/create-user` (`{ email, name, role, password?, data: { username? } }`) is built from it.
+ */
+export const createUserSchema = z
+  .object({
+    name: nameSchema,
+    email: emailSchema,
+    username: z.union([z.literal(""), usernameSchema]).optional(),
+    role: z.enum(PLATFORM_ROLE_OPTIONS),
+    passwordMode: z.enum(["set", "invite"]),
+    password: z.string().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.passwordMode !== "set") return;
+    const result = passwordSchema.safeParse(value.password ?? "");
+    if (!result.success) ctx.addIssue({ code: "custom", path: ["password"], message: result.error.issues[0]?.message ?? "Enter a password" });
+  });
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+
+/** Ban presets: the expiry of a ban as the console offers it; "date" takes a day, "permanent" never expires. */
+export const BAN_DURATIONS = ["1h", "1d", "7d", "date", "permanent"] as const;
+export type BanDuration = (typeof BAN_DURATIONS)[number];
+export const BAN_DURATION_SECONDS: Record<Exclude<BanDuration, "date" | "permanent">, number> = { "1h": 3600, "1d": 86_400, "7d": 604_800 };
+
+export const banUserSchema = z
+  .object({
+    reason: requiredReasonSchema,
+    duration: z.enum(BAN_DURATIONS),
+    until: z.union([z.literal(""), calendarDaySchema]).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.duration !== "date") return;
+    if (!value.until) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose the day the ban ends" });
+    else if (Date.parse(`${value.until}T00:00:00Z`) <= Date.now()) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose a day in the future" });
+  });
+export type BanUserInput = z.infer<typeof banUserSchema>;
+
+/** The reason better-auth's `/admin/impersonate-user` requires here, alongside `userId`. */
+export const impersonateUserSchema = z.object({ reason: requiredReasonSchema });
+export type ImpersonateUserInput = z.infer<typeof impersonateUserSchema>;
+
+/**
+ * What a banned user is told when a sign-in is refused (better-auth's BANNED_USER): the expiry, when there is one,
+ * as an ISO instant the web app shows in the reader's own time. `banExpiryOf` reads it back.
+ */
+export function bannedUserMessage(banExpires: Date | string | null | undefined): string {
+  return banExpires ? `Your account is banned until ${new Date(banExpires).toISOString()}.` : "Your account is banned.";
+}
+
+/** The expiry in a `bannedUserMessage`, or null for a ban without one (or any other text). */
+export function banExpiryOf(message: string | null | undefined): Date | null {
+  const match = /banned until (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\.$/.exec(message ?? "");
+  return match ? new Date(match[1] as string) : null;
+}

@@ -1,0 +1,209 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx, requestPasswordReset } from "better-auth/api";
+import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
+import type { Kysely } from "kysely";
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
+import { bannedUserMessage } from "../../../common/admin.schemas";
+import { PLATFORM_ADMIN_ERROR_CODES } from "../../../common/error-codes";
+import { platformAccessControl, platformAllows, platformRoles, type PlatformPermissions } from "../../../common/permissions";
+import { currentDatabase } from "../../db/current-database";
+import type { Database } from "../../db/schema";
+import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
+import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername } from "./admin.repository";
+
+/** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
+export const IMPERSONATION_SECONDS = 60 * 60;
+
+export type PlatformAdminOptions = {
+  db: Kysely<Database>;
+  /** Configured administrator ids (`ADMIN_USER_IDS`): they pass every platform check (spec section 6). */
+  adminUserIds: readonly string[];
+  /** Where the web app's reset page is, for the set-a-password mail of a user created without a password. */
+  resetPasswordPath: string;
+};
+
+type Body = Record<string, unknown>;
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+const bodyOf = (ctx: HookContext): Body => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Body) : {});
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+const rolesOf = (value: unknown) => (Array.isArray(value) ? value.join(",") : (text(value) ?? ""));
+const hasAdminRole = (role: string | null | undefined) => (role ?? "").split(",").some((name) => name.trim() === "admin");
+const userOf = (response: unknown) => (response as { user?: { id: string; email: string; role?: string | null; banExpires?: Date | string | null } }).user;
+
+/**
+ * The platform-admin feature as better-auth plugins: better-auth's admin() with the spec's permission matrix,
+ * then `platformAdminRules`, the rules it does not apply itself and the audit trail of every admin change.
+ */
+export function platformAdmin(options: PlatformAdminOptions) {
+  const adminPlugin = admin({
+    ac: platformAccessControl,
+    roles: platformRoles,
+    defaultRole: "user",
+    adminRoles: ["admin"],
+    adminUserIds: [...options.adminUserIds],
+    impersonationSessionDuration: IMPERSONATION_SECONDS,
+    allowImpersonatingAdmins: false,
+    bannedUserMessage: (user) => bannedUserMessage((user as { banExpires?: Date | string | null }).banExpires),
+  });
+  return [adminPlugin, platformAdminRules(options, adminPlugin.endpoints)] as const;
+}
+
+type AdminEndpoints = ReturnType<typeof admin>["endpoints"];
+
+/** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
+const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
+
+function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpoints) {
+  const { db, adminUserIds } = options;
+  const may = (session: AuditedSession & { user: { role?: string | null } }, permissions: PlatformPermissions) =>
+    platformAllows(session.user, permissions, adminUserIds);
+
+  /** An entry about one user, labelled with the e-mail they had. */
+  const aboutUser = (action: AuditRecord["action"], user: { id: string; email: string } | undefined, extra: Partial<AuditRecord> = {}): AuditRecord[] =>
+    user ? [{ action, target: { type: "user", id: user.id, label: user.email }, ...extra }] : [];
+
+  return {
+    id: "platform-admin-rules",
+    $ERROR_CODES: PLATFORM_ADMIN_ERROR_CODES,
+    hooks: {
+      before: [
+        {
+          // While an admin browses as someone else, the console is closed: only stopping the impersonation is open.
+          matcher: (context) =>
+            context.path?.startsWith("/admin/") === true && context.path !== "/admin/stop-impersonating" && context.path !== "/admin/has-permission",
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = await getSessionFromCtx(ctx);
+            if (session?.session.impersonatedBy) {
+              const resource = SESSION_PATHS.has(ctx.path) ? "session" : "user";
+              throw APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: `You are not allowed to access resource: ${resource}` });
+            }
+          }),
+        },
+        {
+          // No admin changes their own platform role, and the last platform admin is never demoted: someone must keep the console.
+          matcher: (context) => context.path === "/admin/set-role",
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = (await getSessionFromCtx(ctx)) as (AuditedSession & { user: { role?: string | null } }) | null;
+            const body = bodyOf(ctx);
+            const userId = text(body.userId);
+            // Without the permission better-auth's own refusal answers, with the spec's message.
+            if (!session || !userId || !may(session, { user: ["set-role"] })) return;
+            if (userId === session.user.id) throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
+            if (hasAdminRole(rolesOf(body.role)) || adminUserIds.includes(userId)) return;
+            const target = await ctx.context.internalAdapter.findUserById(userId);
+            if (target && hasAdminRole((target as { role?: string | null }).role)) {
+              if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
+                throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
+              }
+            }
+          }),
+        },
+        {
+          // A username given at creation follows the sign-up rules (better-auth's username plugin checks only sign-up and update-user).
+          matcher: (context) => context.path === "/admin/create-user",
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = bodyOf(ctx);
+            const data = body.data && typeof body.data === "object" ? (body.data as Body) : undefined;
+            const username = text(data?.username);
+            if (!data || !username) return;
+            if (username.length < USERNAME_MIN_LENGTH) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_TOO_SHORT);
+            if (username.length > USERNAME_MAX_LENGTH) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_TOO_LONG);
+            if (!USERNAME_PATTERN.test(username)) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.INVALID_USERNAME);
+            if (await isTakenUsername(await currentDatabase(db), username.toLowerCase())) {
+              throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+            }
+            return {
+              context: { body: { ...body, data: { ...data, username: username.toLowerCase(), displayUsername: text(data.displayUsername) ?? username } } },
+            };
+          }),
+        },
+        // Every change an admin makes is recorded with it, in its transaction. Listed after the rules, so a refusal opens none.
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.createUser,
+          record: ({ body, response }) =>
+            aboutUser("user.created", userOf(response), { details: { role: rolesOf(body.role) || "user", password: body.password ? "set" : "invited" } }),
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.setRole,
+          prior: async (trx, { body }) => (await findAuditLabels(trx, text(body.userId) ?? "")).role,
+          record: ({ body, response, prior }) =>
+            aboutUser("user.role_changed", userOf(response), { details: { from: prior ?? "user", to: rolesOf(body.role) } }),
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.banUser,
+          record: ({ body, response }) => {
+            const user = userOf(response);
+            const expiresAt = user?.banExpires ? new Date(user.banExpires).toISOString() : null;
+            return aboutUser("user.banned", user, { reason: text(body.banReason), details: { expiresAt } });
+          },
+        }),
+        auditedEndpoint({ db, endpoint: endpoints.unbanUser, record: ({ response }) => aboutUser("user.unbanned", userOf(response)) }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.setUserPassword,
+          prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
+          record: ({ prior }) => aboutUser("user.password_set", prior.user),
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.impersonateUser,
+          record: ({ body, response }) => aboutUser("user.impersonation_started", userOf(response), { reason: text(body.reason) }),
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.stopImpersonating,
+          // The admin ends it, from the impersonated session: the entry is theirs, about the user they browsed as.
+          prior: async (trx, { session }) => (session?.session.impersonatedBy ? (await findAuditLabels(trx, session.session.impersonatedBy)).user : undefined),
+          record: ({ session, prior }) =>
+            session && prior
+              ? aboutUser(
+                  "user.impersonation_stopped",
+                  { id: session.user.id, email: session.user.email },
+                  { actor: { id: prior.id, label: prior.email }, impersonatorId: null },
+                )
+              : [],
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.revokeUserSession,
+          prior: (trx, { body }) => findSessionOwner(trx, text(body.sessionToken) ?? ""),
+          record: ({ prior }) =>
+            prior
+              ? [{ action: "user.session_revoked", target: { type: "user", id: prior.userId, label: prior.email }, details: { sessionId: prior.sessionId } }]
+              : [],
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.revokeUserSessions,
+          prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
+          record: ({ prior }) => aboutUser("user.sessions_revoked", prior.user),
+        }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.removeUser,
+          prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
+          record: ({ prior }) => aboutUser("user.deleted", prior.user),
+        }),
+      ],
+      after: [
+        {
+          // Created without a password: the person gets the set-a-password mail (the reset flow, worded for a first password).
+          matcher: (context) => context.path === "/admin/create-user",
+          handler: createAuthMiddleware(async (ctx) => {
+            const user = userOf(ctx.context.returned);
+            if (!user || bodyOf(ctx).password !== undefined || ctx.context.returned instanceof APIError) return;
+            await dispatchAuthEndpoint(requestPasswordReset, {
+              body: { email: user.email, redirectTo: options.resetPasswordPath },
+              headers: new Headers(),
+              context: { ...ctx.context, session: null },
+            });
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}

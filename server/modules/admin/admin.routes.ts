@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { Kysely } from "kysely";
+import { ERROR_CODES } from "../../../common/error-codes";
+import type { Dialect } from "../../db/database";
+import type { Database } from "../../db/schema";
+import type { GetSession, SessionEnv } from "../../http/app-env";
+import { AppError } from "../../http/errors";
+import { requirePlatformPermission } from "../../http/middleware/platform-access";
+import { validate } from "../../http/validate";
+import {
+  adminOrganizationListQuerySchema,
+  adminOrganizationParamsSchema,
+  adminUserListQuerySchema,
+  adminUserParamsSchema,
+  type AdminOrganizationDetail,
+  type AdminOrganizationList,
+  type AdminUserDetail,
+  type AdminUserList,
+  type PlansOf,
+} from "./admin.schemas";
+import { getOrganizationDetail, getUserDetail, listOrganizations, listUsers } from "./admin.service";
+
+/**
+ * The console's reads, mounted at /api/admin: users (search, filters, sorting, paging) and a user's page,
+ * organizations and an organization's page. Its changes go through better-auth's admin endpoints (audited by
+ * the admin plugin); sessions are better-auth's `/admin/list-user-sessions`.
+ */
+export function adminRoutes(deps: { getSession: GetSession; adminUserIds: readonly string[]; db: Kysely<Database>; dialect: Dialect; plansOf: PlansOf }) {
+  const users = requirePlatformPermission(deps, { user: ["list"] });
+  const organizations = requirePlatformPermission(deps, { organization: ["list"] });
+  return new Hono<SessionEnv>()
+    .get("/users", users, validate("query", adminUserListQuerySchema), async (c) =>
+      c.json((await listUsers(deps.db, deps.dialect, deps.adminUserIds, c.req.valid("query"))) satisfies AdminUserList),
+    )
+    .get("/users/:userId", users, validate("param", adminUserParamsSchema), async (c) => {
+      const detail = await getUserDetail(deps.db, deps.adminUserIds, c.req.valid("param").userId);
+      if (!detail) throw new AppError(ERROR_CODES.NOT_FOUND, "user not found");
+      return c.json(detail satisfies AdminUserDetail);
+    })
+    .get("/organizations", organizations, validate("query", adminOrganizationListQuerySchema), async (c) =>
+      c.json((await listOrganizations(deps.db, deps.plansOf, c.req.valid("query"))) satisfies AdminOrganizationList),
+    )
+    .get("/organizations/:organizationId", organizations, validate("param", adminOrganizationParamsSchema), async (c) => {
+      const detail = await getOrganizationDetail(deps.db, c.req.valid("param").organizationId);
+      if (!detail) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+      return c.json(detail satisfies AdminOrganizationDetail);
+    });
+}
+
+export type AdminRoutes = ReturnType<typeof adminRoutes>;

@@ -1,0 +1,66 @@
+import { useId, useState } from "react";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { errorMessage } from "../../../lib/api-error";
+import { useRemoveUser } from "../api/admin";
+
+type DeleteUser = { id: string; name: string; email: string };
+
+function DeleteForm({ user, onCancel }: { user: DeleteUser; onCancel: () => void }) {
+  const remove = useRemoveUser(user);
+  const [typed, setTyped] = useState("");
+  const inputId = useId();
+  // E-mail addresses are stored in lowercase; what is typed may differ in case and surrounding spaces.
+  const isConfirmed = typed.trim().toLowerCase() === user.email.toLowerCase();
+
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (isConfirmed) remove.mutate();
+      }}
+    >
+      {remove.isError ? <Alert tone="error">{errorMessage(remove.error)}</Alert> : null}
+      <div className="space-y-1.5">
+        <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Type <span className="font-mono break-all">{user.email}</span> to confirm
+        </label>
+        <input
+          id={inputId}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          autoFocus
+          className="block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        />
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="danger" disabled={!isConfirmed} isLoading={remove.isPending}>
+          {remove.isPending ? "Deleting…" : "Delete user"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Deletes a user after their e-mail address is typed back; then the console goes back to the list. */
+export function DeleteUserDialog({ user, open, onOpenChange }: { user: DeleteUser; open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Delete ${user.name}?`}
+      description="The account, its sessions, sign-in methods and organization memberships are deleted. This cannot be undone."
+    >
+      {open ? <DeleteForm user={user} onCancel={() => onOpenChange(false)} /> : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,51 @@
+import { impersonateUserSchema } from "../../../../common/admin.schemas";
+import { Alert } from "../../../components/ui/alert";
+import { Button } from "../../../components/ui/button";
+import { Dialog } from "../../../components/ui/dialog";
+import { TextAreaField } from "../../../components/ui/text-field";
+import { useZodForm } from "../../../lib/form";
+import { useImpersonateUser } from "../api/admin";
+
+function ImpersonateForm({ user, onCancel }: { user: { id: string; name: string }; onCancel: () => void }) {
+  const impersonate = useImpersonateUser();
+  const form = useZodForm(impersonateUserSchema, { defaultValues: { reason: "" } });
+  const isSubmitting = form.formState.isSubmitting;
+  // On success the whole app reloads as the user and goes home, which closes this dialog with the console.
+  const onSubmit = form.submit(({ reason }) => impersonate.mutateAsync({ userId: user.id, reason }));
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      <TextAreaField
+        label="Reason"
+        rows={3}
+        monospace={false}
+        autoFocus
+        description="Kept in the audit log with the impersonation."
+        {...form.field("reason")}
+      />
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" isLoading={isSubmitting}>
+          {isSubmitting ? "Starting…" : `Impersonate ${user.name}`}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Browses as another user, for a reason that is recorded; never offered for platform admins or oneself. */
+export function ImpersonateDialog({ user, open, onOpenChange }: { user: { id: string; name: string }; open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Impersonate ${user.name}?`}
+      description={`You will see Atrium as ${user.name} sees it, for at most 1 hour; a banner lets you stop sooner. The start, the end and your reason are recorded in the audit log.`}
+    >
+      {open ? <ImpersonateForm user={user} onCancel={() => onOpenChange(false)} /> : null}
+    </Dialog>
+  );
+}
