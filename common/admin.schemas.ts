@@ -15,11 +15,16 @@ export const SEARCH_MAX_LENGTH = 100;
 export const REASON_MAX_LENGTH = 500;
 
 const searchSchema = z.string().trim().max(SEARCH_MAX_LENGTH, `Use at most ${SEARCH_MAX_LENGTH} characters`);
-/** A calendar day, YYYY-MM-DD, read in UTC: "from" is its first instant, "to" its last. */
+/** A calendar day, YYYY-MM-DD, read in UTC: "from" is its first instant, "to" its last. Years 1970 to 9998, so the day after exists. */
 export const calendarDaySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "Use a real date");
+  .refine((value) => {
+    const year = Number(value.slice(0, 4));
+    const day = new Date(`${value}T00:00:00Z`);
+    // Date.parse rolls 2023-02-29 over to March 1st: a real day reads back the same.
+    return year >= 1970 && year <= 9998 && !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
+  }, "Use a real date");
 const pageSizeSchema = z.coerce
   .number()
   .int()

@@ -107,29 +107,32 @@ function csvLine(entry: AuditEntry): string {
   return `${values.map(csvField).join(",")}\r\n`;
 }
 
-/** The entries the filters match as CSV (RFC 4180, a header line first), read and sent a batch at a time; at most AUDIT_EXPORT_MAX_ROWS. */
-export function exportAuditLog(db: Kysely<Database>, filters: Omit<AuditLogQuery, "limit" | "offset">): ReadableStream<Uint8Array> {
+/**
+ * The entries the filters match as CSV (RFC 4180, a header line first), read and sent a batch at a time; at most
+ * AUDIT_EXPORT_MAX_ROWS. The first batch is read before the answer starts, so a failing database answers with an
+ * error status rather than a cut-off file.
+ */
+export async function exportAuditLog(db: Kysely<Database>, filters: Omit<AuditLogQuery, "limit" | "offset">): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  let after: { createdAt: string; id: string } | null = null;
   let sent = 0;
-  let started = false;
+  let after: { createdAt: string; id: string } | null = null;
+  const nextBatch = async () => {
+    const rows = sent < AUDIT_EXPORT_MAX_ROWS ? await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent)) : [];
+    const last = rows[rows.length - 1];
+    if (last) after = { createdAt: toIsoString(last.created_at) ?? "", id: last.id };
+    sent += rows.length;
+    return rows;
+  };
+  let pending: repository.AuditEventRow[] | null = await nextBatch();
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
+    },
     async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`${CSV_COLUMNS.join(",")}\r\n`));
-        return;
-      }
-      const rows = await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent));
-      if (rows.length === 0) {
-        controller.close();
-        return;
-      }
-      const last = rows[rows.length - 1] as repository.AuditEventRow;
-      after = { createdAt: toIsoString(last.created_at) ?? "", id: last.id };
-      sent += rows.length;
+      const rows = pending ?? (await nextBatch());
+      pending = null;
+      if (rows.length === 0) return controller.close();
       controller.enqueue(encoder.encode(rows.map((row) => csvLine(toEntry(row))).join("")));
-      if (sent >= AUDIT_EXPORT_MAX_ROWS) controller.close();
     },
   });
 }

@@ -46,9 +46,9 @@ export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kyse
       const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
       return c.json((await listAuditLog(deps.db, { ...c.req.valid("query"), organizationId: scope.organizationId })) satisfies AuditLogPage);
     })
-    .get("/:organizationId/audit-log/export", validate("query", auditLogQuerySchema), (c) => {
+    .get("/:organizationId/audit-log/export", validate("query", auditLogQuerySchema), async (c) => {
       const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
-      return auditCsvResponse(c, exportAuditLog(deps.db, { ...withoutPaging(c.req.valid("query")), organizationId: scope.organizationId }), "organization");
+      return auditCsvResponse(c, await exportAuditLog(deps.db, { ...withoutPaging(c.req.valid("query")), organizationId: scope.organizationId }), "organization");
     });
 }
 
