@@ -105,9 +105,10 @@ export type AdminOrganizationDetail = {
 export const adminUserParamsSchema = z.object({ userId: idSchema });
 export const adminOrganizationParamsSchema = z.object({ organizationId: idSchema });
 
+const SAY_WHY = "Say why, for the audit log";
 export const reasonSchema = z.string().trim().max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
 /** Why a ban or an impersonation: required, it goes into the audit log. */
-export const requiredReasonSchema = reasonSchema.min(1, "Say why, for the audit log");
+export const requiredReasonSchema = z.string({ error: SAY_WHY }).trim().min(1, SAY_WHY).max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
 
 /**
  * Create a user: a password, or an invitation by mail to set one. The body of better-auth's

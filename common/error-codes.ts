@@ -65,7 +65,7 @@ export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
 /** The platform-admin rules better-auth's admin plugin does not apply itself (the admin module's plugin). */
 export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role",
-  LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted",
+  LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted, banned or deleted",
 });
 
 /** What exactly INVALID_METADATA refuses: its message names the problem. */

@@ -43,15 +43,11 @@ export function createAuth(deps: AuthDeps) {
   const mailNotices = authMailNotices(deps.mail, {
     baseUrl: config.baseUrl,
     // Asked while better-auth may hold a transaction (an admin creating a user sends the set-a-password mail in it).
-    hasPassword: async (userId) =>
-      (await (
-        await currentDatabase(deps.db)
-      )
-        .selectFrom("account")
-        .select("id")
-        .where("userId", "=", userId)
-        .where("providerId", "=", "credential")
-        .executeTakeFirst()) !== undefined,
+    signInKind: async (userId) => {
+      const accounts = await (await currentDatabase(deps.db)).selectFrom("account").select("providerId").where("userId", "=", userId).execute();
+      if (accounts.some((account) => account.providerId === "credential")) return "password";
+      return accounts.length > 0 ? "provider" : "none";
+    },
   });
   const social = socialSignIn(config);
 

@@ -9,7 +9,7 @@ import { platformAccessControl, platformAllows, platformRoles, type PlatformPerm
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
-import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername } from "./admin.repository";
+import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername, lockPlatformAdmins } from "./admin.repository";
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
 export const IMPERSONATION_SECONDS = 60 * 60;
@@ -51,6 +51,13 @@ export function platformAdmin(options: PlatformAdminOptions) {
 
 type AdminEndpoints = ReturnType<typeof admin>["endpoints"];
 
+/** The changes that could leave no platform admin, with the permission each needs. */
+const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
+  ["/admin/set-role", { user: ["set-role"] }],
+  ["/admin/ban-user", { user: ["ban"] }],
+  ["/admin/remove-user", { user: ["delete"] }],
+]);
+
 /** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
 const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
 
@@ -81,21 +88,38 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           }),
         },
         {
-          // No admin changes their own platform role, and the last platform admin is never demoted: someone must keep the console.
-          matcher: (context) => context.path === "/admin/set-role",
+          // Spelled out by set-role, ban-user and set-user-password, each with its rules and audit entry: the catch-all
+          // update would change a role, a ban or an e-mail past both.
+          matcher: (context) => context.path === "/admin/update-user",
+          handler: createAuthMiddleware(async () => {
+            throw APIError.from("NOT_FOUND", {
+              code: "NOT_FOUND",
+              message: "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password",
+            });
+          }),
+        },
+        {
+          // No admin changes their own platform role, and the last platform admin able to use the console is never
+          // demoted, banned or deleted. Checked again inside the change's transaction, after `lockPlatformAdmins`.
+          matcher: (context) => LAST_ADMIN_CHECKS.has(context.path ?? ""),
           handler: createAuthMiddleware(async (ctx) => {
             const session = (await getSessionFromCtx(ctx)) as (AuditedSession & { user: { role?: string | null } }) | null;
             const body = bodyOf(ctx);
             const userId = text(body.userId);
+            const permission = LAST_ADMIN_CHECKS.get(ctx.path) as PlatformPermissions;
             // Without the permission better-auth's own refusal answers, with the spec's message.
-            if (!session || !userId || !may(session, { user: ["set-role"] })) return;
-            if (userId === session.user.id) throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
-            if (hasAdminRole(rolesOf(body.role)) || adminUserIds.includes(userId)) return;
-            const target = await ctx.context.internalAdapter.findUserById(userId);
-            if (target && hasAdminRole((target as { role?: string | null }).role)) {
-              if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
-                throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
-              }
+            if (!session || !userId || !may(session, permission)) return;
+            if (ctx.path === "/admin/set-role") {
+              if (userId === session.user.id) throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
+              // A configured administrator id stays an admin whatever its role; a role that keeps `admin` demotes no one.
+              if (hasAdminRole(rolesOf(body.role)) || adminUserIds.includes(userId)) return;
+            }
+            // Banning or deleting oneself is refused by better-auth, with its own message.
+            if (userId === session.user.id) return;
+            const target = (await ctx.context.internalAdapter.findUserById(userId)) as { id: string; role?: string | null } | null;
+            if (!target || !(adminUserIds.includes(target.id) || hasAdminRole(target.role))) return;
+            if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
+              throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
             }
           }),
         },
@@ -128,6 +152,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         auditedEndpoint({
           db,
           endpoint: endpoints.setRole,
+          lock: lockPlatformAdmins,
           prior: async (trx, { body }) => (await findAuditLabels(trx, text(body.userId) ?? "")).role,
           record: ({ body, response, prior }) =>
             aboutUser("user.role_changed", userOf(response), { details: { from: prior ?? "user", to: rolesOf(body.role) } }),
@@ -135,6 +160,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         auditedEndpoint({
           db,
           endpoint: endpoints.banUser,
+          lock: lockPlatformAdmins,
           record: ({ body, response }) => {
             const user = userOf(response);
             const expiresAt = user?.banExpires ? new Date(user.banExpires).toISOString() : null;
@@ -185,6 +211,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         auditedEndpoint({
           db,
           endpoint: endpoints.removeUser,
+          lock: lockPlatformAdmins,
           prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
           record: ({ prior }) => aboutUser("user.deleted", prior.user),
         }),

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { PostgresAdapter, sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
 import type { AdminOrganizationDetail, AdminOrganizationListQuery, AdminUserListQuery } from "../../../common/admin.schemas";
 import { toIsoString, type Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
@@ -320,17 +320,31 @@ export async function findOrganizationDetail(db: Kysely<Database>, organizationI
 }
 
 /**
- * How many platform admins there are besides `userId`: users with the `admin` role, and configured administrator
- * ids that belong to a user. Read inside the change's transaction.
+ * How many platform admins besides `userId` can still use the console: users with the `admin` role and configured
+ * administrator ids that belong to a user, not banned now. Read inside the change's transaction, after
+ * `lockPlatformAdmins`.
  */
-export async function countPlatformAdminsOtherThan(db: Kysely<Database>, userId: string, adminUserIds: readonly string[]): Promise<number> {
+export async function countPlatformAdminsOtherThan(db: Kysely<Database>, userId: string, adminUserIds: readonly string[], now = new Date()): Promise<number> {
   const rows = await db
     .selectFrom("user")
-    .select(["id", "role"])
+    .select(["id", "role", "banned", "banExpires"])
     .where("id", "!=", userId)
     .where((eb) => eb.or([eb("role", "like", "%admin%"), ...(adminUserIds.length ? [eb("id", "in", [...adminUserIds])] : [])]))
     .execute();
-  return rows.filter((row) => adminUserIds.includes(row.id) || (row.role ?? "").split(",").some((role) => role.trim() === "admin")).length;
+  return rows.filter(
+    (row) =>
+      (adminUserIds.includes(row.id) || (row.role ?? "").split(",").some((role) => role.trim() === "admin")) &&
+      !(Boolean(row.banned) && (row.banExpires === null || new Date(row.banExpires).getTime() > now.getTime())),
+  ).length;
+}
+
+/**
+ * Makes changes that could remove a platform admin take turns, so two admins demoting each other at once cannot
+ * both pass the last-admin check. PostgreSQL: a transaction-scoped advisory lock. SQLite runs one write
+ * transaction at a time already.
+ */
+export async function lockPlatformAdmins(db: Kysely<Database>): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('atrium:platform-admins'))`.execute(db);
 }
 
 /** A user's e-mail (the audit label) and platform role, before a change to them. */

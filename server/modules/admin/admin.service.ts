@@ -94,6 +94,7 @@ export async function changePlatformRoleFromCommandLine(
       .filter((role) => role && role !== "admin" && role !== "user");
     const to = input.action === "grant" ? ["admin", ...others].join(",") : others.length ? others.join(",") : "user";
     if (to === from) return { email, from, to, changed: false };
+    await repository.lockPlatformAdmins(trx);
     if (input.action === "revoke" && (await repository.countPlatformAdminsOtherThan(trx, user.id, adminUserIds)) === 0) {
       throw new Error(`${email} is the last platform admin: grant another user first.`);
     }

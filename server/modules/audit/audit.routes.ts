@@ -24,7 +24,9 @@ export function adminAuditRoutes(deps: { getSession: GetSession; adminUserIds: r
   return new Hono<SessionEnv>()
     .use("*", requirePlatformPermission(deps, { auditLog: ["list"] }))
     .get("/", validate("query", auditLogQuerySchema), async (c) => c.json((await listAuditLog(deps.db, c.req.valid("query"))) satisfies AuditLogPage))
-    .get("/export", validate("query", auditLogQuerySchema), async (c) => auditCsvResponse(c, await exportAuditLog(deps.db, withoutPaging(c.req.valid("query"))), "atrium"));
+    .get("/export", validate("query", auditLogQuerySchema), async (c) =>
+      auditCsvResponse(c, await exportAuditLog(deps.db, withoutPaging(c.req.valid("query"))), "atrium"),
+    );
 }
 
 export type AdminAuditRoutes = ReturnType<typeof adminAuditRoutes>;

@@ -117,7 +117,8 @@ export async function exportAuditLog(db: Kysely<Database>, filters: Omit<AuditLo
   let sent = 0;
   let after: { createdAt: string; id: string } | null = null;
   const nextBatch = async () => {
-    const rows = sent < AUDIT_EXPORT_MAX_ROWS ? await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent)) : [];
+    const rows =
+      sent < AUDIT_EXPORT_MAX_ROWS ? await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent)) : [];
     const last = rows[rows.length - 1];
     if (last) after = { createdAt: toIsoString(last.created_at) ?? "", id: last.id };
     sent += rows.length;

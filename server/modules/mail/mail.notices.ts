@@ -1,7 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { MailQueue } from "./mail.service";
-import { existingAccountMail, invitationMail, noticeMail, passwordResetMail, verificationMail } from "./mail.templates";
+import { existingAccountMail, invitationMail, noticeMail, passwordResetMail, verificationMail, type SignInKind } from "./mail.templates";
 
 type Person = { id: string; email: string; name: string };
 
@@ -10,14 +10,14 @@ type Person = { id: string; email: string; name: string };
  * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
  * `sendInvitationEmail`), and a plugin for the notice no callback covers (a changed password).
  */
-export function authMailNotices(mail: MailQueue, options: { baseUrl: string; hasPassword: (userId: string) => Promise<boolean> }) {
+export function authMailNotices(mail: MailQueue, options: { baseUrl: string; signInKind: (userId: string) => Promise<SignInKind> }) {
   const appUrl = (pathname: string) => `${options.baseUrl}${pathname}`;
   const notify = (user: Person, subject: string, message: string) => mail.enqueue({ to: user.email, ...noticeMail({ name: user.name, subject, message }) });
 
   return {
     emailAndPassword: {
       async sendResetPassword({ user, url }: { user: Person; url: string }) {
-        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url, hasPassword: await options.hasPassword(user.id) }) });
+        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url, signIn: await options.signInKind(user.id) }) });
       },
       async onPasswordReset({ user }: { user: Person }) {
         await notify(user, "Your password was reset", "Your password was just reset, and every session of your account was signed out.");

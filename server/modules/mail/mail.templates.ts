@@ -40,8 +40,22 @@ export function verificationMail(input: { name: string; url: string }): Rendered
 }
 
 /** Someone who signed up through a provider has no password yet: the same link sets their first one. */
-export function passwordResetMail(input: { name: string; url: string; hasPassword: boolean }): RenderedMail {
-  if (!input.hasPassword) {
+/** How the account signs in today: with a password, only through providers, or not at all yet (created by an admin). */
+export type SignInKind = "password" | "provider" | "none";
+
+export function passwordResetMail(input: { name: string; url: string; signIn: SignInKind }): RenderedMail {
+  if (input.signIn === "none") {
+    return render(
+      `Set a password for ${APP_NAME}`,
+      "Set a password",
+      [
+        `Hi ${input.name}, an ${APP_NAME} account was created for you with this e-mail address. Choose a password to sign in; the link works for 1 hour.`,
+        `After that, ask for a new link with "Forgot your password?" on the sign-in page.`,
+      ],
+      { label: "Choose a password", url: input.url },
+    );
+  }
+  if (input.signIn === "provider") {
     return render(
       `Set a password for ${APP_NAME}`,
       "Set a password",

@@ -48,7 +48,11 @@ export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kyse
     })
     .get("/:organizationId/audit-log/export", validate("query", auditLogQuerySchema), async (c) => {
       const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
-      return auditCsvResponse(c, await exportAuditLog(deps.db, { ...withoutPaging(c.req.valid("query")), organizationId: scope.organizationId }), "organization");
+      return auditCsvResponse(
+        c,
+        await exportAuditLog(deps.db, { ...withoutPaging(c.req.valid("query")), organizationId: scope.organizationId }),
+        "organization",
+      );
     });
 }
 
