@@ -1,9 +1,15 @@
-import { useState } from "react";
-import type { AuditAction, AuditEntry, AuditLogQuery } from "../../common/audit.schemas";
+import { useState, type ReactNode } from "react";
+import type { AuditAction, AuditEntry, AuditLogPage, AuditLogQuery } from "../../common/audit.schemas";
+import { errorMessage } from "../lib/api-error";
 import { AUDIT_ACTION_LABELS, auditActionGroups, describeAuditEntry } from "../lib/audit-actions";
 import { cn } from "../lib/cn";
 import { describeDevice } from "../lib/device";
 import { formatDateTime } from "../lib/format";
+import { Alert } from "./ui/alert";
+import { Button } from "./ui/button";
+import { EmptyState } from "./ui/page";
+import { PageSizeSelect, Pagination } from "./ui/pagination";
+import { LoadingBlock, Spinner } from "./ui/spinner";
 import { MobileLabel, Table } from "./ui/table";
 import { SelectField, TextField } from "./ui/text-field";
 
@@ -177,6 +183,90 @@ export function AuditDateRangeFields({ from, to, onChange }: DayRange & { onChan
         error={isBackwards(draft) ? "Choose a day on or after the start" : undefined}
         onChange={(event) => change({ ...draft, to: event.target.value })}
       />
+    </>
+  );
+}
+
+/** What `AuditLogResults` needs of the query that reads a page of the log. */
+type AuditLogPageQuery = {
+  data?: AuditLogPage;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  isFetching: boolean;
+  isPlaceholderData: boolean;
+  refetch: () => unknown;
+};
+
+/**
+ * One page of a log with its count, page size, loading, error, empty and past-the-end states and paging: the
+ * platform admins' log and an organization's own use it alike. `clearFilters` sits next to the count.
+ */
+export function AuditLogResults({
+  log,
+  limit,
+  offset,
+  hasFilters,
+  showOrganization,
+  emptyHint,
+  clearFilters,
+  onPageChange,
+  onLimitChange,
+}: {
+  log: AuditLogPageQuery;
+  limit: number;
+  offset: number;
+  hasFilters: boolean;
+  showOrganization?: boolean;
+  /** What the empty state suggests, with filters and without. */
+  emptyHint: { filtered: string; unfiltered: string };
+  clearFilters?: ReactNode;
+  onPageChange: (offset: number) => void;
+  onLimitChange: (limit: number) => void;
+}) {
+  const total = log.data?.total ?? 0;
+  const entries = log.data?.entries ?? [];
+  return (
+    <>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <p role="status" className="text-sm font-medium">
+            {log.data ? `${total.toLocaleString()} ${total === 1 ? "entry" : "entries"}${hasFilters ? " match the filters" : ""}` : ""}
+          </p>
+          {log.isFetching && !log.isPending ? <Spinner label="Updating…" /> : null}
+          {clearFilters}
+        </div>
+        <PageSizeSelect value={limit} onChange={onLimitChange} />
+      </div>
+      {log.isPending ? <LoadingBlock label="Loading the audit log…" /> : null}
+      {log.isError ? (
+        <Alert tone="error" title="The audit log could not load">
+          <p>{errorMessage(log.error)}</p>
+          <Button variant="secondary" size="sm" className="mt-3" onClick={() => log.refetch()} isLoading={log.isFetching}>
+            Try again
+          </Button>
+        </Alert>
+      ) : null}
+      {log.data && entries.length === 0 ? (
+        total > 0 ? (
+          // An old link can point past the last page.
+          <EmptyState title="This page is past the last entry">
+            <Button variant="secondary" size="sm" className="mt-2" onClick={() => onPageChange(0)}>
+              Go to the first page
+            </Button>
+          </EmptyState>
+        ) : (
+          <EmptyState title={hasFilters ? "No entries match these filters" : "Nothing recorded yet"}>
+            {hasFilters ? emptyHint.filtered : emptyHint.unfiltered}
+          </EmptyState>
+        )
+      ) : null}
+      {entries.length > 0 ? (
+        <div aria-busy={log.isPlaceholderData || undefined} className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+          <AuditLogTable entries={entries} showOrganization={showOrganization} />
+        </div>
+      ) : null}
+      <Pagination label="Audit log pages" offset={offset} pageSize={limit} total={total} onChange={onPageChange} />
     </>
   );
 }

@@ -70,6 +70,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   isDanger = true,
+  fallbackFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -78,11 +79,13 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => Promise<unknown>;
   isDanger?: boolean;
+  /** Where focus goes when the action removed what opened the dialog (a revoked session's row). */
+  fallbackFocus?: RefObject<HTMLElement | null>;
 }) {
   const [isWorking, setWorking] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description}>
-      <div className="flex justify-end gap-2">
+    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description} fallbackFocus={fallbackFocus}>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={() => onOpenChange(false)}>
           Cancel
         </Button>

@@ -1,3 +1,5 @@
+import { ADMIN_PAGE_SIZES } from "../../../common/admin.schemas";
+import { cn } from "../../lib/cn";
 import { Button } from "./button";
 
 /** "21–40 of 95" with Previous and Next; hidden when everything fits on one page. */
@@ -29,5 +31,25 @@ export function Pagination({
         </Button>
       </div>
     </nav>
+  );
+}
+
+/** "Rows per page" for the lists that page on the server (10, 25, 50 or 100). */
+export function PageSizeSelect({ value, onChange, className }: { value: number; onChange: (size: number) => void; className?: string }) {
+  return (
+    <label className={cn("flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400", className)}>
+      Rows per page
+      <select
+        value={value}
+        onChange={(event) => onChange(Number(event.target.value))}
+        className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      >
+        {ADMIN_PAGE_SIZES.map((size) => (
+          <option key={size} value={size}>
+            {size}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

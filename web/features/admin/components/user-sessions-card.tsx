@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
+import { ConfirmDialog } from "../../../components/ui/dialog";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
@@ -11,7 +12,6 @@ import { errorMessage } from "../../../lib/api-error";
 import { describeDevice } from "../../../lib/device";
 import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useAdminUserSessions, useRevokeUserSession, useRevokeUserSessions, type AdminUserSession } from "../api/admin";
-import { ConfirmActionDialog } from "./confirm-action-dialog";
 
 function deviceOf(session: AdminUserSession): string {
   return `${describeDevice(session.userAgent)}${session.ipAddress ? ` (${session.ipAddress})` : ""}`;
@@ -112,7 +112,7 @@ export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { i
           ))}
         </Table>
       ) : null}
-      <ConfirmActionDialog
+      <ConfirmDialog
         open={revoking !== null}
         onOpenChange={(open) => !open && setRevoking(null)}
         title="Revoke this session?"
@@ -121,7 +121,7 @@ export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { i
         onConfirm={() => (revoking ? revoke.mutateAsync(revoking.token) : Promise.resolve())}
         fallbackFocus={titleRef}
       />
-      <ConfirmActionDialog
+      <ConfirmDialog
         open={isConfirmingAll}
         onOpenChange={setConfirmingAll}
         title={`Revoke every session of ${user.name}?`}

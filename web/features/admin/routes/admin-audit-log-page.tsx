@@ -1,15 +1,10 @@
 import { useEffect, useState } from "react";
-import { ADMIN_PAGE_SIZES } from "../../../../common/admin.schemas";
 import type { AuditLogQuery } from "../../../../common/audit.schemas";
-import { AuditActionField, AuditDateRangeFields, AuditLogExportLink, AuditLogTable } from "../../../components/audit-log-table";
-import { Alert } from "../../../components/ui/alert";
+import { AuditActionField, AuditDateRangeFields, AuditLogExportLink, AuditLogResults } from "../../../components/audit-log-table";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
-import { EmptyState, PageHeader } from "../../../components/ui/page";
-import { Pagination } from "../../../components/ui/pagination";
-import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
+import { PageHeader } from "../../../components/ui/page";
 import { TextField } from "../../../components/ui/text-field";
-import { errorMessage } from "../../../lib/api-error";
 import { useDebouncedValue } from "../../../lib/use-debounced-value";
 import { useAdminAuditLog } from "../api/audit-log";
 
@@ -64,8 +59,6 @@ export function AdminAuditLogPage({ search, onSearchChange }: { search: AdminAud
   const log = useAdminAuditLog(search);
   const { limit, offset, ...filters } = search;
   const hasFilters = Object.values(filters).some((value) => value !== undefined && value !== "");
-  const total = log.data?.total ?? 0;
-  const entries = log.data?.entries ?? [];
   /** A filter change starts again at the first page. */
   const filter = (next: Partial<AuditLogQuery>) => onSearchChange({ ...search, ...next, offset: 0 });
 
@@ -93,57 +86,16 @@ export function AdminAuditLogPage({ search, onSearchChange }: { search: AdminAud
           </div>
         </Card>
         <Card>
-          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-            <div className="flex items-center gap-3">
-              <p role="status" className="text-sm font-medium">
-                {log.data ? `${total.toLocaleString()} ${total === 1 ? "entry" : "entries"}${hasFilters ? " match the filters" : ""}` : ""}
-              </p>
-              {log.isFetching && !log.isPending ? <Spinner label="Updating…" /> : null}
-            </div>
-            <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-              Rows per page
-              <select
-                value={limit}
-                onChange={(event) => onSearchChange({ ...search, limit: Number(event.target.value), offset: 0 })}
-                className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-              >
-                {ADMIN_PAGE_SIZES.map((size) => (
-                  <option key={size} value={size}>
-                    {size}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-          {log.isPending ? <LoadingBlock label="Loading the audit log…" /> : null}
-          {log.isError ? (
-            <Alert tone="error" title="The audit log could not load">
-              <p>{errorMessage(log.error)}</p>
-              <Button variant="secondary" size="sm" className="mt-3" onClick={() => log.refetch()} isLoading={log.isFetching}>
-                Try again
-              </Button>
-            </Alert>
-          ) : null}
-          {log.data && entries.length === 0 ? (
-            total > 0 ? (
-              // An old link can point past the last page.
-              <EmptyState title="This page is past the last entry">
-                <Button variant="secondary" size="sm" className="mt-2" onClick={() => onSearchChange({ ...search, offset: 0 })}>
-                  Go to the first page
-                </Button>
-              </EmptyState>
-            ) : (
-              <EmptyState title={hasFilters ? "No entries match these filters" : "Nothing recorded yet"}>
-                {hasFilters ? "Try fewer filters or a wider range of days." : "Changes appear here as people make them."}
-              </EmptyState>
-            )
-          ) : null}
-          {entries.length > 0 ? (
-            <div aria-busy={log.isPlaceholderData || undefined} className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
-              <AuditLogTable entries={entries} showOrganization />
-            </div>
-          ) : null}
-          <Pagination label="Audit log pages" offset={offset} pageSize={limit} total={total} onChange={(next) => onSearchChange({ ...search, offset: next })} />
+          <AuditLogResults
+            log={log}
+            limit={limit}
+            offset={offset}
+            hasFilters={hasFilters}
+            showOrganization
+            emptyHint={{ filtered: "Try fewer filters or a wider range of days.", unfiltered: "Changes appear here as people make them." }}
+            onPageChange={(next) => onSearchChange({ ...search, offset: next })}
+            onLimitChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
+          />
         </Card>
       </div>
     </>

@@ -1,6 +1,5 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import { ADMIN_PAGE_SIZES } from "../../../../common/admin.schemas";
 import type { SubscriptionStatus } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
@@ -8,7 +7,7 @@ import { Badge, type BadgeTone } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
-import { Pagination } from "../../../components/ui/pagination";
+import { PageSizeSelect, Pagination } from "../../../components/ui/pagination";
 import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
 import { MobileLabel, Table } from "../../../components/ui/table";
@@ -68,20 +67,7 @@ export function AdminOrganizationsPage({
         <div className="mb-4 flex flex-wrap items-center gap-3">
           <SearchInput label="Search organizations" value={text} placeholder="Search by name or slug" onSearch={setText} />
           {organizations.isFetching && !organizations.isPending ? <Spinner label="Updating…" /> : null}
-          <label className="ml-auto flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-            Rows per page
-            <select
-              value={search.limit}
-              onChange={(event) => onSearchChange({ ...search, limit: Number(event.target.value), offset: 0 })}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-            >
-              {ADMIN_PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PageSizeSelect value={search.limit} onChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })} className="ml-auto" />
         </div>
         <p role="status" className="mb-2 text-sm font-medium">
           {organizations.data ? `${total.toLocaleString()} ${total === 1 ? "organization" : "organizations"}${committed ? ` match “${committed}”` : ""}` : ""}

@@ -4,6 +4,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
+import { ConfirmDialog } from "../../../components/ui/dialog";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { EmptyState } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
@@ -13,7 +14,6 @@ import { useAppMeta } from "../../../lib/meta";
 import { useAdminUser, useUnbanUser, type AdminUserDetail } from "../api/admin";
 import { AuditEntriesCard } from "../components/audit-entries-card";
 import { BanUserDialog } from "../components/ban-user-dialog";
-import { ConfirmActionDialog } from "../components/confirm-action-dialog";
 import { DeleteUserDialog } from "../components/delete-user-dialog";
 import { ImpersonateDialog } from "../components/impersonate-dialog";
 import { SetPasswordDialog } from "../components/set-password-dialog";
@@ -163,7 +163,7 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
           <SetRoleDialog user={user} {...dialog("role")} fallbackFocus={titleRef} />
           <SetPasswordDialog user={user} {...dialog("password")} />
           <BanUserDialog user={user} {...dialog("ban")} fallbackFocus={titleRef} />
-          <ConfirmActionDialog
+          <ConfirmDialog
             {...dialog("unban")}
             title={`Unban ${user.name}?`}
             description={`${user.name} can sign in again right away.`}

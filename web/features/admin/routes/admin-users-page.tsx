@@ -1,19 +1,12 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import {
-  ADMIN_PAGE_SIZES,
-  calendarDaySchema,
-  PLATFORM_ROLE_OPTIONS,
-  SEARCH_MAX_LENGTH,
-  type AdminUserListQuery,
-  type AdminUserSort,
-} from "../../../../common/admin.schemas";
+import { calendarDaySchema, PLATFORM_ROLE_OPTIONS, SEARCH_MAX_LENGTH, type AdminUserListQuery, type AdminUserSort } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
-import { Pagination } from "../../../components/ui/pagination";
+import { PageSizeSelect, Pagination } from "../../../components/ui/pagination";
 import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
 import { MobileLabel, Table } from "../../../components/ui/table";
@@ -169,20 +162,7 @@ export function AdminUsersPage({
               </Button>
             ) : null}
           </div>
-          <label className="flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400">
-            Rows per page
-            <select
-              value={search.limit}
-              onChange={(event) => filter({ limit: Number(event.target.value) })}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-            >
-              {ADMIN_PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </label>
+          <PageSizeSelect value={search.limit} onChange={(size) => filter({ limit: size })} />
         </div>
 
         {users.isPending ? <LoadingBlock label="Loading users…" /> : null}
