@@ -130,6 +130,11 @@ export const createUserSchema = z
   });
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 
+/** The one reading of a user's ban: a ban whose expiry has passed no longer counts (better-auth lifts it at the next sign-in). */
+export function isBannedNow(user: { banned?: boolean | number | null; banExpires?: Date | string | null }, now = new Date()): boolean {
+  return Boolean(user.banned) && (user.banExpires == null || new Date(user.banExpires).getTime() > now.getTime());
+}
+
 /** Ban presets: the expiry of a ban as the console offers it; "date" takes a day, "permanent" never expires. */
 export const BAN_DURATIONS = ["1h", "1d", "7d", "date", "permanent"] as const;
 export type BanDuration = (typeof BAN_DURATIONS)[number];

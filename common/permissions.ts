@@ -66,6 +66,14 @@ export type OrganizationPermissions = {
   [K in keyof typeof organizationStatements]?: Array<(typeof organizationStatements)[K][number]>;
 };
 
+/**
+ * The one definition of a platform admin (spec section 6): a configured administrator id, or a user whose
+ * comma-separated roles include `admin`. Every platform-admin decision the app makes itself goes through it.
+ */
+export function isPlatformAdmin(user: { id: string; role?: string | null }, adminUserIds: readonly string[]): boolean {
+  return adminUserIds.includes(user.id) || (user.role ?? "").split(",").some((role) => role.trim() === "admin");
+}
+
 export type PlatformPermissions = {
   [K in keyof typeof platformStatements]?: Array<(typeof platformStatements)[K][number]>;
 };

@@ -1,16 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import type { Kysely } from "kysely";
+import { isPlatformAdmin } from "../../common/permissions";
 import type { Database } from "../db/schema";
-
-type PlatformUser = { id: string; role?: string | null };
-
-/**
- * The one definition of a platform admin (spec section 6): a configured administrator id, or a user whose
- * comma-separated roles include `admin`. Every platform-admin decision the app makes itself goes through it.
- */
-export function isPlatformAdmin(user: PlatformUser, adminUserIds: readonly string[]): boolean {
-  return adminUserIds.includes(user.id) || (user.role ?? "").split(",").some((role) => role.trim() === "admin");
-}
 
 /**
  * `ADMIN_EMAILS` makes a platform admin of a listed address only once the address is proven: at creation
@@ -35,7 +26,7 @@ export function adminEmails(deps: { db: Kysely<Database>; adminEmails: readonly 
             update: {
               // Runs after better-auth's transaction has committed, so the app's own connection is free.
               async after(user) {
-                const updated = user as typeof user & PlatformUser;
+                const updated = user as typeof user & { role?: string | null };
                 if (!isListed(updated) || isPlatformAdmin(updated, [])) return;
                 await deps.db.updateTable("user").set({ role: "admin" }).where("id", "=", updated.id).execute();
               },

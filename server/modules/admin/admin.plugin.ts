@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
 import { bannedUserMessage } from "../../../common/admin.schemas";
 import { PLATFORM_ADMIN_ERROR_CODES } from "../../../common/error-codes";
-import { platformAccessControl, platformAllows, platformRoles, type PlatformPermissions } from "../../../common/permissions";
+import { isPlatformAdmin, platformAccessControl, platformAllows, platformRoles, type PlatformPermissions } from "../../../common/permissions";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
@@ -28,7 +28,6 @@ type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 const bodyOf = (ctx: HookContext): Body => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Body) : {});
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const rolesOf = (value: unknown) => (Array.isArray(value) ? value.join(",") : (text(value) ?? ""));
-const hasAdminRole = (role: string | null | undefined) => (role ?? "").split(",").some((name) => name.trim() === "admin");
 const userOf = (response: unknown) => (response as { user?: { id: string; email: string; role?: string | null; banExpires?: Date | string | null } }).user;
 
 /**
@@ -112,12 +111,12 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             if (ctx.path === "/admin/set-role") {
               if (userId === session.user.id) throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
               // A configured administrator id stays an admin whatever its role; a role that keeps `admin` demotes no one.
-              if (hasAdminRole(rolesOf(body.role)) || adminUserIds.includes(userId)) return;
+              if (isPlatformAdmin({ id: userId, role: rolesOf(body.role) }, adminUserIds)) return;
             }
             // Banning or deleting oneself is refused by better-auth, with its own message.
             if (userId === session.user.id) return;
             const target = (await ctx.context.internalAdapter.findUserById(userId)) as { id: string; role?: string | null } | null;
-            if (!target || !(adminUserIds.includes(target.id) || hasAdminRole(target.role))) return;
+            if (!target || !isPlatformAdmin(target, adminUserIds)) return;
             if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
               throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
             }

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
-import type { AdminOrganizationDetail, AdminOrganizationListQuery, AdminUserListQuery } from "../../../common/admin.schemas";
+import { isBannedNow, type AdminOrganizationDetail, type AdminOrganizationListQuery, type AdminUserListQuery } from "../../../common/admin.schemas";
+import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
 
@@ -331,11 +332,7 @@ export async function countPlatformAdminsOtherThan(db: Kysely<Database>, userId:
     .where("id", "!=", userId)
     .where((eb) => eb.or([eb("role", "like", "%admin%"), ...(adminUserIds.length ? [eb("id", "in", [...adminUserIds])] : [])]))
     .execute();
-  return rows.filter(
-    (row) =>
-      (adminUserIds.includes(row.id) || (row.role ?? "").split(",").some((role) => role.trim() === "admin")) &&
-      !(Boolean(row.banned) && (row.banExpires === null || new Date(row.banExpires).getTime() > now.getTime())),
-  ).length;
+  return rows.filter((row) => isPlatformAdmin(row, adminUserIds) && !isBannedNow(row, now)).length;
 }
 
 /**

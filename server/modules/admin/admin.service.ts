@@ -1,15 +1,11 @@
 import type { Kysely } from "kysely";
-import type { AdminOrganizationListQuery, AdminUserListQuery } from "../../../common/admin.schemas";
+import { isBannedNow, type AdminOrganizationListQuery, type AdminUserListQuery } from "../../../common/admin.schemas";
+import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent } from "../audit";
 import * as repository from "./admin.repository";
 import type { AdminOrganizationDetail, AdminOrganizationList, AdminUserDetail, AdminUserList, AdminUserListItem, PlansOf } from "./admin.schemas";
-
-/** The one reading of a user's ban: a ban whose expiry has passed no longer counts (better-auth lifts it at the next sign-in). */
-export function isBannedNow(user: { banned: boolean | number | null; banExpires: Date | string | null }, now = new Date()): boolean {
-  return Boolean(user.banned) && (user.banExpires === null || new Date(user.banExpires).getTime() > now.getTime());
-}
 
 function toListItem(row: repository.UserRow, adminUserIds: readonly string[], now: Date): AdminUserListItem {
   const banned = isBannedNow(row, now);
@@ -21,7 +17,7 @@ function toListItem(row: repository.UserRow, adminUserIds: readonly string[], no
     username: row.username,
     image: row.image,
     role,
-    isPlatformAdmin: adminUserIds.includes(row.id) || role.split(",").some((name) => name.trim() === "admin"),
+    isPlatformAdmin: isPlatformAdmin({ id: row.id, role }, adminUserIds),
     emailVerified: Boolean(row.emailVerified),
     banned,
     banReason: banned ? row.banReason : null,

@@ -61,6 +61,31 @@ export function Dialog({
   );
 }
 
+/**
+ * A dialog's buttons: Cancel, then the action (`children`). On a small screen they stack, the action on top,
+ * so neither is cut off.
+ */
+export function DialogActions({
+  onCancel,
+  cancelLabel = "Cancel",
+  isCancelDisabled,
+  children,
+}: {
+  onCancel: () => void;
+  cancelLabel?: string;
+  isCancelDisabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <Button variant="secondary" onClick={onCancel} disabled={isCancelDisabled}>
+        {cancelLabel}
+      </Button>
+      {children}
+    </div>
+  );
+}
+
 /** Asks before a consequential action; the confirm button shows progress and the dialog closes on success. */
 export function ConfirmDialog({
   open,
@@ -85,10 +110,7 @@ export function ConfirmDialog({
   const [isWorking, setWorking] = useState(false);
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description} fallbackFocus={fallbackFocus}>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={() => onOpenChange(false)}>
         <Button
           variant={isDanger ? "danger" : "primary"}
           isLoading={isWorking}
@@ -106,7 +128,7 @@ export function ConfirmDialog({
         >
           {confirmLabel}
         </Button>
-      </div>
+      </DialogActions>
     </Dialog>
   );
 }

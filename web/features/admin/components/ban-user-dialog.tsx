@@ -2,7 +2,7 @@ import type { RefObject } from "react";
 import { BAN_DURATION_SECONDS, banUserSchema, type BanDuration, type BanUserInput } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextAreaField, TextField } from "../../../components/ui/text-field";
 import { formatDateTime } from "../../../lib/format";
 import { useZodForm } from "../../../lib/form";
@@ -70,14 +70,11 @@ function BanForm({ user, onCancel, onDone }: { user: { id: string; name: string 
             ? `${user.name} can sign in again from ${formatDateTime(new Date(Date.now() + seconds * 1000))}.`
             : null}
       </p>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" variant="danger" isLoading={isSubmitting}>
           {isSubmitting ? "Banning…" : `Ban ${user.name}`}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

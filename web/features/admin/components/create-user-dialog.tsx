@@ -3,7 +3,7 @@ import { createUserSchema } from "../../../../common/admin.schemas";
 import { UsernameAvailability } from "../../../components/username-availability";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
 import { useZodForm, type ServerErrorMap } from "../../../lib/form";
@@ -61,14 +61,11 @@ function CreateUserForm({ onCancel }: { onCancel: () => void }) {
       {passwordMode === "set" ? (
         <TextField label="Password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("password")} />
       ) : null}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" isLoading={isSubmitting}>
           {isSubmitting ? "Creating user…" : "Create user"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

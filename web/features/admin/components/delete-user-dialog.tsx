@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { errorMessage } from "../../../lib/api-error";
 import { useRemoveUser } from "../api/admin";
 
@@ -39,14 +39,11 @@ function DeleteForm({ user, onCancel }: { user: DeleteUser; onCancel: () => void
           className="block w-full rounded-lg border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-xs dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         />
       </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" variant="danger" disabled={!isConfirmed} isLoading={remove.isPending}>
           {remove.isPending ? "Deleting…" : "Delete user"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { impersonateUserSchema } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextAreaField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useImpersonateUser } from "../api/admin";
@@ -24,14 +24,11 @@ function ImpersonateForm({ user, onCancel }: { user: { id: string; name: string 
         description="Kept in the audit log with the impersonation."
         {...form.field("reason")}
       />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" isLoading={isSubmitting}>
           {isSubmitting ? "Starting…" : `Impersonate ${user.name}`}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

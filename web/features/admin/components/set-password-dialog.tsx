@@ -3,7 +3,7 @@ import { z } from "zod";
 import { passwordSchema } from "../../../../common/account.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useSetUserPassword } from "../api/admin";
@@ -23,14 +23,11 @@ function SetPasswordForm({ user, onCancel, onDone }: { user: { id: string; name:
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       <TextField label="New password" type="password" autoComplete="new-password" autoFocus description="8 to 128 characters." {...form.field("newPassword")} />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" isLoading={isSubmitting}>
           {isSubmitting ? "Setting password…" : "Set password"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { PLATFORM_ROLE_OPTIONS, type PlatformRoleOption } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { useZodForm } from "../../../lib/form";
 import { useSetUserRole } from "../api/admin";
 import { ChoiceField } from "./choice-field";
@@ -52,14 +52,11 @@ function SetRoleForm({ user, onCancel, onDone }: { user: RoleUser; onCancel: () 
       {user.isPlatformAdmin && current === "user" ? (
         <Alert tone="info">{`${user.name} is a platform admin through the server's configuration; their role does not change that.`}</Alert>
       ) : null}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" variant={role === "admin" ? "primary" : "danger"} disabled={role === current} isLoading={isSubmitting}>
           {role === "admin" ? "Make platform admin" : "Make regular user"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CANCELLATION_REASONS, FREE_PLAN_LIMITS, subscriptionChangeBodySchema, type BillingOverview, type Plan } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { SelectField, TextAreaField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useCancelSubscription } from "../api/billing";
@@ -42,14 +42,11 @@ function CancelForm({ organizationId, onClose }: { organizationId: string; onClo
         description="Up to 500 characters."
         {...form.field("cancellationComment")}
       />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onClose}>
-          Keep my plan
-        </Button>
+      <DialogActions onCancel={onClose} cancelLabel="Keep my plan">
         <Button type="submit" variant="danger" isLoading={isSubmitting}>
           {isSubmitting ? "Canceling…" : "Cancel subscription"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

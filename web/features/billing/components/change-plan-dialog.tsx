@@ -2,7 +2,7 @@ import type { RefObject } from "react";
 import type { BillingOverview } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { Skeleton } from "../../../components/ui/skeleton";
 import { Spinner } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
@@ -64,10 +64,7 @@ function ChangePlanBody({
           </div>
         ) : null}
       </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onClose}>
         <Button
           disabled={!preview.data}
           isLoading={changePlan.isPending}
@@ -75,7 +72,7 @@ function ChangePlanBody({
         >
           Confirm change
         </Button>
-      </div>
+      </DialogActions>
     </div>
   );
 }

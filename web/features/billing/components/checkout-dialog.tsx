@@ -1,7 +1,7 @@
 import { checkoutBodySchema } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useStartCheckout } from "../api/billing";
@@ -48,14 +48,11 @@ function CheckoutForm({ organizationId, choice, onCancel }: { organizationId: st
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         You will enter your card on the payment provider's secure page, then come back here. Nothing is charged until you confirm there.
       </p>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel} disabled={isRedirecting}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel} isCancelDisabled={isRedirecting}>
         <Button type="submit" isLoading={isRedirecting}>
           {isRedirecting ? "Opening checkout…" : "Continue to payment"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { REFUND_REASONS, refundBodySchema, type BillingOrder, type BillingRefund } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Dialog } from "../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { SelectField, TextAreaField, TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useRefundOrder } from "../api/admin-billing";
@@ -82,14 +82,11 @@ function RefundForm({
         description="Kept with the refund; the customer does not see it."
         {...form.field("comment")}
       />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onCancel}>
         <Button type="submit" variant="danger" isLoading={isSubmitting}>
           {isSubmitting ? "Refunding…" : "Refund"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
