@@ -47,7 +47,7 @@ function IdField({
 
 const ID_FILTERS: Array<{ key: IdFilter; label: string; description: string }> = [
   { key: "actorId", label: "Done by (user id)", description: "Who made the change." },
-  { key: "targetId", label: "About (id)", description: "A user, member, team, invitation…" },
+  { key: "targetId", label: "About (id)", description: "A user, team, invitation, organization…" },
   { key: "organizationId", label: "Organization id", description: "Everything in one organization." },
 ];
 
