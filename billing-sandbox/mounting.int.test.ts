@@ -38,7 +38,7 @@ describe("mounted under /sandbox/polar", () => {
     expectSchema("Checkout", checkout);
     expect(checkout.url).toBe(`${baseUrl}/checkout/${checkout.client_secret}`);
     expect((await fetch(checkout.url)).status).toBe(200);
-    expect((await fetch(`${baseUrl}/assets/checkout.js`)).headers.get("content-type")).toContain("text/javascript");
+    expect((await fetch(`${baseUrl}/assets/checkout-page/checkout.js`)).headers.get("content-type")).toContain("text/javascript");
     const root = await fetch(baseUrl, { redirect: "manual" });
     expect([root.status, root.headers.get("location")]).toEqual([302, `${baseUrl}/dashboard`]);
     expect(await (await fetch(`${baseUrl}/v1/nothing-here`, { headers: { authorization: "Bearer x" } })).json()).toEqual({

@@ -1,5 +1,7 @@
 // The sandbox dashboard: reads the provider API lists and the clock control, all through relative
 // URLs so it works at the sandbox root and mounted under the app.
+import { cell, dateTime, fillTable, money, words } from "../layout/format.js";
+
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "billing-sandbox-token";
 $("token").value = sessionStorage.getItem(TOKEN_KEY) ?? "";
@@ -15,34 +17,6 @@ async function api(method, path, body) {
   return response.status === 202 || response.status === 204 ? null : response.json();
 }
 
-const money = (amount, currency = "usd") => new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
-
-function cell(text, className) {
-  const td = document.createElement("td");
-  td.textContent = text ?? "";
-  if (className) td.className = className;
-  return td;
-}
-
-function fill(tbodyId, items, toCells) {
-  const body = $(tbodyId);
-  if (items.length === 0) {
-    // An empty table says so, across all its columns.
-    const td = cell("Nothing yet.", "empty");
-    td.colSpan = body.closest("table").querySelectorAll("thead th").length;
-    const tr = document.createElement("tr");
-    tr.append(td);
-    body.replaceChildren(tr);
-    return;
-  }
-  const rows = items.map((item) => {
-    const tr = document.createElement("tr");
-    tr.append(...toCells(item));
-    return tr;
-  });
-  body.replaceChildren(...rows);
-}
-
 function describePrice(price) {
   if (price.amount_type === "fixed") return money(price.price_amount, price.price_currency);
   if (price.amount_type === "seat_based") return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} / seat`;
@@ -52,14 +26,13 @@ function describePrice(price) {
 
 /** An incomplete subscription's first payment waits for the customer: the button confirms it for them. */
 function completePaymentCell(subscription) {
-  const actions = document.createElement("td");
-  if (subscription.status !== "incomplete") return actions;
+  if (subscription.status !== "incomplete") return cell("");
   const button = document.createElement("button");
   button.type = "button";
+  button.className = "small";
   button.textContent = "Complete payment";
   button.addEventListener("click", () => act(() => api("POST", `sandbox/subscriptions/${subscription.id}/complete-payment`)));
-  actions.append(button);
-  return actions;
+  return cell(button);
 }
 
 async function refresh() {
@@ -74,52 +47,51 @@ async function refresh() {
       api("GET", "v1/orders/?limit=100"),
       api("GET", "v1/webhooks/deliveries?limit=100"),
     ]);
-    $("clock-now").textContent = clock.now;
+    $("clock-now").replaceChildren(dateTime(clock.now));
     $("clock-offset").textContent = `${Math.round(clock.offset_ms / 86_400_000)} days`;
-    fill("products", products.items, (product) => [
+    fillTable($("products"), products.items, (product) => [
       cell(product.name + (product.is_archived ? " (archived)" : "")),
       cell(product.recurring_interval ?? "one-time"),
       cell(product.prices.map(describePrice).join(", ")),
       cell(product.benefits.map((benefit) => benefit.description).join(", ")),
-      cell(product.id),
+      cell(product.id, "id"),
     ]);
-    fill("customers", customers.items, (customer) => [
+    fillTable($("customers"), customers.items, (customer) => [
       cell(customer.email),
       cell(customer.name),
       cell(customer.type),
       cell(customer.external_id),
-      cell(customer.id),
+      cell(customer.id, "id"),
     ]);
-    fill("subscriptions", subscriptions.items, (subscription) => [
+    fillTable($("subscriptions"), subscriptions.items, (subscription) => [
       cell(subscription.customer.email ?? subscription.customer.name),
       cell(subscription.product.name),
       cell(subscription.status),
-      cell(subscription.current_period_end),
+      cell(dateTime(subscription.current_period_end)),
       cell(subscription.cancel_at_period_end ? "yes" : "no"),
-      cell(subscription.id),
+      cell(subscription.id, "id"),
       completePaymentCell(subscription),
     ]);
-    fill("orders", orders.items, (order) => [
-      cell(order.created_at),
+    fillTable($("orders"), orders.items, (order) => [
+      cell(dateTime(order.created_at)),
       cell(order.customer.email ?? order.customer.name),
-      cell(order.billing_reason),
+      cell(words(order.billing_reason)),
       cell(order.status),
-      cell(money(order.total_amount, order.currency)),
-      cell(money(order.refunded_amount, order.currency)),
+      cell(money(order.total_amount, order.currency), "number"),
+      cell(money(order.refunded_amount, order.currency), "number"),
     ]);
-    fill("deliveries", deliveries.items, (delivery) => {
+    fillTable($("deliveries"), deliveries.items, (delivery) => {
       const button = document.createElement("button");
       button.type = "button";
+      button.className = "secondary small";
       button.textContent = "Redeliver";
       button.addEventListener("click", () => act(() => api("POST", `v1/webhooks/events/${delivery.webhook_event.id}/redeliver`)));
-      const actions = document.createElement("td");
-      actions.append(button);
       return [
-        cell(delivery.created_at),
+        cell(dateTime(delivery.created_at)),
         cell(delivery.webhook_event.type),
         cell(delivery.succeeded ? `OK ${delivery.http_code}` : `Failed ${delivery.http_code ?? ""}`, delivery.succeeded ? "ok" : "failed"),
         cell((delivery.response ?? "").slice(0, 120)),
-        actions,
+        cell(button),
       ];
     });
   } catch (error) {

@@ -1,5 +1,7 @@
 // The customer portal page behind `customer_portal_url`: the customer-session token from the query
 // string authorizes the provider's customer-portal API, like the provider's own portal.
+import { cell, dateTime, fillTable, money, words } from "../layout/format.js";
+
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(window.location.search).get("customer_session_token") ?? "";
 
@@ -14,23 +16,11 @@ async function api(method, path, body) {
   return data;
 }
 
-const money = (amount, currency) => new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
-
-function row(cells) {
-  const tr = document.createElement("tr");
-  for (const content of cells) {
-    const td = document.createElement("td");
-    if (content instanceof Node) td.append(content);
-    else td.textContent = content ?? "";
-    tr.append(td);
-  }
-  return tr;
-}
-
 function actionFor(subscription) {
   if (subscription.status !== "active" && subscription.status !== "trialing") return "";
   const button = document.createElement("button");
   button.type = "button";
+  button.className = "secondary small";
   button.textContent = subscription.cancel_at_period_end ? "Resume" : "Cancel at period end";
   button.addEventListener("click", () =>
     run(() => api("PATCH", `v1/customer-portal/subscriptions/${subscription.id}`, { cancel_at_period_end: !subscription.cancel_at_period_end })),
@@ -43,19 +33,19 @@ async function render() {
     api("GET", "v1/customer-portal/subscriptions/?limit=100"),
     api("GET", "v1/customer-portal/orders/?limit=100"),
   ]);
-  $("subscriptions").replaceChildren(
-    ...subscriptions.items.map((subscription) =>
-      row([
-        subscription.product.name,
-        subscription.cancel_at_period_end ? `${subscription.status} (cancels)` : subscription.status,
-        subscription.ends_at ?? subscription.current_period_end,
-        actionFor(subscription),
-      ]),
-    ),
-  );
-  $("orders").replaceChildren(
-    ...orders.items.map((order) => row([order.created_at, order.product?.name, order.billing_reason, order.status, money(order.total_amount, order.currency)])),
-  );
+  fillTable($("subscriptions"), subscriptions.items, (subscription) => [
+    cell(subscription.product.name),
+    cell(subscription.cancel_at_period_end ? `${subscription.status} (cancels)` : subscription.status),
+    cell(dateTime(subscription.ends_at ?? subscription.current_period_end)),
+    cell(actionFor(subscription)),
+  ]);
+  fillTable($("orders"), orders.items, (order) => [
+    cell(dateTime(order.created_at)),
+    cell(order.product?.name),
+    cell(words(order.billing_reason)),
+    cell(order.status),
+    cell(money(order.total_amount, order.currency), "number"),
+  ]);
 }
 
 async function run(action) {
