@@ -45,7 +45,7 @@ describe("hosted checkout through the client API", () => {
     expect(got.id).toBe(checkout.id);
     const page = await fetch(checkout.url);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('src="../assets/checkout.js"');
+    expect(await page.text()).toContain('src="../assets/checkout-page/checkout.js"');
   });
 
   it("pays a subscription checkout and sends the provider's webhooks in order, signed as the provider signs", async () => {
