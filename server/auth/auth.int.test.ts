@@ -296,6 +296,19 @@ describe("profile, password and account", () => {
     expect(await getSession(other)).not.toBeNull();
   });
 
+  test("change-password to the current password is refused (400 PASSWORD_UNCHANGED) and changes nothing; a wrong current password still gets INVALID_PASSWORD", async () => {
+    const { input, client } = await createVerifiedUser(app);
+    const other = await signInOnNewClient(app, input);
+    const unchanged = await client.post("/api/auth/change-password", { currentPassword: input.password, newPassword: input.password });
+    const body = await expectError(unchanged, 400, "The new password must differ from the current password");
+    expect(body.code).toBe("PASSWORD_UNCHANGED");
+    expect(await getSession(other)).not.toBeNull();
+    expect(await listMails(app, input.email)).not.toContainEqual(expect.objectContaining({ subject: "Your password was changed — Atrium" }));
+
+    const wrongAndSame = await client.post("/api/auth/change-password", { currentPassword: "wrong-password-1", newPassword: "wrong-password-1" });
+    expect((await expectError(wrongAndSame, 400, "Invalid password")).code).toBe("INVALID_PASSWORD");
+  });
+
   test("a password reset sets the new password and ends every session of the user", async () => {
     const { input, client } = await createVerifiedUser(app);
     const other = await signInOnNewClient(app, input);
