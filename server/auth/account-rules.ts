@@ -24,7 +24,9 @@ export function accountRules() {
           handler: createAuthMiddleware(async (ctx) => {
             const query = (ctx.query ?? {}) as Record<string, unknown>;
             const next = typeof query.callbackURL === "string" && query.callbackURL ? query.callbackURL : "/";
-            if (next.startsWith(EMAIL_VERIFIED_PAGE)) return;
+            // Only the app's own paths: any other address is left to better-auth's origin check, which refuses it.
+            const isAppPath = next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\");
+            if (!isAppPath || next.startsWith(EMAIL_VERIFIED_PAGE)) return;
             return { context: { query: { ...query, callbackURL: `${EMAIL_VERIFIED_PAGE}?next=${encodeURIComponent(next)}` } } };
           }),
         },

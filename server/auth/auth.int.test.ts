@@ -45,8 +45,15 @@ describe("sign-up and e-mail verification", () => {
 
     const verified = await client.get(link);
     expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/email-verified?next=%2F");
     const session = await getSession(client);
     expect(session?.user).toMatchObject({ email: input.email, emailVerified: true, username: mixedCase.toLowerCase() });
+  });
+
+  test("a verification link that does not work lands on /email-verified with the reason", async () => {
+    const landing = await createClient(app).get("/api/auth/verify-email?token=not-a-real-token&callbackURL=%2Forganizations%2Fnew");
+    expect(landing.status).toBe(302);
+    expect(landing.headers.get("location")).toBe("/email-verified?next=%2Forganizations%2Fnew&error=INVALID_TOKEN");
   });
 
   test("displayUsername given on sign-up is kept as given", async () => {
@@ -94,7 +101,7 @@ describe("sign-up and e-mail verification", () => {
     const client = createClient(app);
     const response = await client.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/?error=TOKEN_EXPIRED");
+    expect(response.headers.get("location")).toBe("/email-verified?next=%2F&error=TOKEN_EXPIRED");
     expect(await getSession(client)).toBeNull();
     vi.useRealTimers();
     const signIn = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
