@@ -19,7 +19,7 @@ describe("toApiError", () => {
   it("maps a known better-auth code to a sentence a person can act on, keeping status and code", () => {
     const error = toApiError({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
     expect(error).toBeInstanceOf(ApiError);
-    expect(error.message).toBe("That e-mail or password is not right. Check both and try again.");
+    expect(error.message).toBe("That e-mail or password is not right.");
     expect(error.status).toBe(401);
     expect(error.code).toBe("INVALID_EMAIL_OR_PASSWORD");
     expect(toApiError({ status: 422, code: "USERNAME_IS_ALREADY_TAKEN" }).message).toBe(USERNAME_TAKEN_MESSAGE);
@@ -105,12 +105,14 @@ describe("the table of sentences", () => {
 });
 
 describe("the rate-limit message", () => {
-  it("says how long to wait, in seconds under a minute and in whole minutes (rounded up) beyond", () => {
+  it("says how long to wait, in seconds up to a minute and in whole minutes (rounded up) beyond", () => {
     expect(rateLimitMessage(42)).toBe("Too many attempts. Try again in 42 seconds.");
     expect(rateLimitMessage(1)).toBe("Too many attempts. Try again in 1 second.");
     expect(rateLimitMessage(0.2)).toBe("Too many attempts. Try again in 1 second.");
     expect(rateLimitMessage(59)).toBe("Too many attempts. Try again in 59 seconds.");
-    expect(rateLimitMessage(60)).toBe("Too many attempts. Try again in 1 minute.");
+    expect(rateLimitMessage(60)).toBe("Too many attempts. Try again in 60 seconds.");
+    expect(rateLimitMessage(61)).toBe("Too many attempts. Try again in 2 minutes.");
+    expect(rateLimitMessage(120)).toBe("Too many attempts. Try again in 2 minutes.");
     expect(rateLimitMessage(150)).toBe("Too many attempts. Try again in 3 minutes.");
     expect(rateLimitMessage(180)).toBe("Too many attempts. Try again in 3 minutes.");
   });
@@ -177,7 +179,7 @@ describe("unwrap", () => {
 
   it("throws the mapped ApiError of a failed one", () => {
     expect(() => unwrap({ data: null, error: { status: 401, code: "INVALID_PASSWORD" } })).toThrowError(
-      new ApiError("That password is not right. Check it and try again.", 401, "INVALID_PASSWORD"),
+      new ApiError("That password is not right.", 401, "INVALID_PASSWORD"),
     );
   });
 });

@@ -32,9 +32,9 @@ const TEAMS_NOT_ALLOWED = "Your role does not allow changing or deleting teams. 
  */
 export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   // Signing in and up.
-  INVALID_EMAIL_OR_PASSWORD: "That e-mail or password is not right. Check both and try again.",
-  INVALID_USERNAME_OR_PASSWORD: "That username or password is not right. Check both and try again.",
-  INVALID_PASSWORD: "That password is not right. Check it and try again.",
+  INVALID_EMAIL_OR_PASSWORD: "That e-mail or password is not right.",
+  INVALID_USERNAME_OR_PASSWORD: "That username or password is not right.",
+  INVALID_PASSWORD: "That password is not right.",
   INVALID_EMAIL: "That e-mail address is not valid. Check it and try again.",
   EMAIL_NOT_VERIFIED: "Verify your e-mail address first: we just sent you a new link.",
   USER_ALREADY_EXISTS: "An account with this e-mail address already exists. Use another address.",
@@ -167,11 +167,11 @@ function sentenceForStatus(status: number): string {
   return "Something went wrong. Please try again.";
 }
 
-/** "Too many attempts. Try again in 42 seconds." (or "in 3 minutes"), from the answer's `Retry-After` seconds. */
+/** "Too many attempts. Try again in 42 seconds." (up to 60; beyond, "in 3 minutes"), from the answer's `Retry-After` seconds. */
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
   if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0) return ERROR_SENTENCES.TOO_MANY_REQUESTS!;
   const seconds = Math.ceil(retryAfterSeconds);
-  if (seconds < 60) return `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
+  if (seconds <= 60) return `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
   const minutes = Math.ceil(seconds / 60);
   return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
 }

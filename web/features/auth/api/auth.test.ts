@@ -30,7 +30,7 @@ describe("sign-up: server errors", () => {
 describe("sign-in: server errors", () => {
   it("never names a field, and asks to verify the address in its own words", () => {
     expect(serverErrorTarget(toApiError({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" }), signInServerErrors)).toEqual({
-      message: "That e-mail or password is not right. Check both and try again.",
+      message: "That e-mail or password is not right.",
     });
     expect(serverErrorTarget(toApiError({ status: 403, code: "EMAIL_NOT_VERIFIED" }), signInServerErrors)).toEqual({
       message: "Verify your e-mail address first. We just sent a new link to your inbox.",

@@ -1,5 +1,8 @@
+import { useNavigate } from "@tanstack/react-router";
+import { useEffect, useRef } from "react";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { Alert } from "../../../components/ui/alert";
+import { toast } from "../../../components/ui/toast";
 import { safeRedirect } from "../../../lib/session";
 
 /** What the server's `error=` means for a verification link, in words a person can act on. */
@@ -17,11 +20,24 @@ function failureOf(error: string): { message: string; next: string } {
   };
 }
 
+/** What the person reads once the link worked, in a toast on the page the link was going to. */
+export const EMAIL_VERIFIED_MESSAGE = "Your e-mail address is verified.";
+
 /**
- * Where every verification link lands (the server points it here, server/auth/account-rules.ts): it says the address
- * is verified and offers the way on to where the link was going (`next`), or why the link did not work.
+ * Where every verification link lands (the server points it here, server/auth/account-rules.ts). A link that worked
+ * goes straight on to where it was going (`next`: the home page, an invitation) with a toast that says the address
+ * is verified; one that did not work says why and what to do.
  */
 export function EmailVerifiedPage({ next, error }: { next?: string; error?: string }) {
+  const navigate = useNavigate();
+  const announced = useRef(false);
+  useEffect(() => {
+    if (error || announced.current) return;
+    announced.current = true;
+    toast.success(EMAIL_VERIFIED_MESSAGE);
+    void navigate({ to: safeRedirect(next), replace: true });
+  }, [error, navigate, next]);
+
   if (error) {
     const failure = failureOf(error);
     return (
@@ -34,11 +50,8 @@ export function EmailVerifiedPage({ next, error }: { next?: string; error?: stri
     );
   }
   return (
-    <AuthLayout title="E-mail address verified" description="Thank you: your account is confirmed.">
-      <Alert tone="success">Your e-mail address is verified.</Alert>
-      <p className="mt-4 text-sm">
-        <TextLink to={safeRedirect(next)}>Continue</TextLink>
-      </p>
+    <AuthLayout title="E-mail address verified">
+      <Alert tone="success">{EMAIL_VERIFIED_MESSAGE}</Alert>
     </AuthLayout>
   );
 }
