@@ -68,6 +68,57 @@ export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
   LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted, banned or deleted",
 });
 
+/** The account rules better-auth does not apply itself (server/auth/account-rules.ts). */
+export const ACCOUNT_ERROR_CODES = defineErrorCodes({
+  PASSWORD_REQUIRED: "Enter your password to delete your account",
+  PASSWORD_UNCHANGED: "The new password must differ from the current password",
+});
+
+/**
+ * The better-auth codes the spec's error catalogue (section 8) words: server/auth/spec-errors.ts gives each its
+ * status and message (its table is typed by this list, so neither can lose one), and the web app gives each a
+ * sentence for people.
+ */
+export const SPEC_CATALOGUE_CODES = [
+  "INVALID_USERNAME_OR_PASSWORD",
+  "EMAIL_NOT_VERIFIED",
+  "UNEXPECTED_ERROR",
+  "USERNAME_IS_ALREADY_TAKEN",
+  "USERNAME_TOO_SHORT",
+  "USERNAME_TOO_LONG",
+  "INVALID_USERNAME",
+  "NO_ACTIVE_ORGANIZATION",
+  "MEMBER_NOT_FOUND",
+  "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+  "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
+  "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
+  "ORGANIZATION_ALREADY_EXISTS",
+  "ORGANIZATION_NOT_FOUND",
+  "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+  "TEAM_NOT_FOUND",
+  "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM",
+  "UNABLE_TO_REMOVE_LAST_TEAM",
+  "ORGANIZATION_SLUG_ALREADY_TAKEN",
+  "FAILED_TO_CREATE_SESSION",
+  "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE",
+  "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD",
+  "YOU_ARE_NOT_ALLOWED_TO_GET_USER",
+  "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
+  "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
+  "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
+] as const;
+export type SpecCatalogueCode = (typeof SPEC_CATALOGUE_CODES)[number];
+
 /** What exactly INVALID_METADATA refuses: its message names the problem. */
 export const INVALID_METADATA_MESSAGES = {
   notJson: "metadata is not valid JSON",

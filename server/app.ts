@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
+import { withRetryAfter } from "./auth/rate-limit";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { AppEnv, GetSession } from "./http/app-env";
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
-    const response = await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")));
+    const response = await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp"))));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
     if ((response.status >= 500 || response.status === 401) && (await isDatabaseDown())) return databaseUnavailable(c, logger);

@@ -1,10 +1,14 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { sql, type Kysely } from "kysely";
+import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
 import type { Database } from "../db/schema";
 
 const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
+
+/** The web app's page a verification link lands on (web/features/auth/routes/email-verified-page.tsx). */
+export const EMAIL_VERIFIED_PAGE = "/email-verified";
 
 /** The spec's account rules better-auth 1.7 does not apply itself. */
 export function accountRules() {
@@ -12,6 +16,20 @@ export function accountRules() {
     id: "account-rules",
     hooks: {
       before: [
+        {
+          // A verification link lands on the web app's page that says the address is verified (or why the link
+          // did not work: better-auth adds `error=` to the address it redirects to), then offers the way on to
+          // where the link was going. Links of every origin (sign-up, sign-in, resend) go through here.
+          matcher: (context) => context.path === "/verify-email",
+          handler: createAuthMiddleware(async (ctx) => {
+            const query = (ctx.query ?? {}) as Record<string, unknown>;
+            const next = typeof query.callbackURL === "string" && query.callbackURL ? query.callbackURL : "/";
+            // Only the app's own paths: any other address is left to better-auth's origin check, which refuses it.
+            const isAppPath = next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\");
+            if (!isAppPath || next.startsWith(EMAIL_VERIFIED_PAGE)) return;
+            return { context: { query: { ...query, callbackURL: `${EMAIL_VERIFIED_PAGE}?next=${encodeURIComponent(next)}` } } };
+          }),
+        },
         {
           // displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
           matcher: (context) => context.path === "/update-user",
@@ -33,16 +51,26 @@ export function accountRules() {
             if (!session) return;
             const accounts = await ctx.context.internalAdapter.findAccountByUserId(session.user.id);
             if (accounts.some((account) => account.providerId === "credential" && account.password)) {
-              throw APIError.from("BAD_REQUEST", { code: "PASSWORD_REQUIRED", message: "Enter your password to delete your account" });
+              throw APIError.from("BAD_REQUEST", ACCOUNT_ERROR_CODES.PASSWORD_REQUIRED);
             }
           }),
         },
         {
-          // A password change ends every other session, whatever the client asked for.
+          // A "change" to the password already in use is refused, once the current password is proven right (a
+          // wrong one gets better-auth's own INVALID_PASSWORD, as for any other new password). A password change
+          // ends every other session, whatever the client asked for.
           matcher: (context) => context.path === "/change-password",
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
-            if (body) return { context: { body: { ...body, revokeOtherSessions: true } } };
+            if (!body) return;
+            if (typeof body.newPassword === "string" && body.newPassword === body.currentPassword) {
+              const session = await getSessionFromCtx(ctx);
+              const account = session ? await ctx.context.internalAdapter.findCredentialAccount(session.user.id) : null;
+              if (account?.password && (await ctx.context.password.verify({ hash: account.password, password: body.newPassword }))) {
+                throw APIError.from("BAD_REQUEST", ACCOUNT_ERROR_CODES.PASSWORD_UNCHANGED);
+              }
+            }
+            return { context: { body: { ...body, revokeOtherSessions: true } } };
           }),
         },
       ],

@@ -45,8 +45,15 @@ describe("sign-up and e-mail verification", () => {
 
     const verified = await client.get(link);
     expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/email-verified?next=%2F");
     const session = await getSession(client);
     expect(session?.user).toMatchObject({ email: input.email, emailVerified: true, username: mixedCase.toLowerCase() });
+  });
+
+  test("a verification link that does not work lands on /email-verified with the reason", async () => {
+    const landing = await createClient(app).get("/api/auth/verify-email?token=not-a-real-token&callbackURL=%2Forganizations%2Fnew");
+    expect(landing.status).toBe(302);
+    expect(landing.headers.get("location")).toBe("/email-verified?next=%2Forganizations%2Fnew&error=INVALID_TOKEN");
   });
 
   test("displayUsername given on sign-up is kept as given", async () => {
@@ -94,7 +101,7 @@ describe("sign-up and e-mail verification", () => {
     const client = createClient(app);
     const response = await client.get(link);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/?error=TOKEN_EXPIRED");
+    expect(response.headers.get("location")).toBe("/email-verified?next=%2F&error=TOKEN_EXPIRED");
     expect(await getSession(client)).toBeNull();
     vi.useRealTimers();
     const signIn = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
@@ -294,6 +301,19 @@ describe("profile, password and account", () => {
     const response = await client.post("/api/auth/change-password", { currentPassword: "wrong-password", newPassword: buildUser().password });
     expect(response.status).toBe(400);
     expect(await getSession(other)).not.toBeNull();
+  });
+
+  test("change-password to the current password is refused (400 PASSWORD_UNCHANGED) and changes nothing; a wrong current password still gets INVALID_PASSWORD", async () => {
+    const { input, client } = await createVerifiedUser(app);
+    const other = await signInOnNewClient(app, input);
+    const unchanged = await client.post("/api/auth/change-password", { currentPassword: input.password, newPassword: input.password });
+    const body = await expectError(unchanged, 400, "The new password must differ from the current password");
+    expect(body.code).toBe("PASSWORD_UNCHANGED");
+    expect(await getSession(other)).not.toBeNull();
+    expect(await listMails(app, input.email)).not.toContainEqual(expect.objectContaining({ subject: "Your password was changed — Atrium" }));
+
+    const wrongAndSame = await client.post("/api/auth/change-password", { currentPassword: "wrong-password-1", newPassword: "wrong-password-1" });
+    expect((await expectError(wrongAndSame, 400, "Invalid password")).code).toBe("INVALID_PASSWORD");
   });
 
   test("a password reset sets the new password and ends every session of the user", async () => {

@@ -249,6 +249,20 @@ describe("the database store", () => {
     return rows[0]?.count;
   }
 
+  test("a limited sign-in answers 429 with the wait in a standard Retry-After header (seconds) and the TOO_MANY_REQUESTS code", async () => {
+    const ip = randomIp();
+    expect(await signInStatuses(target, ip)).toEqual(Array<number>(SIGN_IN_LIMIT).fill(422));
+    const limited = await cheapSignIn(target, ip);
+    expect(limited.status).toBe(429);
+    const retryAfter = limited.headers.get("Retry-After");
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThan(55);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(limited.headers.get("X-Retry-After")).toBe(retryAfter);
+    expect(limited.headers.get("content-type")).toContain("application/json");
+    expect(limited.data).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." });
+  });
+
   test("max requests pass, the next is refused with the time left, and the window restarts once it passes without an allowed request", async () => {
     const store = newStore();
     const key = `${randomIp()}|/test`;

@@ -1,4 +1,5 @@
 import type { BetterAuthOptions } from "better-auth";
+import { ERROR_CODES } from "../../common/error-codes";
 import type { RateLimitStore } from "./rate-limit-store";
 
 /** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
@@ -25,4 +26,22 @@ export function rateLimit(store: RateLimitStore) {
     customRules,
     customStorage: store,
   } satisfies BetterAuthOptions["rateLimit"];
+}
+
+/**
+ * better-auth answers a limited request itself, before any plugin or hook runs, with only its own `X-Retry-After`
+ * header and a body without a code. This gives that answer the standard `Retry-After` header (seconds) and the
+ * app's TOO_MANY_REQUESTS code, so clients read the wait and branch on the code as for every other error.
+ */
+export async function withRetryAfter(response: Response): Promise<Response> {
+  if (response.status !== 429) return response;
+  const headers = new Headers(response.headers);
+  const seconds = headers.get("X-Retry-After");
+  if (seconds && !headers.has("Retry-After")) headers.set("Retry-After", seconds);
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as Record<string, unknown>;
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body }), { status: 429, statusText: response.statusText, headers });
 }

@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { USERNAME_ERROR_CODES } from "better-auth/plugins";
+import type { SpecCatalogueCode } from "../../common/error-codes";
 
 /**
  * The spec's error catalogue (section 8) is the contract; better-auth 1.7 capitalises its messages and
@@ -10,6 +11,7 @@ import { USERNAME_ERROR_CODES } from "better-auth/plugins";
 const ACCESS_USER = { status: 403, message: "You are not allowed to access resource: user" };
 const ACCESS_SESSION = { status: 403, message: "You are not allowed to access resource: session" };
 
+// `satisfies` keeps this table and the catalogue's list of codes (common/error-codes.ts, which the web app words) equal.
 export const SPEC_ERRORS: Record<string, { status: number; message: string }> = {
   INVALID_USERNAME_OR_PASSWORD: { status: 401, message: "invalid username or password" },
   EMAIL_NOT_VERIFIED: { status: 403, message: "email not verified" },
@@ -48,7 +50,7 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USER,
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_SESSION,
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_SESSION,
-};
+} satisfies Record<SpecCatalogueCode, { status: number; message: string }>;
 
 /**
  * Rewrites better-auth error responses whose `code` the spec catalogues.

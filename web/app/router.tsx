@@ -2,7 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
 import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute, signInMethodsRoute } from "./routes/account";
 import { adminAuditLogRoute, adminOrganizationRoute, adminOrganizationsRoute, adminRoute, adminUserRoute, adminUsersRoute } from "./routes/admin";
-import { checkEmailRoute, forgotPasswordRoute, resetPasswordRoute, signInErrorRoute, signInRoute, signUpRoute } from "./routes/auth";
+import { checkEmailRoute, emailVerifiedRoute, forgotPasswordRoute, resetPasswordRoute, signInErrorRoute, signInRoute, signUpRoute } from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
 import { invitationRoute } from "./routes/invitations";
@@ -24,7 +24,7 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  * is its own chunk (see routes/lazy-page.ts) and loaders put its data in the query cache before it renders.
  *
  *   /                                         home.tsx
- *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /forgot-password /reset-password /auth/error)
+ *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /forgot-password /reset-password /auth/error)
  *   (_authed) /account[/sign-in-methods|/password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
@@ -35,6 +35,7 @@ const routeTree = rootRoute.addChildren([
   homeRoute,
   guestRoute.addChildren([signInRoute, signUpRoute]),
   checkEmailRoute,
+  emailVerifiedRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
   signInErrorRoute,

@@ -42,18 +42,33 @@ describe("apiCall with the typed clients", () => {
     await expect(apiCall(api.devMail.index.$delete())).resolves.toBeUndefined();
   });
 
-  it("throws an ApiError with the server's code, message and status for a non-2xx answer", async () => {
+  it("throws an ApiError with the server's code and status, and the code's sentence for people, for a non-2xx answer", async () => {
     vi.stubGlobal("fetch", answer(404, { code: "NOT_FOUND", message: "invitation not found" }));
     const error = await apiCall(api.invitations[":invitationId"].$get({ param: { invitationId: "nope" } })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 404, code: "NOT_FOUND", message: "invitation not found" });
+    expect(error).toMatchObject({ status: 404, code: "NOT_FOUND", message: "We could not find this. It may have been deleted; reload the page." });
+  });
+
+  it("says how long to wait from a 429's Retry-After header", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ code: "TOO_MANY_REQUESTS", message: "slow down" }), {
+            status: 429,
+            headers: { "content-type": "application/json", "Retry-After": "42" },
+          }),
+      ),
+    );
+    const error = await apiCall(api.meta.index.$get()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 429, code: "TOO_MANY_REQUESTS", retryAfter: 42, message: "Too many attempts. Try again in 42 seconds." });
   });
 
   it("still throws an ApiError when the error body is not the API's JSON (a proxy's HTML page)", async () => {
     vi.stubGlobal("fetch", answer(502, "<html>Bad gateway</html>", "text/html"));
     const error = await apiCall(api.meta.index.$get()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 502, code: undefined, message: "Request failed (502)" });
+    expect(error).toMatchObject({ status: 502, code: undefined, message: "Something went wrong. Please try again." });
   });
 
   it("lets a network failure through as the fetch TypeError (errorMessage explains it as a connection problem)", async () => {

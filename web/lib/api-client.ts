@@ -11,7 +11,7 @@ import type {
   OrganizationAuditRoutes,
   OrganizationRoutes,
 } from "../../server/api-types";
-import { ApiError } from "./api-error";
+import { retryAfterSeconds, toApiError, type ApiError } from "./api-error";
 
 /**
  * Typed clients for the app's own JSON API (better-auth's endpoints go through authClient instead).
@@ -56,7 +56,8 @@ async function ensureOk<R extends ClientResponse<unknown>>(request: R | Promise<
 async function toResponseError(response: ClientResponse<unknown>): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const details: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "details") : undefined;
-  return new ApiError(stringField(body, "message") ?? `Request failed (${response.status})`, response.status, stringField(body, "code"), details);
+  const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
+  return toApiError({ status: response.status, code: stringField(body, "code"), message: stringField(body, "message"), details, retryAfter });
 }
 
 function stringField(body: unknown, key: string): string | undefined {

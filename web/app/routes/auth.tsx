@@ -5,7 +5,7 @@ import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { guestRoute, optionalText, rootRoute } from "./root";
 
-/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /forgot-password, /reset-password, and /auth/error. */
+/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /email-verified, /forgot-password, /reset-password, and /auth/error. */
 
 export const signInRoute = createRoute({
   getParentRoute: () => guestRoute,
@@ -51,6 +51,22 @@ export const checkEmailRoute = createRoute({
     ({ CheckEmailPage }) =>
       function CheckEmail() {
         return <CheckEmailPage email={checkEmailRoute.useSearch().email} />;
+      },
+  ),
+);
+
+/** Where a verification link lands (the server sends `next`, or `error` when the link did not work). */
+export const emailVerifiedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/email-verified",
+  validateSearch: z.object({ next: optionalText, error: optionalText }),
+}).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/email-verified-page"),
+    ({ EmailVerifiedPage }) =>
+      function EmailVerified() {
+        const search = emailVerifiedRoute.useSearch();
+        return <EmailVerifiedPage next={search.next} error={search.error} />;
       },
   ),
 );

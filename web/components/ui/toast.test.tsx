@@ -100,4 +100,35 @@ describe("<Toaster>", () => {
     act(() => vi.advanceTimersByTime(1000));
     expect(screen.queryByRole("alert")).toBeNull();
   });
+
+  it("shows toasts away from the last press: at the top after a press low on the screen, at the bottom after one high up", () => {
+    const store = createToastStore();
+    const { container } = render(<Toaster store={store} />);
+    const region = () => container.firstElementChild as HTMLElement;
+    fireEvent.pointerDown(document.body, { clientY: window.innerHeight - 40 });
+    act(() => void store.success("Saved"));
+    expect(region().dataset.edge).toBe("top");
+    expect(region().className).toContain("top-20");
+
+    fireEvent.pointerDown(document.body, { clientY: 30 });
+    act(() => void store.success("Saved again"));
+    expect(region().dataset.edge).toBe("bottom");
+    expect(region().className).toContain("bottom-4");
+  });
+
+  it("goes by the focused control's place when the press was a key", () => {
+    const store = createToastStore();
+    const { container } = render(
+      <>
+        <button type="button">Save</button>
+        <Toaster store={store} />
+      </>,
+    );
+    const button = screen.getByRole("button", { name: "Save" });
+    button.getBoundingClientRect = () => ({ top: 10, height: 40, bottom: 50, left: 0, right: 80, width: 80, x: 0, y: 10, toJSON: () => ({}) });
+    act(() => button.focus());
+    fireEvent.keyDown(button, { key: "Enter" });
+    act(() => void store.error("Could not save"));
+    expect((container.querySelector("[data-edge]") as HTMLElement).dataset.edge).toBe("bottom");
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from "react";
 import { cn } from "../../lib/cn";
 
 export type ToastTone = "success" | "error";
@@ -81,14 +81,59 @@ export type ToastStore = ReturnType<typeof createToastStore>;
 /** The app's one toast store. */
 export const toast: ToastStore = createToastStore();
 
+type Edge = "top" | "bottom";
+
+/** Where on the screen the last press was (a click or tap, or Enter/Space on the focused control), if any. */
+function usePressedAt(): RefObject<number | null> {
+  const pressedAt = useRef<number | null>(null);
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      pressedAt.current = event.clientY;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const target = document.activeElement;
+      if (!(target instanceof HTMLElement)) return;
+      const rect = target.getBoundingClientRect();
+      pressedAt.current = rect.top + rect.height / 2;
+    };
+    document.addEventListener("pointerdown", onPointerDown, true);
+    document.addEventListener("keydown", onKeyDown, true);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown, true);
+      document.removeEventListener("keydown", onKeyDown, true);
+    };
+  }, []);
+  return pressedAt;
+}
+
 /**
  * Where toasts show. Successes are announced politely (role="status"), errors at once (role="alert").
  * The two live regions stay in the page even when empty, so screen readers notice what is added to them.
+ *
+ * A toast never covers the button just pressed: it shows at the edge of the screen away from the last press
+ * (below the sticky header when the press was in the lower half, at the bottom when it was in the upper half),
+ * the same at every width; decided again for each new toast, before it is painted.
  */
 export function Toaster({ store = toast }: { store?: ToastStore }) {
   const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const pressedAt = usePressedAt();
+  const [edge, setEdge] = useState<Edge>("top");
+  const newest = toasts.at(-1)?.id;
+  useLayoutEffect(() => {
+    if (newest === undefined || pressedAt.current === null) return;
+    setEdge(pressedAt.current < window.innerHeight / 2 ? "bottom" : "top");
+  }, [newest, pressedAt]);
+
   return (
-    <div className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
+    <div
+      data-edge={edge}
+      className={cn(
+        "pointer-events-none fixed inset-x-4 z-50 flex flex-col gap-2 sm:left-auto sm:w-80",
+        // top-20: below the sticky header (h-16), so the header's own buttons stay free too.
+        edge === "top" ? "top-20" : "bottom-4",
+      )}
+    >
       <div aria-live="assertive" className="flex flex-col gap-2">
         {toasts
           .filter((item) => item.tone === "error")

@@ -44,5 +44,8 @@ export function useDeleteAccount() {
 
 /** Where the account forms' server errors go (anything else is shown above the form). */
 export const profileServerErrors = { "422": "username" } as const;
-export const changePasswordServerErrors = { INVALID_PASSWORD: { field: "currentPassword", message: "That is not your current password." } } as const;
+export const changePasswordServerErrors = {
+  INVALID_PASSWORD: { field: "currentPassword", message: "That is not your current password." },
+  PASSWORD_UNCHANGED: "newPassword",
+} as const;
 export const deleteAccountServerErrors = { INVALID_PASSWORD: { field: "password", message: "That password is not right." } } as const;

@@ -1,7 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { z } from "zod";
-import { Alert } from "../../../components/ui/alert";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
@@ -53,7 +53,7 @@ export function DeleteAccountPage() {
         description={`This cannot be undone. ${hasPassword ? "Enter your password and type" : "Type"} the confirmation to continue.`}
       >
         <form onSubmit={onSubmit} noValidate className="space-y-4">
-          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          <FormErrorAlert message={form.formError} />
           {hasPassword ? <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} /> : null}
           <TextField label={`Type “${CONFIRMATION}”`} autoComplete="off" {...form.field("confirmation")} />
           <div className="flex justify-end gap-2">

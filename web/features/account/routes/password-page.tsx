@@ -1,8 +1,9 @@
 import { changePasswordSchema } from "../../../../common/account.schemas";
-import { Alert } from "../../../components/ui/alert";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
+import { ERROR_SENTENCES } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import { changePasswordServerErrors, useChangePassword } from "../api/account";
 import { useHasPassword } from "../api/sign-in-methods";
@@ -33,6 +34,8 @@ function ChangePasswordForm() {
   const isSubmitting = form.formState.isSubmitting;
 
   const onSubmit = form.submit(async (values) => {
+    // The server refuses it too (PASSWORD_UNCHANGED), after checking the current password; saying so here saves the trip.
+    if (values.newPassword === values.currentPassword) return form.setServerError(ERROR_SENTENCES.PASSWORD_UNCHANGED, "newPassword");
     await changePassword.mutateAsync(values);
     form.reset();
   });
@@ -41,7 +44,7 @@ function ChangePasswordForm() {
     <Card>
       <CardHeader title="Change password" description="Changing your password signs out every other session of your account." />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        <FormErrorAlert message={form.formError} />
         <TextField label="Current password" type="password" autoComplete="current-password" {...form.field("currentPassword")} />
         <TextField label="New password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("newPassword")} />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />

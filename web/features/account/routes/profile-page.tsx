@@ -1,5 +1,6 @@
+import { useState } from "react";
 import { profileSchema } from "../../../../common/account.schemas";
-import { Alert } from "../../../components/ui/alert";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
@@ -13,22 +14,26 @@ import { profileServerErrors, useUpdateProfile } from "../api/account";
 
 export function ProfilePage({ user }: { user: SessionUser }) {
   const updateProfile = useUpdateProfile();
-  const current = user.displayUsername || user.username || "";
-  const form = useZodForm(profileSchema, { defaultValues: { name: user.name, image: user.image ?? "", username: current }, serverErrors: profileServerErrors });
+  // The username saved last: the route's `user` is the session as the page opened, so after a save it is this one,
+  // which is the person's own (never "available") and what the next save compares with.
+  const [saved, setSaved] = useState(user.displayUsername || user.username || "");
+  const form = useZodForm(profileSchema, { defaultValues: { name: user.name, image: user.image ?? "", username: saved }, serverErrors: profileServerErrors });
   const [name, image, username] = form.watch(["name", "image", "username"]);
-  const availability = useUsernameAvailability(username ?? "", user.username);
+  const availability = useUsernameAvailability(username ?? "", saved);
   const isSubmitting = form.formState.isSubmitting;
 
   const onSubmit = form.submit(async (values) => {
     if (availability === "taken") return form.setServerError(USERNAME_TAKEN_MESSAGE, "username");
-    await updateProfile.mutateAsync({ ...values, currentUsername: current });
+    await updateProfile.mutateAsync({ ...values, currentUsername: saved });
+    setSaved(values.username ?? "");
+    form.reset(values);
   });
 
   return (
     <Card>
       <CardHeader title="Profile" description="How other people see you in Atrium." />
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        <FormErrorAlert message={form.formError} />
         <div className="flex items-center gap-4">
           <Avatar name={name || user.name} image={image || null} size="lg" />
           <div className="text-sm">

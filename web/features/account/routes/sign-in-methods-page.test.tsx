@@ -103,8 +103,8 @@ describe("SignInMethodsPage", () => {
   });
 
   it("says why the list cannot load instead of showing nothing", async () => {
-    renderPage({ error: { status: 401, code: "UNAUTHORIZED", message: "Sign in again to see your sign-in methods" } });
-    expect((await screen.findByRole("alert")).textContent).toContain("Sign in again to see your sign-in methods");
+    renderPage({ error: { status: 401, code: "UNAUTHORIZED", message: "Unauthorized" } });
+    expect((await screen.findByRole("alert")).textContent).toContain("Your session has ended. Sign in again to continue.");
     expect(screen.queryByRole("button", { name: /Connect|Disconnect/ })).toBeNull();
   });
 });

@@ -200,7 +200,7 @@ describe("AdminUsersPage", () => {
     renderPage();
 
     const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toContain("You are not allowed to access resource: user");
+    expect(alert.textContent).toContain("You are not allowed to do this. Ask an administrator if you need it.");
     answer = () => ({ body: { users: [ada], total: 1, limit: 25, offset: 0 } });
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
     expect(await screen.findByRole("link", { name: "Ada Lovelace" })).toBeTruthy();
@@ -261,6 +261,6 @@ describe("AdminUsersPage", () => {
     );
     const email = within(dialog).getByLabelText("E-mail");
     await waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
-    expect(within(dialog).getByText("An account with this e-mail address already exists.")).toBeTruthy();
+    expect(within(dialog).getByText("An account with this e-mail address already exists. Use another address.")).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { forgotPasswordSchema } from "../../../../common/account.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
@@ -28,7 +29,7 @@ export function ForgotPasswordPage() {
         </Alert>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
-          {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+          <FormErrorAlert message={form.formError} />
           <TextField label="E-mail" type="email" autoComplete="email" autoFocus {...form.field("email")} />
           <Button type="submit" className="w-full" isLoading={isSubmitting}>
             {isSubmitting ? "Sending…" : "Send reset link"}

@@ -1,6 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { resetPasswordSchema } from "../../../../common/account.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
@@ -31,7 +32,7 @@ export function ResetPasswordPage({ token, error }: { token?: string; error?: st
   return (
     <AuthLayout title="Choose a new password" description="Every other session of your account will be signed out.">
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        <FormErrorAlert message={form.formError} />
         <TextField
           label="New password"
           type="password"

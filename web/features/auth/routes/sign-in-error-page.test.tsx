@@ -2,7 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
 import { render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { bannedUserMessage } from "../../../../common/admin.schemas";
+import { bannedUserMessage } from "../../../../common/ban-message";
 import { formatDateTime } from "../../../lib/format";
 import { createQueryClient } from "../../../lib/query-client";
 import { SignInErrorPage } from "./sign-in-error-page";

@@ -1,6 +1,6 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
-import { banExpiryOf } from "../../../../common/admin.schemas";
+import { banExpiryOf } from "../../../../common/ban-message";
 import { Alert } from "../../../components/ui/alert";
 import { bannedAccountMessage } from "../../../lib/api-error";
 import { useSession } from "../../../lib/session";

@@ -1,6 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { signInSchema } from "../../../../common/account.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
@@ -37,7 +38,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
       <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {notice ? <Alert tone="success">{notice}</Alert> : null}
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        <FormErrorAlert message={form.formError} />
         <TextField label="E-mail or username" autoComplete="username" autoFocus {...form.field("identifier")} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
         {/* After the password in the tab order, so Tab goes from the identifier straight to the password. */}

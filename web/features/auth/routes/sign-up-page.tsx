@@ -1,7 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { signUpSchema } from "../../../../common/account.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
-import { Alert } from "../../../components/ui/alert";
+import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { UsernameAvailability } from "../../../components/username-availability";
@@ -41,7 +41,7 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
     >
       <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+        <FormErrorAlert message={form.formError} />
         <TextField label="Name" autoComplete="name" autoFocus {...form.field("name")} />
         <TextField label="E-mail" type="email" autoComplete="email" {...form.field("email")} />
         <TextField

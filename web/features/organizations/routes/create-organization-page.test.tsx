@@ -67,7 +67,7 @@ describe("CreateOrganizationPage", () => {
     const { notify } = renderPage();
     await user.type(await screen.findByLabelText("Name"), "Rocket Club");
     await user.click(screen.getByRole("button", { name: "Create organization" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Organization already exists");
+    expect((await screen.findByRole("alert")).textContent).toBe("An organization with this slug already exists. Choose another slug.");
     expect(notify.error).not.toHaveBeenCalled();
     expect(screen.getByRole("heading", { name: "Create an organization" })).toBeTruthy();
   });
