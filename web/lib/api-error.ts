@@ -1,5 +1,5 @@
-import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account.schemas";
-import { banExpiryOf } from "../../common/admin.schemas";
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account-limits";
+import { banExpiryOf } from "../../common/ban-message";
 import { formatDateTime } from "./format";
 
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */

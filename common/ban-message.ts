@@ -1,0 +1,15 @@
+// Plain functions (no zod), so the web app's error handling can read a ban's end without loading zod.
+
+/**
+ * What a banned user is told when a sign-in is refused (better-auth's BANNED_USER): the expiry, when there is one,
+ * as an ISO instant the web app shows in the reader's own time. `banExpiryOf` reads it back.
+ */
+export function bannedUserMessage(banExpires: Date | string | null | undefined): string {
+  return banExpires ? `Your account is banned until ${new Date(banExpires).toISOString()}.` : "Your account is banned.";
+}
+
+/** The expiry in a `bannedUserMessage`, or null for a ban without one (or any other text). */
+export function banExpiryOf(message: string | null | undefined): Date | null {
+  const match = /banned until (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\.$/.exec(message ?? "");
+  return match ? new Date(match[1] as string) : null;
+}
