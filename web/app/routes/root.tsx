@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useLayoutEffect } from "react";
 import { Link, Outlet, createRootRouteWithContext, createRoute, redirect, useRouterState, type ErrorComponentProps } from "@tanstack/react-router";
 import { z } from "zod";
 import { Button } from "../../components/ui/button";
@@ -19,6 +19,8 @@ const ImpersonationBanner = lazy(() =>
 
 function RootLayout() {
   const isImpersonating = Boolean(useSession().data?.session.impersonatedBy);
+  // The static shell of index.html stands in until this layout renders; it goes before the first paint of ours.
+  useLayoutEffect(() => document.getElementById("app-shell")?.remove(), []);
   const isLoading = useRouterState({ select: (state) => state.status === "pending" });
   return (
     <div className="min-h-screen">
