@@ -4,7 +4,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
 import type { Config } from "./config";
@@ -63,7 +63,8 @@ export function createApp(deps: AppDeps) {
   app.use("*", refuseHostileInput());
   // JSON answers of 1 KB or more are gzipped for clients that accept it. Only JSON: the audit CSV export
   // streams, and the web app's files are compressed at build time (mountWebApp).
-  app.use("/api/*", compress({ encoding: "gzip", contentTypeFilter: /^application\/json/ }));
+  app.use("/api/*", compress({ encoding: "gzip", contentTypeFilter: JSON_CONTENT_TYPE }));
+  app.use("/api/*", withJsonContentLength);
 
   // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
   app.get("/healthz", async (c) =>
@@ -123,6 +124,24 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
   return app;
 }
+
+const JSON_CONTENT_TYPE = /^application\/json/;
+
+/**
+ * Gives a JSON answer its Content-Length (c.json and better-auth send none), so `compress` can leave answers
+ * under its 1 KB threshold alone: gzip makes a `null` or a short error bigger, not smaller. JSON answers are
+ * complete strings already, so reading one here delays nothing.
+ */
+const withJsonContentLength: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const { res } = c;
+  if (!res.body || res.headers.has("Content-Length") || res.headers.has("Content-Encoding") || !JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? ""))
+    return;
+  const bytes = await res.arrayBuffer();
+  const sized = new Response(bytes, res);
+  sized.headers.set("Content-Length", String(bytes.byteLength));
+  c.res = sized;
+};
 
 /**
  * better-auth's plugins read fields of the body without checking that there is one (a POST to update-user
