@@ -1,24 +1,22 @@
 import { z } from "zod";
 import { platformRoles, type PlatformRole } from "./permissions";
+import {
+  EMAIL_MAX_LENGTH,
+  ID_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  TEXT_MAX_LENGTH,
+  TOKEN_MAX_LENGTH,
+  URL_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "./account-limits";
 
-/** Limits shared by the server's better-auth options and every form in the web app. */
-export const USERNAME_MIN_LENGTH = 3;
-export const USERNAME_MAX_LENGTH = 30;
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.]+$/;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-export const NAME_MAX_LENGTH = 100;
-/** The longest address SMTP can deliver to (RFC 5321). */
-export const EMAIL_MAX_LENGTH = 254;
-
-/**
- * Limits of the values no form asks for (ids, tokens, redirect URLs, free text), so the server refuses any
- * unbounded field. better-auth's ids are 32 characters; OAuth id tokens (signed JWTs) run to a few KB.
- */
-export const ID_MAX_LENGTH = 255;
-export const TOKEN_MAX_LENGTH = 8192;
-export const URL_MAX_LENGTH = 2048;
-export const TEXT_MAX_LENGTH = 1000;
+// The limits and the sign-in schema live in zod-free / zod/mini modules, so the sign-in page loads no zod classic.
+export * from "./account-limits";
+export { signInSchema, type SignInInput } from "./sign-in.schemas";
 
 const atMost = (max: number) => `Use at most ${max} characters`;
 
@@ -100,14 +98,6 @@ export const signUpSchema = z.object({
   password: passwordSchema,
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
-
-/** One field takes an e-mail or a username: an at-sign decides which. */
-export const signInSchema = z.object({
-  identifier: z.string().trim().min(1, "Enter your e-mail or username").max(EMAIL_MAX_LENGTH, atMost(EMAIL_MAX_LENGTH)),
-  password: currentPasswordSchema.min(1, "Enter your password"),
-  rememberMe: z.boolean().optional(),
-});
-export type SignInInput = z.infer<typeof signInSchema>;
 
 export const profileSchema = z.object({
   name: nameSchema,

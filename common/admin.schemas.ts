@@ -157,5 +157,5 @@ export type BanUserInput = z.infer<typeof banUserSchema>;
 export const impersonateUserSchema = z.object({ reason: requiredReasonSchema });
 export type ImpersonateUserInput = z.infer<typeof impersonateUserSchema>;
 
-// The ban message moved to a zod-free file the web app's first page can import; server imports keep this path.
+// `bannedUserMessage` / `banExpiryOf` live in a zod-free module the web app loads on every page.
 export { banExpiryOf, bannedUserMessage } from "./ban-message";

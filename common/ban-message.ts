@@ -1,7 +1,8 @@
+// Plain functions (no zod), so the web app's error handling can read a ban's end without loading zod.
+
 /**
  * What a banned user is told when a sign-in is refused (better-auth's BANNED_USER): the expiry, when there is one,
- * as an ISO instant the web app shows in the reader's own time. `banExpiryOf` reads it back. No zod here: the web
- * app's first page reads it.
+ * as an ISO instant the web app shows in the reader's own time. `banExpiryOf` reads it back.
  */
 export function bannedUserMessage(banExpires: Date | string | null | undefined): string {
   return banExpires ? `Your account is banned until ${new Date(banExpires).toISOString()}.` : "Your account is banned.";

@@ -3,6 +3,8 @@ import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
 import { withRetryAfter } from "./auth/rate-limit";
@@ -60,6 +62,10 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use("*", refuseHostileInput());
+  // JSON answers of 1 KB or more are gzipped for clients that accept it. Only JSON: the audit CSV export
+  // streams, and the web app's files are compressed at build time (mountWebApp).
+  app.use("/api/*", compress({ encoding: "gzip", contentTypeFilter: JSON_CONTENT_TYPE }));
+  app.use("/api/*", withJsonContentLength);
 
   // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
   app.get("/healthz", async (c) =>
@@ -115,10 +121,28 @@ export function createApp(deps: AppDeps) {
 
   app.all("/api/*", (c) => errorResponse(c, ERROR_CODES.NOT_FOUND, `No endpoint ${c.req.method} ${c.req.path}`));
 
-  if (deps.webDist) mountWebApp(app, deps.webDist);
+  if (deps.webDist) mountWebApp(app, deps.webDist, { isProduction: config.isProduction });
   app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
   return app;
 }
+
+const JSON_CONTENT_TYPE = /^application\/json/;
+
+/**
+ * Gives a JSON answer its Content-Length (c.json and better-auth send none), so `compress` can leave answers
+ * under its 1 KB threshold alone: gzip makes a `null` or a short error bigger, not smaller. JSON answers are
+ * complete strings already, so reading one here delays nothing.
+ */
+const withJsonContentLength: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const { res } = c;
+  if (!res.body || res.headers.has("Content-Length") || res.headers.has("Content-Encoding") || !JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? ""))
+    return;
+  const bytes = await res.arrayBuffer();
+  const sized = new Response(bytes, res);
+  sized.headers.set("Content-Length", String(bytes.byteLength));
+  c.res = sized;
+};
 
 /**
  * better-auth's plugins read fields of the body without checking that there is one (a POST to update-user
@@ -131,16 +155,49 @@ function withJsonBody(request: Request): Request {
   return new Request(request, { headers, body: "{}" });
 }
 
-/** Serves the built single-page app; every other GET falls back to index.html for client routing. */
-function mountWebApp(app: Hono<AppEnv>, webDist: string) {
+/** The precompressed variants the build writes next to each text file (vite.config.ts), best first. */
+const PRECOMPRESSED = [
+  { encoding: "br", extension: ".br" },
+  { encoding: "gzip", extension: ".gz" },
+] as const;
+
+/** The best precompressed variant the request's Accept-Encoding allows (an encoding with q=0 is refused). */
+function acceptedEncoding(c: Context<AppEnv>): (typeof PRECOMPRESSED)[number] | undefined {
+  const accepted = new Map(
+    (c.req.header("Accept-Encoding") ?? "").split(",").map((part) => {
+      const [name = "", ...params] = part.trim().toLowerCase().split(";");
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+      return [name, q === undefined ? 1 : Number(q)] as const;
+    }),
+  );
+  return PRECOMPRESSED.find(({ encoding }) => (accepted.get(encoding) ?? accepted.get("*") ?? 0) > 0);
+}
+
+/**
+ * Serves the built single-page app; every other GET falls back to index.html for client routing. Each text
+ * file is answered with its precompressed .br or .gz variant when the client accepts one (with Content-Encoding
+ * and Vary: Accept-Encoding), the index.html fallback too. Source maps are built "hidden" (no bundle points at
+ * them) and refused in production, so the app's sources are not published.
+ */
+export function mountWebApp(app: Hono<AppEnv>, webDist: string, options: { isProduction: boolean }) {
   const indexFile = path.join(webDist, "index.html");
   if (!existsSync(indexFile)) throw new Error(`The web app is not built: ${indexFile} is missing. Run npm run build.`);
-  const indexHtml = readFileSync(indexFile, "utf8");
+  const index = new Map<string, Buffer>([["identity", readFileSync(indexFile)]]);
+  for (const { encoding, extension } of PRECOMPRESSED) {
+    if (existsSync(indexFile + extension)) index.set(encoding, readFileSync(indexFile + extension));
+  }
   const root = path.relative(process.cwd(), webDist) || ".";
-  app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }));
-  app.use("*", serveStatic({ root }));
+  if (options.isProduction) app.get("*", async (c, next) => (c.req.path.endsWith(".map") ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next()));
+  // A client asking for a .br or .gz file by name gets a 404 like any missing file, not the raw bytes.
+  app.get("*", async (c, next) => (/\.(br|gz)$/.test(c.req.path) ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next()));
+  app.use("/assets/*", serveStatic({ root, precompressed: true, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }));
+  app.use("*", serveStatic({ root, precompressed: true }));
   app.get("*", (c) => {
     c.header("Cache-Control", "no-cache");
-    return c.html(indexHtml);
+    c.header("Vary", "Accept-Encoding");
+    const variant = acceptedEncoding(c);
+    const body = (variant && index.get(variant.encoding)) ?? index.get("identity")!;
+    if (variant && index.has(variant.encoding)) c.header("Content-Encoding", variant.encoding);
+    return c.body(new Uint8Array(body), 200, { "Content-Type": "text/html; charset=UTF-8" });
   });
 }

@@ -1,9 +1,16 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { Hono } from "hono";
 import { sql } from "kysely";
+import { mountWebApp } from "../app";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createLogger, type Logger } from "../logger";
 import { buildUser, createVerifiedUser, extractLink, readLatestMail, signUp } from "../test/factories";
 import { createClient, expectError, readJson } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
+import type { AppEnv } from "./app-env";
 import { MAX_BODY_NESTING } from "./middleware/hostile-input";
 
 type LogLine = { level: string; message: string } & Record<string, unknown>;
@@ -267,5 +274,105 @@ describe("a server error better-auth answers itself", () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("the built web app", () => {
+  let dist: string;
+  const files = {
+    "index.html": "<!doctype html><title>Atrium</title>",
+    "assets/app.js": "console.log('app');".repeat(20),
+    "assets/app.js.map": '{"version":3,"sources":["web/main.tsx"]}',
+  };
+  beforeAll(() => {
+    // A tiny fake of dist/web as the build writes it: each text file with its .br and .gz.
+    dist = mkdtempSync(path.join(tmpdir(), "atrium-dist-"));
+    mkdirSync(path.join(dist, "assets"));
+    for (const [name, content] of Object.entries(files)) {
+      writeFileSync(path.join(dist, name), content);
+      if (name.endsWith(".map")) continue;
+      writeFileSync(path.join(dist, `${name}.br`), brotliCompressSync(content));
+      writeFileSync(path.join(dist, `${name}.gz`), gzipSync(content));
+    }
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  function webApp(isProduction: boolean) {
+    const app = new Hono<AppEnv>();
+    mountWebApp(app, dist, { isProduction });
+    return app;
+  }
+
+  test("answers a source map with 404 in production (it is served in development)", async () => {
+    const production = await webApp(true).request("/assets/app.js.map");
+    expect(production.status).toBe(404);
+    expect(await production.json()).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    expect((await webApp(false).request("/assets/app.js.map")).status).toBe(200);
+  });
+
+  test("sends the precompressed file the client accepts, brotli first, with Content-Encoding and Vary", async () => {
+    const app = webApp(true);
+    const brotli = await app.request("/assets/app.js", { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(brotli.status).toBe(200);
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(brotli.headers.get("vary")).toBe("Accept-Encoding");
+    expect(brotli.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(brotliDecompressSync(Buffer.from(await brotli.arrayBuffer())).toString()).toBe(files["assets/app.js"]);
+
+    const gzip = await app.request("/assets/app.js", { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(files["assets/app.js"]);
+
+    const plain = await app.request("/assets/app.js");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(files["assets/app.js"]);
+  });
+
+  test("compresses the index.html fallback of client routes too, and honours q=0", async () => {
+    const app = webApp(true);
+    const brotli = await app.request("/sign-in", { headers: { "accept-encoding": "gzip, br" } });
+    expect(brotli.status).toBe(200);
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(brotli.headers.get("vary")).toBe("Accept-Encoding");
+    expect(brotli.headers.get("content-type")).toBe("text/html; charset=UTF-8");
+    expect(brotliDecompressSync(Buffer.from(await brotli.arrayBuffer())).toString()).toBe(files["index.html"]);
+
+    const gzip = await app.request("/organizations/new", { headers: { "accept-encoding": "br;q=0, gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).toString()).toBe(files["index.html"]);
+
+    const plain = await app.request("/sign-in", { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(files["index.html"]);
+  });
+
+  test("does not hand out a compressed file by its own name", async () => {
+    expect((await webApp(true).request("/assets/app.js.br")).status).toBe(404);
+    expect((await webApp(true).request("/assets/app.js.gz")).status).toBe(404);
+  });
+});
+
+describe("API compression", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test("gzips a JSON answer of 1 KB or more when the client accepts gzip, and leaves small ones alone", async () => {
+    // Straight to the app: the test client reads bodies as text.
+    const request = (pathname: string) =>
+      app.app.request(pathname, { headers: { "accept-encoding": "gzip" } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+    const large = await request("/api/nothing-here/" + "x".repeat(1200));
+    expect(large.status).toBe(404);
+    expect(large.headers.get("content-encoding")).toBe("gzip");
+    const body = JSON.parse(gunzipSync(Buffer.from(await large.arrayBuffer())).toString()) as { code: string };
+    expect(body.code).toBe("NOT_FOUND");
+
+    const small = await request("/api/nothing-here");
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(await small.json()).toEqual({ code: "NOT_FOUND", message: "No endpoint GET /api/nothing-here" });
   });
 });

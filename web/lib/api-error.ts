@@ -1,4 +1,4 @@
-import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account.schemas";
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account-limits";
 import { banExpiryOf } from "../../common/ban-message";
 import { formatDateTime } from "./format";
 

@@ -1,6 +1,5 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useFieldArray } from "react-hook-form";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { TextField } from "../components/ui/text-field";
@@ -44,38 +43,44 @@ const orderSchema = z.object({
     name: z.string().trim().min(1, "Enter a name"),
     email: z.email("Enter a valid e-mail address"),
   }),
-  items: z
-    .array(z.object({ sku: z.string().min(3, "Use at least 3 characters"), quantity: z.coerce.number<string>().int().min(1, "At least 1") }))
-    .min(1, "Add an item"),
+  slug: z.string().min(1, "Enter a slug"),
+  items: z.array(z.object({ sku: z.string().min(3, "Use at least 3 characters"), quantity: z.coerce.number<string>().int().min(1, "At least 1") })),
+  gift: z.boolean(),
 });
 
-function OrderForm({ onValid }: { onValid: (data: z.output<typeof orderSchema>) => unknown }) {
+type OrderFormHandle = { reset(values?: { customer: { name: string; email: string } }): void; isDirty(): boolean };
+
+function OrderForm({ onValid, handle }: { onValid: (data: z.output<typeof orderSchema>) => unknown; handle?: OrderFormHandle[] }) {
   const form = useZodForm(orderSchema, {
-    defaultValues: { customer: { name: "", email: "" }, items: [{ sku: "", quantity: "1" }] },
+    defaultValues: { customer: { name: "", email: "" }, slug: "", items: [{ sku: "", quantity: "1" }], gift: false },
     serverErrors: { CUSTOMER_EXISTS: "customer.email", OUT_OF_STOCK: "items.0.sku" },
   });
-  const items = useFieldArray({ control: form.control, name: "items" });
+  handle?.push({ reset: (values) => form.reset(values), isDirty: () => form.formState.isDirty });
+  const nameField = form.field("customer.name");
   return (
     <form onSubmit={form.submit(onValid)} noValidate>
       {form.formError ? <p role="alert">{form.formError}</p> : null}
-      <TextField label="Customer name" {...form.field("customer.name")} />
+      <TextField
+        label="Customer name"
+        {...nameField}
+        onChange={(event) => {
+          // As the organization form does: the slug follows the name.
+          form.setValue("slug", event.target.value.toLowerCase());
+          nameField.onChange(event);
+        }}
+      />
       <TextField label="Customer e-mail" {...form.field("customer.email")} />
-      {items.fields.map((item, index) => (
-        <div key={item.id}>
-          <TextField label={`SKU ${index + 1}`} {...form.field(`items.${index}.sku`)} />
-          <TextField label={`Quantity ${index + 1}`} {...form.field(`items.${index}.quantity`)} />
-          <button type="button" onClick={() => items.remove(index)}>{`Remove item ${index + 1}`}</button>
-        </div>
-      ))}
-      {form.formState.errors.items?.root?.message || form.formState.errors.items?.message ? (
-        <p>{form.formState.errors.items?.root?.message ?? form.formState.errors.items?.message}</p>
-      ) : null}
-      <button type="button" onClick={() => items.append({ sku: "", quantity: "1" })}>
-        Add item
-      </button>
+      <TextField label="Slug" {...form.field("slug")} />
+      <TextField label="SKU" {...form.field("items.0.sku")} />
+      <TextField label="Quantity" {...form.field("items.0.quantity")} />
+      <label>
+        <input type="checkbox" {...form.register("gift")} /> Gift
+      </label>
+      <p data-testid="watched">{form.watch("customer.name")}</p>
       <button type="submit" disabled={form.formState.isSubmitting}>
         Place order
       </button>
+      <button type="button">Elsewhere</button>
     </form>
   );
 }
@@ -89,35 +94,34 @@ describe("useZodForm", () => {
     await user.click(screen.getByRole("button", { name: "Place order" }));
     expect(screen.getByText("Enter a name")).toBeTruthy();
     expect(screen.getByText("Enter a valid e-mail address")).toBeTruthy();
-    expect(screen.getByLabelText("SKU 1").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByLabelText("SKU").getAttribute("aria-invalid")).toBe("true");
     expect(screen.getByText("Use at least 3 characters")).toBeTruthy();
     expect(onValid).not.toHaveBeenCalled();
 
     await user.type(screen.getByLabelText("Customer name"), "Ada");
+    expect(screen.getByTestId("watched").textContent).toBe("Ada");
     await user.type(screen.getByLabelText("Customer e-mail"), "ada@example.test");
-    await user.type(screen.getByLabelText("SKU 1"), "ABC-1");
-    await user.click(screen.getByRole("button", { name: "Add item" }));
-    await user.type(screen.getByLabelText("SKU 2"), "XYZ-9");
-    await user.clear(screen.getByLabelText("Quantity 2"));
-    await user.type(screen.getByLabelText("Quantity 2"), "3");
+    await user.type(screen.getByLabelText("SKU"), "ABC-1");
+    await user.clear(screen.getByLabelText("Quantity"));
+    await user.type(screen.getByLabelText("Quantity"), "3");
+    await user.click(screen.getByLabelText("Gift"));
     await user.click(screen.getByRole("button", { name: "Place order" }));
 
     await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
     expect(onValid.mock.calls[0]![0]).toEqual({
       customer: { name: "Ada", email: "ada@example.test" },
-      items: [
-        { sku: "ABC-1", quantity: 1 },
-        { sku: "XYZ-9", quantity: 3 },
-      ],
+      slug: "ada",
+      items: [{ sku: "ABC-1", quantity: 3 }],
+      gift: true,
     });
   });
 
-  it("reports an empty array on the array itself", async () => {
+  it("focuses the first invalid field on submit, in page order", async () => {
     const user = userEvent.setup();
     render(<OrderForm onValid={vi.fn()} />);
-    await user.click(screen.getByRole("button", { name: "Remove item 1" }));
+    await user.type(screen.getByLabelText("Customer name"), "Ada");
     await user.click(screen.getByRole("button", { name: "Place order" }));
-    expect(await screen.findByText("Add an item")).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Customer e-mail")));
   });
 
   it("shows an error once a typed-in field is left, never for a field only tabbed past, and clears it while typing", async () => {
@@ -142,7 +146,62 @@ describe("useZodForm", () => {
     expect(email.getAttribute("aria-invalid")).toBeNull();
   });
 
-  it("puts what the submit handler throws on its field or above the form", async () => {
+  it("after a submit, updates an error while it is still wrong and clears it the moment the value is valid", async () => {
+    const user = userEvent.setup();
+    render(<OrderForm onValid={vi.fn()} />);
+    await user.click(screen.getByRole("button", { name: "Place order" }));
+    const sku = screen.getByLabelText("SKU");
+    expect(screen.getByText("Use at least 3 characters")).toBeTruthy();
+
+    await user.type(sku, "AB");
+    expect(screen.getByText("Use at least 3 characters")).toBeTruthy();
+    await user.type(sku, "C");
+    expect(screen.queryByText("Use at least 3 characters")).toBeNull();
+
+    // A field another field's change fixes (the slug follows the name) clears too, without being touched.
+    expect(screen.getByText("Enter a slug")).toBeTruthy();
+    await user.type(screen.getByLabelText("Customer name"), "A");
+    expect(screen.queryByText("Enter a slug")).toBeNull();
+    expect((screen.getByLabelText("Slug") as HTMLInputElement).value).toBe("a");
+  });
+
+  it("changes no error when a field is left: not for an untouched field, not for a valid one", async () => {
+    const user = userEvent.setup();
+    render(<OrderForm onValid={vi.fn()} />);
+    await user.click(screen.getByRole("button", { name: "Place order" }));
+    const shown = () => screen.queryAllByText(/Enter a|Use at least/).map((node) => node.textContent);
+    const before = shown();
+    expect(before).toEqual(["Enter a name", "Enter a valid e-mail address", "Enter a slug", "Use at least 3 characters"]);
+
+    await user.click(screen.getByLabelText("SKU"));
+    await user.tab();
+    await user.click(screen.getByRole("button", { name: "Elsewhere" }));
+    expect(shown()).toEqual(before);
+
+    await user.type(screen.getByLabelText("Customer e-mail"), "ada@example.test");
+    const afterTyping = shown();
+    expect(afterTyping).toEqual(["Enter a name", "Enter a slug", "Use at least 3 characters"]);
+    await user.click(screen.getByRole("button", { name: "Elsewhere" }));
+    expect(shown()).toEqual(afterTyping);
+  });
+
+  it("shows a typed-in field's error only after the click that left it, so the click lands where it was aimed", async () => {
+    const user = userEvent.setup();
+    const elsewhere = vi.fn();
+    render(<OrderForm onValid={vi.fn()} />);
+    screen.getByRole("button", { name: "Elsewhere" }).addEventListener("click", elsewhere);
+    await user.type(screen.getByLabelText("Customer e-mail"), "not-an-address");
+
+    await user.pointer({ keys: "[MouseLeft>]", target: screen.getByRole("button", { name: "Elsewhere" }) });
+    expect(document.activeElement).not.toBe(screen.getByLabelText("Customer e-mail"));
+    expect(screen.queryByText("Enter a valid e-mail address")).toBeNull();
+
+    await user.pointer({ keys: "[/MouseLeft]", target: screen.getByRole("button", { name: "Elsewhere" }) });
+    expect(elsewhere).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText("Enter a valid e-mail address")).toBeTruthy();
+  });
+
+  it("puts what the submit handler throws on its field (focused) or above the form", async () => {
     const user = userEvent.setup();
     const onValid = vi
       .fn()
@@ -151,14 +210,27 @@ describe("useZodForm", () => {
     render(<OrderForm onValid={onValid} />);
     await user.type(screen.getByLabelText("Customer name"), "Ada");
     await user.type(screen.getByLabelText("Customer e-mail"), "ada@example.test");
-    await user.type(screen.getByLabelText("SKU 1"), "ABC-1");
+    await user.type(screen.getByLabelText("SKU"), "ABC-1");
 
     await user.click(screen.getByRole("button", { name: "Place order" }));
     expect(await screen.findByText("That customer exists already")).toBeTruthy();
     expect(screen.getByLabelText("Customer e-mail").getAttribute("aria-invalid")).toBe("true");
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Customer e-mail")));
     expect(screen.queryByRole("alert")).toBeNull();
 
     await user.click(screen.getByRole("button", { name: "Place order" }));
     expect((await screen.findByRole("alert")).textContent).toBe("Try later");
+    expect(screen.queryByText("That customer exists already")).toBeNull();
+  });
+
+  it("resets to new values, which become the defaults, and writes them into the controls", async () => {
+    const user = userEvent.setup();
+    const handle: OrderFormHandle[] = [];
+    render(<OrderForm onValid={vi.fn()} handle={handle} />);
+    await user.type(screen.getByLabelText("Customer name"), "Ada");
+    expect(handle.at(-1)!.isDirty()).toBe(true);
+    act(() => handle.at(-1)!.reset({ customer: { name: "Grace", email: "" } }));
+    expect((screen.getByLabelText("Customer name") as HTMLInputElement).value).toBe("Grace");
+    expect(handle.at(-1)!.isDirty()).toBe(false);
   });
 });

@@ -1,11 +1,40 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { unwrap } from "./api-error";
-import { authClient } from "./auth-client";
+import { toApiError } from "./api-error";
+import type { Session } from "./auth-client";
+
+/**
+ * Reads better-auth's GET /api/auth/get-session with a plain fetch: every page asks it first, and the
+ * better-auth client (about 14 KB gzipped) would otherwise load before anything can render. Same answer,
+ * same errors (an ApiError with the friendly message) as `authClient.getSession()`.
+ */
+export async function fetchSession(): Promise<Session | null> {
+  const response = await fetch("/api/auth/get-session", { credentials: "include", headers: { accept: "application/json" } });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = typeof body === "object" && body !== null ? (body as { message?: unknown; code?: unknown }) : {};
+    throw toApiError({
+      status: response.status,
+      statusText: response.statusText,
+      message: typeof error.message === "string" ? error.message : undefined,
+      code: typeof error.code === "string" ? error.code : undefined,
+    });
+  }
+  // better-auth answers `null` without a session; dates arrive as ISO strings, as the better-auth client would parse them.
+  return body === null ? null : reviveDates(body as Session);
+}
+
+/** better-auth's client turns ISO date strings into Dates; the session's readers expect Dates. */
+function reviveDates<T>(value: T): T {
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value)) return new Date(value) as T;
+  if (Array.isArray(value)) return value.map(reviveDates) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, reviveDates(item)])) as T;
+  return value;
+}
 
 /** The signed-in session, or null. One cache entry the whole app reads and refreshes. */
 export const sessionQuery = queryOptions({
   queryKey: ["session"],
-  queryFn: async () => unwrap(await authClient.getSession()) ?? null,
+  queryFn: fetchSession,
   staleTime: 60_000,
 });
 

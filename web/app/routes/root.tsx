@@ -1,10 +1,10 @@
 import type { QueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useLayoutEffect } from "react";
 import { Link, Outlet, createRootRouteWithContext, createRoute, redirect, useRouterState, type ErrorComponentProps } from "@tanstack/react-router";
 import { z } from "zod";
-import { ImpersonationBanner } from "../../features/admin/components/impersonation-banner";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
-import { safeRedirect, sessionQuery } from "../../lib/session";
+import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
 import { Header } from "../header";
 
 export type RouterContext = { queryClient: QueryClient };
@@ -12,7 +12,15 @@ export type RouterContext = { queryClient: QueryClient };
 /** A search parameter that is a string when present; anything malformed reads as absent. */
 export const optionalText = z.string().optional().catch(undefined);
 
+// Only an impersonating admin sees the banner, so its code (the admin API, the better-auth client) loads only then.
+const ImpersonationBanner = lazy(() =>
+  import("../../features/admin/components/impersonation-banner").then((module) => ({ default: module.ImpersonationBanner })),
+);
+
 function RootLayout() {
+  const isImpersonating = Boolean(useSession().data?.session.impersonatedBy);
+  // The static shell of index.html stands in until this layout renders; it goes before the first paint of ours.
+  useLayoutEffect(() => document.getElementById("app-shell")?.remove(), []);
   const isLoading = useRouterState({ select: (state) => state.status === "pending" });
   return (
     <div className="min-h-screen">
@@ -23,7 +31,11 @@ function RootLayout() {
         Skip to content
       </a>
       <div aria-hidden="true" className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"} />
-      <ImpersonationBanner />
+      {isImpersonating ? (
+        <Suspense fallback={null}>
+          <ImpersonationBanner />
+        </Suspense>
+      ) : null}
       <Header />
       <main id="main">
         <Outlet />

@@ -41,7 +41,7 @@ function Field({
 }
 
 /**
- * The controls take `ref` as a prop (React 19), so `{...form.field("email")}` (react-hook-form's `register`
+ * The controls take `ref` as a prop (React 19), so `{...form.field("email")}` (the form helper's `register`
  * plus the field's error) can be spread straight onto them.
  */
 export type TextFieldProps = Omit<ComponentProps<"input">, "id" | "className"> & FieldProps;

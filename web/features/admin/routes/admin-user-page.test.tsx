@@ -80,6 +80,7 @@ beforeEach(() => {
     "fetch",
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), "http://localhost");
+      if (url.pathname === "/api/auth/get-session") return Response.json(null);
       const body =
         url.pathname === `/api/admin/users/${USER_ID}`
           ? user

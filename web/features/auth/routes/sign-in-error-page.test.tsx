@@ -7,11 +7,11 @@ import { formatDateTime } from "../../../lib/format";
 import { createQueryClient } from "../../../lib/query-client";
 import { SignInErrorPage } from "./sign-in-error-page";
 
-const authClient = vi.hoisted(() => ({ getSession: vi.fn() }));
-vi.mock("../../../lib/auth-client", () => ({ authClient }));
+// What GET /api/auth/get-session answers (the session query reads it with fetch).
+let sessionBody: unknown = null;
 
 function renderPage(error: string | undefined, options: { signedIn?: boolean; description?: string } = {}) {
-  authClient.getSession.mockResolvedValue({ data: options.signedIn ? { user: { id: "user_1" }, session: { id: "session_1" } } : null, error: null });
+  sessionBody = options.signedIn ? { user: { id: "user_1" }, session: { id: "session_1" } } : null;
   const rootRoute = createRootRoute();
   const route = createRoute({
     getParentRoute: () => rootRoute,
@@ -27,20 +27,21 @@ function renderPage(error: string | undefined, options: { signedIn?: boolean; de
 }
 
 beforeEach(() => {
-  authClient.getSession.mockReset();
+  sessionBody = null;
   vi.stubGlobal(
     "fetch",
-    vi.fn(
-      async () =>
-        new Response(
-          JSON.stringify({
-            devMailbox: true,
-            billingSandbox: false,
-            socialProviders: [],
-            organizations: { whoMayCreate: "everyone", isDeletionDisabled: false, limit: null },
-          }),
-          { status: 200, headers: { "content-type": "application/json" } },
-        ),
+    vi.fn(async (input: RequestInfo | URL) =>
+      String(input).endsWith("/api/auth/get-session")
+        ? Response.json(sessionBody)
+        : new Response(
+            JSON.stringify({
+              devMailbox: true,
+              billingSandbox: false,
+              socialProviders: [],
+              organizations: { whoMayCreate: "everyone", isDeletionDisabled: false, limit: null },
+            }),
+            { status: 200, headers: { "content-type": "application/json" } },
+          ),
     ),
   );
 });

@@ -1,5 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
-import { signInSchema } from "../../../../common/account.schemas";
+import { signInSchema } from "../../../../common/sign-in.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
