@@ -5,6 +5,7 @@ import { ImpersonationBanner } from "../../features/admin/components/impersonati
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
 import { safeRedirect, sessionQuery } from "../../lib/session";
+import { useDocumentTitle } from "../document-title";
 import { Header } from "../header";
 
 export type RouterContext = { queryClient: QueryClient };
@@ -33,6 +34,7 @@ function RootLayout() {
 }
 
 function NotFoundPage() {
+  useDocumentTitle("Page not found");
   return (
     <div className="mx-auto max-w-md px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">Page not found</h1>
