@@ -685,6 +685,34 @@ describe("invitations (spec sections 3, 4)", () => {
     expect(await memberRow(organizationId, canceled.id)).toBeUndefined();
   });
 
+  it("previews a link to anyone, signed out too: state, organization and inviter, and nothing else; 404 for an unknown id", async () => {
+    const anonymous = createClient(server);
+    const invitee = await createVerifiedUser(server, { label: "previewed" });
+    const invitation = await invite(invitee.email);
+    const preview = await anonymous.get(`/api/invitations/${invitation.data.id}`);
+    expect(preview.status).toBe(200);
+    expect(preview.data).toEqual({ state: "pending", organizationName: "Inviting", inviterName: owner.name });
+
+    await setExpiresAt(invitation.data.id, new Date(Date.now() - 1000));
+    expect((await anonymous.get(`/api/invitations/${invitation.data.id}`)).data).toEqual({
+      state: "expired",
+      organizationName: "Inviting",
+      inviterName: owner.name,
+    });
+
+    const toCancel = await invite(`canceled-${invitee.email}`);
+    expect((await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId: toCancel.data.id })).status).toBe(200);
+    expect((await anonymous.get(`/api/invitations/${toCancel.data.id}`)).data).toEqual({
+      state: "canceled",
+      organizationName: "Inviting",
+      inviterName: owner.name,
+    });
+
+    const unknown = await anonymous.get("/api/invitations/no-such-invitation");
+    expect(unknown.status).toBe(404);
+    expect(unknown.data).toEqual({ code: "NOT_FOUND", message: "invitation not found" });
+  });
+
   it("keeps one pending invitation per e-mail: a re-invite is 400, resend renews it and mails again", async () => {
     const invitee = await createVerifiedUser(server, { label: "reinvited" });
     const first = await invite(invitee.email);

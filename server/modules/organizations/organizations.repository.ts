@@ -92,9 +92,18 @@ export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScop
   return Boolean(row);
 }
 
-/** An invitation by id: its link is the credential, so this is the one read without a scope. */
+/**
+ * An invitation by id with the names its page shows before anyone signs in: its link is the credential, so this
+ * is the one read without a scope. (An invitation goes with its organization and with its inviter's account.)
+ */
 export async function findInvitation(db: Kysely<Database>, invitationId: string) {
-  return db.selectFrom("invitation").select(["status", "expiresAt"]).where("id", "=", invitationId).executeTakeFirst();
+  return db
+    .selectFrom("invitation")
+    .innerJoin("organization", "organization.id", "invitation.organizationId")
+    .innerJoin("user", "user.id", "invitation.inviterId")
+    .select(["invitation.status", "invitation.expiresAt", "organization.name as organizationName", "user.name as inviterName"])
+    .where("invitation.id", "=", invitationId)
+    .executeTakeFirst();
 }
 
 /** Teams of the scoped organization with their members' names: one query for teams, one for memberships. */

@@ -17,6 +17,7 @@ import {
 import {
   METADATA_MAX_BYTES,
   METADATA_MAX_DEPTH,
+  type InvitationPreview,
   type InvitationState,
   type ListMembersQuery,
   type MemberList,
@@ -128,12 +129,16 @@ export async function listMembers(db: Kysely<Database>, scope: OrganizationScope
   return findMembers(db, scope, query);
 }
 
-/** The state of an invitation link, with expiry folded in; null when there is no such invitation. */
-export async function getInvitationState(db: Kysely<Database>, invitationId: string): Promise<InvitationState | null> {
+/**
+ * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
+ * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.
+ */
+export async function getInvitationPreview(db: Kysely<Database>, invitationId: string): Promise<InvitationPreview | null> {
   const invitation = await findInvitation(db, invitationId);
   if (!invitation) return null;
-  if (invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now()) return "expired";
-  return invitation.status;
+  const isExpired = invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now();
+  const state: InvitationState = isExpired ? "expired" : invitation.status;
+  return { state, organizationName: invitation.organizationName, inviterName: invitation.inviterName };
 }
 
 /** Lists the teams of the caller's organization with their members. */
