@@ -573,6 +573,53 @@ describe("teams (spec sections 3, 5, 6)", () => {
     expect(await server.db.selectFrom("team").select("id").where("organizationId", "=", organization.id).execute()).toHaveLength(1);
   });
 
+  it("the default team is named after the organization and follows its renames; a team with a name of its own keeps it", async () => {
+    const renamer = await createVerifiedUser(server, { label: "renamer" });
+    const organization = await createOrganizationWithOwner(renamer, "Northwind");
+    const created = await renamer.client.post("/api/auth/organization/create-team", { name: "Design", organizationId: organization.id });
+    expect(created.status).toBe(200);
+    const teamNames = async () =>
+      (await server.db.selectFrom("team").select(["id", "name"]).where("organizationId", "=", organization.id).orderBy("name").execute()).map((team) => [
+        team.id === organization.defaultTeamId ? "default" : "own",
+        team.name,
+      ]);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Northwind"],
+    ]);
+
+    const renamed = await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind Traders" } });
+    expect(renamed.status).toBe(200);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Northwind Traders"],
+    ]);
+
+    // Renamed by hand, the default team keeps its own name from then on.
+    const own = await renamer.client.post("/api/auth/organization/update-team", {
+      teamId: organization.defaultTeamId,
+      data: { name: "Everyone", organizationId: organization.id },
+    });
+    expect(own.status).toBe(200);
+    expect((await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind" } })).status).toBe(200);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Everyone"],
+    ]);
+  });
+
+  it("a refused rename leaves the default team's name alone", async () => {
+    const owner = await createVerifiedUser(server, { label: "rename-guard" });
+    const organization = await createOrganizationWithOwner(owner, "Guarded name");
+    await addMember(owner, organization.id, member, "member");
+    await expectError(
+      await member.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Hijacked" } }),
+      403,
+      "not allowed to update or delete the organization",
+    );
+    expect(await server.db.selectFrom("team").select("name").where("id", "=", organization.defaultTeamId).executeTakeFirst()).toEqual({ name: "Guarded name" });
+  });
+
   it("listing teams requires membership in the organization", async () => {
     const listed = await member.client.get(`/api/auth/organization/list-teams?organizationId=${organizationId}`);
     expect(listed.status).toBe(200);

@@ -79,6 +79,22 @@ export async function clearActiveOrganization(db: Kysely<Database>, userId: stri
     .execute();
 }
 
+/** The scoped organization's name. */
+export async function findOrganizationName(db: Kysely<Database>, scope: OrganizationScope): Promise<string | undefined> {
+  const row = await db.selectFrom("organization").select("name").where("id", "=", scope.organizationId).executeTakeFirst();
+  return row?.name;
+}
+
+/** Renames the scoped organization's teams called `from` to `to`. */
+export async function renameTeamsNamed(db: Kysely<Database>, scope: OrganizationScope, from: string, to: string, now: Date): Promise<void> {
+  await db
+    .updateTable("team")
+    .set({ name: to, updatedAt: now.toISOString() })
+    .where("organizationId", "=", scope.organizationId)
+    .where("name", "=", from)
+    .execute();
+}
+
 /** Whether the scoped user is a member of this team of the scoped organization. */
 export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScope, teamId: string): Promise<boolean> {
   const row = await db

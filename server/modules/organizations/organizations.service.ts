@@ -10,9 +10,11 @@ import {
   findMembers,
   findMembership,
   findOrganizationIdBySlug,
+  findOrganizationName,
   findTeamsWithMembers,
   isTeamMember,
   organizationExists,
+  renameTeamsNamed,
 } from "./organizations.repository";
 import {
   METADATA_MAX_BYTES,
@@ -117,6 +119,19 @@ export async function assertMemberOfRequestedOrganization(
   const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
   if (!exists) throw APIError.from("BAD_REQUEST", ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
   if (!membership) throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
+}
+
+/**
+ * The default team: better-auth creates every organization with a team named after it (the spec keeps at least one
+ * team), and the creator in it. A team that still carries the organization's name is that default, so it follows a
+ * rename of the organization; a team given a name of its own keeps it. Runs before the organization is renamed.
+ */
+export async function renameDefaultTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; name: unknown }): Promise<void> {
+  if (typeof input.name !== "string" || !input.name.trim()) return;
+  const scope = await findMembership(db, input.organizationId, input.userId);
+  if (!scope) return;
+  const currentName = await findOrganizationName(db, scope);
+  if (currentName !== undefined && currentName !== input.name) await renameTeamsNamed(db, scope, currentName, input.name, new Date());
 }
 
 /** After a member leaves or is removed: better-auth clears only the acting session, the spec wants every session of theirs. */
