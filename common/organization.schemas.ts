@@ -116,7 +116,8 @@ export type MemberListItem = {
   teams: Array<{ id: string; name: string }>;
 };
 
-export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
+/** `ownerCount` counts the organization's owners whatever the search (the last owner can neither leave nor be demoted). */
+export type MemberList = { members: MemberListItem[]; total: number; ownerCount: number; limit: number; offset: number };
 
 export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
 

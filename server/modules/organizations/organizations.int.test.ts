@@ -465,6 +465,8 @@ describe("GET /api/organizations/:organizationId/members", () => {
 
     const searched = await bob.client.get(`${path}?search=ZEBRA`);
     expect(searched.data.total).toBe(1);
+    // The owners are counted across the organization, whatever the search.
+    expect(searched.data.ownerCount).toBe(1);
     expect(searched.data.members.map((member: { userId: string }) => member.userId)).toEqual([alice.id]);
     // LIKE wildcards in the search are literal characters.
     expect((await bob.client.get(`${path}?search=%25`)).data.total).toBe(0);
@@ -478,6 +480,10 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect(pagedIds).toEqual([owner.id, alice.id, bob.id].sort());
 
     expect((await bob.client.get(`${path}?limit=0`)).status).toBe(400);
+    // A second owner, holding it in a list of roles, counts too.
+    const carol = await createVerifiedUser(server, { label: "carol-owner" });
+    await addMember(owner, organization.id, carol, ["member", "owner"]);
+    expect((await bob.client.get(`${path}?search=ZEBRA`)).data).toMatchObject({ total: 1, ownerCount: 2 });
     await expectError(await createClient(server).get(path), 401, "Unauthorized");
   });
 });

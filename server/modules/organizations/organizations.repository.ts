@@ -22,7 +22,7 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       ]),
     );
   }
-  const [rows, count] = await Promise.all([
+  const [rows, count, ownerRoles] = await Promise.all([
     base
       .select(["member.id", "member.userId", "member.role", "member.createdAt", "user.name", "user.email", "user.image", "user.username"])
       .orderBy("member.createdAt", "asc")
@@ -31,6 +31,8 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       .offset(query.offset)
       .execute(),
     base.select((eb) => eb.fn.countAll<string | number>().as("total")).executeTakeFirstOrThrow(),
+    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted.
+    db.selectFrom("member").select("role").where("organizationId", "=", scope.organizationId).where("role", "like", "%owner%").execute(),
   ]);
   const userIds = rows.map((row) => row.userId);
   const teamRows = userIds.length
@@ -53,6 +55,7 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       teams: teamRows.filter((team) => team.userId === row.userId).map((team) => ({ id: team.id, name: team.name })),
     })),
     total: Number(count.total),
+    ownerCount: ownerRoles.filter((row) => row.role.split(",").some((role) => role.trim() === "owner")).length,
     limit: query.limit,
     offset: query.offset,
   };
