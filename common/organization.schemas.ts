@@ -116,12 +116,16 @@ export type MemberListItem = {
   teams: Array<{ id: string; name: string }>;
 };
 
-export type MemberList = { members: MemberListItem[]; total: number; limit: number; offset: number };
+/** `ownerCount` counts the organization's owners whatever the search (the last owner can neither leave nor be demoted). */
+export type MemberList = { members: MemberListItem[]; total: number; ownerCount: number; limit: number; offset: number };
 
-/** What an invitation link can tell anyone who holds it: only its state, nothing about the organization. */
 export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
 
-export type InvitationStateResponse = { state: InvitationState };
+/**
+ * What an invitation link tells anyone who holds it (the link is the credential): its state, the organization's
+ * name and the inviter's. Nothing else: no e-mail, role or ids.
+ */
+export type InvitationPreview = { state: InvitationState; organizationName: string; inviterName: string };
 
 export type TeamWithMembers = {
   id: string;

@@ -16,7 +16,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
 
   // The owner creates the organization: slug suggested from the name, checked live.
   await signUpAndVerify(page, mailbox, owner);
-  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(page)).toHaveAccessibleName("Organization: None selected. Switch organization");
   await page.getByRole("link", { name: "New organization" }).click();
   await page.getByLabel("Name", { exact: true }).fill(organizationName);
   await expect(page.getByLabel("Slug", { exact: true })).toHaveValue(slug);
@@ -33,7 +33,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   const newcomerDevice = await newDevice(browser, baseURL);
   const newcomerPage = newcomerDevice.page;
   await newcomerPage.goto(newcomerLink);
-  await expect(newcomerPage.getByRole("heading", { name: "You have been invited" })).toBeVisible();
+  await expect(newcomerPage.getByRole("heading", { name: `${owner.name} invited you to join ${organizationName}` })).toBeVisible();
   await newcomerPage.getByRole("link", { name: "Create an account" }).click();
   await expect(newcomerPage.getByLabel("E-mail", { exact: true })).toHaveValue(newcomer.email);
   await newcomerPage.getByLabel("Name", { exact: true }).fill(newcomer.name);
@@ -73,9 +73,10 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await expect(adminPage.getByRole("cell", { name: /Launch crew/ })).toBeVisible();
   // An admin is not offered the owner role, nor any control over the owner's row.
   const newcomerRole = adminPage.getByLabel(`Role of ${newcomer.name}`);
-  await expect(newcomerRole.locator("option")).toHaveText(["admin", "member"]);
+  await expect(newcomerRole.locator("option")).toHaveText(["Admin", "Member"]);
   await expect(adminPage.getByLabel(`Role of ${owner.name}`)).toHaveCount(0);
   await newcomerRole.selectOption("admin");
+  await adminPage.getByRole("dialog").getByRole("button", { name: "Make them Admin" }).click();
   await expect(adminPage.getByRole("status").filter({ hasText: `${newcomer.name} is now admin` })).toBeVisible();
   await page.reload();
   await openSettingsTab(page, "Members");
@@ -87,7 +88,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await newcomerPage.getByRole("button", { name: "Leave organization" }).click();
   await newcomerPage.getByRole("dialog").getByRole("button", { name: "Leave" }).click();
   await expect(newcomerPage.getByRole("heading", { name: `Welcome, ${newcomer.name}` })).toBeVisible();
-  await expect(switcher(newcomerPage)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(newcomerPage)).toHaveAccessibleName("Organization: None selected. Switch organization");
   await newcomerPage.getByRole("button", { name: /Switch organization$/ }).click();
   await expect(newcomerPage.getByRole("menuitemradio", { name: organizationName })).toHaveCount(0);
   await newcomerPage.keyboard.press("Escape");
@@ -121,7 +122,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await dialog.getByLabel(`Type “${slug}”`).fill(slug);
   await dialog.getByRole("button", { name: "Delete organization" }).click();
   await expect(page.getByRole("heading", { name: `Welcome, ${owner.name}` })).toBeVisible();
-  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(page)).toHaveAccessibleName("Organization: None selected. Switch organization");
   await expect(page.getByText("No organizations yet")).toBeVisible();
 
   await newcomerDevice.context.close();

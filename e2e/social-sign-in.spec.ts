@@ -74,7 +74,7 @@ test("an invitation offers the providers and brings the newcomer back to accept 
 
   const device = await newDevice(browser, baseURL);
   await device.page.goto(await invitationLink(mailbox, newcomer.email));
-  await expect(device.page.getByRole("heading", { name: "You have been invited" })).toBeVisible();
+  await expect(device.page.getByRole("heading", { name: `${owner.name} invited you to join Social ${owner.username.slice(-6)}` })).toBeVisible();
   await device.page.getByRole("button", { name: `Continue with ${DEV_PROVIDER}` }).click();
   await continueAsNewIdentity(device.page, newcomer);
   await device.page.getByRole("button", { name: "Accept invitation" }).click();

@@ -465,6 +465,8 @@ describe("GET /api/organizations/:organizationId/members", () => {
 
     const searched = await bob.client.get(`${path}?search=ZEBRA`);
     expect(searched.data.total).toBe(1);
+    // The owners are counted across the organization, whatever the search.
+    expect(searched.data.ownerCount).toBe(1);
     expect(searched.data.members.map((member: { userId: string }) => member.userId)).toEqual([alice.id]);
     // LIKE wildcards in the search are literal characters.
     expect((await bob.client.get(`${path}?search=%25`)).data.total).toBe(0);
@@ -478,6 +480,10 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect(pagedIds).toEqual([owner.id, alice.id, bob.id].sort());
 
     expect((await bob.client.get(`${path}?limit=0`)).status).toBe(400);
+    // A second owner, holding it in a list of roles, counts too.
+    const carol = await createVerifiedUser(server, { label: "carol-owner" });
+    await addMember(owner, organization.id, carol, ["member", "owner"]);
+    expect((await bob.client.get(`${path}?search=ZEBRA`)).data).toMatchObject({ total: 1, ownerCount: 2 });
     await expectError(await createClient(server).get(path), 401, "Unauthorized");
   });
 });
@@ -571,6 +577,53 @@ describe("teams (spec sections 3, 5, 6)", () => {
       "unable to remove the last team",
     );
     expect(await server.db.selectFrom("team").select("id").where("organizationId", "=", organization.id).execute()).toHaveLength(1);
+  });
+
+  it("the default team is named after the organization and follows its renames; a team with a name of its own keeps it", async () => {
+    const renamer = await createVerifiedUser(server, { label: "renamer" });
+    const organization = await createOrganizationWithOwner(renamer, "Northwind");
+    const created = await renamer.client.post("/api/auth/organization/create-team", { name: "Design", organizationId: organization.id });
+    expect(created.status).toBe(200);
+    const teamNames = async () =>
+      (await server.db.selectFrom("team").select(["id", "name"]).where("organizationId", "=", organization.id).orderBy("name").execute()).map((team) => [
+        team.id === organization.defaultTeamId ? "default" : "own",
+        team.name,
+      ]);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Northwind"],
+    ]);
+
+    const renamed = await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind Traders" } });
+    expect(renamed.status).toBe(200);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Northwind Traders"],
+    ]);
+
+    // Renamed by hand, the default team keeps its own name from then on.
+    const own = await renamer.client.post("/api/auth/organization/update-team", {
+      teamId: organization.defaultTeamId,
+      data: { name: "Everyone", organizationId: organization.id },
+    });
+    expect(own.status).toBe(200);
+    expect((await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind" } })).status).toBe(200);
+    expect(await teamNames()).toEqual([
+      ["own", "Design"],
+      ["default", "Everyone"],
+    ]);
+  });
+
+  it("a refused rename leaves the default team's name alone", async () => {
+    const owner = await createVerifiedUser(server, { label: "rename-guard" });
+    const organization = await createOrganizationWithOwner(owner, "Guarded name");
+    await addMember(owner, organization.id, member, "member");
+    await expectError(
+      await member.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Hijacked" } }),
+      403,
+      "not allowed to update or delete the organization",
+    );
+    expect(await server.db.selectFrom("team").select("name").where("id", "=", organization.defaultTeamId).executeTakeFirst()).toEqual({ name: "Guarded name" });
   });
 
   it("listing teams requires membership in the organization", async () => {
@@ -683,6 +736,34 @@ describe("invitations (spec sections 3, 4)", () => {
     const late = await canceled.client.post("/api/auth/organization/accept-invitation", { invitationId: toCancel.data.id });
     expect(late.status).toBe(400);
     expect(await memberRow(organizationId, canceled.id)).toBeUndefined();
+  });
+
+  it("previews a link to anyone, signed out too: state, organization and inviter, and nothing else; 404 for an unknown id", async () => {
+    const anonymous = createClient(server);
+    const invitee = await createVerifiedUser(server, { label: "previewed" });
+    const invitation = await invite(invitee.email);
+    const preview = await anonymous.get(`/api/invitations/${invitation.data.id}`);
+    expect(preview.status).toBe(200);
+    expect(preview.data).toEqual({ state: "pending", organizationName: "Inviting", inviterName: owner.name });
+
+    await setExpiresAt(invitation.data.id, new Date(Date.now() - 1000));
+    expect((await anonymous.get(`/api/invitations/${invitation.data.id}`)).data).toEqual({
+      state: "expired",
+      organizationName: "Inviting",
+      inviterName: owner.name,
+    });
+
+    const toCancel = await invite(`canceled-${invitee.email}`);
+    expect((await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId: toCancel.data.id })).status).toBe(200);
+    expect((await anonymous.get(`/api/invitations/${toCancel.data.id}`)).data).toEqual({
+      state: "canceled",
+      organizationName: "Inviting",
+      inviterName: owner.name,
+    });
+
+    const unknown = await anonymous.get("/api/invitations/no-such-invitation");
+    expect(unknown.status).toBe(404);
+    expect(unknown.data).toEqual({ code: "NOT_FOUND", message: "invitation not found" });
   });
 
   it("keeps one pending invitation per e-mail: a re-invite is 400, resend renews it and mails again", async () => {

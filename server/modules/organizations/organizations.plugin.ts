@@ -15,6 +15,7 @@ import {
   closeExpiredInvitations,
   normalizeMetadata,
   onMemberLeft,
+  renameDefaultTeam,
 } from "./organizations.service";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
@@ -57,6 +58,9 @@ export function organizationHooks(db: Kysely<Database>) {
     },
     async beforeCreateInvitation({ invitation, inviter }: { invitation: { organizationId: string; email: string }; inviter: { id: string } }) {
       await closeExpiredInvitations(await currentDatabase(db), { inviterId: inviter.id, organizationId: invitation.organizationId, email: invitation.email });
+    },
+    async beforeUpdateOrganization({ organization, member }: { organization: { name?: unknown }; member: { userId: string; organizationId: string } }) {
+      await renameDefaultTeam(await currentDatabase(db), { userId: member.userId, organizationId: member.organizationId, name: organization.name });
     },
     async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
       await onMemberLeft(await currentDatabase(db), member.userId, organization.id);

@@ -22,7 +22,7 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       ]),
     );
   }
-  const [rows, count] = await Promise.all([
+  const [rows, count, ownerRoles] = await Promise.all([
     base
       .select(["member.id", "member.userId", "member.role", "member.createdAt", "user.name", "user.email", "user.image", "user.username"])
       .orderBy("member.createdAt", "asc")
@@ -31,6 +31,8 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       .offset(query.offset)
       .execute(),
     base.select((eb) => eb.fn.countAll<string | number>().as("total")).executeTakeFirstOrThrow(),
+    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted.
+    db.selectFrom("member").select("role").where("organizationId", "=", scope.organizationId).where("role", "like", "%owner%").execute(),
   ]);
   const userIds = rows.map((row) => row.userId);
   const teamRows = userIds.length
@@ -53,6 +55,7 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       teams: teamRows.filter((team) => team.userId === row.userId).map((team) => ({ id: team.id, name: team.name })),
     })),
     total: Number(count.total),
+    ownerCount: ownerRoles.filter((row) => row.role.split(",").some((role) => role.trim() === "owner")).length,
     limit: query.limit,
     offset: query.offset,
   };
@@ -79,6 +82,22 @@ export async function clearActiveOrganization(db: Kysely<Database>, userId: stri
     .execute();
 }
 
+/** The scoped organization's name. */
+export async function findOrganizationName(db: Kysely<Database>, scope: OrganizationScope): Promise<string | undefined> {
+  const row = await db.selectFrom("organization").select("name").where("id", "=", scope.organizationId).executeTakeFirst();
+  return row?.name;
+}
+
+/** Renames the scoped organization's teams called `from` to `to`. */
+export async function renameTeamsNamed(db: Kysely<Database>, scope: OrganizationScope, from: string, to: string, now: Date): Promise<void> {
+  await db
+    .updateTable("team")
+    .set({ name: to, updatedAt: now.toISOString() })
+    .where("organizationId", "=", scope.organizationId)
+    .where("name", "=", from)
+    .execute();
+}
+
 /** Whether the scoped user is a member of this team of the scoped organization. */
 export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScope, teamId: string): Promise<boolean> {
   const row = await db
@@ -92,9 +111,18 @@ export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScop
   return Boolean(row);
 }
 
-/** An invitation by id: its link is the credential, so this is the one read without a scope. */
+/**
+ * An invitation by id with the names its page shows before anyone signs in: its link is the credential, so this
+ * is the one read without a scope. (An invitation goes with its organization and with its inviter's account.)
+ */
 export async function findInvitation(db: Kysely<Database>, invitationId: string) {
-  return db.selectFrom("invitation").select(["status", "expiresAt"]).where("id", "=", invitationId).executeTakeFirst();
+  return db
+    .selectFrom("invitation")
+    .innerJoin("organization", "organization.id", "invitation.organizationId")
+    .innerJoin("user", "user.id", "invitation.inviterId")
+    .select(["invitation.status", "invitation.expiresAt", "organization.name as organizationName", "user.name as inviterName"])
+    .where("invitation.id", "=", invitationId)
+    .executeTakeFirst();
 }
 
 /** Teams of the scoped organization with their members' names: one query for teams, one for memberships. */

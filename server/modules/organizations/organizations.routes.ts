@@ -6,9 +6,9 @@ import type { GetSession } from "../../http/app-env";
 import { AppError } from "../../http/errors";
 import { validate } from "../../http/validate";
 import { auditCsvResponse, auditLogQuerySchema, exportAuditLog, listAuditLog, withoutPaging, type AuditLogPage } from "../audit";
-import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationStateResponse } from "./organizations.schemas";
+import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationPreview } from "./organizations.schemas";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
-import { getInvitationState, listMembers, listTeams } from "./organizations.service";
+import { getInvitationPreview, listMembers, listTeams } from "./organizations.service";
 
 /**
  * Organization reads better-auth does not offer: members with users and teams (searched, paged), and teams
@@ -26,12 +26,15 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
   );
 }
 
-/** The state of an invitation link, so its page can say "expired", "canceled" or "already used" before anyone signs in. */
+/**
+ * An invitation link's preview, so its page can name the organization and the inviter, or say "expired",
+ * "canceled" or "already used", before anyone signs in. Invitation ids are random and unguessable.
+ */
 export function invitationRoutes(deps: { db: Kysely<Database> }) {
   return new Hono().get("/:invitationId", validate("param", invitationParamsSchema), async (c) => {
-    const state = await getInvitationState(deps.db, c.req.valid("param").invitationId);
-    if (!state) throw new AppError(ERROR_CODES.NOT_FOUND, "invitation not found");
-    return c.json({ state } satisfies InvitationStateResponse);
+    const preview = await getInvitationPreview(deps.db, c.req.valid("param").invitationId);
+    if (!preview) throw new AppError(ERROR_CODES.NOT_FOUND, "invitation not found");
+    return c.json(preview satisfies InvitationPreview);
   });
 }
 

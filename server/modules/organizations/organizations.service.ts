@@ -10,13 +10,16 @@ import {
   findMembers,
   findMembership,
   findOrganizationIdBySlug,
+  findOrganizationName,
   findTeamsWithMembers,
   isTeamMember,
   organizationExists,
+  renameTeamsNamed,
 } from "./organizations.repository";
 import {
   METADATA_MAX_BYTES,
   METADATA_MAX_DEPTH,
+  type InvitationPreview,
   type InvitationState,
   type ListMembersQuery,
   type MemberList,
@@ -118,6 +121,19 @@ export async function assertMemberOfRequestedOrganization(
   if (!membership) throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
 }
 
+/**
+ * The default team: better-auth creates every organization with a team named after it (the spec keeps at least one
+ * team), and the creator in it. A team that still carries the organization's name is that default, so it follows a
+ * rename of the organization; a team given a name of its own keeps it. Runs before the organization is renamed.
+ */
+export async function renameDefaultTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; name: unknown }): Promise<void> {
+  if (typeof input.name !== "string" || !input.name.trim()) return;
+  const scope = await findMembership(db, input.organizationId, input.userId);
+  if (!scope) return;
+  const currentName = await findOrganizationName(db, scope);
+  if (currentName !== undefined && currentName !== input.name) await renameTeamsNamed(db, scope, currentName, input.name, new Date());
+}
+
 /** After a member leaves or is removed: better-auth clears only the acting session, the spec wants every session of theirs. */
 export async function onMemberLeft(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
   await clearActiveOrganization(db, userId, organizationId);
@@ -128,12 +144,16 @@ export async function listMembers(db: Kysely<Database>, scope: OrganizationScope
   return findMembers(db, scope, query);
 }
 
-/** The state of an invitation link, with expiry folded in; null when there is no such invitation. */
-export async function getInvitationState(db: Kysely<Database>, invitationId: string): Promise<InvitationState | null> {
+/**
+ * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
+ * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.
+ */
+export async function getInvitationPreview(db: Kysely<Database>, invitationId: string): Promise<InvitationPreview | null> {
   const invitation = await findInvitation(db, invitationId);
   if (!invitation) return null;
-  if (invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now()) return "expired";
-  return invitation.status;
+  const isExpired = invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now();
+  const state: InvitationState = isExpired ? "expired" : invitation.status;
+  return { state, organizationName: invitation.organizationName, inviterName: invitation.inviterName };
 }
 
 /** Lists the teams of the caller's organization with their members. */

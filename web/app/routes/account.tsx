@@ -3,6 +3,7 @@ import { z } from "zod";
 import { sessionsQuery } from "../../features/account/api/sessions";
 import { signInMethodsQuery } from "../../features/account/api/sign-in-methods";
 import { metaQuery } from "../../lib/meta";
+import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { authedRoute, optionalText } from "./root";
@@ -21,6 +22,7 @@ export const profileRoute = createRoute({ getParentRoute: () => accountRoute, pa
     () => import("../../features/account/routes/profile-page"),
     ({ ProfilePage }) =>
       function Profile() {
+        useDocumentTitle("Profile", "Account");
         const { session } = profileRoute.useRouteContext();
         return <ProfilePage key={session.user.updatedAt.toString()} user={session.user} />;
       },
@@ -38,6 +40,7 @@ export const signInMethodsRoute = createRoute({
     () => import("../../features/account/routes/sign-in-methods-page"),
     ({ SignInMethodsPage }) =>
       function SignInMethods() {
+        useDocumentTitle("Sign-in methods", "Account");
         const { session } = signInMethodsRoute.useRouteContext();
         return <SignInMethodsPage email={session.user.email} connected={signInMethodsRoute.useSearch().connected} />;
       },
@@ -54,6 +57,7 @@ export const passwordRoute = createRoute({
     () => import("../../features/account/routes/password-page"),
     ({ PasswordPage }) =>
       function Password() {
+        useDocumentTitle("Password", "Account");
         const { session } = passwordRoute.useRouteContext();
         return <PasswordPage email={session.user.email} />;
       },
@@ -69,6 +73,7 @@ export const sessionsRoute = createRoute({
     () => import("../../features/account/routes/sessions-page"),
     ({ SessionsPage }) =>
       function Sessions() {
+        useDocumentTitle("Sessions", "Account");
         const { session } = sessionsRoute.useRouteContext();
         return <SessionsPage currentSessionId={session.session.id} />;
       },
@@ -82,6 +87,6 @@ export const deleteAccountRoute = createRoute({
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/delete-account-page"),
-    (page) => page.DeleteAccountPage,
+    (page) => withDocumentTitle(page.DeleteAccountPage, "Delete account", "Account"),
   ),
 );

@@ -6,6 +6,8 @@ import { adminUserQuery, adminUserSessionsQuery, adminUsersQuery, platformAdminQ
 import { adminAuditLogQuery } from "../../features/admin/api/audit-log";
 import { adminOrganizationQuery, adminOrganizationsQuery } from "../../features/admin/api/organizations";
 import { metaQuery } from "../../lib/meta";
+import { useQuery } from "@tanstack/react-query";
+import { useDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { authedRoute } from "./root";
@@ -82,6 +84,7 @@ export const adminUsersRoute = createRoute({
     () => import("../../features/admin/routes/admin-users-page"),
     ({ AdminUsersPage }) =>
       function AdminUsers() {
+        useDocumentTitle("Users", "Admin");
         const search = adminUsersRoute.useSearch();
         const navigate = adminUsersRoute.useNavigate();
         const isStillHere = useIsStillOn(adminUsersRoute.useMatch().pathname);
@@ -113,6 +116,7 @@ export const adminUserRoute = createRoute({
     ({ AdminUserPage }) =>
       function AdminUser() {
         const { userId } = adminUserRoute.useParams();
+        useDocumentTitle(useQuery(adminUserQuery(userId)).data?.user.name ?? "User", "Users", "Admin");
         const { session } = adminUserRoute.useRouteContext();
         return <AdminUserPage key={userId} userId={userId} currentUserId={session.user.id} currentSessionId={session.session.id} />;
       },
@@ -138,6 +142,7 @@ export const adminOrganizationsRoute = createRoute({
     () => import("../../features/admin/routes/admin-organizations-page"),
     ({ AdminOrganizationsPage }) =>
       function AdminOrganizations() {
+        useDocumentTitle("Organizations", "Admin");
         const search = adminOrganizationsRoute.useSearch();
         const navigate = adminOrganizationsRoute.useNavigate();
         const isStillHere = useIsStillOn(adminOrganizationsRoute.useMatch().pathname);
@@ -168,6 +173,7 @@ export const adminOrganizationRoute = createRoute({
     ([{ AdminOrganizationPage }, { AdminOrganizationBillingPanel }]) =>
       function AdminOrganization() {
         const { organizationId } = adminOrganizationRoute.useParams();
+        useDocumentTitle(useQuery(adminOrganizationQuery(organizationId)).data?.organization.name ?? "Organization", "Organizations", "Admin");
         return (
           <AdminOrganizationPage
             key={organizationId}
@@ -205,6 +211,7 @@ export const adminAuditLogRoute = createRoute({
     () => import("../../features/admin/routes/admin-audit-log-page"),
     ({ AdminAuditLogPage }) =>
       function AdminAuditLog() {
+        useDocumentTitle("Audit log", "Admin");
         const search = adminAuditLogRoute.useSearch();
         const navigate = adminAuditLogRoute.useNavigate();
         const isStillHere = useIsStillOn(adminAuditLogRoute.useMatch().pathname);

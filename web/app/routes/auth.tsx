@@ -1,6 +1,7 @@
 import { createRoute } from "@tanstack/react-router";
 import { z } from "zod";
 import { metaQuery } from "../../lib/meta";
+import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { guestRoute, optionalText, rootRoute } from "./root";
@@ -18,6 +19,7 @@ export const signInRoute = createRoute({
     () => import("../../features/auth/routes/sign-in-page"),
     ({ SignInPage }) =>
       function SignIn() {
+        useDocumentTitle("Sign in");
         const search = signInRoute.useSearch();
         return <SignInPage redirect={search.redirect} notice={search.notice} />;
       },
@@ -34,6 +36,7 @@ export const signUpRoute = createRoute({
     () => import("../../features/auth/routes/sign-up-page"),
     ({ SignUpPage }) =>
       function SignUp() {
+        useDocumentTitle("Create your account");
         const search = signUpRoute.useSearch();
         return <SignUpPage email={search.email} redirect={search.redirect} />;
       },
@@ -50,6 +53,7 @@ export const checkEmailRoute = createRoute({
     () => import("../../features/auth/routes/check-email-page"),
     ({ CheckEmailPage }) =>
       function CheckEmail() {
+        useDocumentTitle("Check your inbox");
         return <CheckEmailPage email={checkEmailRoute.useSearch().email} />;
       },
   ),
@@ -74,7 +78,7 @@ export const emailVerifiedRoute = createRoute({
 export const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password" }).lazy(
   lazyPage(
     () => import("../../features/auth/routes/forgot-password-page"),
-    (page) => page.ForgotPasswordPage,
+    (page) => withDocumentTitle(page.ForgotPasswordPage, "Forgot your password?"),
   ),
 );
 
@@ -87,6 +91,7 @@ export const resetPasswordRoute = createRoute({
     () => import("../../features/auth/routes/reset-password-page"),
     ({ ResetPasswordPage }) =>
       function ResetPassword() {
+        useDocumentTitle("Choose a new password");
         const search = resetPasswordRoute.useSearch();
         return <ResetPasswordPage token={search.token} error={search.error} />;
       },
@@ -104,6 +109,7 @@ export const signInErrorRoute = createRoute({
     () => import("../../features/auth/routes/sign-in-error-page"),
     ({ SignInErrorPage }) =>
       function SignInError() {
+        useDocumentTitle("Signing in did not finish");
         const search = signInErrorRoute.useSearch();
         return <SignInErrorPage error={search.error} errorDescription={search.error_description} />;
       },

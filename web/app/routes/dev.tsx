@@ -1,5 +1,6 @@
 import { createRoute } from "@tanstack/react-router";
 import { devMailQuery } from "../../features/dev-mail/api/dev-mail";
+import { withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { rootRoute } from "./root";
@@ -13,6 +14,6 @@ export const devMailRoute = createRoute({
 }).lazy(
   lazyPage(
     () => import("../../features/dev-mail/routes/dev-mail-page"),
-    (page) => page.DevMailPage,
+    (page) => withDocumentTitle(page.DevMailPage, "Dev mailbox"),
   ),
 );

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { organizationsQuery } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
 import { sessionQuery, useSession } from "../../lib/session";
+import { useDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { optionalText, rootRoute } from "./root";
@@ -29,6 +30,7 @@ export const homeRoute = createRoute({
       ]),
     ([{ HomePage }, { YourOrganizations }, { PaymentBanner }]) =>
       function Home() {
+        useDocumentTitle("Home");
         const search = homeRoute.useSearch();
         const session = useSession();
         const organizations = useQuery({ ...organizationsQuery, enabled: Boolean(session.data) });

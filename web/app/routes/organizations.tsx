@@ -8,6 +8,7 @@ import { billingOverviewQuery, plansQuery } from "../../features/billing/api/bil
 import { organizationAuditLogQuery } from "../../features/organizations/api/audit-log";
 import { organizationKeys, organizationQuery, useTeams } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
+import { DocumentTitle, useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { authedRoute, optionalText, type RouterContext } from "./root";
@@ -27,9 +28,14 @@ export const createOrganizationRoute = createRoute({
 }).lazy(
   lazyPage(
     () => import("../../features/organizations/routes/create-organization-page"),
-    (page) => page.CreateOrganizationPage,
+    (page) => withDocumentTitle(page.CreateOrganizationPage, "Create an organization"),
   ),
 );
+
+/** A settings tab's title: "Members · Acme · Atrium" (the organization's name from the layout's query). */
+function useSettingsTitle(tab: string, organizationId: string) {
+  useDocumentTitle(tab, useQuery(organizationQuery(organizationId)).data?.name);
+}
 
 export const organizationSettingsRoute = createRoute({
   getParentRoute: () => authedRoute,
@@ -54,12 +60,16 @@ export const organizationSettingsRoute = createRoute({
         const { session } = organizationSettingsRoute.useRouteContext();
         const organization = useQuery(organizationQuery(organizationId));
         return (
-          <OrganizationSettingsLayout
-            key={organizationId}
-            organizationId={organizationId}
-            userId={session.user.id}
-            banner={organization.data ? <PaymentBanner organizationId={organizationId} organizationName={organization.data.name} /> : null}
-          />
+          <>
+            {/* The layout shows no tab then, so no tab names the page. */}
+            {organization.isError ? <DocumentTitle parts={["Organization not found"]} /> : null}
+            <OrganizationSettingsLayout
+              key={organizationId}
+              organizationId={organizationId}
+              userId={session.user.id}
+              banner={organization.data ? <PaymentBanner organizationId={organizationId} organizationName={organization.data.name} /> : null}
+            />
+          </>
         );
       },
   ),
@@ -68,7 +78,11 @@ export const organizationSettingsRoute = createRoute({
 export const generalSettingsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/" }).lazy(
   lazyPage(
     () => import("../../features/organizations/routes/settings/general-settings-page"),
-    (page) => page.GeneralSettingsPage,
+    ({ GeneralSettingsPage }) =>
+      function General() {
+        useSettingsTitle("General", generalSettingsRoute.useParams().organizationId);
+        return <GeneralSettingsPage />;
+      },
   ),
 );
 
@@ -84,6 +98,7 @@ export const membersRoute = createRoute({ getParentRoute: () => organizationSett
     ([{ MembersPage }, { usePlanLimit }]) =>
       function Members() {
         const { organizationId } = membersRoute.useParams();
+        useSettingsTitle("Members", organizationId);
         return <MembersPage planLimit={usePlanLimit(organizationId, "members")} />;
       },
   ),
@@ -95,6 +110,7 @@ export const invitationsRoute = createRoute({ getParentRoute: () => organization
     ([{ InvitationsPage }, { usePlanLimit }]) =>
       function Invitations() {
         const { organizationId } = invitationsRoute.useParams();
+        useSettingsTitle("Invitations", organizationId);
         return <InvitationsPage planLimit={usePlanLimit(organizationId, "members")} />;
       },
   ),
@@ -106,6 +122,7 @@ export const teamsRoute = createRoute({ getParentRoute: () => organizationSettin
     ([{ TeamsPage }, { usePlanLimit }]) =>
       function Teams() {
         const { organizationId } = teamsRoute.useParams();
+        useSettingsTitle("Teams", organizationId);
         // Teams are counted where they are listed (the organizations feature); the limit is the plan's.
         const teams = useTeams(organizationId);
         return <TeamsPage planLimit={usePlanLimit(organizationId, "teams", teams.data?.length)} />;
@@ -126,6 +143,7 @@ export const billingRoute = createRoute({
     ({ BillingPage }) =>
       function Billing() {
         const { organizationId } = billingRoute.useParams();
+        useSettingsTitle("Billing", organizationId);
         const { checkout } = billingRoute.useSearch();
         return <BillingPage key={organizationId} organizationId={organizationId} checkout={checkout} />;
       },
@@ -166,6 +184,7 @@ export const auditLogRoute = createRoute({
     () => import("../../features/organizations/routes/settings/audit-log-page"),
     ({ OrganizationAuditLogPage }) =>
       function AuditLog() {
+        useSettingsTitle("Audit log", auditLogRoute.useParams().organizationId);
         const search = auditLogRoute.useSearch();
         const navigate = auditLogRoute.useNavigate();
         return <OrganizationAuditLogPage search={search} onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })} />;
@@ -176,6 +195,10 @@ export const auditLogRoute = createRoute({
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
     () => import("../../features/organizations/routes/settings/danger-zone-page"),
-    (page) => page.DangerZonePage,
+    ({ DangerZonePage }) =>
+      function DangerZone() {
+        useSettingsTitle("Danger zone", dangerZoneRoute.useParams().organizationId);
+        return <DangerZonePage />;
+      },
   ),
 );

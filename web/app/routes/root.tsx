@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
 import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
+import { useDocumentTitle } from "../document-title";
 import { Header } from "../header";
 
 export type RouterContext = { queryClient: QueryClient };
@@ -45,6 +46,7 @@ function RootLayout() {
 }
 
 function NotFoundPage() {
+  useDocumentTitle("Page not found");
   return (
     <div className="mx-auto max-w-md px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">Page not found</h1>

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../lib/api-error";
 import { serverErrorTarget } from "../../../lib/form";
-import { explainInvitationError } from "../routes/invitation-page";
 import { slugify, updateOrganizationServerErrors } from "./organizations";
 
 describe("slugify", () => {
@@ -28,20 +27,5 @@ describe("general settings: server errors", () => {
       message: "Slug taken",
     });
     expect(serverErrorTarget(new ApiError("Not allowed", 403, "FORBIDDEN"), updateOrganizationServerErrors)).toEqual({ message: "Not allowed" });
-  });
-});
-
-describe("explainInvitationError", () => {
-  it("tells the invited person what to do for the errors they can act on", () => {
-    expect(explainInvitationError(new ApiError("x", 403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"))).toMatch(/sent to another e-mail address/);
-    expect(explainInvitationError(new ApiError("x", 400, "INVITATION_NOT_FOUND"))).toMatch(/no longer valid/);
-    expect(explainInvitationError(new ApiError("x", 403, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION"))).toMatch(
-      /Verify your e-mail/,
-    );
-  });
-
-  it("falls back to the error's own message", () => {
-    expect(explainInvitationError(new ApiError("Rate limited", 429, "TOO_MANY_REQUESTS"))).toBe("Rate limited");
-    expect(explainInvitationError(new TypeError("fetch failed"))).toMatch(/Could not reach the server/);
   });
 });

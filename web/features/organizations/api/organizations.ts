@@ -5,7 +5,7 @@ import type { OrganizationRole } from "../../../../common/permissions";
 import { api, apiCall } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
-import { sessionQuery } from "../../../lib/session";
+import { sessionQuery, useRefreshSession } from "../../../lib/session";
 
 export type { MemberListItem, Team };
 
@@ -50,8 +50,9 @@ export function useMyMembership(organizationId: string) {
   });
 }
 
-export function useMembers(organizationId: string, search: string, offset: number, limit = 20) {
+export function useMembers(organizationId: string, search: string, offset: number, limit = 20, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: organizationKeys.members(organizationId, search, offset, limit),
     queryFn: () =>
       apiCall(
@@ -123,12 +124,25 @@ export async function isSlugAvailable(slug: string): Promise<boolean> {
   return data?.status === true;
 }
 
-/** The state of an invitation link, which anyone holding it may ask about (our endpoint, no session needed). */
-export function useInvitationState(invitationId: string) {
-  return useQuery({
-    queryKey: ["invitation", invitationId, "state"],
+/** What an invitation link shows anyone holding it: state, organization, inviter (our endpoint, no session needed). */
+export function invitationPreviewQuery(invitationId: string) {
+  return queryOptions({
+    queryKey: ["invitation", invitationId, "preview"],
     queryFn: () => apiCall(api.invitations[":invitationId"].$get({ param: { invitationId } })),
     retry: false,
+  });
+}
+
+export function useInvitationPreview(invitationId: string) {
+  return useQuery(invitationPreviewQuery(invitationId));
+}
+
+/** Signs out and stays on the page: an invitation for another address is then offered to sign in with that one. */
+export function useSignOutHere() {
+  const refreshSession = useRefreshSession();
+  return useMutation({
+    mutationFn: async () => unwrap(await authClient.signOut()),
+    onSuccess: () => refreshSession({ clearEverything: true }),
   });
 }
 

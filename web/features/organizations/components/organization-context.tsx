@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import { rolesAllow, type OrganizationPermissions } from "../../../../common/permissions";
+import { ORGANIZATION_ROLES, rolesAllow, type OrganizationPermissions, type OrganizationRole } from "../../../../common/permissions";
 import type { Organization } from "../api/organizations";
 
 export type OrganizationContextValue = {
@@ -36,12 +36,26 @@ export function useOrganizationContext(): OrganizationContextValue {
   return value;
 }
 
+/** A role's name as people read it: the badges and every role choice use these same words. */
+export const ROLE_LABELS: Record<OrganizationRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+
+/** The label of one role; a role this version does not know is shown as stored. */
+export function roleLabel(role: string): string {
+  const name = role.trim();
+  return (ORGANIZATION_ROLES as string[]).includes(name) ? ROLE_LABELS[name as OrganizationRole] : name;
+}
+
+/** Whether a comma-separated role string holds the owner role. */
+export function hasOwnerRole(role: string): boolean {
+  return role.split(",").some((name) => name.trim() === "owner");
+}
+
 export function RoleBadge({ role }: { role: string }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       {role.split(",").map((name) => (
-        <span key={name} className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium capitalize text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
-          {name.trim()}
+        <span key={name} className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          {roleLabel(name)}
         </span>
       ))}
     </span>

@@ -7,7 +7,11 @@ import { useOrganizations, useSwitchOrganization } from "../api/organizations";
 const item =
   "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800";
 
-/** Shows the active organization and switches it; every page has it in the header. */
+/**
+ * Shows the session's active organization and switches it; every page has it in the header. An organization's
+ * settings page makes its organization the active one, so the two agree. The button's name holds its visible text
+ * exactly ("Organization: Acme. Switch organization"), so speech users can say what they see (WCAG 2.5.3).
+ */
 export function OrganizationSwitcher() {
   const session = useSession();
   const organizations = useOrganizations();
@@ -15,15 +19,16 @@ export function OrganizationSwitcher() {
   const navigate = useNavigate();
   const activeId = session.data?.session.activeOrganizationId ?? null;
   const active = organizations.data?.find((organization) => organization.id === activeId);
+  const label = active?.name ?? "None selected";
 
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
-        aria-label={`Organization: ${active?.name ?? "none selected"}. Switch organization`}
+        aria-label={`Organization: ${label}. Switch organization`}
         className="flex max-w-44 min-w-0 items-center gap-2 sm:max-w-56 rounded-lg border border-zinc-200 px-2.5 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-900"
       >
         {active ? <Avatar name={active.name} image={active.logo} size="xs" /> : null}
-        <span className="truncate">{active?.name ?? "Personal"}</span>
+        <span className="truncate">{label}</span>
         <svg viewBox="0 0 20 20" className="size-4 shrink-0 text-zinc-400" fill="currentColor" aria-hidden="true">
           <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4z" />
         </svg>

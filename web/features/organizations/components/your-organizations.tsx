@@ -17,6 +17,7 @@ import {
   useUserInvitations,
   type Invitation,
 } from "../api/organizations";
+import { roleLabel } from "./organization-context";
 
 type InvitationWithName = Invitation & { organizationName?: string };
 
@@ -52,7 +53,7 @@ export function YourOrganizations() {
                   <div>
                     <p className="font-medium">{withName.organizationName ?? "An organization"}</p>
                     <p className="text-xs text-zinc-500 dark:text-zinc-400">
-                      As {invitation.role} · expires {formatRelative(invitation.expiresAt)}
+                      As {roleLabel(invitation.role)} · expires {formatRelative(invitation.expiresAt)}
                     </p>
                   </div>
                   <div className="flex gap-2">

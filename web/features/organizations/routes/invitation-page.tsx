@@ -8,70 +8,77 @@ import { LoadingBlock } from "../../../components/ui/spinner";
 import { ApiError, errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
-import { useAcceptInvitation, useInvitationDetails, useInvitationState, useRejectInvitation } from "../api/organizations";
+import { useAcceptInvitation, useInvitationDetails, useInvitationPreview, useRejectInvitation, useSignOutHere } from "../api/organizations";
+import { roleLabel } from "../components/organization-context";
 
-const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: string; message: string }> = {
-  expired: { title: "This invitation has expired", message: "Invitations work for 2 days. Ask the person who invited you to send a new one." },
-  canceled: { title: "This invitation was canceled", message: "An owner or admin canceled it. Ask them for a new invitation if you still need access." },
-  accepted: { title: "This invitation was already used", message: "It has been accepted. If that was you, the organization is in your organization switcher." },
-  rejected: { title: "This invitation was declined", message: "It can no longer be used. Ask for a new invitation if you changed your mind." },
+const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: string; message: (organizationName: string) => string }> = {
+  expired: {
+    title: "This invitation has expired",
+    message: (name) => `Invitations work for 2 days. Ask the person who invited you to ${name} to send a new one.`,
+  },
+  canceled: {
+    title: "This invitation was canceled",
+    message: (name) => `An owner or admin of ${name} canceled it. Ask them for a new invitation if you still need access.`,
+  },
+  accepted: {
+    title: "This invitation was already used",
+    message: (name) => `It has been accepted. If that was you, ${name} is in your organization switcher.`,
+  },
+  rejected: {
+    title: "This invitation was declined",
+    message: (name) => `It can no longer be used to join ${name}. Ask for a new invitation if you changed your mind.`,
+  },
 };
 
 const linkButton = "inline-flex w-full items-center justify-center rounded-lg px-4 py-2 text-sm font-medium";
+const homeLink = "mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400";
 
-/** What went wrong with an invitation, in words the invited person can act on. */
-export function explainInvitationError(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION")
-      return "This invitation was sent to another e-mail address. Sign out, then sign in with the invited address.";
-    if (error.code === "INVITATION_NOT_FOUND")
-      return "This invitation is no longer valid: it has expired, was canceled, or was already used. Ask for a new one.";
-    if (error.code === "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION")
-      return "Verify your e-mail address first, then come back to this page.";
-  }
-  return errorMessage(error);
+function GoHome() {
+  return (
+    <Link to="/" className={homeLink}>
+      Go home
+    </Link>
+  );
 }
 
 /** The page an invitation link opens: works signed in, signed out with an account, and for new people. */
 export function InvitationPage({ invitationId, email }: { invitationId: string; email?: string }) {
   const session = useSession();
   const navigate = useNavigate();
-  // Errors are explained on the page; a success toast welcomes the person and home shows the organization.
+  // Errors are shown on the page; a success toast welcomes the person and home shows the organization.
   const accept = useAcceptInvitation({ welcome: (name) => `Welcome to ${name}`, errorToast: false });
   const reject = useRejectInvitation({ errorToast: false });
-  const signedIn = Boolean(session.data?.user);
-  const state = useInvitationState(invitationId);
-  const invitation = useInvitationDetails(invitationId, signedIn && state.data?.state === "pending");
+  const signOut = useSignOutHere();
+  const user = session.data?.user;
+  const preview = useInvitationPreview(invitationId);
+  const invitation = useInvitationDetails(invitationId, Boolean(user) && preview.data?.state === "pending");
   const here = `/invitations/${invitationId}${email ? `?email=${encodeURIComponent(email)}` : ""}`;
 
-  if (session.isPending || state.isPending) return <LoadingBlock label="Loading invitation…" />;
-  if (state.isError) {
+  if (session.isPending || preview.isPending) return <LoadingBlock label="Loading invitation…" />;
+  if (preview.isError) {
+    const isUnknown = preview.error instanceof ApiError && preview.error.status === 404;
     return (
-      <AuthLayout title="Invitation not found">
-        <Alert tone="error">
-          {state.error instanceof ApiError && state.error.status === 404
-            ? "This link does not match any invitation. Check that you copied it whole."
-            : errorMessage(state.error)}
-        </Alert>
+      <AuthLayout title={isUnknown ? "Invitation not found" : "This invitation could not load"}>
+        <Alert tone="error">{isUnknown ? "This link does not match any invitation. Check that you copied it whole." : errorMessage(preview.error)}</Alert>
+        <GoHome />
       </AuthLayout>
     );
   }
-  if (state.data.state !== "pending") {
-    const { title, message } = STATE_MESSAGES[state.data.state];
+  const { state, organizationName, inviterName } = preview.data;
+  if (state !== "pending") {
+    const { title, message } = STATE_MESSAGES[state];
     return (
       <AuthLayout title={title}>
-        <Alert tone="info">{message}</Alert>
-        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
-          Go home
-        </Link>
+        <Alert tone="info">{message(organizationName)}</Alert>
+        <GoHome />
       </AuthLayout>
     );
   }
 
-  if (!signedIn) {
+  if (!user) {
     return (
       <AuthLayout
-        title="You have been invited"
+        title={`${inviterName} invited you to join ${organizationName}`}
         description={
           <>
             Sign in or create an account
@@ -81,7 +88,7 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
                 with <strong>{email}</strong>
               </>
             ) : null}{" "}
-            to see and accept this invitation.
+            to accept the invitation.
           </>
         }
       >
@@ -105,12 +112,28 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
 
   if (invitation.isPending) return <LoadingBlock label="Loading invitation…" />;
   if (invitation.isError) {
+    // Signed in with another address than the invited one: signing out (and in again) is the way on.
+    if (invitation.error instanceof ApiError && invitation.error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION") {
+      return (
+        <AuthLayout title="This invitation is for someone else">
+          <p className="text-sm text-zinc-600 dark:text-zinc-300">
+            {inviterName} invited another e-mail address to join {organizationName}. You are signed in as <strong>{user.email}</strong>. Sign out, then sign in
+            or create an account with the invited address; this page opens again.
+          </p>
+          <div className="mt-6 space-y-3">
+            {signOut.error ? <Alert tone="error">{errorMessage(signOut.error)}</Alert> : null}
+            <Button className="w-full" isLoading={signOut.isPending} onClick={() => signOut.mutate()}>
+              Sign out
+            </Button>
+          </div>
+          <GoHome />
+        </AuthLayout>
+      );
+    }
     return (
       <AuthLayout title="This invitation cannot be used">
-        <Alert tone="error">{explainInvitationError(invitation.error)}</Alert>
-        <Link to="/" className="mt-6 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
-          Go home
-        </Link>
+        <Alert tone="error">{errorMessage(invitation.error)}</Alert>
+        <GoHome />
       </AuthLayout>
     );
   }
@@ -124,13 +147,13 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
       title={`Join ${details.organizationName}`}
       description={
         <>
-          {details.inviterEmail} invited <strong>{details.email}</strong> to join as <strong>{details.role}</strong>. The invitation expires{" "}
-          {formatDateTime(details.expiresAt)}.
+          {inviterName} ({details.inviterEmail}) invited <strong>{details.email}</strong> to join as <strong>{roleLabel(details.role)}</strong>. The invitation
+          expires {formatDateTime(details.expiresAt)}.
         </>
       }
     >
       <div className="space-y-3">
-        {actionError ? <Alert tone="error">{explainInvitationError(actionError)}</Alert> : null}
+        {actionError ? <Alert tone="error">{errorMessage(actionError)}</Alert> : null}
         <Button
           className="w-full"
           onClick={() => {

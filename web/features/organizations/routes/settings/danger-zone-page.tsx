@@ -4,14 +4,18 @@ import { z } from "zod";
 import { Alert } from "../../../../components/ui/alert";
 import { Button } from "../../../../components/ui/button";
 import { Card, CardHeader } from "../../../../components/ui/card";
-import { Dialog } from "../../../../components/ui/dialog";
+import { Dialog, DialogActions } from "../../../../components/ui/dialog";
+import { EmptyState } from "../../../../components/ui/page";
 import { TextField } from "../../../../components/ui/text-field";
 import { useZodForm } from "../../../../lib/form";
+import { useAppMeta } from "../../../../lib/meta";
 import { useDeleteOrganization } from "../../api/organizations";
 import { useOrganizationContext } from "../../components/organization-context";
 
+/** Deleting the organization, for its owners; anyone else who opens the address is told who can. */
 export function DangerZonePage() {
-  const { organization } = useOrganizationContext();
+  const { organization, can } = useOrganizationContext();
+  const meta = useAppMeta();
   const navigate = useNavigate();
   const deleteOrganization = useDeleteOrganization(organization);
   const [isOpen, setOpen] = useState(false);
@@ -28,6 +32,25 @@ export function DangerZonePage() {
     await navigate({ to: "/" });
   });
 
+  if (meta.data?.organizations.isDeletionDisabled) {
+    return (
+      <Card>
+        <CardHeader title="Delete organization" />
+        <EmptyState title="Deleting organizations is switched off">
+          This deployment keeps every organization. Ask its operators if {organization.name} must go.
+        </EmptyState>
+      </Card>
+    );
+  }
+  if (!can({ organization: ["delete"] })) {
+    return (
+      <Card>
+        <CardHeader title="Delete organization" />
+        <EmptyState title="Only an owner can delete this organization">Ask an owner of {organization.name} if it should be deleted.</EmptyState>
+      </Card>
+    );
+  }
+
   return (
     <Card className="border-red-200 dark:border-red-900/60">
       <CardHeader title="Delete organization" description="Deletes the organization with its members, invitations and teams. It cannot be undone." />
@@ -43,14 +66,11 @@ export function DangerZonePage() {
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <TextField label={`Type “${organization.slug}”`} autoComplete="off" {...form.field("confirmation")} />
-          <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
+          <DialogActions onCancel={() => setOpen(false)}>
             <Button type="submit" variant="danger" isLoading={isSubmitting}>
               {isSubmitting ? "Deleting…" : "Delete organization"}
             </Button>
-          </div>
+          </DialogActions>
         </form>
       </Dialog>
     </Card>

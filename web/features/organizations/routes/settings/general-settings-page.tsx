@@ -1,4 +1,4 @@
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { updateOrganizationSchema } from "../../../../../common/organization.schemas";
 import { Alert } from "../../../../components/ui/alert";
@@ -7,8 +7,8 @@ import { Card, CardHeader } from "../../../../components/ui/card";
 import { ConfirmDialog } from "../../../../components/ui/dialog";
 import { TextAreaField, TextField } from "../../../../components/ui/text-field";
 import { useZodForm } from "../../../../lib/form";
-import { updateOrganizationServerErrors, useLeaveOrganization, useUpdateOrganization } from "../../api/organizations";
-import { useOrganizationContext } from "../../components/organization-context";
+import { updateOrganizationServerErrors, useLeaveOrganization, useMembers, useUpdateOrganization } from "../../api/organizations";
+import { hasOwnerRole, useOrganizationContext } from "../../components/organization-context";
 import { SlugAvailability, useSlugAvailability } from "../../components/slug-availability";
 
 function metadataText(metadata: unknown): string {
@@ -17,13 +17,74 @@ function metadataText(metadata: unknown): string {
   return Object.keys(value as object).length ? JSON.stringify(value, null, 2) : "";
 }
 
+const link = "font-medium text-brand-600 hover:underline dark:text-brand-400";
+
+/**
+ * Leaving, or why not: the spec's last owner cannot leave, so a sole owner is told what to do instead of being
+ * offered a button that always fails.
+ */
+function LeaveOrganization() {
+  const { organization, role, can } = useOrganizationContext();
+  const navigate = useNavigate();
+  const leaveOrganization = useLeaveOrganization(organization);
+  const [isConfirmingLeave, setConfirmLeave] = useState(false);
+  const isOwner = hasOwnerRole(role);
+  // Only an owner needs the count; one row is enough to read it.
+  const owners = useMembers(organization.id, "", 0, 1, isOwner);
+  const isSoleOwner = isOwner && owners.data?.ownerCount === 1;
+  const params = { organizationId: organization.id };
+
+  async function leave() {
+    await leaveOrganization.mutateAsync();
+    await navigate({ to: "/" });
+  }
+
+  if (isSoleOwner) {
+    return (
+      <Card>
+        <CardHeader title="Leave organization" description={`You are the only owner of ${organization.name}, so you cannot leave it yet.`} />
+        <p className="text-sm text-zinc-600 dark:text-zinc-300">
+          Make another member an owner on the{" "}
+          <Link to="/organizations/$organizationId/settings/members" params={params} className={link}>
+            Members
+          </Link>{" "}
+          page first, then leave.
+          {can({ organization: ["delete"] }) ? (
+            <>
+              {" "}
+              Or delete the organization in the{" "}
+              <Link to="/organizations/$organizationId/settings/danger" params={params} className={link}>
+                Danger zone
+              </Link>
+              .
+            </>
+          ) : null}
+        </p>
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <CardHeader title="Leave organization" description="You lose access to this organization until someone invites you again." />
+      <Button variant="secondary" onClick={() => setConfirmLeave(true)} disabled={isOwner && !owners.data}>
+        Leave organization
+      </Button>
+      <ConfirmDialog
+        open={isConfirmingLeave}
+        onOpenChange={setConfirmLeave}
+        title={`Leave ${organization.name}?`}
+        description="You will lose access to its members, teams and billing until someone invites you again."
+        confirmLabel="Leave"
+        onConfirm={leave}
+      />
+    </Card>
+  );
+}
+
 export function GeneralSettingsPage() {
   const { organization, can } = useOrganizationContext();
-  const navigate = useNavigate();
   const updateOrganization = useUpdateOrganization(organization.id);
-  const leaveOrganization = useLeaveOrganization(organization);
   const canUpdate = can({ organization: ["update"] });
-  const [isConfirmingLeave, setConfirmLeave] = useState(false);
   const form = useZodForm(updateOrganizationSchema, {
     defaultValues: { name: organization.name, slug: organization.slug, logo: organization.logo ?? "", metadata: metadataText(organization.metadata) },
     serverErrors: updateOrganizationServerErrors,
@@ -35,11 +96,6 @@ export function GeneralSettingsPage() {
     if (availability === "taken") return form.setServerError("slug is taken", "slug");
     await updateOrganization.mutateAsync(values);
   });
-
-  async function leave() {
-    await leaveOrganization.mutateAsync();
-    await navigate({ to: "/" });
-  }
 
   return (
     <div className="space-y-6">
@@ -71,20 +127,7 @@ export function GeneralSettingsPage() {
           ) : null}
         </form>
       </Card>
-      <Card>
-        <CardHeader title="Leave organization" description="You lose access to this organization. The last owner cannot leave." />
-        <Button variant="secondary" onClick={() => setConfirmLeave(true)}>
-          Leave organization
-        </Button>
-        <ConfirmDialog
-          open={isConfirmingLeave}
-          onOpenChange={setConfirmLeave}
-          title={`Leave ${organization.name}?`}
-          description="You will lose access to its members, teams and billing until someone invites you again."
-          confirmLabel="Leave"
-          onConfirm={leave}
-        />
-      </Card>
+      <LeaveOrganization />
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { errorMessage } from "../../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../../lib/format";
 import { useZodForm } from "../../../../lib/form";
 import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../../api/organizations";
-import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
+import { hasOwnerRole, ROLE_LABELS, RoleBadge, useOrganizationContext } from "../../components/organization-context";
 import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 /** The server's refusal when every seat of the plan is taken (members and pending invitations count). */
@@ -28,7 +28,7 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const invitations = useInvitations(organization.id, canInvite);
   const teams = useTeams(organization.id);
   const [canceling, setCanceling] = useState<Invitation | null>(null);
-  const isOwner = myRole.split(",").includes("owner");
+  const isOwner = hasOwnerRole(myRole);
   const form = useZodForm(inviteMemberSchema, {
     defaultValues: { email: "", role: "member", teamId: "" },
     serverErrors: { PLAN_LIMIT_REACHED: { message: SEATS_FULL } },
@@ -84,7 +84,7 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
           <SelectField label="Role" disabled={isLocked} {...form.field("role")}>
             {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
               <option key={role} value={role}>
-                {role}
+                {ROLE_LABELS[role]}
               </option>
             ))}
           </SelectField>

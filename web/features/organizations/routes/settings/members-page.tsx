@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ORGANIZATION_ROLES } from "../../../../../common/permissions";
+import { ORGANIZATION_ROLES, type OrganizationRole } from "../../../../../common/permissions";
 import { Alert } from "../../../../components/ui/alert";
 import { Avatar } from "../../../../components/ui/avatar";
 import { Button } from "../../../../components/ui/button";
@@ -14,10 +14,36 @@ import { errorMessage } from "../../../../lib/api-error";
 import { formatDateTime } from "../../../../lib/format";
 import { useDebouncedValue } from "../../../../lib/use-debounced-value";
 import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../../api/organizations";
-import { RoleBadge, useOrganizationContext } from "../../components/organization-context";
+import { hasOwnerRole, ROLE_LABELS, RoleBadge, roleLabel, useOrganizationContext } from "../../components/organization-context";
 import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 const PAGE_SIZE = 20;
+
+/** What each role may do, in the words the role-change confirmation uses. */
+const ROLE_SUMMARIES: Record<OrganizationRole, string> = {
+  owner: "every permission, including deleting the organization and changing or removing other owners",
+  admin: "manages members, invitations, teams and billing and sees the audit log, but cannot delete the organization or change owners",
+  member: "belongs to the organization and its teams, without managing anything",
+};
+
+/** "an Owner", "an Admin", "a Member". */
+const withArticle = (role: OrganizationRole) => `${role === "member" ? "a" : "an"} ${ROLE_LABELS[role]}`;
+
+const rolesLabel = (role: string) => role.split(",").map(roleLabel).join(", ");
+
+type RoleChange = { member: MemberListItem; role: OrganizationRole; isSelf: boolean };
+
+/** The confirmation of a role change: what the new role allows, and what is lost when it is a step down. */
+function describeRoleChange({ member, role, isSelf }: RoleChange, organizationName: string): string {
+  const who = isSelf ? "You" : member.user.name;
+  const was = hasOwnerRole(member.role) ? "owner" : member.role.split(",").includes("admin") ? "admin" : "member";
+  const parts = [`${who} will be ${withArticle(role)} of ${organizationName}: ${ROLE_SUMMARIES[role]}.`];
+  if (role === "owner" && !isSelf) parts.push("They will be able to change your role and remove you too.");
+  const isStepDown = ORGANIZATION_ROLES.indexOf(role) > ORGANIZATION_ROLES.indexOf(was);
+  if (isStepDown && isSelf) parts.push(`You cannot undo this yourself: only ${was === "owner" ? "an owner" : "an owner or admin"} can give the role back.`);
+  else if (isStepDown && was === "owner") parts.push("Only an owner can make them an owner again.");
+  return parts.join(" ");
+}
 
 export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, role: myRole, userId, can } = useOrganizationContext();
@@ -28,8 +54,10 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const debouncedSearch = useDebouncedValue(search.trim());
   const members = useMembers(organization.id, debouncedSearch, offset, PAGE_SIZE);
   const [removing, setRemoving] = useState<MemberListItem | null>(null);
+  const [roleChange, setRoleChange] = useState<RoleChange | null>(null);
   const changingId = updateMemberRole.isPending ? updateMemberRole.variables.member.id : null;
-  const isOwner = myRole.split(",").includes("owner");
+  const isOwner = hasOwnerRole(myRole);
+  const ownerCount = members.data?.ownerCount ?? 0;
   const canUpdateMembers = can({ member: ["update"] });
   const canRemoveMembers = can({ member: ["delete"] });
 
@@ -64,8 +92,9 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         <Table stacked columns={["Member", "Role", "Teams", "Joined", ""]}>
           {members.data.members.map((member) => {
             const isSelf = member.userId === userId;
-            const isOwnerRow = member.role.split(",").includes("owner");
-            const mayEditRow = !isSelf && canUpdateMembers && (isOwner || !isOwnerRow);
+            const isOwnerRow = hasOwnerRole(member.role);
+            // Only an owner changes an owner, and the last owner stays one (the server refuses both).
+            const mayEditRow = canUpdateMembers && (isOwner || !isOwnerRow) && !(isOwnerRow && ownerCount <= 1);
             const mayRemoveRow = !isSelf && canRemoveMembers && (isOwner || !isOwnerRow);
             return (
               <tr key={member.id}>
@@ -86,15 +115,15 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                       aria-label={`Role of ${member.user.name}`}
                       value={member.role}
                       disabled={changingId === member.id}
-                      onChange={(event) => updateMemberRole.mutate({ member, role: event.target.value })}
+                      onChange={(event) => setRoleChange({ member, role: event.target.value as OrganizationRole, isSelf })}
                       className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
                     >
                       {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
                         <option key={role} value={role}>
-                          {role}
+                          {ROLE_LABELS[role]}
                         </option>
                       ))}
-                      {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{member.role}</option>}
+                      {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{rolesLabel(member.role)}</option>}
                     </select>
                   ) : (
                     <RoleBadge role={member.role} />
@@ -121,6 +150,21 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         </Table>
       ) : null}
       <Pagination label="Member pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
+      <ConfirmDialog
+        open={roleChange !== null}
+        onOpenChange={(open) => !open && setRoleChange(null)}
+        title={
+          roleChange
+            ? roleChange.isSelf
+              ? `Change your role to ${ROLE_LABELS[roleChange.role]}?`
+              : `Make ${roleChange.member.user.name} ${withArticle(roleChange.role)}?`
+            : ""
+        }
+        description={roleChange ? describeRoleChange(roleChange, organization.name) : ""}
+        confirmLabel={roleChange ? `Make ${roleChange.isSelf ? "me" : "them"} ${ROLE_LABELS[roleChange.role]}` : ""}
+        isDanger={roleChange ? roleChange.isSelf || roleChange.role === "owner" || hasOwnerRole(roleChange.member.role) : false}
+        onConfirm={() => (roleChange ? updateMemberRole.mutateAsync({ member: roleChange.member, role: roleChange.role }) : Promise.resolve())}
+      />
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}

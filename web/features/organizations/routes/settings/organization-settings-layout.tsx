@@ -1,38 +1,72 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
-import type { ReactNode } from "react";
-import { Alert } from "../../../../components/ui/alert";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Avatar } from "../../../../components/ui/avatar";
 import { LoadingBlock } from "../../../../components/ui/spinner";
 import { activeTabProps, tabLinkClass, TabNav } from "../../../../components/ui/tabs";
 import { rolesAllow } from "../../../../../common/permissions";
-import { errorMessage } from "../../../../lib/api-error";
+import { ApiError, errorMessage } from "../../../../lib/api-error";
 import { useAppMeta } from "../../../../lib/meta";
-import { organizationQuery, useMyMembership } from "../../api/organizations";
+import { useSession } from "../../../../lib/session";
+import { organizationQuery, useMyMembership, useSetActiveOrganization } from "../../api/organizations";
 import { OrganizationProvider, RoleBadge } from "../../components/organization-context";
 
 const tabClass = tabLinkClass;
 const activeTab = activeTabProps;
+
+/** What the API answers for an organization that does not exist (any more) or that the caller is not a member of. */
+const isNotFoundOrForeign = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.code === "ORGANIZATION_NOT_FOUND" || error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+
+/** An organization address that leads nowhere still leads somewhere: home, where the person's organizations are. */
+function OrganizationUnavailable({ error }: { error: unknown }) {
+  const isNotFound = isNotFoundOrForeign(error);
+  return (
+    <div className="mx-auto max-w-md px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">{isNotFound ? "Organization not found" : "This organization could not load"}</h1>
+      <p className="mt-2 text-zinc-600 dark:text-zinc-400">
+        {isNotFound
+          ? "It does not exist, it was deleted, or you are not a member of it. Ask one of its owners or admins for an invitation."
+          : errorMessage(error)}
+      </p>
+      <Link to="/" className="mt-6 inline-block font-medium text-brand-600 hover:underline dark:text-brand-400">
+        Go to your organizations
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * The page's organization becomes the session's active one, so the header's switcher (which shows the active
+ * organization) agrees with the page, e.g. right after signing in, or on a link to another of one's organizations.
+ * Once per page: a failure is not retried in a loop, and a switch the person makes afterwards is theirs.
+ */
+function useActivateOrganization(organizationId: string, isMember: boolean) {
+  const session = useSession();
+  const { mutate } = useSetActiveOrganization();
+  const activated = useRef<string | null>(null);
+  const activeId = session.data?.session.activeOrganizationId ?? null;
+  const hasSession = Boolean(session.data);
+  useEffect(() => {
+    if (!isMember || !hasSession || activated.current === organizationId) return;
+    activated.current = organizationId;
+    if (activeId !== organizationId) mutate({ organizationId });
+  }, [isMember, hasSession, activeId, organizationId, mutate]);
+}
 
 /** `banner` is shown above every tab (web/app passes the billing feature's payment notice). */
 export function OrganizationSettingsLayout({ organizationId, userId, banner }: { organizationId: string; userId: string; banner?: ReactNode }) {
   const organization = useQuery(organizationQuery(organizationId));
   const membership = useMyMembership(organizationId);
   const meta = useAppMeta();
+  useActivateOrganization(organizationId, membership.isSuccess);
 
   if (organization.isPending || membership.isPending) return <LoadingBlock label="Loading organization…" />;
-  if (organization.isError || membership.isError) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
-        <Alert tone="error" title="This organization is not available">
-          {errorMessage(organization.error ?? membership.error)}
-        </Alert>
-      </div>
-    );
-  }
+  if (organization.isError || membership.isError) return <OrganizationUnavailable error={organization.error ?? membership.error} />;
   const role = membership.data.role;
   const params = { organizationId };
-  const canDelete = role.split(",").includes("owner") && !meta.data?.organizations.isDeletionDisabled;
+  // Tabs for what the role may do; opened by address anyway, those pages say who may.
+  const canDelete = rolesAllow(role, { organization: ["delete"] }) && !meta.data?.organizations.isDeletionDisabled;
   const canSeeAuditLog = rolesAllow(role, { auditLog: ["list"] });
 
   return (

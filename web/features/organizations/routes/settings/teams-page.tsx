@@ -80,8 +80,18 @@ function TeamNameForm({
   );
 }
 
-function TeamCard({ team, members, canManage }: { team: Team; members: MemberListItem[]; canManage: boolean }) {
-  const { organization } = useOrganizationContext();
+/** Why a team the caller manages has no Remove button (the server refuses both), or null when it has one. */
+function whyNotRemovable(team: Team, teamCount: number, userId: string): string | null {
+  if (teamCount <= 1) return "An organization keeps at least one team, so its last team cannot be removed.";
+  if (team.members.some((member) => member.userId === userId)) return "You are in this team, so another owner or admin has to remove it.";
+  return null;
+}
+
+function TeamCard({ team, members, canManage, teamCount }: { team: Team; members: MemberListItem[]; canManage: boolean; teamCount: number }) {
+  const { organization, userId } = useOrganizationContext();
+  // better-auth creates every organization with a team named after it; while it keeps that name it follows renames.
+  const isDefault = team.name === organization.name;
+  const notRemovable = canManage ? whyNotRemovable(team, teamCount, userId) : null;
   const renameTeam = useRenameTeam(organization.id, team.id);
   const removeTeam = useRemoveTeam(organization.id, team.id);
   const addTeamMember = useAddTeamMember(organization.id, team.id);
@@ -98,20 +108,35 @@ function TeamCard({ team, members, canManage }: { team: Team; members: MemberLis
     <Card>
       <CardHeader
         title={team.name}
-        description={`${team.members.length} member${team.members.length === 1 ? "" : "s"}`}
+        description={
+          <>
+            {`${team.members.length} member${team.members.length === 1 ? "" : "s"}`}
+            {isDefault ? (
+              <span className="mt-1 block">
+                <span className="mr-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">
+                  Default team
+                </span>
+                Created with the organization and named after it: it is renamed with the organization until you give it a name of its own.
+              </span>
+            ) : null}
+          </>
+        }
         action={
           canManage ? (
             <div className="flex gap-2">
               <Button variant="secondary" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${team.name}`}>
                 Rename
               </Button>
-              <Button variant="ghost" size="sm" onClick={() => setRemoving(true)} aria-label={`Remove team ${team.name}`}>
-                Remove
-              </Button>
+              {notRemovable ? null : (
+                <Button variant="ghost" size="sm" onClick={() => setRemoving(true)} aria-label={`Remove team ${team.name}`}>
+                  Remove
+                </Button>
+              )}
             </div>
           ) : null
         }
       />
+      {notRemovable ? <p className="mb-3 text-sm text-zinc-500 dark:text-zinc-400">{notRemovable}</p> : null}
       {team.members.length === 0 ? <p className="text-sm text-zinc-500 dark:text-zinc-400">No one is in this team yet.</p> : null}
       <ul aria-label={`Members of ${team.name}`} className="divide-y divide-zinc-200 dark:divide-zinc-800">
         {team.members.map((teamMember) => {
@@ -213,7 +238,7 @@ export function TeamsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         <EmptyState title="No teams yet">{canCreate ? "Create the first one above." : "Owners and admins can create teams."}</EmptyState>
       ) : null}
       {teams.data?.map((team) => (
-        <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} />
+        <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} teamCount={teams.data.length} />
       ))}
     </div>
   );
