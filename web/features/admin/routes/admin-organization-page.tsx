@@ -57,7 +57,7 @@ function Members({ members }: { members: AdminOrganizationDetail["members"] }) {
                     <Link
                       to="/admin/users/$userId"
                       params={{ userId: member.userId }}
-                      className="text-xs break-all text-brand-700 hover:underline dark:text-brand-300"
+                      className="text-xs break-all text-brand-700 hover:underline dark:text-brand-100"
                     >
                       {member.email}
                     </Link>

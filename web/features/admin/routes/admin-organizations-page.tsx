@@ -107,7 +107,7 @@ export function AdminOrganizationsPage({
                       <Link
                         to="/admin/organizations/$organizationId"
                         params={{ organizationId: organization.id }}
-                        className="min-w-0 font-medium break-words text-brand-700 hover:underline dark:text-brand-300"
+                        className="min-w-0 font-medium break-words text-brand-700 hover:underline dark:text-brand-100"
                       >
                         {organization.name}
                       </Link>

@@ -74,7 +74,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                     <Avatar name={member.user.name} image={member.user.image} size="sm" />
                     <div className="min-w-0">
                       <p className="truncate font-medium">
-                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500">(you)</span> : null}
+                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
                       </p>
                       <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
                     </div>
