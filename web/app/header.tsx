@@ -29,7 +29,7 @@ function UserMenu() {
   if (!user) return null;
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger aria-label={`Account menu for ${user.name}`} className="rounded-full">
         <Avatar name={user.name} image={user.image} size="sm" />
       </DropdownMenu.Trigger>
