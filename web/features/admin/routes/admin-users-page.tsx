@@ -196,7 +196,7 @@ export function AdminUsersPage({
         ) : null}
         {rows.length > 0 ? (
           <div aria-busy={isUpdating || undefined} className={isUpdating ? "opacity-60 transition-opacity" : undefined}>
-            <Table stacked label="Users" columns={["User", "Username", "Role", "Status", "Signed up"]}>
+            <Table label="Users" columns={["User", "Username", "Role", "Status", "Signed up"]}>
               {rows.map((user) => (
                 <tr key={user.id}>
                   <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">

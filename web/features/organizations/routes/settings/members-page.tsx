@@ -61,7 +61,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
       {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
       {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
       {members.data && members.data.members.length > 0 ? (
-        <Table stacked columns={["Member", "Role", "Teams", "Joined", ""]}>
+        <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
           {members.data.members.map((member) => {
             const isSelf = member.userId === userId;
             const isOwnerRow = member.role.split(",").includes("owner");
