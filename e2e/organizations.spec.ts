@@ -16,7 +16,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
 
   // The owner creates the organization: slug suggested from the name, checked live.
   await signUpAndVerify(page, mailbox, owner);
-  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(page)).toHaveAccessibleName("Organization: Personal. Switch organization");
   await page.getByRole("link", { name: "New organization" }).click();
   await page.getByLabel("Name", { exact: true }).fill(organizationName);
   await expect(page.getByLabel("Slug", { exact: true })).toHaveValue(slug);
@@ -87,7 +87,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await newcomerPage.getByRole("button", { name: "Leave organization" }).click();
   await newcomerPage.getByRole("dialog").getByRole("button", { name: "Leave" }).click();
   await expect(newcomerPage.getByRole("heading", { name: `Welcome, ${newcomer.name}` })).toBeVisible();
-  await expect(switcher(newcomerPage)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(newcomerPage)).toHaveAccessibleName("Organization: Personal. Switch organization");
   await newcomerPage.getByRole("button", { name: /Switch organization$/ }).click();
   await expect(newcomerPage.getByRole("menuitemradio", { name: organizationName })).toHaveCount(0);
   await newcomerPage.keyboard.press("Escape");
@@ -121,7 +121,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await dialog.getByLabel(`Type “${slug}”`).fill(slug);
   await dialog.getByRole("button", { name: "Delete organization" }).click();
   await expect(page.getByRole("heading", { name: `Welcome, ${owner.name}` })).toBeVisible();
-  await expect(switcher(page)).toHaveAccessibleName("Organization: none selected. Switch organization");
+  await expect(switcher(page)).toHaveAccessibleName("Organization: Personal. Switch organization");
   await expect(page.getByText("No organizations yet")).toBeVisible();
 
   await newcomerDevice.context.close();
