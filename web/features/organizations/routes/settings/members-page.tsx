@@ -72,11 +72,13 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                 <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                   <div className="flex items-center gap-3">
                     <Avatar name={member.user.name} image={member.user.image} size="sm" />
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">
+                    <div className="min-w-0 sm:max-w-xs">
+                      <p className="truncate font-medium" title={member.user.name}>
                         {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
                       </p>
-                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
+                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.user.email}>
+                        {member.user.email}
+                      </p>
                     </div>
                   </div>
                 </td>
