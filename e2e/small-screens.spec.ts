@@ -74,10 +74,10 @@ async function expectReachable(control: Locator, where: string) {
   const placement = await control.evaluate((element) => {
     const box = element.getBoundingClientRect();
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    return { left: Math.round(box.left), right: Math.round(box.right), isHit: hit !== null && element.contains(hit) };
+    return { left: Math.round(box.left), right: Math.round(box.right), screen: window.innerWidth, isHit: hit !== null && element.contains(hit) };
   });
   expect.soft(placement.left, `${where} starts on screen`).toBeGreaterThanOrEqual(0);
-  expect.soft(placement.right, `${where} ends on screen`).toBeLessThanOrEqual(WIDTH);
+  expect.soft(placement.right, `${where} ends on screen`).toBeLessThanOrEqual(placement.screen);
   expect.soft(placement.isHit, `${where} is what a tap on it hits`).toBe(true);
   if (placement.isHit) await control.click({ trial: true });
 }
@@ -156,6 +156,12 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   await expectReachable(accountTabs.getByRole("link", { name: "Delete account" }), "the Delete account tab");
   await expectNoHorizontalOverflow(page, "the account settings tabs");
 
+  // A long organization name leaves its actions on the home page whole (one line each), not squeezed.
+  await visit(page, { path: "/", heading: `Welcome, ${owner.name}` });
+  const settingsLink = page.getByRole("link", { name: "Settings", exact: true });
+  await expectReachable(settingsLink, "the home page's Settings of an organization");
+  expect.soft((await settingsLink.boundingBox())?.height, "the Settings link is one line").toBeLessThan(40);
+
   // The header's menus with the long names.
   await visit(page, { path: "/", heading: `Welcome, ${owner.name}` });
   await page.getByRole("button", { name: `Account menu for ${owner.name}` }).click();
@@ -169,6 +175,14 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   await expectReachable(page.getByRole("menuitem", { name: "Create organization" }), "the switcher's Create organization");
   await expectNoHorizontalOverflow(page, "the organization switcher");
   await page.keyboard.press("Escape");
+
+  // On a wide screen too, a long name is cut short (with the full name as its title) rather than push the row's action
+  // out of sight.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await visit(page, { path: `/organizations/${organizationId}/settings/members`, heading: "Members" });
+  await expectReachable(page.getByRole("button", { name: `Remove ${member.name}` }), "the members table's Remove at 1280 px");
+  await expect(page.getByText(member.name, { exact: true })).toHaveAttribute("title", member.name);
+  await page.setViewportSize(PHONE);
 
   // The invitation page a newcomer opens.
   const newcomer = await newPhone(browser, baseURL);
@@ -184,6 +198,16 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   await visit(admin.page, { path: `/admin?q=${encodeURIComponent(owner.username)}`, heading: "Users" });
   const ownerLink = admin.page.getByRole("table", { name: "Users" }).getByRole("link", { name: owner.name });
   await expectReachable(ownerLink, "the users table's link to a user");
+  await admin.page.setViewportSize({ width: 1280, height: 800 });
+  await expectReachable(
+    admin.page
+      .getByRole("row")
+      .filter({ has: admin.page.getByRole("link", { name: owner.name }) })
+      .getByRole("cell")
+      .last(),
+    "the users table's last column at 1280 px",
+  );
+  await admin.page.setViewportSize(PHONE);
   await visit(admin.page, { path: `/admin/users/${ownerId}`, heading: owner.name });
   await expectReachable(admin.page.getByRole("button", { name: /^Revoke / }).first(), "the user's sessions' Revoke");
   await visit(admin.page, { path: "/admin/organizations", heading: "Organizations" });
