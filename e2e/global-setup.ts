@@ -81,8 +81,8 @@ export default async function globalSetup() {
       DATABASE_URL: path.join(dataDir, "atrium.sqlite"),
       TRUSTED_PROXIES: "127.0.0.1,::1",
       TRUSTED_ORIGINS: "",
-      // The admin console spec signs up with this address to become a platform admin.
-      ADMIN_EMAILS: "platform-admin@example.test",
+      // The admin console, accessibility and small-screens specs sign up with these addresses to become platform admins.
+      ADMIN_EMAILS: "platform-admin@example.test,a11y-admin@example.test,small-screens-admin@example.test",
       SMTP_URL: "",
       DEV_MAILBOX: "true",
       REDIS_URL: "",

@@ -31,7 +31,7 @@ export function UserMenu() {
   if (!user) return null;
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger aria-label={`Account menu for ${user.name}`} className="rounded-full">
         <Avatar name={user.name} image={user.image} size="sm" />
       </DropdownMenu.Trigger>

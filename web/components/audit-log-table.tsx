@@ -19,14 +19,14 @@ const secondary = "text-xs text-zinc-500 dark:text-zinc-400";
 function Actor({ entry }: { entry: AuditEntry }) {
   return (
     <>
-      <p className="font-medium break-words max-sm:font-normal">{entry.actor.id === null ? "Command line" : entry.actor.label}</p>
+      <p className="font-medium max-sm:font-normal">{entry.actor.id === null ? "Command line" : entry.actor.label}</p>
       {entry.impersonator ? (
-        <p className={cn(secondary, "break-words")}>
+        <p className={secondary}>
           <span className="sr-only">impersonated by a platform admin, </span>via {entry.impersonator.label}
         </p>
       ) : null}
       {entry.ipAddress || entry.userAgent ? (
-        <p className={cn(secondary, "break-words")}>
+        <p className={secondary}>
           {/* The full user agent is kept for whoever needs it; the cell shows the device it names. */}
           {[entry.ipAddress, entry.userAgent ? <span title={entry.userAgent}>{describeDevice(entry.userAgent)}</span> : null]
             .filter(Boolean)
@@ -49,7 +49,7 @@ function Actor({ entry }: { entry: AuditEntry }) {
  */
 export function AuditLogTable({ entries, showOrganization = false }: { entries: AuditEntry[]; showOrganization?: boolean }) {
   return (
-    <Table stacked label="Audit log" columns={["When", "Who", "What", ...(showOrganization ? ["Organization"] : []), "Reason"]}>
+    <Table label="Audit log" columns={["When", "Who", "What", ...(showOrganization ? ["Organization"] : []), "Reason"]}>
       {entries.map((entry) => (
         <tr key={entry.id} className="align-top">
           <td className="py-3 pr-4 whitespace-nowrap max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right max-sm:text-xs max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
@@ -58,9 +58,9 @@ export function AuditLogTable({ entries, showOrganization = false }: { entries: 
           <td className="py-3 pr-4 max-sm:col-span-2 sm:min-w-40">
             <Actor entry={entry} />
           </td>
-          <td className="py-3 pr-4 break-words max-sm:col-start-1 max-sm:row-start-1 max-sm:font-medium sm:min-w-56">{describeAuditEntry(entry)}</td>
+          <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1 max-sm:font-medium sm:min-w-56">{describeAuditEntry(entry)}</td>
           {showOrganization ? (
-            <td className={cn("py-3 pr-4 break-words max-sm:col-span-2", !entry.organization && "max-sm:hidden!")}>
+            <td className={cn("py-3 pr-4 max-sm:col-span-2", !entry.organization && "max-sm:hidden!")}>
               {entry.organization ? (
                 <>
                   <MobileLabel>In </MobileLabel>
@@ -75,7 +75,7 @@ export function AuditLogTable({ entries, showOrganization = false }: { entries: 
               )}
             </td>
           ) : null}
-          <td className={cn("py-3 pr-4 break-words max-sm:col-span-2 sm:max-w-72", !entry.reason && "max-sm:hidden!")}>
+          <td className={cn("py-3 pr-4 max-sm:col-span-2 sm:max-w-72", !entry.reason && "max-sm:hidden!")}>
             {entry.reason ? (
               <>
                 <MobileLabel>Reason: </MobileLabel>

@@ -1,7 +1,12 @@
 import { useState } from "react";
 import { cn } from "../../lib/cn";
 
-/** A round picture, or the person's initials when there is none or it fails to load. */
+/**
+ * A round picture, or the person's initials when there is none or it fails to load. It is decorative: whatever holds
+ * it names the person. The initials are drawn by CSS (`content: attr(data-initials)`), not written as text, so they
+ * are a picture of the name like the photo is: a button holding an avatar ("Account menu for Ada Lovelace") does not
+ * show text ("AL") that its name lacks (WCAG 2.5.3, label in name).
+ */
 export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "xs" | "sm" | "md" | "lg" }) {
   const [failed, setFailed] = useState(false);
   const initials = name
@@ -17,12 +22,11 @@ export function Avatar({ name, image, size = "md" }: { name: string; image?: str
   return (
     <span
       aria-hidden="true"
+      data-initials={initials || "?"}
       className={cn(
-        "inline-flex shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 dark:bg-brand-700/30 dark:text-brand-100",
+        "inline-flex shrink-0 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700 before:content-[attr(data-initials)] dark:bg-brand-700/30 dark:text-brand-100",
         box,
       )}
-    >
-      {initials || "?"}
-    </span>
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useSyncExternalStore } from "react";
 
 type Theme = "light" | "dark";
 
@@ -6,17 +6,26 @@ function currentTheme(): Theme {
   return document.documentElement.classList.contains("dark") ? "dark" : "light";
 }
 
-/** Switches between light and dark; the choice is kept in this browser. */
+/** Calls `onChange` whenever the <html> class changes: the button's choice, or theme-init.js following the system. */
+function subscribe(onChange: () => void) {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+}
+
+/**
+ * Switches between light and dark; the choice is kept in this browser. Until someone chooses, the page follows the
+ * system's setting (web/public/theme-init.js).
+ */
 export function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const theme = useSyncExternalStore(subscribe, currentTheme, () => "light" as const);
   const next: Theme = theme === "dark" ? "light" : "dark";
   return (
     <button
       type="button"
       onClick={() => {
-        document.documentElement.classList.toggle("dark", next === "dark");
         localStorage.setItem("atrium-theme", next);
-        setTheme(next);
+        document.documentElement.classList.toggle("dark", next === "dark");
       }}
       aria-label={`Switch to ${next} mode`}
       title={`Switch to ${next} mode`}

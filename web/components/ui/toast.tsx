@@ -175,7 +175,7 @@ function ToastCard({ item, store }: { item: ToastItem; store: ToastStore }) {
         item.tone === "success" ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-red-600 text-white",
       )}
     >
-      <p className="min-w-0 flex-1 break-words">{item.message}</p>
+      <p className="min-w-0 flex-1">{item.message}</p>
       <button
         type="button"
         aria-label="Dismiss notification"

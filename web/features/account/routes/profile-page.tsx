@@ -38,7 +38,7 @@ export function ProfilePage({ user }: { user: SessionUser }) {
           <Avatar name={name || user.name} image={image || null} size="lg" />
           <div className="text-sm">
             <p className="font-medium">{user.email}</p>
-            <p className={user.emailVerified ? "text-emerald-600 dark:text-emerald-400" : "text-amber-600"}>
+            <p className={user.emailVerified ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-400"}>
               {user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}
             </p>
           </div>

@@ -74,7 +74,7 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
                 <p className="flex flex-wrap items-center gap-2 font-medium">
                   {row.name} {row.method ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
                 </p>
-                <p className="mt-1 text-sm break-words text-zinc-600 dark:text-zinc-400">
+                <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
                   {row.method
                     ? `${row.method.email ? `As ${row.method.email}, since` : "Since"} ${formatDateTime(row.method.createdAt)}.`
                     : `Sign in with your ${row.name} account.`}

@@ -69,7 +69,7 @@ export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { i
       ) : null}
       {sessions.data && count === 0 ? <EmptyState title="Not signed in anywhere" /> : null}
       {count > 0 ? (
-        <Table stacked label={`Sessions of ${user.name}`} columns={["Device", "IP address", "Signed in", "Last active", "Expires", ""]}>
+        <Table label={`Sessions of ${user.name}`} columns={["Device", "IP address", "Signed in", "Last active", "Expires", ""]}>
           {ordered.map((session) => (
             <tr key={session.id}>
               <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">

@@ -46,18 +46,18 @@ function Members({ members }: { members: AdminOrganizationDetail["members"] }) {
       {members.length === 0 ? (
         <EmptyState title="No members" />
       ) : (
-        <Table stacked label="Members" columns={["Member", "Role", "Joined"]}>
+        <Table label="Members" columns={["Member", "Role", "Joined"]}>
           {members.map((member) => (
             <tr key={member.id}>
               <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                 <div className="flex items-center gap-3">
                   <Avatar name={member.name} size="sm" />
                   <div className="min-w-0">
-                    <p className="font-medium break-words">{member.name}</p>
+                    <p className="font-medium">{member.name}</p>
                     <Link
                       to="/admin/users/$userId"
                       params={{ userId: member.userId }}
-                      className="text-xs break-all text-brand-700 hover:underline dark:text-brand-300"
+                      className="text-xs break-all text-brand-700 hover:underline dark:text-brand-100"
                     >
                       {member.email}
                     </Link>
@@ -89,7 +89,7 @@ function Teams({ teams }: { teams: AdminOrganizationDetail["teams"] }) {
         <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
           {teams.map((team) => (
             <li key={team.id} className="flex items-baseline justify-between gap-4 py-3">
-              <span className="min-w-0 font-medium break-words">{team.name}</span>
+              <span className="min-w-0 font-medium">{team.name}</span>
               <span className="shrink-0 text-zinc-500 tabular-nums dark:text-zinc-400">
                 {team.memberCount === 1 ? "1 member" : `${team.memberCount} members`}
               </span>
@@ -108,7 +108,7 @@ function Invitations({ invitations }: { invitations: AdminOrganizationDetail["in
       {invitations.length === 0 ? (
         <EmptyState title="No pending invitations" />
       ) : (
-        <Table stacked label="Pending invitations" columns={["E-mail", "Role", "Invited by", "Expires"]}>
+        <Table label="Pending invitations" columns={["E-mail", "Role", "Invited by", "Expires"]}>
           {invitations.map((invitation) => {
             const isExpired = new Date(invitation.expiresAt).getTime() < Date.now();
             return (
@@ -117,7 +117,7 @@ function Invitations({ invitations }: { invitations: AdminOrganizationDetail["in
                 <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right">
                   <Roles role={invitation.role} />
                 </td>
-                <td className="py-3 pr-4 break-words max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
+                <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-2 max-sm:text-xs max-sm:text-zinc-500 max-sm:dark:text-zinc-400">
                   <MobileLabel>Invited by </MobileLabel>
                   {invitation.inviter?.name ?? "Someone no longer here"}
                 </td>
@@ -213,7 +213,7 @@ export function AdminOrganizationPage({ organizationId, billing }: { organizatio
       <div className="mb-8 flex items-center gap-4">
         <Avatar name={organization.name} image={organization.logo} size="lg" />
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight break-words">{organization.name}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">{organization.name}</h1>
           <p className="mt-1 flex flex-wrap gap-x-2 gap-y-1 text-sm text-zinc-500 dark:text-zinc-400">
             <span className="break-all">/{organization.slug}</span>
             <span aria-hidden="true">·</span>

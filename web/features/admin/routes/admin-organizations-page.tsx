@@ -98,7 +98,7 @@ export function AdminOrganizationsPage({
             aria-busy={organizations.isPlaceholderData || undefined}
             className={organizations.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
           >
-            <Table stacked label="Organizations" columns={["Name", "Slug", "Members", "Plan", "Created"]}>
+            <Table label="Organizations" columns={["Name", "Slug", "Members", "Plan", "Created"]}>
               {rows.map((organization) => (
                 <tr key={organization.id}>
                   <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
@@ -107,7 +107,7 @@ export function AdminOrganizationsPage({
                       <Link
                         to="/admin/organizations/$organizationId"
                         params={{ organizationId: organization.id }}
-                        className="min-w-0 font-medium break-words text-brand-700 hover:underline dark:text-brand-300"
+                        className="min-w-0 font-medium text-brand-700 hover:underline dark:text-brand-100"
                       >
                         {organization.name}
                       </Link>

@@ -39,7 +39,7 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="py-2.5 sm:grid sm:grid-cols-3 sm:gap-4">
       <dt className="text-sm text-zinc-500 dark:text-zinc-400">{term}</dt>
-      <dd className="mt-0.5 min-w-0 text-sm break-words sm:col-span-2 sm:mt-0">{children}</dd>
+      <dd className="mt-0.5 min-w-0 text-sm sm:col-span-2 sm:mt-0">{children}</dd>
     </div>
   );
 }
@@ -273,7 +273,7 @@ export function AdminUserPage({ userId, currentUserId, currentSessionId }: { use
       <div className="mb-8 flex flex-wrap items-center gap-4">
         <Avatar name={user.name} image={user.image} size="lg" />
         <div className="min-w-0 flex-1">
-          <h1 className="text-2xl font-semibold tracking-tight break-words">
+          <h1 className="text-2xl font-semibold tracking-tight">
             {user.name} {isSelf ? <span className="text-base font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
           </h1>
           <p className="mt-1 text-sm break-all text-zinc-500 dark:text-zinc-400">

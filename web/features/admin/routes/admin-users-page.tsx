@@ -196,21 +196,24 @@ export function AdminUsersPage({
         ) : null}
         {rows.length > 0 ? (
           <div aria-busy={isUpdating || undefined} className={isUpdating ? "opacity-60 transition-opacity" : undefined}>
-            <Table stacked label="Users" columns={["User", "Username", "Role", "Status", "Signed up"]}>
+            <Table label="Users" columns={["User", "Username", "Role", "Status", "Signed up"]}>
               {rows.map((user) => (
                 <tr key={user.id}>
                   <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                     <div className="flex items-center gap-3">
                       <Avatar name={user.name} image={user.image} size="sm" />
-                      <div className="min-w-0">
+                      <div className="min-w-0 sm:max-w-xs">
                         <Link
+                          title={user.name}
                           to="/admin/users/$userId"
                           params={{ userId: user.id }}
                           className="block truncate font-medium text-brand-700 hover:underline dark:text-brand-100"
                         >
                           {user.name}
                         </Link>
-                        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+                        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={user.email}>
+                          {user.email}
+                        </p>
                       </div>
                     </div>
                   </td>

@@ -30,7 +30,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
       <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
-      <dd className="mt-0.5 font-medium break-words">{children}</dd>
+      <dd className="mt-0.5 font-medium">{children}</dd>
     </div>
   );
 }
@@ -84,7 +84,7 @@ function RefundsTable({ refunds, orders }: { refunds: BillingRefund[]; orders: B
   if (refunds.length === 0) return <EmptyState title="No refunds" />;
   const ordersById = new Map(orders.map((order) => [order.id, order]));
   return (
-    <Table stacked label="Refunds" columns={["Date", "Payment", "Amount", "Reason", "Status"]}>
+    <Table label="Refunds" columns={["Date", "Payment", "Amount", "Reason", "Status"]}>
       {refunds.map((refund) => {
         const order = ordersById.get(refund.orderId);
         return (

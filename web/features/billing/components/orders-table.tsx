@@ -12,7 +12,7 @@ import { billingReasonLabel, formatDate, formatMoney, orderStatus } from "./bill
 export function OrdersTable({ orders, action, label = "Payments" }: { orders: BillingOrder[]; action?: (order: BillingOrder) => ReactNode; label?: string }) {
   if (orders.length === 0) return <EmptyState title="No payments yet">Payments show here once a plan is paid for.</EmptyState>;
   return (
-    <Table stacked label={label} columns={["Date", "Description", "Amount", "Status", ...(action ? [""] : [])]}>
+    <Table label={label} columns={["Date", "Description", "Amount", "Status", ...(action ? [""] : [])]}>
       {orders.map((order) => {
         const status = orderStatus(order.status);
         return (
@@ -22,7 +22,7 @@ export function OrdersTable({ orders, action, label = "Payments" }: { orders: Bi
             </td>
             <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
               <p className="font-medium">{billingReasonLabel(order.billingReason)}</p>
-              <p className="text-xs break-words text-zinc-500 dark:text-zinc-400">
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">
                 {[order.productName, order.invoiceNumber ? `Invoice ${order.invoiceNumber}` : null].filter(Boolean).join(" · ")}
               </p>
             </td>

@@ -22,7 +22,7 @@ export function OrganizationSwitcher() {
   const label = active?.name ?? "None selected";
 
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
         aria-label={`Organization: ${label}. Switch organization`}
         className="flex max-w-44 min-w-0 items-center gap-2 sm:max-w-56 rounded-lg border border-zinc-200 px-2.5 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-800 dark:hover:bg-zinc-900"
@@ -40,7 +40,7 @@ export function OrganizationSwitcher() {
           className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
         >
           <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">Organizations</DropdownMenu.Label>
-          {organizations.isPending ? <p className="px-3 py-2 text-sm text-zinc-500">Loading…</p> : null}
+          {organizations.isPending ? <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p> : null}
           {organizations.data?.length === 0 ? <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p> : null}
           <DropdownMenu.RadioGroup
             value={activeId ?? ""}

@@ -96,9 +96,9 @@ export function YourOrganizations() {
         <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {organizations.data?.map((organization) => (
             <li key={organization.id} className="flex items-center justify-between gap-3 py-3">
-              <div className="flex items-center gap-3">
+              <div className="flex min-w-0 items-center gap-3">
                 <Avatar name={organization.name} image={organization.logo} size="sm" />
-                <div>
+                <div className="min-w-0">
                   <p className="font-medium">
                     {organization.name}
                     {organization.id === activeId ? (
@@ -110,7 +110,7 @@ export function YourOrganizations() {
                   <p className="text-xs text-zinc-500 dark:text-zinc-400">/{organization.slug}</p>
                 </div>
               </div>
-              <div className="flex gap-2">
+              <div className="flex shrink-0 gap-2">
                 {organization.id === activeId ? null : (
                   <Button
                     size="sm"

@@ -116,7 +116,9 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
               return (
                 <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
                   <div className="min-w-0">
-                    <p className="truncate font-medium">{invitation.email}</p>
+                    <p className="truncate font-medium" title={invitation.email}>
+                      {invitation.email}
+                    </p>
                     <p className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
                       <RoleBadge role={invitation.role} />
                       <span title={formatDateTime(invitation.expiresAt)} className={isExpired ? "text-red-600 dark:text-red-400" : undefined}>

@@ -89,7 +89,7 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
       {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
       {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
       {members.data && members.data.members.length > 0 ? (
-        <Table stacked columns={["Member", "Role", "Teams", "Joined", ""]}>
+        <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
           {members.data.members.map((member) => {
             const isSelf = member.userId === userId;
             const isOwnerRow = hasOwnerRole(member.role);
@@ -101,11 +101,13 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                 <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
                   <div className="flex items-center gap-3">
                     <Avatar name={member.user.name} image={member.user.image} size="sm" />
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">
-                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500">(you)</span> : null}
+                    <div className="min-w-0 sm:max-w-xs">
+                      <p className="truncate font-medium" title={member.user.name}>
+                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
                       </p>
-                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{member.user.email}</p>
+                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.user.email}>
+                        {member.user.email}
+                      </p>
                     </div>
                   </div>
                 </td>

@@ -76,7 +76,7 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
         <div className="mb-8 flex items-center gap-4">
           <Avatar name={organization.data.name} image={organization.data.logo} size="lg" />
           <div className="min-w-0">
-            <h1 className="text-2xl font-semibold tracking-tight break-words">{organization.data.name}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight">{organization.data.name}</h1>
             <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-zinc-500 dark:text-zinc-400">
               <span className="break-all">/{organization.data.slug}</span>
               <span aria-hidden="true">·</span>
