@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
-import { Table } from "../../../components/ui/table";
+import { MobileLabel, Table } from "../../../components/ui/table";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { EmptyState } from "../../../components/ui/page";
@@ -54,8 +54,12 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
                   </div>
                 </td>
                 <td className="py-3 pr-4 font-mono text-xs whitespace-nowrap">{session.ipAddress || "—"}</td>
-                <td className="py-3 pr-4 whitespace-nowrap">{formatDateTime(session.createdAt)}</td>
+                <td className="py-3 pr-4 whitespace-nowrap">
+                  <MobileLabel>Signed in </MobileLabel>
+                  {formatDateTime(session.createdAt)}
+                </td>
                 <td className="py-3 pr-4 whitespace-nowrap" title={formatDateTime(session.updatedAt)}>
+                  <MobileLabel>Last active </MobileLabel>
                   {formatRelative(session.updatedAt)}
                 </td>
                 <td className="py-3 text-right">
