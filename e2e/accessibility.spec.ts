@@ -13,9 +13,6 @@ import {
 } from "./a11y";
 import { expect, newDevice, signIn, signUpAndVerify, test, uniqueUser } from "./fixtures";
 
-// axe-core is injected as a script tag; the app's Content-Security-Policy (rightly) refuses inline scripts.
-test.use({ bypassCSP: true });
-
 const THEMES = ["light", "dark"] as const;
 type Theme = (typeof THEMES)[number];
 

@@ -149,7 +149,7 @@ export async function invite(page: Page, email: string, role: "member" | "admin"
   await openSettingsTab(page, "Invitations");
   await page.getByLabel("E-mail", { exact: true }).fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption(role);
-  await page.getByRole("button", { name: "Send invitation" }).click();
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${email}` })).toBeVisible();
   await expect(page.getByRole("button", { name: `Resend invitation to ${email}` })).toBeVisible();
 }
