@@ -63,7 +63,8 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
     .getByRole("dialog", { name: `Make ${coOwner.name} an Owner?` })
     .getByRole("button", { name: "Make them Owner" })
     .click();
-  await expect(page.getByRole("row").filter({ hasText: coOwner.email }).getByText("Owner", { exact: true })).toBeVisible();
+  await expect(page.getByLabel(`Role of ${coOwner.name}`)).toHaveValue("owner");
+  await expect(page.getByRole("status").filter({ hasText: `${coOwner.name} is now` })).toBeVisible();
   await openSettingsTab(page, "General");
   const leaveButton = page.getByRole("button", { name: "Leave organization" });
   await expect(leaveButton).toBeVisible();
