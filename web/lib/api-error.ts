@@ -1,3 +1,5 @@
+import type * as ErrorSentences from "./error-sentences";
+
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
   constructor(
@@ -22,7 +24,7 @@ export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try anoth
  * `toResponseError` here (the app's API, the session, the meta), and the better-auth client, whose results `unwrap`
  * reads, loads them with itself (./auth-client.ts). So `toApiError` and `unwrap` stay synchronous for their callers.
  */
-let sentences: typeof import("./error-sentences") | undefined;
+let sentences: typeof ErrorSentences | undefined;
 export async function loadErrorSentences(): Promise<void> {
   sentences ??= await import("./error-sentences");
 }
