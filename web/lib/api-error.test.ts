@@ -1,18 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bannedUserMessage } from "../../common/ban-message";
 import { ACCOUNT_ERROR_CODES, ERROR_CODES, ORGANIZATION_ERROR_CODES, PLATFORM_ADMIN_ERROR_CODES, SPEC_CATALOGUE_CODES } from "../../common/error-codes";
-import {
-  ApiError,
-  carryRetryAfter,
-  errorMessage,
-  loadErrorSentences,
-  retryAfterSeconds,
-  toApiError,
-  toResponseError,
-  unwrap,
-  USERNAME_TAKEN_MESSAGE,
-} from "./api-error";
-import { bannedAccountMessage, ERROR_SENTENCES, rateLimitMessage } from "./error-sentences";
+import { ApiError, carryRetryAfter, errorMessage, loadErrorSentences, retryAfterSeconds, toApiError, toResponseError, unwrap } from "./api-error";
+import { bannedAccountMessage, ERROR_SENTENCES, rateLimitMessage, USERNAME_TAKEN_MESSAGE } from "./error-sentences";
 import { formatDateTime } from "./format";
 
 beforeAll(() => loadErrorSentences());

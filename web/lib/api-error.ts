@@ -1,5 +1,3 @@
-import type * as ErrorSentences from "./error-sentences";
-
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
   constructor(
@@ -16,17 +14,15 @@ export class ApiError extends Error {
   }
 }
 
-export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try another.";
-
 /**
  * The sentences people read for each error (./error-sentences.ts, about 4 KB gzipped) load on first need, not with
  * the app: a first page shows no error before a request fails. Every way an ApiError is made waits for them first:
  * `toResponseError` here (the app's API, the session, the meta), and the better-auth client, whose results `unwrap`
  * reads, loads them with itself (./auth-client.ts). So `toApiError` and `unwrap` stay synchronous for their callers.
  */
-let sentences: typeof ErrorSentences | undefined;
+let errorSentence: ((error: ErrorAnswer) => string) | undefined;
 export async function loadErrorSentences(): Promise<void> {
-  sentences ??= await import("./error-sentences");
+  errorSentence ??= (await import("./error-sentences")).errorSentence;
 }
 
 /** The seconds in a `Retry-After` header (seconds or an HTTP date), or undefined. */
@@ -45,10 +41,10 @@ type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter
  * person can act on. The code and status stay on it, so forms can still put it on its field.
  */
 export function toApiError(error: ErrorAnswer & { statusText?: string }): ApiError {
-  if (!sentences) throw new Error("toApiError needs the error sentences: await loadErrorSentences() first");
+  if (!errorSentence) throw new Error("toApiError needs the error sentences: await loadErrorSentences() first");
   const retryAfter = typeof error.retryAfter === "number" ? error.retryAfter : undefined;
   const code = error.status === 429 ? "TOO_MANY_REQUESTS" : error.code;
-  return new ApiError(sentences.errorSentence({ ...error, retryAfter }), error.status, code, error.details, retryAfter);
+  return new ApiError(errorSentence({ ...error, retryAfter }), error.status, code, error.details, retryAfter);
 }
 
 /**

@@ -1,10 +1,11 @@
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account-limits";
 import { banExpiryOf } from "../../common/ban-message";
-import { USERNAME_TAKEN_MESSAGE } from "./api-error";
 import { formatDateTime } from "./format";
 
 // What people read for errors. Loaded on first need (see `loadErrorSentences` in ./api-error.ts), so the first
 // page does not download it.
+
+export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try another.";
 
 const ACCESS_USERS = "Only platform admins can manage users. Ask a platform admin if you need this.";
 const NOT_ALLOWED = "You are not allowed to do this. Ask an administrator if you need it.";
