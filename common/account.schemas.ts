@@ -14,9 +14,9 @@ import {
   USERNAME_PATTERN,
 } from "./account-limits";
 
-// The limits and the sign-in schema live in zod-free / zod/mini modules, so the sign-in page loads no zod classic.
+// The limits and the sign-in schema live in zod-free modules, so the sign-in page loads no zod.
 export * from "./account-limits";
-export { signInSchema, type SignInInput } from "./sign-in.schemas";
+export { isEmailIdentifier, signInSchema, type SignInInput } from "./sign-in.schemas";
 
 const atMost = (max: number) => `Use at most ${max} characters`;
 
@@ -126,7 +126,3 @@ export const resetPasswordSchema = z
     path: ["confirmPassword"],
     message: "The passwords do not match",
   });
-
-export function isEmailIdentifier(identifier: string): boolean {
-  return identifier.includes("@");
-}

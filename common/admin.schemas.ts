@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { emailSchema, idSchema, nameSchema, passwordSchema, usernameSchema } from "./account.schemas";
+import { ADMIN_DEFAULT_PAGE_SIZE, ADMIN_PAGE_SIZES } from "./admin-limits";
 import type { SubscriptionStatus } from "./billing.schemas";
 
 /** The platform-admin console's contract: the users and organizations lists, a user's and an organization's page, the admin forms. */
 
-export const ADMIN_PAGE_SIZES = [10, 25, 50, 100] as const;
-export const ADMIN_DEFAULT_PAGE_SIZE = 25;
+export * from "./admin-limits";
 export const ADMIN_USER_SORTS = ["created", "name", "email", "username"] as const;
 export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 export const PLATFORM_ROLE_OPTIONS = ["user", "admin"] as const;

@@ -11,7 +11,7 @@ import type {
   OrganizationAuditRoutes,
   OrganizationRoutes,
 } from "../../server/api-types";
-import { retryAfterSeconds, toApiError, type ApiError } from "./api-error";
+import { toResponseError } from "./api-error";
 
 /**
  * Typed clients for the app's own JSON API (better-auth's endpoints go through authClient instead).
@@ -51,17 +51,4 @@ async function ensureOk<R extends ClientResponse<unknown>>(request: R | Promise<
   const response = await request;
   if (!response.ok) throw await toResponseError(response);
   return response;
-}
-
-async function toResponseError(response: ClientResponse<unknown>): Promise<ApiError> {
-  const body: unknown = await response.json().catch(() => null);
-  const details: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "details") : undefined;
-  const retryAfter = retryAfterSeconds(response.headers.get("Retry-After"));
-  return toApiError({ status: response.status, code: stringField(body, "code"), message: stringField(body, "message"), details, retryAfter });
-}
-
-function stringField(body: unknown, key: string): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const value: unknown = Reflect.get(body, key);
-  return typeof value === "string" ? value : undefined;
 }

@@ -1,19 +1,33 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bannedUserMessage } from "../../common/ban-message";
 import { ACCOUNT_ERROR_CODES, ERROR_CODES, ORGANIZATION_ERROR_CODES, PLATFORM_ADMIN_ERROR_CODES, SPEC_CATALOGUE_CODES } from "../../common/error-codes";
-import {
-  ApiError,
-  bannedAccountMessage,
-  carryRetryAfter,
-  ERROR_SENTENCES,
-  errorMessage,
-  rateLimitMessage,
-  retryAfterSeconds,
-  toApiError,
-  unwrap,
-  USERNAME_TAKEN_MESSAGE,
-} from "./api-error";
+import { ApiError, carryRetryAfter, errorMessage, loadErrorSentences, retryAfterSeconds, toApiError, toResponseError, unwrap } from "./api-error";
+import { bannedAccountMessage, ERROR_SENTENCES, rateLimitMessage, USERNAME_TAKEN_MESSAGE } from "./error-sentences";
 import { formatDateTime } from "./format";
+
+beforeAll(() => loadErrorSentences());
+
+describe("loadErrorSentences", () => {
+  it("is what makes an ApiError possible: toResponseError loads the sentences itself", async () => {
+    vi.resetModules();
+    const fresh = await import("./api-error");
+    expect(() => fresh.toApiError({ status: 404 })).toThrow("toApiError needs the error sentences");
+    const response = new Response(JSON.stringify({ code: "NOT_FOUND", message: "not found" }), { status: 404 });
+    const error = await fresh.toResponseError(response);
+    expect([error.message, error.status, error.code]).toEqual([ERROR_SENTENCES.NOT_FOUND, 404, "NOT_FOUND"]);
+    expect(fresh.toApiError({ status: 409 }).message).toBe(ERROR_SENTENCES.CONFLICT);
+  });
+});
+
+describe("toResponseError", () => {
+  it("reads the body's code, message and details, and a 429's Retry-After", async () => {
+    const response = new Response(JSON.stringify({ code: "VALIDATION_ERROR", message: "x", details: { fieldErrors: {} } }), { status: 422 });
+    const error = await toResponseError(response);
+    expect([error.message, error.status, error.code, error.details]).toEqual([ERROR_SENTENCES.VALIDATION_ERROR, 422, "VALIDATION_ERROR", { fieldErrors: {} }]);
+    const limited = await toResponseError(new Response("not json", { status: 429, headers: { "Retry-After": "42" } }));
+    expect([limited.message, limited.code, limited.retryAfter]).toEqual(["Too many attempts. Try again in 42 seconds.", "TOO_MANY_REQUESTS", 42]);
+  });
+});
 
 describe("toApiError", () => {
   it("maps a known better-auth code to a sentence a person can act on, keeping status and code", () => {

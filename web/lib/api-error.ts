@@ -1,7 +1,3 @@
-import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "../../common/account-limits";
-import { banExpiryOf } from "../../common/ban-message";
-import { formatDateTime } from "./format";
-
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
   constructor(
@@ -18,162 +14,15 @@ export class ApiError extends Error {
   }
 }
 
-export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try another.";
-
-const ACCESS_USERS = "Only platform admins can manage users. Ask a platform admin if you need this.";
-const NOT_ALLOWED = "You are not allowed to do this. Ask an administrator if you need it.";
-const TEAMS_NOT_ALLOWED = "Your role does not allow changing or deleting teams. Ask an owner or admin.";
-
 /**
- * What people read for each error code the web app can receive: what happened, then what to do. The server's
- * own messages are the spec's, written for developers (`slug is taken`); they never reach the screen. Codes:
- * the spec's catalogue, better-auth's codes the app's screens can meet, and the app's own (common/error-codes.ts).
- * A test fails when one of the catalogued or app codes has no sentence here.
+ * The sentences people read for each error (./error-sentences.ts, about 4 KB gzipped) load on first need, not with
+ * the app: a first page shows no error before a request fails. Every way an ApiError is made waits for them first:
+ * `toResponseError` here (the app's API, the session, the meta), and the better-auth client, whose results `unwrap`
+ * reads, loads them with itself (./auth-client.ts). So `toApiError` and `unwrap` stay synchronous for their callers.
  */
-export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
-  // Signing in and up.
-  INVALID_EMAIL_OR_PASSWORD: "That e-mail or password is not right.",
-  INVALID_USERNAME_OR_PASSWORD: "That username or password is not right.",
-  INVALID_PASSWORD: "That password is not right.",
-  INVALID_EMAIL: "That e-mail address is not valid. Check it and try again.",
-  EMAIL_NOT_VERIFIED: "Verify your e-mail address first: we just sent you a new link.",
-  USER_ALREADY_EXISTS: "An account with this e-mail address already exists. Use another address.",
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "An account with this e-mail address already exists. Use another address.",
-  FAILED_TO_CREATE_USER: "Your account could not be created. Try again in a moment.",
-  FAILED_TO_CREATE_SESSION: "You could not be signed in. Try again in a moment.",
-  FAILED_TO_GET_SESSION: "Your session could not be read. Reload the page and try again.",
-  UNEXPECTED_ERROR: "Something went wrong on our side. Try again in a moment.",
-  USER_NOT_FOUND: "There is no account for this. Check what you entered, or create an account.",
-  // Passwords, links and sessions.
-  PASSWORD_TOO_SHORT: "Use at least 8 characters.",
-  PASSWORD_TOO_LONG: "Use at most 128 characters.",
-  PASSWORD_UNCHANGED: "The new password is the same as your current one. Choose a different password.",
-  PASSWORD_REQUIRED: "Enter your password to delete your account.",
-  PASSWORD_ALREADY_SET: "Your account already has a password. Change it in Account settings › Password.",
-  USER_ALREADY_HAS_PASSWORD: "Your account has a password. Enter it to continue.",
-  CREDENTIAL_ACCOUNT_NOT_FOUND: "Your account has no password yet. Set one from Account settings › Password.",
-  INVALID_TOKEN: "This link is invalid or has expired. Ask for a new one.",
-  TOKEN_EXPIRED: "This link has expired. Ask for a new one.",
-  SESSION_EXPIRED: "For your security, sign in again before doing this.",
-  SESSION_NOT_FRESH: "For your security, sign in again before doing this.",
-  EMAIL_ALREADY_VERIFIED: "Your e-mail address is already verified. You can sign in.",
-  INVALID_USER: "This link belongs to another account. Sign out, then open the link again.",
-  INVALID_ORIGIN: "This request came from a page Atrium does not trust. Open Atrium directly and try again.",
-  MISSING_OR_NULL_ORIGIN: "This request came from a page Atrium does not trust. Open Atrium directly and try again.",
-  INVALID_CALLBACK_URL: "That return address is not part of Atrium. Open Atrium directly and try again.",
-  INVALID_REDIRECT_URL: "That return address is not part of Atrium. Open Atrium directly and try again.",
-  // Sign-in methods (providers).
-  SOCIAL_ACCOUNT_ALREADY_LINKED: "That provider account is already connected to another Atrium account.",
-  LINKED_ACCOUNT_ALREADY_EXISTS: "That provider account is already connected.",
-  FAILED_TO_UNLINK_LAST_ACCOUNT: "This is your only way to sign in. Set a password or connect another provider first.",
-  ACCOUNT_NOT_FOUND: "That sign-in method is no longer connected. Reload the page.",
-  PROVIDER_NOT_FOUND: "That sign-in provider is not available here.",
-  // Usernames.
-  USERNAME_IS_ALREADY_TAKEN: USERNAME_TAKEN_MESSAGE,
-  USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN_LENGTH} characters.`,
-  USERNAME_TOO_LONG: `Use at most ${USERNAME_MAX_LENGTH} characters.`,
-  INVALID_USERNAME: "Use only letters, digits, dots and underscores.",
-  INVALID_DISPLAY_USERNAME: "Use only letters, digits, dots and underscores.",
-  // Organizations.
-  NO_ACTIVE_ORGANIZATION: "No organization is selected. Choose one from your organizations, then try again.",
-  ORGANIZATION_NOT_FOUND: "This organization no longer exists, or you are not part of it. Go back to your organizations.",
-  ORGANIZATION_ALREADY_EXISTS: "An organization with this slug already exists. Choose another slug.",
-  ORGANIZATION_SLUG_ALREADY_TAKEN: "This slug is already used by another organization. Choose another one.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: "You cannot create organizations on this deployment. Ask an administrator.",
-  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: "You have reached the most organizations you may have. Leave or delete one first.",
-  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: "Only owners and admins can change this organization.",
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: "Only owners can delete this organization.",
-  ORGANIZATION_DELETION_DISABLED: "Deleting organizations is switched off on this deployment.",
-  INVALID_METADATA: "The organization's extra data is not valid. Check it and try again.",
-  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "That person is not a member of this organization (any more). Reload the page.",
-  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: "You are not a member of this organization. Ask an owner for an invitation.",
-  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "That person is already a member of this organization.",
-  MEMBER_NOT_FOUND: "That member is no longer in this organization. Reload the page.",
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER:
-    "You are the only owner, so you cannot leave. Make another member an owner first, or delete the organization.",
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: "The organization needs an owner. Make another member an owner first.",
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "Your role does not allow removing this member. Only an owner can remove an owner.",
-  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: "Your role does not allow changing this member's role. Ask an owner.",
-  ROLE_NOT_FOUND: "That role does not exist. Choose one of the roles offered.",
-  // Invitations.
-  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "This person already has a pending invitation. Resend or cancel it from the invitations list.",
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: "Your role does not allow inviting people. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "Your role does not allow inviting someone with that role. Choose a lower role.",
-  INVITATION_NOT_FOUND: "This invitation no longer exists: it was cancelled, used or has expired. Ask for a new one.",
-  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: "This invitation was sent to another e-mail address. Sign in with that address.",
-  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: "Verify your e-mail address first, then open the invitation again.",
-  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: "Your role does not allow cancelling this invitation. Ask an owner or admin.",
-  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: "Whoever invited you has left the organization. Ask for a new invitation.",
-  INVITATION_LIMIT_REACHED: "This organization cannot send more invitations now. Cancel pending ones first.",
-  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: "This organization has no room for more members. An owner can add seats.",
-  // Teams.
-  TEAM_NOT_FOUND: "That team no longer exists. Reload the page.",
-  TEAM_ALREADY_EXISTS: "A team with this name already exists. Choose another name.",
-  INVALID_TEAM_NAME: "Give the team a name.",
-  UNABLE_TO_REMOVE_LAST_TEAM: "An organization keeps at least one team. Create another team before deleting this one.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM: "Your role does not allow creating teams. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION: "Your role does not allow creating teams. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: TEAMS_NOT_ALLOWED,
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: TEAMS_NOT_ALLOWED,
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You cannot delete a team you belong to, or your role does not allow it. Ask an owner or admin.",
-  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: "This organization has as many teams as it may. Delete a team first.",
-  TEAM_MEMBER_LIMIT_REACHED: "This team is full. Remove a member from it first.",
-  USER_IS_NOT_A_MEMBER_OF_THE_TEAM: "That person is not in this team (any more). Reload the page.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER: "Your role does not allow adding people to teams. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: "Your role does not allow removing people from teams. Ask an owner or admin.",
-  // The billing rules refuse invitations, acceptances and new teams beyond the plan's limits (the forms word it per case).
-  PLAN_LIMIT_REACHED: "The organization's plan limit is reached. An owner or admin can upgrade the plan or add seats in Settings › Billing.",
-  // The platform-admin console.
-  YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role. Ask another platform admin.",
-  LAST_PLATFORM_ADMIN: "This is the last platform admin. Make someone else a platform admin first.",
-  YOU_CANNOT_IMPERSONATE_ADMINS: "Platform admins cannot be impersonated.",
-  YOU_CANNOT_BAN_YOURSELF: "You cannot ban yourself.",
-  YOU_CANNOT_REMOVE_YOURSELF: "You cannot delete your own account here. Use Account settings › Delete account.",
-  YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_BAN_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_GET_USER: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_USERS,
-  YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_USERS,
-  // The app's own API (common/error-codes.ts).
-  VALIDATION_ERROR: "Some of what you entered is not valid. Check the form and try again.",
-  INVALID_JSON: "The request could not be read. Reload the page and try again.",
-  UNSUPPORTED_MEDIA_TYPE: "The request could not be read. Reload the page and try again.",
-  PAYLOAD_TOO_LARGE: "That is too much to send at once (at most 1 MB). Shorten it and try again.",
-  UNAUTHORIZED: "Your session has ended. Sign in again to continue.",
-  FORBIDDEN: NOT_ALLOWED,
-  NOT_FOUND: "We could not find this. It may have been deleted; reload the page.",
-  CONFLICT: "Someone changed this at the same moment. Reload the page, then try again.",
-  TOO_MANY_REQUESTS: "Too many attempts. Wait a minute, then try again.",
-  SERVICE_UNAVAILABLE: "The service is unavailable for a moment. Nothing was changed; try again shortly.",
-  BAD_GATEWAY: "A service Atrium depends on refused this. Nothing was changed; try again, or contact support if it keeps happening.",
-  INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
-  WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
-};
-
-/** For a code nobody worded (a new one): a sentence by status, never the server's own text. */
-function sentenceForStatus(status: number): string {
-  if (status === 401) return ERROR_SENTENCES.UNAUTHORIZED!;
-  if (status === 403) return NOT_ALLOWED;
-  if (status === 404) return ERROR_SENTENCES.NOT_FOUND!;
-  if (status === 409) return ERROR_SENTENCES.CONFLICT!;
-  if (status === 413) return ERROR_SENTENCES.PAYLOAD_TOO_LARGE!;
-  if (status >= 400 && status < 500) return "That could not be done. Check what you entered and try again.";
-  return "Something went wrong. Please try again.";
-}
-
-/** "Too many attempts. Try again in 42 seconds." (up to 60; beyond, "in 3 minutes"), from the answer's `Retry-After` seconds. */
-export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
-  if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0) return ERROR_SENTENCES.TOO_MANY_REQUESTS!;
-  const seconds = Math.ceil(retryAfterSeconds);
-  if (seconds <= 60) return `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+let errorSentence: ((error: ErrorAnswer) => string) | undefined;
+export async function loadErrorSentences(): Promise<void> {
+  errorSentence ??= (await import("./error-sentences")).errorSentence;
 }
 
 /** The seconds in a `Retry-After` header (seconds or an HTTP date), or undefined. */
@@ -185,23 +34,6 @@ export function retryAfterSeconds(header: string | null | undefined): number | u
   return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - Date.now()) / 1000));
 }
 
-/**
- * What a person reads for an error code: the table's sentence, or the status's. A banned account is told until
- * when (the server's message carries the ban's end as an ISO instant, `bannedUserMessage`; only that instant is
- * read from it, never its words), a rate-limited one how long to wait.
- */
-export function errorSentence(error: { status: number; code?: string; message?: string; retryAfter?: number }): string {
-  if (error.status === 429) return rateLimitMessage(error.retryAfter);
-  if (error.code === "BANNED_USER") return bannedAccountMessage(banExpiryOf(error.message));
-  return (error.code && Object.hasOwn(ERROR_SENTENCES, error.code) ? ERROR_SENTENCES[error.code] : undefined) ?? sentenceForStatus(error.status);
-}
-
-/** What a banned person is told: until when, in their own time, when the ban has an end. */
-export function bannedAccountMessage(banExpires: Date | null): string {
-  const ban = banExpires ? `This account is banned until ${formatDateTime(banExpires)}.` : "This account is banned.";
-  return `${ban} Contact the administrators if you think this is a mistake.`;
-}
-
 type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter?: number; details?: unknown };
 
 /**
@@ -209,9 +41,33 @@ type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter
  * person can act on. The code and status stay on it, so forms can still put it on its field.
  */
 export function toApiError(error: ErrorAnswer & { statusText?: string }): ApiError {
+  if (!errorSentence) throw new Error("toApiError needs the error sentences: await loadErrorSentences() first");
   const retryAfter = typeof error.retryAfter === "number" ? error.retryAfter : undefined;
   const code = error.status === 429 ? "TOO_MANY_REQUESTS" : error.code;
   return new ApiError(errorSentence({ ...error, retryAfter }), error.status, code, error.details, retryAfter);
+}
+
+/**
+ * Turns an error response (a fetch Response, or the typed client's) into an ApiError: the body's `code`, `message`
+ * and `details`, and for a 429 the `Retry-After` seconds. A body that is not JSON leaves them out.
+ */
+export async function toResponseError(response: {
+  status: number;
+  statusText?: string;
+  headers: { get(name: string): string | null };
+  json(): Promise<unknown>;
+}): Promise<ApiError> {
+  const [body] = await Promise.all([response.json().catch(() => null) as Promise<unknown>, loadErrorSentences()]);
+  const field = (key: string): unknown => (typeof body === "object" && body !== null ? Reflect.get(body, key) : undefined);
+  const text = (key: string) => (typeof field(key) === "string" ? (field(key) as string) : undefined);
+  return toApiError({
+    status: response.status,
+    statusText: response.statusText,
+    code: text("code"),
+    message: text("message"),
+    details: field("details"),
+    retryAfter: retryAfterSeconds(response.headers.get("Retry-After")),
+  });
 }
 
 /** Unwraps a better-auth client result: returns the data or throws an ApiError. */

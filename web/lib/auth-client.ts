@@ -1,9 +1,11 @@
+import { loadErrorSentences } from "./api-error";
 import type { betterAuthClient } from "./better-auth-client";
 
 type AuthClient = typeof betterAuthClient;
 
 let loading: Promise<AuthClient> | undefined;
-const load = () => (loading ??= import("./better-auth-client").then((module) => module.betterAuthClient));
+// The error sentences load with the client, so `unwrap` can word any error of its results (see ./api-error.ts).
+const load = () => (loading ??= Promise.all([import("./better-auth-client"), loadErrorSentences()]).then(([module]) => module.betterAuthClient));
 
 /**
  * A stand-in for the client at `path` (`["organization", "list"]`): reading a property goes one step deeper,

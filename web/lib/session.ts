@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toApiError } from "./api-error";
+import { toResponseError } from "./api-error";
 import type { Session } from "./auth-client";
 
 /**
@@ -9,16 +9,8 @@ import type { Session } from "./auth-client";
  */
 export async function fetchSession(): Promise<Session | null> {
   const response = await fetch("/api/auth/get-session", { credentials: "include", headers: { accept: "application/json" } });
+  if (!response.ok) throw await toResponseError(response);
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = typeof body === "object" && body !== null ? (body as { message?: unknown; code?: unknown }) : {};
-    throw toApiError({
-      status: response.status,
-      statusText: response.statusText,
-      message: typeof error.message === "string" ? error.message : undefined,
-      code: typeof error.code === "string" ? error.code : undefined,
-    });
-  }
   // better-auth answers `null` without a session; dates arrive as ISO strings, as the better-auth client would parse them.
   return body === null ? null : reviveDates(body as Session);
 }

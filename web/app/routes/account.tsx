@@ -1,12 +1,12 @@
 import { createRoute } from "@tanstack/react-router";
-import { z } from "zod";
-import { sessionsQuery } from "../../features/account/api/sessions";
-import { signInMethodsQuery } from "../../features/account/api/sign-in-methods";
 import { metaQuery } from "../../lib/meta";
 import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { authedRoute, optionalText } from "./root";
+import { authedRoute, textSearch } from "./root";
+
+// The query modules load when a tab's loader runs, not with the route definitions (on every page's first load).
+const signInMethods = () => import("../../features/account/api/sign-in-methods").then((module) => module.signInMethodsQuery);
 
 /** /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions, /account/delete. */
 
@@ -33,8 +33,8 @@ export const signInMethodsRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: "/sign-in-methods",
   // `connected` names the provider a connection just came back from.
-  validateSearch: z.object({ connected: optionalText }),
-  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery), queryClient.ensureQueryData(metaQuery)),
+  validateSearch: textSearch("connected"),
+  loader: async ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(await signInMethods()), queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/sign-in-methods-page"),
@@ -51,7 +51,7 @@ export const signInMethodsRoute = createRoute({
 export const passwordRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: "/password",
-  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery)),
+  loader: async ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(await signInMethods())),
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/password-page"),
@@ -67,7 +67,10 @@ export const passwordRoute = createRoute({
 export const sessionsRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: "/sessions",
-  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(sessionsQuery)),
+  loader: async ({ context: { queryClient } }) => {
+    const { sessionsQuery } = await import("../../features/account/api/sessions");
+    await settled(queryClient.ensureQueryData(sessionsQuery));
+  },
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/sessions-page"),
@@ -83,7 +86,7 @@ export const sessionsRoute = createRoute({
 export const deleteAccountRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: "/delete",
-  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(signInMethodsQuery)),
+  loader: async ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(await signInMethods())),
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/delete-account-page"),

@@ -1,16 +1,20 @@
-import { createRoute, redirect, stripSearchParams, useRouter } from "@tanstack/react-router";
-import { z } from "zod";
-import { ADMIN_DEFAULT_PAGE_SIZE, adminOrganizationListQuerySchema, adminUserListQuerySchema } from "../../../common/admin.schemas";
-import { auditLogQuerySchema } from "../../../common/audit.schemas";
-import { adminUserQuery, adminUserSessionsQuery, adminUsersQuery, platformAdminQuery } from "../../features/admin/api/admin";
-import { adminAuditLogQuery } from "../../features/admin/api/audit-log";
-import { adminOrganizationQuery, adminOrganizationsQuery } from "../../features/admin/api/organizations";
-import { metaQuery } from "../../lib/meta";
 import { useQuery } from "@tanstack/react-query";
+import { createRoute, redirect, stripSearchParams, useRouter } from "@tanstack/react-router";
+import { useMemo } from "react";
+import { ADMIN_DEFAULT_PAGE_SIZE } from "../../../common/admin-limits";
+import type { AdminOrganizationListQuery, AdminUserListQuery } from "../../../common/admin.schemas";
+import type { AuditLogQuery } from "../../../common/audit.schemas";
+import { metaQuery } from "../../lib/meta";
 import { useDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { authedRoute } from "./root";
+import { authedRoute, unparsedSearch } from "./root";
+
+// The query modules and the lists' search schemas (with zod) load with the pages and loaders that use them, not with
+// the route definitions, which are on every page's first load.
+const adminApi = () => import("../../features/admin/api/admin");
+const organizationsApi = () => import("../../features/admin/api/organizations");
+const listSearch = () => import("./list-search");
 
 /**
  * /admin: the platform-admin console, for platform admins only (the server refuses everyone else anyway).
@@ -21,7 +25,8 @@ import { authedRoute } from "./root";
  *   /admin/audit-log                        every recorded change, filtered by the address
  *
  * Every list keeps its view in the search params, so it can be shared and survives reload and Back. A value that
- * does not parse (a hand-edited or outdated address) reads as its default rather than failing the page. A list's
+ * does not parse (a hand-edited or outdated address) reads as its default rather than failing the page: the list's
+ * loader and page parse the address with routes/list-search.ts. A list's
  * loader reads its data on the way in; a change of view while on the list is not waited for (`cause === "stay"`):
  * the page keeps the previous rows on screen while the next ones load, so filters and typing answer at once.
  */
@@ -31,6 +36,7 @@ export const adminRoute = createRoute({
   beforeLoad: async ({ context }) => {
     // While an admin browses as someone else the server closes the console, so its pages could only fail.
     if (context.session.session.impersonatedBy) throw redirect({ to: "/" });
+    const { platformAdminQuery } = await adminApi();
     if (!(await context.queryClient.ensureQueryData(platformAdminQuery(context.session.user.id)))) throw redirect({ to: "/" });
   },
 }).lazy(
@@ -39,27 +45,6 @@ export const adminRoute = createRoute({
     (page) => page.AdminLayout,
   ),
 );
-
-/** A date range whose end comes before its start keeps only its start (the server would refuse it). */
-function withOrderedRange<T, K extends keyof T>(from: K, to: K) {
-  return (search: T): T => (search[from] && search[to] && search[from] > search[to] ? { ...search, [to]: undefined } : search);
-}
-
-const users = adminUserListQuerySchema.shape;
-export const userListSearchSchema = z
-  .object({
-    q: users.q.catch(undefined),
-    role: users.role.catch(undefined),
-    status: users.status.catch(undefined),
-    verified: users.verified.catch(undefined),
-    createdFrom: users.createdFrom.catch(undefined),
-    createdTo: users.createdTo.catch(undefined),
-    sort: users.sort.catch("created"),
-    order: users.order.catch("desc"),
-    limit: users.limit.catch(ADMIN_DEFAULT_PAGE_SIZE),
-    offset: users.offset.catch(0),
-  })
-  .transform(withOrderedRange("createdFrom", "createdTo"));
 
 /**
  * Whether the admin is still on a list page: a debounced search that lands after a click on a row's link must not
@@ -74,18 +59,23 @@ function useIsStillOn(pathname: string): () => boolean {
 export const adminUsersRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/",
-  validateSearch: userListSearchSchema,
+  validateSearch: unparsedSearch<AdminUserListQuery>(),
   // The defaults stay out of the address: /admin?q=ada rather than /admin?q=ada&sort=created&order=desc&limit=25&offset=0.
   search: { middlewares: [stripSearchParams({ sort: "created", order: "desc", limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context: { queryClient }, deps, cause }) => (cause === "stay" ? undefined : settled(queryClient.ensureQueryData(adminUsersQuery(deps)))),
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    if (cause === "stay") return;
+    const [{ adminUsersQuery }, { userListSearchSchema }] = await Promise.all([adminApi(), listSearch()]);
+    await settled(queryClient.ensureQueryData(adminUsersQuery(userListSearchSchema.parse(deps))));
+  },
 }).lazy(
   lazyPage(
-    () => import("../../features/admin/routes/admin-users-page"),
-    ({ AdminUsersPage }) =>
+    () => Promise.all([import("../../features/admin/routes/admin-users-page"), listSearch()]),
+    ([{ AdminUsersPage }, { userListSearchSchema }]) =>
       function AdminUsers() {
         useDocumentTitle("Users", "Admin");
-        const search = adminUsersRoute.useSearch();
+        const address = adminUsersRoute.useSearch();
+        const search = useMemo(() => userListSearchSchema.parse(address), [address]);
         const navigate = adminUsersRoute.useNavigate();
         const isStillHere = useIsStillOn(adminUsersRoute.useMatch().pathname);
         return (
@@ -104,16 +94,18 @@ export const adminUserRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/users/$userId",
   // The deployment's providers name the user's sign-in methods.
-  loader: ({ context: { queryClient }, params }) =>
-    settled(
+  loader: async ({ context: { queryClient }, params }) => {
+    const { adminUserQuery, adminUserSessionsQuery } = await adminApi();
+    await settled(
       queryClient.ensureQueryData(adminUserQuery(params.userId)),
       queryClient.ensureQueryData(adminUserSessionsQuery(params.userId)),
       queryClient.ensureQueryData(metaQuery),
-    ),
+    );
+  },
 }).lazy(
   lazyPage(
-    () => import("../../features/admin/routes/admin-user-page"),
-    ({ AdminUserPage }) =>
+    () => Promise.all([import("../../features/admin/routes/admin-user-page"), adminApi()]),
+    ([{ AdminUserPage }, { adminUserQuery }]) =>
       function AdminUser() {
         const { userId } = adminUserRoute.useParams();
         useDocumentTitle(useQuery(adminUserQuery(userId)).data?.user.name ?? "User", "Users", "Admin");
@@ -123,27 +115,25 @@ export const adminUserRoute = createRoute({
   ),
 );
 
-const organizations = adminOrganizationListQuerySchema.shape;
-const organizationListSearchSchema = z.object({
-  q: organizations.q.catch(undefined),
-  limit: organizations.limit.catch(ADMIN_DEFAULT_PAGE_SIZE),
-  offset: organizations.offset.catch(0),
-});
-
 export const adminOrganizationsRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/organizations",
-  validateSearch: organizationListSearchSchema,
+  validateSearch: unparsedSearch<AdminOrganizationListQuery>(),
   search: { middlewares: [stripSearchParams({ limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context: { queryClient }, deps, cause }) => (cause === "stay" ? undefined : settled(queryClient.ensureQueryData(adminOrganizationsQuery(deps)))),
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    if (cause === "stay") return;
+    const [{ adminOrganizationsQuery }, { organizationListSearchSchema }] = await Promise.all([organizationsApi(), listSearch()]);
+    await settled(queryClient.ensureQueryData(adminOrganizationsQuery(organizationListSearchSchema.parse(deps))));
+  },
 }).lazy(
   lazyPage(
-    () => import("../../features/admin/routes/admin-organizations-page"),
-    ({ AdminOrganizationsPage }) =>
+    () => Promise.all([import("../../features/admin/routes/admin-organizations-page"), listSearch()]),
+    ([{ AdminOrganizationsPage }, { organizationListSearchSchema }]) =>
       function AdminOrganizations() {
         useDocumentTitle("Organizations", "Admin");
-        const search = adminOrganizationsRoute.useSearch();
+        const address = adminOrganizationsRoute.useSearch();
+        const search = useMemo(() => organizationListSearchSchema.parse(address), [address]);
         const navigate = adminOrganizationsRoute.useNavigate();
         const isStillHere = useIsStillOn(adminOrganizationsRoute.useMatch().pathname);
         return (
@@ -162,15 +152,19 @@ export const adminOrganizationsRoute = createRoute({
 export const adminOrganizationRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/organizations/$organizationId",
-  loader: ({ context: { queryClient }, params }) => settled(queryClient.ensureQueryData(adminOrganizationQuery(params.organizationId))),
+  loader: async ({ context: { queryClient }, params }) => {
+    const { adminOrganizationQuery } = await organizationsApi();
+    await settled(queryClient.ensureQueryData(adminOrganizationQuery(params.organizationId)));
+  },
 }).lazy(
   lazyPage(
     () =>
       Promise.all([
         import("../../features/admin/routes/admin-organization-page"),
         import("../../features/billing/components/admin-organization-billing-panel"),
+        organizationsApi(),
       ]),
-    ([{ AdminOrganizationPage }, { AdminOrganizationBillingPanel }]) =>
+    ([{ AdminOrganizationPage }, { AdminOrganizationBillingPanel }, { adminOrganizationQuery }]) =>
       function AdminOrganization() {
         const { organizationId } = adminOrganizationRoute.useParams();
         useDocumentTitle(useQuery(adminOrganizationQuery(organizationId)).data?.organization.name ?? "Organization", "Organizations", "Admin");
@@ -185,34 +179,25 @@ export const adminOrganizationRoute = createRoute({
   ),
 );
 
-const audit = auditLogQuerySchema.shape;
-const auditLogSearchSchema = z
-  .object({
-    action: audit.action.catch(undefined),
-    actorId: audit.actorId.catch(undefined),
-    targetId: audit.targetId.catch(undefined),
-    organizationId: audit.organizationId.catch(undefined),
-    from: audit.from.catch(undefined),
-    to: audit.to.catch(undefined),
-    limit: audit.limit.catch(ADMIN_DEFAULT_PAGE_SIZE),
-    offset: audit.offset.catch(0),
-  })
-  .transform(withOrderedRange("from", "to"));
-
 export const adminAuditLogRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: "/audit-log",
-  validateSearch: auditLogSearchSchema,
+  validateSearch: unparsedSearch<AuditLogQuery>(),
   search: { middlewares: [stripSearchParams({ limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context: { queryClient }, deps, cause }) => (cause === "stay" ? undefined : settled(queryClient.ensureQueryData(adminAuditLogQuery(deps)))),
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    if (cause === "stay") return;
+    const [{ adminAuditLogQuery }, { auditLogSearchSchema }] = await Promise.all([import("../../features/admin/api/audit-log"), listSearch()]);
+    await settled(queryClient.ensureQueryData(adminAuditLogQuery(auditLogSearchSchema.parse(deps))));
+  },
 }).lazy(
   lazyPage(
-    () => import("../../features/admin/routes/admin-audit-log-page"),
-    ({ AdminAuditLogPage }) =>
+    () => Promise.all([import("../../features/admin/routes/admin-audit-log-page"), listSearch()]),
+    ([{ AdminAuditLogPage }, { auditLogSearchSchema }]) =>
       function AdminAuditLog() {
         useDocumentTitle("Audit log", "Admin");
-        const search = adminAuditLogRoute.useSearch();
+        const address = adminAuditLogRoute.useSearch();
+        const search = useMemo(() => auditLogSearchSchema.parse(address), [address]);
         const navigate = adminAuditLogRoute.useNavigate();
         const isStillHere = useIsStillOn(adminAuditLogRoute.useMatch().pathname);
         return (

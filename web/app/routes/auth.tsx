@@ -1,17 +1,16 @@
 import { createRoute } from "@tanstack/react-router";
-import { z } from "zod";
 import { metaQuery } from "../../lib/meta";
 import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { guestRoute, optionalText, rootRoute } from "./root";
+import { guestRoute, textSearch, rootRoute } from "./root";
 
 /** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /email-verified, /forgot-password, /reset-password, and /auth/error. */
 
 export const signInRoute = createRoute({
   getParentRoute: () => guestRoute,
   path: "/sign-in",
-  validateSearch: z.object({ notice: optionalText }),
+  validateSearch: textSearch("notice"),
   // The social sign-in buttons depend on which providers the deployment has.
   loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
@@ -29,7 +28,7 @@ export const signInRoute = createRoute({
 export const signUpRoute = createRoute({
   getParentRoute: () => guestRoute,
   path: "/sign-up",
-  validateSearch: z.object({ email: optionalText }),
+  validateSearch: textSearch("email"),
   loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
@@ -46,7 +45,7 @@ export const signUpRoute = createRoute({
 export const checkEmailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/check-email",
-  validateSearch: z.object({ email: optionalText }),
+  validateSearch: textSearch("email"),
   loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
@@ -63,7 +62,7 @@ export const checkEmailRoute = createRoute({
 export const emailVerifiedRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/email-verified",
-  validateSearch: z.object({ next: optionalText, error: optionalText }),
+  validateSearch: textSearch("next", "error"),
 }).lazy(
   lazyPage(
     () => import("../../features/auth/routes/email-verified-page"),
@@ -85,7 +84,7 @@ export const forgotPasswordRoute = createRoute({ getParentRoute: () => rootRoute
 export const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/reset-password",
-  validateSearch: z.object({ token: optionalText, error: optionalText }),
+  validateSearch: textSearch("token", "error"),
 }).lazy(
   lazyPage(
     () => import("../../features/auth/routes/reset-password-page"),
@@ -102,7 +101,7 @@ export const resetPasswordRoute = createRoute({
 export const signInErrorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/auth/error",
-  validateSearch: z.object({ error: optionalText, error_description: optionalText }),
+  validateSearch: textSearch("error", "error_description"),
   loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(

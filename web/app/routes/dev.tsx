@@ -1,5 +1,4 @@
 import { createRoute } from "@tanstack/react-router";
-import { devMailQuery } from "../../features/dev-mail/api/dev-mail";
 import { withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
@@ -10,7 +9,10 @@ export const devMailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/dev/mail",
   // The page starts with no recipient filter.
-  loader: ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(devMailQuery(""))),
+  loader: async ({ context: { queryClient } }) => {
+    const { devMailQuery } = await import("../../features/dev-mail/api/dev-mail");
+    await settled(queryClient.ensureQueryData(devMailQuery("")));
+  },
 }).lazy(
   lazyPage(
     () => import("../../features/dev-mail/routes/dev-mail-page"),

@@ -1,22 +1,25 @@
 import { useQuery } from "@tanstack/react-query";
 import { createRoute } from "@tanstack/react-router";
-import { z } from "zod";
-import { organizationsQuery } from "../../features/organizations/api/organizations";
 import { metaQuery } from "../../lib/meta";
 import { sessionQuery, useSession } from "../../lib/session";
 import { useDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { optionalText, rootRoute } from "./root";
+import { textSearch, rootRoute } from "./root";
+
+// Query modules load with the page that reads them, not with the route definitions (on every page's first load).
+const organizationsApi = () => import("../../features/organizations/api/organizations");
 
 /** `/`: the landing page when signed out, the person's organizations when signed in. */
 export const homeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/",
-  validateSearch: z.object({ notice: optionalText, error: optionalText }),
+  validateSearch: textSearch("notice", "error"),
   loader: async ({ context: { queryClient } }) => {
     const session = await queryClient.ensureQueryData(sessionQuery).catch(() => null);
-    if (session) await settled(queryClient.ensureQueryData(organizationsQuery), queryClient.ensureQueryData(metaQuery));
+    if (!session) return;
+    const { organizationsQuery } = await organizationsApi();
+    await settled(queryClient.ensureQueryData(organizationsQuery), queryClient.ensureQueryData(metaQuery));
   },
 }).lazy(
   lazyPage(
@@ -27,8 +30,9 @@ export const homeRoute = createRoute({
         import("../../features/home/routes/home-page"),
         import("../../features/organizations/components/your-organizations"),
         import("../../features/billing/components/payment-banner"),
+        organizationsApi(),
       ]),
-    ([{ HomePage }, { YourOrganizations }, { PaymentBanner }]) =>
+    ([{ HomePage }, { YourOrganizations }, { PaymentBanner }, { organizationsQuery }]) =>
       function Home() {
         useDocumentTitle("Home");
         const search = homeRoute.useSearch();

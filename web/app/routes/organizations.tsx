@@ -1,17 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { createRoute, stripSearchParams } from "@tanstack/react-router";
-import { z } from "zod";
-import { ADMIN_DEFAULT_PAGE_SIZE } from "../../../common/admin.schemas";
-import { auditLogQuerySchema } from "../../../common/audit.schemas";
-import { rolesAllow } from "../../../common/permissions";
-import { billingOverviewQuery, plansQuery } from "../../features/billing/api/billing-queries";
-import { organizationAuditLogQuery } from "../../features/organizations/api/audit-log";
-import { organizationKeys, organizationQuery, useTeams } from "../../features/organizations/api/organizations";
+import { useMemo } from "react";
+import { ADMIN_DEFAULT_PAGE_SIZE } from "../../../common/admin-limits";
+import type { OrganizationAuditLogSearch } from "../../features/organizations/routes/settings/audit-log-page";
 import { metaQuery } from "../../lib/meta";
-import { DocumentTitle, useDocumentTitle, withDocumentTitle } from "../document-title";
+import { DocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
-import { authedRoute, optionalText, type RouterContext } from "./root";
+import { authedRoute, textSearch, unparsedSearch, type RouterContext } from "./root";
+
+// The query modules (and the audit log's search schema, with zod) load with the pages and loaders that use them,
+// not with the route definitions, which are on every page's first load.
+const organizationsApi = () => import("../../features/organizations/api/organizations");
+const billingQueries = () => import("../../features/billing/api/billing-queries");
+const settingsTitle = () => import("./settings-title");
 
 /**
  * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/audit-log|/danger].
@@ -32,29 +34,27 @@ export const createOrganizationRoute = createRoute({
   ),
 );
 
-/** A settings tab's title: "Members · Acme · Atrium" (the organization's name from the layout's query). */
-function useSettingsTitle(tab: string, organizationId: string) {
-  useDocumentTitle(tab, useQuery(organizationQuery(organizationId)).data?.name);
-}
-
 export const organizationSettingsRoute = createRoute({
   getParentRoute: () => authedRoute,
   path: "/organizations/$organizationId/settings",
   // The billing overview feeds the payment banner above every tab: read with the page, it shows without a jump.
-  loader: ({ context: { queryClient }, params }) =>
-    settled(
+  loader: async ({ context: { queryClient }, params }) => {
+    const [{ organizationQuery }, { billingOverviewQuery }] = await Promise.all([organizationsApi(), billingQueries()]);
+    await settled(
       queryClient.ensureQueryData(organizationQuery(params.organizationId)),
       queryClient.ensureQueryData(metaQuery),
       queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)),
-    ),
+    );
+  },
 }).lazy(
   lazyPage(
     () =>
       Promise.all([
         import("../../features/organizations/routes/settings/organization-settings-layout"),
         import("../../features/billing/components/payment-banner"),
+        organizationsApi(),
       ]),
-    ([{ OrganizationSettingsLayout }, { PaymentBanner }]) =>
+    ([{ OrganizationSettingsLayout }, { PaymentBanner }, { organizationQuery }]) =>
       function OrganizationSettings() {
         const { organizationId } = organizationSettingsRoute.useParams();
         const { session } = organizationSettingsRoute.useRouteContext();
@@ -77,8 +77,8 @@ export const organizationSettingsRoute = createRoute({
 
 export const generalSettingsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/general-settings-page"),
-    ({ GeneralSettingsPage }) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/general-settings-page"), settingsTitle()]),
+    ([{ GeneralSettingsPage }, { useSettingsTitle }]) =>
       function General() {
         useSettingsTitle("General", generalSettingsRoute.useParams().organizationId);
         return <GeneralSettingsPage />;
@@ -87,15 +87,17 @@ export const generalSettingsRoute = createRoute({ getParentRoute: () => organiza
 );
 
 /** The plan's limits are read with the page, so its usage line and locked state show without a jump. */
-const loadPlanLimits = ({ context: { queryClient }, params }: { context: RouterContext; params: { organizationId: string } }) =>
-  settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)));
+const loadPlanLimits = async ({ context: { queryClient }, params }: { context: RouterContext; params: { organizationId: string } }) => {
+  const { billingOverviewQuery } = await billingQueries();
+  await settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)));
+};
 
 const planLimit = () => import("../../features/billing/components/plan-limit");
 
 export const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/members-page"), planLimit()]),
-    ([{ MembersPage }, { usePlanLimit }]) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/members-page"), planLimit(), settingsTitle()]),
+    ([{ MembersPage }, { usePlanLimit }, { useSettingsTitle }]) =>
       function Members() {
         const { organizationId } = membersRoute.useParams();
         useSettingsTitle("Members", organizationId);
@@ -106,8 +108,8 @@ export const membersRoute = createRoute({ getParentRoute: () => organizationSett
 
 export const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/invitations-page"), planLimit()]),
-    ([{ InvitationsPage }, { usePlanLimit }]) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/invitations-page"), planLimit(), settingsTitle()]),
+    ([{ InvitationsPage }, { usePlanLimit }, { useSettingsTitle }]) =>
       function Invitations() {
         const { organizationId } = invitationsRoute.useParams();
         useSettingsTitle("Invitations", organizationId);
@@ -118,8 +120,8 @@ export const invitationsRoute = createRoute({ getParentRoute: () => organization
 
 export const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams", loader: loadPlanLimits }).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/teams-page"), planLimit()]),
-    ([{ TeamsPage }, { usePlanLimit }]) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/teams-page"), planLimit(), settingsTitle(), organizationsApi()]),
+    ([{ TeamsPage }, { usePlanLimit }, { useSettingsTitle }, { useTeams }]) =>
       function Teams() {
         const { organizationId } = teamsRoute.useParams();
         useSettingsTitle("Teams", organizationId);
@@ -134,13 +136,15 @@ export const teamsRoute = createRoute({ getParentRoute: () => organizationSettin
 export const billingRoute = createRoute({
   getParentRoute: () => organizationSettingsRoute,
   path: "/billing",
-  validateSearch: z.object({ checkout: optionalText }),
-  loader: ({ context: { queryClient }, params }) =>
-    settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)), queryClient.ensureQueryData(plansQuery)),
+  validateSearch: textSearch("checkout"),
+  loader: async ({ context: { queryClient }, params }) => {
+    const { billingOverviewQuery, plansQuery } = await billingQueries();
+    await settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)), queryClient.ensureQueryData(plansQuery));
+  },
 }).lazy(
   lazyPage(
-    () => import("../../features/billing/routes/billing-page"),
-    ({ BillingPage }) =>
+    () => Promise.all([import("../../features/billing/routes/billing-page"), settingsTitle()]),
+    ([{ BillingPage }, { useSettingsTitle }]) =>
       function Billing() {
         const { organizationId } = billingRoute.useParams();
         useSettingsTitle("Billing", organizationId);
@@ -150,42 +154,38 @@ export const billingRoute = createRoute({
   ),
 );
 
-const audit = auditLogQuerySchema.shape;
 /**
- * The audit log's filters and page. A value that does not parse (a hand-edited or outdated address) reads as its
- * default, and a range that ends before it starts keeps only its start, rather than failing the page.
+ * The audit log's filters and page, in the address. A value that does not parse (a hand-edited or outdated address)
+ * reads as its default, and a range that ends before it starts keeps only its start, rather than failing the page:
+ * the loader and the page parse the address with routes/list-search.ts.
  */
-const auditLogSearchSchema = z
-  .object({
-    action: audit.action.catch(undefined),
-    from: audit.from.catch(undefined),
-    to: audit.to.catch(undefined),
-    limit: audit.limit.catch(ADMIN_DEFAULT_PAGE_SIZE),
-    offset: audit.offset.catch(0),
-  })
-  .transform((search) => (search.from && search.to && search.from > search.to ? { ...search, to: undefined } : search));
-
 export const auditLogRoute = createRoute({
   getParentRoute: () => organizationSettingsRoute,
   path: "/audit-log",
-  validateSearch: auditLogSearchSchema,
+  validateSearch: unparsedSearch<OrganizationAuditLogSearch>(),
   // The defaults stay out of the address.
   search: { middlewares: [stripSearchParams({ limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context: { queryClient }, params, deps }) => {
+  loader: async ({ context: { queryClient }, params, deps }) => {
+    const [{ organizationKeys }, { rolesAllow }, { organizationAuditLogQuery }, { organizationAuditLogSearchSchema }] = await Promise.all([
+      organizationsApi(),
+      import("../../../common/permissions"),
+      import("../../features/organizations/api/audit-log"),
+      import("./list-search"),
+    ]);
     // The server refuses members: the page is read ahead only for a role already known to see it (from the tabs).
     const membership = queryClient.getQueryData<{ role: string }>(organizationKeys.activeMember(params.organizationId));
-    return rolesAllow(membership?.role, { auditLog: ["list"] })
-      ? settled(queryClient.ensureQueryData(organizationAuditLogQuery(params.organizationId, deps)))
-      : undefined;
+    if (!rolesAllow(membership?.role, { auditLog: ["list"] })) return;
+    await settled(queryClient.ensureQueryData(organizationAuditLogQuery(params.organizationId, organizationAuditLogSearchSchema.parse(deps))));
   },
 }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/audit-log-page"),
-    ({ OrganizationAuditLogPage }) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/audit-log-page"), settingsTitle(), import("./list-search")]),
+    ([{ OrganizationAuditLogPage }, { useSettingsTitle }, { organizationAuditLogSearchSchema }]) =>
       function AuditLog() {
         useSettingsTitle("Audit log", auditLogRoute.useParams().organizationId);
-        const search = auditLogRoute.useSearch();
+        const address = auditLogRoute.useSearch();
+        const search = useMemo(() => organizationAuditLogSearchSchema.parse(address), [address]);
         const navigate = auditLogRoute.useNavigate();
         return <OrganizationAuditLogPage search={search} onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })} />;
       },
@@ -194,8 +194,8 @@ export const auditLogRoute = createRoute({
 
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
-    () => import("../../features/organizations/routes/settings/danger-zone-page"),
-    ({ DangerZonePage }) =>
+    () => Promise.all([import("../../features/organizations/routes/settings/danger-zone-page"), settingsTitle()]),
+    ([{ DangerZonePage }, { useSettingsTitle }]) =>
       function DangerZone() {
         useSettingsTitle("Danger zone", dangerZoneRoute.useParams().organizationId);
         return <DangerZonePage />;

@@ -1,7 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useLayoutEffect } from "react";
 import { Link, Outlet, createRootRouteWithContext, createRoute, redirect, useRouterState, type ErrorComponentProps } from "@tanstack/react-router";
-import { z } from "zod";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
 import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
@@ -10,8 +9,22 @@ import { Header } from "../header";
 
 export type RouterContext = { queryClient: QueryClient };
 
-/** A search parameter that is a string when present; anything malformed reads as absent. */
-export const optionalText = z.string().optional().catch(undefined);
+/**
+ * Search params that are strings when present, anything malformed reading as absent: `validateSearch:
+ * textSearch("notice", "error")`. Route definitions are on every page's first load, so they read these without zod.
+ */
+export function textSearch<TKey extends string>(...keys: TKey[]) {
+  return (search: Record<string, unknown>) =>
+    Object.fromEntries(keys.map((key) => [key, typeof search[key] === "string" ? search[key] : undefined])) as { [K in TKey]?: string };
+}
+
+/**
+ * A list's search params as the address has them, typed as the list's view: the list's loader and page parse them
+ * with the API's schemas (routes/list-search.ts), which they load with zod, so the route definitions need neither.
+ */
+export function unparsedSearch<TView>() {
+  return (search: Record<string, unknown>) => search as Partial<TView>;
+}
 
 // Only an impersonating admin sees the banner, so its code (the admin API, the better-auth client) loads only then.
 const ImpersonationBanner = lazy(() =>
@@ -84,11 +97,15 @@ export function RouteErrorPage({ reset }: ErrorComponentProps) {
 
 export const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootLayout, notFoundComponent: NotFoundPage });
 
+// Made outside createRoute: inside it, with a beforeLoad reading the search, TypeScript infers the keys from the
+// route's own types and finds none.
+const guestSearch = textSearch("redirect");
+
 /** Signed-out pages (/sign-in, /sign-up): a signed-in visitor goes where they were headed instead. */
 export const guestRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "_guest",
-  validateSearch: z.object({ redirect: optionalText }),
+  validateSearch: guestSearch,
   beforeLoad: async ({ context, search }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);
     if (session) throw redirect({ to: safeRedirect(search.redirect) });

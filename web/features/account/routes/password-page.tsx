@@ -3,7 +3,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
-import { ERROR_SENTENCES } from "../../../lib/api-error";
+import { ERROR_SENTENCES } from "../../../lib/error-sentences";
 import { useZodForm } from "../../../lib/form";
 import { changePasswordServerErrors, useChangePassword } from "../api/account";
 import { useHasPassword } from "../api/sign-in-methods";

@@ -6,7 +6,7 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
 import { UsernameAvailability } from "../../../components/username-availability";
-import { USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
+import { USERNAME_TAKEN_MESSAGE } from "../../../lib/error-sentences";
 import type { SessionUser } from "../../../lib/auth-client";
 import { useZodForm } from "../../../lib/form";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";

@@ -5,7 +5,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
-import { USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
+import { USERNAME_TAKEN_MESSAGE } from "../../../lib/error-sentences";
 import { useZodForm, type ServerErrorMap } from "../../../lib/form";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";
 import { useCreateUser } from "../api/admin";

@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminUserList, AdminUserListItem, AdminUserListQuery } from "../../../../common/admin.schemas";
-import { userListSearchSchema } from "../../../app/routes/admin";
+import { userListSearchSchema } from "../../../app/routes/list-search";
 import { createQueryClient } from "../../../lib/query-client";
 import { AdminUsersPage } from "./admin-users-page";
 

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { isEmailIdentifier, type SignInInput, type SignUpInput } from "../../../../common/account.schemas";
+import type { SignUpInput } from "../../../../common/account.schemas";
+import { isEmailIdentifier, type SignInInput } from "../../../../common/sign-in.schemas";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { useRefreshSession } from "../../../lib/session";

@@ -2,7 +2,7 @@ import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
 import { banExpiryOf } from "../../../../common/ban-message";
 import { Alert } from "../../../components/ui/alert";
-import { bannedAccountMessage } from "../../../lib/api-error";
+import { bannedAccountMessage } from "../../../lib/error-sentences";
 import { useSession } from "../../../lib/session";
 
 /** `isNextStep`: not a failure but what to do next (shown as information); `hasAccount`: the person has an account already. */

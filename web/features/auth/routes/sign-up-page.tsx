@@ -5,7 +5,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { UsernameAvailability } from "../../../components/username-availability";
-import { USERNAME_TAKEN_MESSAGE } from "../../../lib/api-error";
+import { USERNAME_TAKEN_MESSAGE } from "../../../lib/error-sentences";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";
