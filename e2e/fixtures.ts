@@ -152,6 +152,8 @@ export async function invite(page: Page, email: string, role: "member" | "admin"
   await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${email}` })).toBeVisible();
   await expect(page.getByRole("button", { name: `Resend invitation to ${email}` })).toBeVisible();
+  // The form clears itself once the list is fresh; typing before that would be cleared with it.
+  await expect(page.getByLabel("E-mail", { exact: true })).toHaveValue("");
 }
 
 type Fixtures = { clientAddress: string; mailbox: Mailbox; user: TestUser };
