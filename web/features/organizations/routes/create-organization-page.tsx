@@ -8,9 +8,7 @@ import { PageHeader } from "../../../components/ui/page";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { slugify, useCreateOrganization } from "../api/organizations";
-import { SlugAvailability, useSlugAvailability } from "../components/slug-availability";
-
-const SLUG_TAKEN_MESSAGE = "slug is taken";
+import { SLUG_TAKEN_MESSAGE, SlugAvailability, useSlugAvailability } from "../components/slug-availability";
 
 export function CreateOrganizationPage() {
   const navigate = useNavigate();

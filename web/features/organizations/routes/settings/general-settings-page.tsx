@@ -9,7 +9,7 @@ import { TextAreaField, TextField } from "../../../../components/ui/text-field";
 import { useZodForm } from "../../../../lib/form";
 import { updateOrganizationServerErrors, useLeaveOrganization, useMembers, useUpdateOrganization } from "../../api/organizations";
 import { hasOwnerRole, useOrganizationContext } from "../../components/organization-context";
-import { SlugAvailability, useSlugAvailability } from "../../components/slug-availability";
+import { SLUG_TAKEN_MESSAGE, SlugAvailability, useSlugAvailability } from "../../components/slug-availability";
 
 function metadataText(metadata: unknown): string {
   if (!metadata) return "";
@@ -93,7 +93,7 @@ export function GeneralSettingsPage() {
   const isSubmitting = form.formState.isSubmitting;
 
   const onSubmit = form.submit(async (values) => {
-    if (availability === "taken") return form.setServerError("slug is taken", "slug");
+    if (availability === "taken") return form.setServerError(SLUG_TAKEN_MESSAGE, "slug");
     await updateOrganization.mutateAsync(values);
   });
 
