@@ -1,4 +1,3 @@
-import type { RefObject } from "react";
 import { BAN_DURATION_SECONDS, banUserSchema, type BanDuration, type BanUserInput } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
@@ -8,6 +7,7 @@ import { formatDateTime } from "../../../lib/format";
 import { useZodForm } from "../../../lib/form";
 import { useBanUser } from "../api/admin";
 import { ChoiceField, type Choice } from "./choice-field";
+import type { UserDialogProps } from "./user-dialog";
 
 const DURATION_CHOICES: ReadonlyArray<Choice<BanDuration>> = [
   { value: "1h", label: "1 hour" },
@@ -80,17 +80,7 @@ function BanForm({ user, onCancel, onDone }: { user: { id: string; name: string 
 }
 
 /** Bans a user: their sessions end at once and they cannot sign in until the ban ends or is lifted. */
-export function BanUserDialog({
-  user,
-  open,
-  onOpenChange,
-  fallbackFocus,
-}: {
-  user: { id: string; name: string };
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  fallbackFocus?: RefObject<HTMLElement | null>;
-}) {
+export function BanUserDialog({ user, open, onOpenChange, fallbackFocus }: UserDialogProps) {
   return (
     <Dialog
       open={open}

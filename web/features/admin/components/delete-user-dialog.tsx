@@ -4,6 +4,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { errorMessage } from "../../../lib/api-error";
 import { useRemoveUser } from "../api/admin";
+import type { UserDialogProps } from "./user-dialog";
 
 type DeleteUser = { id: string; name: string; email: string };
 
@@ -49,7 +50,7 @@ function DeleteForm({ user, onCancel }: { user: DeleteUser; onCancel: () => void
 }
 
 /** Deletes a user after their e-mail address is typed back; then the console goes back to the list. */
-export function DeleteUserDialog({ user, open, onOpenChange }: { user: DeleteUser; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function DeleteUserDialog({ user, open, onOpenChange }: UserDialogProps<DeleteUser>) {
   return (
     <Dialog
       open={open}

@@ -5,6 +5,7 @@ import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextAreaField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useImpersonateUser } from "../api/admin";
+import type { UserDialogProps } from "./user-dialog";
 
 function ImpersonateForm({ user, onCancel }: { user: { id: string; name: string }; onCancel: () => void }) {
   const impersonate = useImpersonateUser();
@@ -34,7 +35,7 @@ function ImpersonateForm({ user, onCancel }: { user: { id: string; name: string 
 }
 
 /** Browses as another user, for a reason that is recorded; never offered for platform admins or oneself. */
-export function ImpersonateDialog({ user, open, onOpenChange }: { user: { id: string; name: string }; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function ImpersonateDialog({ user, open, onOpenChange }: UserDialogProps) {
   return (
     <Dialog
       open={open}

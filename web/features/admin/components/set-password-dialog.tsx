@@ -1,4 +1,3 @@
-import type { RefObject } from "react";
 import { z } from "zod";
 import { passwordSchema } from "../../../../common/account.schemas";
 import { Alert } from "../../../components/ui/alert";
@@ -7,6 +6,7 @@ import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useSetUserPassword } from "../api/admin";
+import type { UserDialogProps } from "./user-dialog";
 
 const setPasswordSchema = z.object({ newPassword: passwordSchema });
 
@@ -33,17 +33,7 @@ function SetPasswordForm({ user, onCancel, onDone }: { user: { id: string; name:
 }
 
 /** Replaces a user's password (or gives them one). Their sessions stay: revoking them is its own action. */
-export function SetPasswordDialog({
-  user,
-  open,
-  onOpenChange,
-  fallbackFocus,
-}: {
-  user: { id: string; name: string };
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  fallbackFocus?: RefObject<HTMLElement | null>;
-}) {
+export function SetPasswordDialog({ user, open, onOpenChange, fallbackFocus }: UserDialogProps) {
   return (
     <Dialog
       open={open}

@@ -1,4 +1,3 @@
-import type { RefObject } from "react";
 import { z } from "zod";
 import { PLATFORM_ROLE_OPTIONS, type PlatformRoleOption } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
@@ -7,6 +6,7 @@ import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { useZodForm } from "../../../lib/form";
 import { useSetUserRole } from "../api/admin";
 import { ChoiceField } from "./choice-field";
+import type { UserDialogProps } from "./user-dialog";
 
 const setRoleSchema = z.object({ role: z.enum(PLATFORM_ROLE_OPTIONS) });
 
@@ -62,17 +62,7 @@ function SetRoleForm({ user, onCancel, onDone }: { user: RoleUser; onCancel: () 
 }
 
 /** Changes a user's platform role; the page never offers it for the signed-in admin's own account. */
-export function SetRoleDialog({
-  user,
-  open,
-  onOpenChange,
-  fallbackFocus,
-}: {
-  user: RoleUser;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  fallbackFocus?: RefObject<HTMLElement | null>;
-}) {
+export function SetRoleDialog({ user, open, onOpenChange, fallbackFocus }: UserDialogProps<RoleUser>) {
   return (
     <Dialog
       open={open}
