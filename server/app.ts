@@ -8,8 +8,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
 import { withRetryAfter } from "./auth/rate-limit";
+import { createSessionReads } from "./auth/session-reads";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
+import type { ReadCache } from "./db/read-cache";
+import { createResponseCache } from "./http/response-cache";
 import type { AppEnv, GetSession } from "./http/app-env";
 import { metaRoutes } from "./http/meta.routes";
 import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
@@ -32,6 +35,8 @@ export type AppDeps = {
   auth: Auth;
   billing: Billing;
   billingWorker: { nudge(): void };
+  /** Sessions, memberships and members lists kept between requests, dropped by the database's change feed. */
+  readCache: ReadCache;
   logger: Logger;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
@@ -47,25 +52,33 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const isDatabaseDown = createDatabaseProbe(database.ping);
+  const sessionReads = createSessionReads(auth, deps.readCache);
+  const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
   app.onError(createErrorHandler(logger, { isDatabaseDown }));
+  // Outermost, so that what it keeps is the final answer, headers and compression included.
+  app.use("*", responseCache.keep);
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
   app.use("*", clientIp(config.trustedProxies, logger));
+  // A request that may have written waits until this instance's read cache has seen its writes, so the same
+  // client's next read here is fresh (other instances see them within the cache's bound, FRESH_FOR_MS).
+  app.use("*", async (c, next) => {
+    await next();
+    if (!SAFE_METHODS.has(c.req.method)) await deps.readCache.catchUp();
+  });
   // Before the middleware that reads request bodies: oidc-provider reads (and limits) its own.
   if (deps.devIdentity) {
     app.route(new URL(deps.devIdentity.issuer).pathname, devIdentityRoutes({ devIdentity: deps.devIdentity }));
   }
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MB"),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: BODY_LIMIT_BYTES,
+    onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The request body is larger than 1 MB"),
+  });
+  // GET and HEAD bodies are never read: checking them would build a full Request for every page's reads.
+  app.use("*", (c, next) => (SAFE_METHODS.has(c.req.method) ? next() : limitBody(c, next)));
   app.use("*", refuseHostileInput());
   // JSON answers of 1 KB or more are gzipped for clients that accept it. Only JSON: the audit CSV export
   // streams, and the web app's files are compressed at build time (mountWebApp).
-  app.use("/api/*", compress({ encoding: "gzip", contentTypeFilter: JSON_CONTENT_TYPE }));
-  app.use("/api/*", withJsonContentLength);
+  app.use("/api/*", compressJson);
 
   // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
   app.get("/healthz", async (c) =>
@@ -76,15 +89,16 @@ export function createApp(deps: AppDeps) {
 
   app.route("/api/meta", metaRoutes(config));
 
-  const getSession: GetSession = (headers) => auth.api.getSession({ headers });
-  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
-  app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
+  const getSession: GetSession = sessionReads.getSession;
+  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db, cache: deps.readCache }));
+  app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db, cache: deps.readCache }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route(
     "/api",
     billingRoutes({
       getSession,
       db: database.db,
+      cache: deps.readCache,
       billing: deps.billing,
       nudge: () => deps.billingWorker.nudge(),
       webhookSecret: config.billing?.webhookSecret ?? null,
@@ -98,7 +112,8 @@ export function createApp(deps: AppDeps) {
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));
   app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
-  app.on(["GET", "POST"], "/api/auth/*", async (c) => {
+  app.on(["GET", "POST"], "/api/auth/*", (c) => sessionReads.answer(c, () => authHandler(c)));
+  async function authHandler(c: Context<AppEnv>): Promise<Response> {
     const response = await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp"))));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
@@ -112,7 +127,7 @@ export function createApp(deps: AppDeps) {
       logger.error("auth answered a server error", { method: c.req.method, path: c.req.path, status: response.status, code });
     }
     return response;
-  });
+  }
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
 
@@ -123,25 +138,36 @@ export function createApp(deps: AppDeps) {
 
   if (deps.webDist) mountWebApp(app, deps.webDist, { isProduction: config.isProduction });
   app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
+
+  // A kept answer is replayed before any middleware runs (app.request() comes through here too).
+  const handle = app.fetch;
+  app.fetch = (request, env, executionContext) => responseCache.answer(request) ?? handle(request, env, executionContext);
   return app;
 }
 
 const JSON_CONTENT_TYPE = /^application\/json/;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const gzipJson = compress({ encoding: "gzip", contentTypeFilter: JSON_CONTENT_TYPE });
 
 /**
- * Gives a JSON answer its Content-Length (c.json and better-auth send none), so `compress` can leave answers
- * under its 1 KB threshold alone: gzip makes a `null` or a short error bigger, not smaller. JSON answers are
- * complete strings already, so reading one here delays nothing.
+ * Gzips JSON answers of 1 KB or more for clients that accept gzip; a client that does not is answered untouched,
+ * without reading the body. Before compressing, a JSON answer gets its Content-Length (c.json and better-auth send
+ * none), so `compress` leaves answers under its 1 KB threshold alone: gzip makes a `null` or a short error bigger.
+ * JSON answers are complete strings already, so reading one here delays nothing.
  */
-const withJsonContentLength: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  const { res } = c;
-  if (!res.body || res.headers.has("Content-Length") || res.headers.has("Content-Encoding") || !JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? ""))
-    return;
-  const bytes = await res.arrayBuffer();
-  const sized = new Response(bytes, res);
-  sized.headers.set("Content-Length", String(bytes.byteLength));
-  c.res = sized;
+const compressJson: MiddlewareHandler<AppEnv> = (c, next) => {
+  if (!/gzip|\*/i.test(c.req.header("Accept-Encoding") ?? "")) return next();
+  return gzipJson(c, async () => {
+    await next();
+    const { res } = c;
+    if (!res.body || res.headers.has("Content-Length") || res.headers.has("Content-Encoding") || !JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? ""))
+      return;
+    const bytes = await res.arrayBuffer();
+    const sized = new Response(bytes, res);
+    sized.headers.set("Content-Length", String(bytes.byteLength));
+    c.res = sized;
+  });
 };
 
 /**

@@ -14,6 +14,7 @@ import {
 } from "./auth/rate-limit-store";
 import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
+import { createReadCache, type ReadCache } from "./db/read-cache";
 import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
@@ -29,6 +30,7 @@ export type Services = {
   worker: OutboxWorker;
   billing: Billing;
   billingWorker: BillingWorker;
+  readCache: ReadCache;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
@@ -37,9 +39,10 @@ export type Services = {
 };
 
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
-export async function createServices(config: Config, logger: Logger, options: { pollMs?: number } = {}): Promise<Services> {
-  const database = openDatabase(config.database);
+export async function createServices(config: Config, logger: Logger, options: { pollMs?: number; onQuery?: (sql: string) => void } = {}): Promise<Services> {
+  const database = openDatabase(config.database, { onQuery: options.onQuery });
   await migrateToLatest(database.db);
+  const readCache = createReadCache(database.db, { logger });
   const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;
   const rateLimitStore = redis
@@ -88,10 +91,12 @@ export async function createServices(config: Config, logger: Logger, options: { 
     worker,
     billing,
     billingWorker,
+    readCache,
     sandbox,
     devIdentity,
     async close() {
       await sandbox?.close();
+      await readCache.stop();
       await auditRetention.stop();
       await billingWorker.stop();
       await worker.stop();

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
 import pg from "pg";
 import type { Config } from "../config";
 import type { Database } from "./schema";
@@ -16,15 +16,17 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
-/** Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. */
-export function openDatabase(database: Config["database"]): DatabaseHandle {
+/** Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. `onQuery` sees each statement's SQL (the query-budget tests count them). */
+export function openDatabase(database: Config["database"], options: { onQuery?: (sql: string) => void } = {}): DatabaseHandle {
+  const { onQuery } = options;
+  const log = onQuery ? (event: LogEvent) => onQuery(event.query.sql) : undefined;
   if (database.dialect === "postgres") {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     // An idle connection the server ends (restart, failover, an administrator) is reported here; without a
     // listener Node treats it as an uncaught exception and the process dies. The pool opens a new one when
     // it next needs it, and a query that fails still reports its own error.
     pool.on("error", () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: "postgres", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
   }
   if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
@@ -33,7 +35,7 @@ export function openDatabase(database: Config["database"]): DatabaseHandle {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
   return { db, dialect: "sqlite", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
 }
 

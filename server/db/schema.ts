@@ -1,4 +1,4 @@
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Row types for the tables the app queries itself. better-auth's tables keep the camelCase names
@@ -196,6 +196,16 @@ export type AuditEventTable = {
   details: string | null;
 };
 
+/** Written only by the triggers of migration 0009; read by the read cache (server/db/read-cache.ts). */
+export type CacheInvalidationTable = {
+  /** A bigserial on PostgreSQL, which the driver hands back as a string. */
+  id: Generated<number | string>;
+  user_id: string | null;
+  organization_id: string | null;
+  /** Seconds since the epoch, set by the database. */
+  created_at: Generated<number | string>;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -213,4 +223,5 @@ export type Database = {
   billing_webhook_event: BillingWebhookEventTable;
   billing_usage_event: BillingUsageEventTable;
   audit_event: AuditEventTable;
+  cache_invalidation: CacheInvalidationTable;
 };

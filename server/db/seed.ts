@@ -8,6 +8,7 @@ import { addMember, createOrganizationWithOwner, signInOnNewClient, signUp } fro
 import type { TestClient } from "../test/request";
 import { openDatabase } from "./database";
 import { migrateToLatest } from "./migrate";
+import { createReadCache } from "./read-cache";
 
 /**
  * `npm run db:seed`: demo data for a development database, safe to run again (existing rows are kept).
@@ -38,12 +39,15 @@ const unlimited: RateLimitStore = { consume: async () => ({ allowed: true, retry
 /** Nobody reads the demo addresses: they are verified below, and the member accepts the invitation through the API, not its mail. */
 const noMail: Parameters<typeof createAuth>[0]["mail"] = { enqueue: async () => undefined };
 
+let stopReadCache = async () => undefined as void;
 try {
   await migrateToLatest(db);
   // Seeding adds a handful of people: the plan limits apply, the provider is never called.
   const billing = createBillingService({ ...config, billing: null }, db, logger, () => undefined);
   const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited, billing });
-  const target = { app: createApp({ config, database, auth, billing, billingWorker: { nudge: () => undefined }, logger }), config };
+  const readCache = createReadCache(db, { logger });
+  stopReadCache = () => readCache.stop();
+  const target = { app: createApp({ config, database, auth, billing, billingWorker: { nudge: () => undefined }, readCache, logger }), config };
 
   const userIds = new Map<Person, string>();
   for (const person of PEOPLE) {
@@ -93,5 +97,6 @@ try {
     `\nSign in at ${config.baseUrl}/sign-in with ${PEOPLE.map((person) => person.email).join(" or ")} and the password "${DEMO_PASSWORD}".\n`,
   );
 } finally {
+  await stopReadCache();
   await database.close();
 }

@@ -2,13 +2,15 @@
 export type AppEnv = {
   Variables: {
     clientIp: string | undefined;
+    /** Set by a handler whose answer may be replayed to the same session (server/http/response-cache.ts). */
+    replayable?: { organizationIds: readonly string[] };
   };
 };
 
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {
   user: { id: string; email: string; name: string; role?: string | null };
-  session: { activeOrganizationId?: string | null; impersonatedBy?: string | null };
+  session: { expiresAt: Date | string; activeOrganizationId?: string | null; impersonatedBy?: string | null };
 };
 
 /**

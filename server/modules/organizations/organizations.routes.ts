@@ -1,9 +1,11 @@
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
+import type { ReadCache } from "../../db/read-cache";
 import type { Database } from "../../db/schema";
 import type { GetSession } from "../../http/app-env";
 import { AppError } from "../../http/errors";
+import { replayable } from "../../http/response-cache";
 import { validate } from "../../http/validate";
 import { auditCsvResponse, auditLogQuerySchema, exportAuditLog, listAuditLog, withoutPaging, type AuditLogPage } from "../audit";
 import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationPreview } from "./organizations.schemas";
@@ -14,14 +16,16 @@ import { getInvitationPreview, listMembers, listTeams } from "./organizations.se
  * Organization reads better-auth does not offer: members with users and teams (searched, paged), and teams
  * with their members for owners and admins who are not in those teams.
  */
-export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
+export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database>; cache: ReadCache }) {
   return (
     new Hono<ScopedEnv>()
       // The id is checked before the membership lookup, so nothing unbounded reaches the database.
       .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
-      .get("/:organizationId/members", validate("query", listMembersQuerySchema), async (c) =>
-        c.json(await listMembers(deps.db, c.get("scope"), c.req.valid("query"))),
-      )
+      .get("/:organizationId/members", validate("query", listMembersQuerySchema), async (c) => {
+        // Every page of an organization's settings asks it: replayed to the same session until a member, user or team changes.
+        replayable(c, [c.get("scope").organizationId]);
+        return c.json(await listMembers(deps.db, c.get("scope"), c.req.valid("query")));
+      })
       .get("/:organizationId/teams", async (c) => c.json(await listTeams(deps.db, c.get("scope"))))
   );
 }
@@ -42,7 +46,7 @@ export function invitationRoutes(deps: { db: Kysely<Database> }) {
  * An organization's own audit log for its owners and admins (`auditLog: list`), mounted at /api/organizations:
  * only that organization's entries, whatever `organizationId` the query names; and their CSV export.
  */
-export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
+export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kysely<Database>; cache: ReadCache }) {
   return new Hono<ScopedEnv>()
     .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
     .get("/:organizationId/audit-log", validate("query", auditLogQuerySchema), async (c) => {

@@ -1,0 +1,92 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { organizationTag, userTag, type ReadCache } from "../db/read-cache";
+import type { AppEnv } from "./app-env";
+
+/**
+ * Whole answers to the reads every page makes (get-session, the user's organizations and membership, the members
+ * list), replayed byte for byte to the same session until something they show changes (docs/decisions/0012). A
+ * handler opts in with `replayable(c, organizationIds)`; `keep`, the outermost middleware, then stores the final
+ * answer (security headers and compression included) in the read cache, tagged with the session's user and those
+ * organizations; `answer`, in front of the app, replays it without running any middleware. Only a 200 that sets no
+ * cookie is kept, and only for a request whose answer depends on no cookie but the session token.
+ */
+export type ResponseCache = {
+  /** The kept answer to this request, or undefined: synchronous, so a hit costs no promise and no middleware. */
+  answer(request: Request): Response | undefined;
+  keep: MiddlewareHandler<AppEnv>;
+};
+
+/** The names of better-auth's cookies (better-auth's `getCookies`; __Secure- prefixed on https). */
+export type AuthCookieNames = { sessionToken: string; sessionData: string; dontRemember: string };
+
+/** The session of a request as far as a kept answer depends on it: whose it is, and until when it may be replayed. */
+export type SessionOf = (headers: Headers) => Promise<{ userId: string; keepUntil: number } | null>;
+
+type Snapshot = { status: number; headers: Record<string, string>; body: Uint8Array };
+
+/** Marks the answer being built as one that may be replayed to the same session; it shows these organizations. */
+export function replayable<E extends AppEnv>(c: Context<E>, organizationIds: readonly string[]): void {
+  (c as unknown as Context<AppEnv>).set("replayable", { organizationIds });
+}
+
+export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthCookieNames; sessionOf: SessionOf }): ResponseCache {
+  const { cache, cookieNames } = deps;
+
+  /** The cache key of a GET, or undefined when its answer may depend on more than the path, the session and the encoding. */
+  function keyOf(request: Request): { key: string; hasSession: boolean } | undefined {
+    if (request.method !== "GET") return undefined;
+    const cookies = readAuthCookies(request.headers.get("cookie"), cookieNames);
+    if (cookies.sessionData !== undefined || cookies.dontRemember !== undefined || cookies.sessionToken === false) return undefined;
+    const { url } = request;
+    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    return {
+      key: `response#${path}#${cookies.sessionToken ?? ""}#${request.headers.get("accept-encoding") ?? ""}`,
+      hasSession: cookies.sessionToken !== undefined,
+    };
+  }
+
+  return {
+    answer(request) {
+      const found = keyOf(request);
+      const hit = found && cache.get<Snapshot>(found.key);
+      return hit ? new Response(hit.body, { status: hit.status, headers: hit.headers }) : undefined;
+    },
+    async keep(c, next) {
+      const found = keyOf(c.req.raw);
+      if (!found) return next();
+      const ticket = cache.ticket();
+      await next();
+      const marked = c.get("replayable");
+      if (!marked || c.res.status !== 200 || c.res.headers.has("set-cookie")) return;
+      const session = found.hasSession ? await deps.sessionOf(c.req.raw.headers) : null;
+      if (found.hasSession && !session) return;
+      const body = new Uint8Array(await c.res.clone().arrayBuffer());
+      const snapshot: Snapshot = { status: c.res.status, headers: Object.fromEntries(c.res.headers), body };
+      const tags = [...(session ? [userTag(session.userId)] : []), ...marked.organizationIds.map(organizationTag)];
+      cache.set(found.key, snapshot, { tags, expiresAt: session?.keepUntil, bytes: body.byteLength }, ticket);
+    },
+  };
+}
+
+/** A signed session token as better-auth sets it (token, dot, signature; URL-encoded base64): nothing to unquote or decode differently. */
+const PLAIN_COOKIE_VALUE = /^[\w.%+/=-]+$/;
+
+/**
+ * The values of better-auth's cookies in a Cookie header, raw (better-auth decodes and verifies them itself). The
+ * first of repeated names counts, as in better-auth's own parser; a session token in any other shape is reported as
+ * unusable (`false`), so that nothing is kept under a value better-auth might read differently.
+ */
+export function readAuthCookies(header: string | null, names: AuthCookieNames): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
+  const found: { sessionToken?: string | false; sessionData?: string; dontRemember?: string } = {};
+  if (!header) return found;
+  for (const pair of header.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals === -1) continue;
+    const name = pair.slice(0, equals).trim();
+    const value = pair.slice(equals + 1).trim();
+    if (name === names.sessionToken) found.sessionToken ??= PLAIN_COOKIE_VALUE.test(value) ? value : false;
+    else if (name === names.sessionData || name.startsWith(`${names.sessionData}.`)) found.sessionData ??= value;
+    else if (name === names.dontRemember) found.dontRemember ??= value;
+  }
+  return found;
+}
