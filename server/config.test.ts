@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, MAX_WEB_CONCURRENCY } from "./config";
 
 const SECRET = "s".repeat(16) + "e".repeat(16) + "cret";
 const folders: string[] = [];
@@ -228,6 +228,58 @@ describe("loadConfig", () => {
       "TRUSTED_PROXIES: not an IP address, a CIDR range or loopback/linklocal/uniquelocal: proxy.internal",
       "TRUSTED_PROXIES: not an IP address, a CIDR range or loopback/linklocal/uniquelocal: 10.0.0.0/33",
     ]);
+  });
+
+  describe("WEB_CONCURRENCY", () => {
+    // The development defaults switch on what one process must keep to itself; a cluster needs both off.
+    const clusterable = { AUTH_SECRET: SECRET, DEV_IDENTITY_PROVIDER: "false", BILLING_SANDBOX: "false" };
+
+    test("defaults to one process; a whole number or auto (one per core) asks for more", () => {
+      expect(loadConfig({ ...clusterable, DATA_DIR: tempDataDir() }).webConcurrency).toBe(1);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "" }).webConcurrency).toBe(1);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "1" }).webConcurrency).toBe(1);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: " 4 " }).webConcurrency).toBe(4);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: String(MAX_WEB_CONCURRENCY) }).webConcurrency).toBe(MAX_WEB_CONCURRENCY);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "auto" }).webConcurrency).toBe(availableParallelism());
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "AUTO" }).webConcurrency).toBe(availableParallelism());
+    });
+
+    test.each(["0", "-2", "1.5", "two", "1e3", "0x10", String(MAX_WEB_CONCURRENCY + 1)])("%s is refused and listed with the other problems", (value) => {
+      expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: value, PORT: "eighty" })).toEqual([
+        "PORT: must be a port number from 0 to 65535",
+        `WEB_CONCURRENCY: must be a whole number of processes from 1 to ${MAX_WEB_CONCURRENCY}, or auto (one per CPU core)`,
+      ]);
+    });
+
+    test("several processes refuse the development identity provider and the billing sandbox, which live in one process's memory", () => {
+      expect(problemsOf({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), WEB_CONCURRENCY: "2" })).toEqual([
+        "DEV_IDENTITY_PROVIDER: the development identity provider (on by default outside production) keeps its sign-in state in one process's memory and cannot run in WEB_CONCURRENCY=2 processes: set DEV_IDENTITY_PROVIDER=false, or WEB_CONCURRENCY=1 for one process",
+        "BILLING_SANDBOX: the billing sandbox (on by default outside production) keeps its database file, webhook deliveries and clock in one process and cannot run in WEB_CONCURRENCY=2 processes: set BILLING_SANDBOX=false, or WEB_CONCURRENCY=1 for one process",
+      ]);
+      expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: "3", DEV_IDENTITY_PROVIDER: "true" })).toEqual([
+        expect.stringMatching(
+          /^DEV_IDENTITY_PROVIDER: the development identity provider keeps .* WEB_CONCURRENCY=3 processes: set DEV_IDENTITY_PROVIDER=false/,
+        ),
+      ]);
+      expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: "3", BILLING_SANDBOX: "1" })).toEqual([
+        expect.stringMatching(/^BILLING_SANDBOX: the billing sandbox keeps .* WEB_CONCURRENCY=3 processes: set BILLING_SANDBOX=false/),
+      ]);
+      // With one process both stay on, as before.
+      expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), WEB_CONCURRENCY: "1" })).toMatchObject({
+        webConcurrency: 1,
+        billingSandbox: true,
+        socialProviders: [{ id: "dev" }],
+      });
+    });
+
+    test("in production both are off by default, so a cluster needs nothing more; enabling either is refused", () => {
+      const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587", WEB_CONCURRENCY: "8" };
+      expect(loadConfig(production)).toMatchObject({ webConcurrency: 8, billingSandbox: false, socialProviders: [] });
+      expect(problemsOf({ ...production, DEV_IDENTITY_PROVIDER: "true" }).map((problem) => problem.split(":")[0])).toEqual(["DEV_IDENTITY_PROVIDER"]);
+      expect(problemsOf({ ...production, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: SECRET }).map((problem) => problem.split(":")[0])).toEqual([
+        "BILLING_SANDBOX",
+      ]);
+    });
   });
 
   test("an https BASE_URL is recognised and its trailing slash dropped", () => {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import proxyAddr from "proxy-addr";
 import { z } from "zod";
@@ -42,10 +43,29 @@ const optionalUrl = z
 
 const PORT_MESSAGE = "must be a port number from 0 to 65535";
 
+/** Most processes WEB_CONCURRENCY may ask for: a typo (10000 for 10) must not fork the machine to its knees. */
+export const MAX_WEB_CONCURRENCY = 1024;
+const WEB_CONCURRENCY_MESSAGE = `must be a whole number of processes from 1 to ${MAX_WEB_CONCURRENCY}, or auto (one per CPU core)`;
+
+/** Processes serving HTTP: a number, or `auto` for one per core this process may use; unset or empty is 1. */
+const webConcurrency = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const text = (value ?? "").trim().toLowerCase();
+    if (text === "") return 1;
+    if (text === "auto") return availableParallelism();
+    const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (count >= 1 && count <= MAX_WEB_CONCURRENCY) return count;
+    ctx.addIssue({ code: "custom", message: WEB_CONCURRENCY_MESSAGE });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  WEB_CONCURRENCY: webConcurrency,
   BASE_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().optional(),
@@ -99,6 +119,11 @@ export type Config = {
   isProduction: boolean;
   port: number;
   host: string;
+  /**
+   * Processes serving HTTP on `port` (WEB_CONCURRENCY). 1 is one process, as without it; more is a cluster: a
+   * primary that migrates and supervises, and that many workers sharing the port (server/cluster.ts).
+   */
+  webConcurrency: number;
   baseUrl: string;
   isHttps: boolean;
   dataDir: string;
@@ -238,6 +263,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   } else if (env.POLAR_ACCESS_TOKEN && !env.POLAR_WEBHOOK_SECRET?.startsWith("whsec_")) {
     problems.push("POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN: the whsec_… secret of the webhook endpoint registered at the provider");
   }
+  // What keeps its state in one process's memory cannot be split across a cluster's workers: a sign-in
+  // started on one worker would end on another that never heard of it.
+  if ((env.WEB_CONCURRENCY ?? 1) > 1) {
+    const requested = source.WEB_CONCURRENCY?.trim() ?? "";
+    const processes = /^\d+$/.test(requested) ? `WEB_CONCURRENCY=${requested} processes` : `WEB_CONCURRENCY=${requested} (${env.WEB_CONCURRENCY}) processes`;
+    const byDefault = (value: boolean | undefined) => (value === undefined ? " (on by default outside production)" : "");
+    if (env.DEV_IDENTITY_PROVIDER ?? !isProduction) {
+      problems.push(
+        `DEV_IDENTITY_PROVIDER: the development identity provider${byDefault(env.DEV_IDENTITY_PROVIDER)} keeps its sign-in state in one process's memory and cannot run in ${processes}: set DEV_IDENTITY_PROVIDER=false, or WEB_CONCURRENCY=1 for one process`,
+      );
+    }
+    if (env.BILLING_SANDBOX ?? !isProduction) {
+      problems.push(
+        `BILLING_SANDBOX: the billing sandbox${byDefault(env.BILLING_SANDBOX)} keeps its database file, webhook deliveries and clock in one process and cannot run in ${processes}: set BILLING_SANDBOX=false, or WEB_CONCURRENCY=1 for one process`,
+      );
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const baseUrl = (env.BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -259,6 +301,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     isProduction,
     port: env.PORT,
     host: env.HOST,
+    webConcurrency: env.WEB_CONCURRENCY,
     baseUrl,
     isHttps: baseUrl.startsWith("https://"),
     dataDir,

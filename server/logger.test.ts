@@ -52,4 +52,16 @@ describe("logger", () => {
     logger.warn("loud");
     expect(lines.map((line) => line.message)).toEqual(["loud"]);
   });
+
+  test("base fields go on every line, after the time, level and message", () => {
+    const lines = captureLines();
+    const logger = createLogger("info", { pid: 4242 });
+    logger.info("first");
+    logger.warn("second", { worker: 1 });
+    expect(lines).toEqual([
+      { time: expect.any(String), level: "info", message: "first", pid: 4242 },
+      { time: expect.any(String), level: "warn", message: "second", pid: 4242, worker: 1 },
+    ]);
+    expect(Object.keys(lines[1]!)).toEqual(["time", "level", "message", "pid", "worker"]);
+  });
 });

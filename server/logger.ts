@@ -29,11 +29,15 @@ function replacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-export function createLogger(level: LogLevel): Logger {
+/**
+ * `base` is put on every line, before the line's own fields: several processes writing to one stream (the
+ * workers of a cluster) say which one wrote each line with `{ pid }`.
+ */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
   const threshold = LEVELS[level];
   const write = (name: Exclude<LogLevel, "silent">) => (message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[name] < threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: name, message, ...fields }, replacer);
+    const line = JSON.stringify({ time: new Date().toISOString(), level: name, message, ...base, ...fields }, replacer);
     (LEVELS[name] >= LEVELS.warn ? process.stderr : process.stdout).write(`${line}\n`);
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };

@@ -1,12 +1,16 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
-import { createServices } from "./services";
+import { clusterWorkerRole, isClusterPrimary, runClusterPrimary } from "./cluster";
 import { ConfigError, loadConfig } from "./config";
 import { createLogger } from "./logger";
 
-/** The only file that listens: loadConfig() -> services (database, migrations, auth, worker) -> serve(createApp()). */
+/**
+ * The only file that listens: loadConfig() -> services (database, migrations, auth, worker) -> serve(createApp()).
+ * With WEB_CONCURRENCY > 1 this process becomes the cluster's primary (server/cluster.ts: migrations, then
+ * supervising the workers), and each worker it forks runs this file again and listens on the shared port.
+ */
 async function main() {
   let config;
   try {
@@ -18,9 +22,20 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
-  const services = await createServices(config, logger);
-  const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/web");
+  if (isClusterPrimary(config)) {
+    process.exit(await runClusterPrimary(config, createLogger(config.logLevel, { pid: process.pid })));
+  }
+  // Loaded here, not above: a cluster's primary serves nothing and stays small without the app.
+  const [{ createApp }, { createServices }] = await Promise.all([import("./app"), import("./services")]);
+  // In a cluster every line says which process wrote it, and only one worker runs the background jobs.
+  const role = clusterWorkerRole();
+  const logger = createLogger(config.logLevel, role ? { pid: process.pid } : {});
+  const services = await createServices(config, logger, role ? { runJobs: role.runJobs, migrate: false } : {});
+  // Production refuses to start without the built web app (createApp throws); elsewhere the API is served alone,
+  // as `npm run dev` (Vite serves the web app) and the integration tests that start this file need.
+  const builtWeb = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/web");
+  const webDist = config.isProduction || existsSync(path.join(builtWeb, "index.html")) ? builtWeb : undefined;
+  if (!webDist) logger.warn("the web app is not built: serving the API only (npm start builds it, or run npm run build)", { missing: builtWeb });
   const app = createApp({ ...services, config, logger, webDist });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -29,6 +44,7 @@ async function main() {
       address: `${info.address}:${info.port}`,
       database: config.database.dialect,
       mail: config.mail.devMailbox ? `dev mailbox at ${config.baseUrl}/dev/mail` : "smtp",
+      ...(role ? { worker: role.slot, jobs: role.runJobs } : {}),
     });
   });
 

@@ -19,6 +19,7 @@ import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
+import { idlePollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
@@ -38,10 +39,26 @@ export type Services = {
   close(): Promise<void>;
 };
 
+export type ServicesOptions = {
+  /** How often the background jobs poll (tests make it long and drain the workers themselves). */
+  pollMs?: number;
+  /**
+   * Whether this process runs the background jobs (mail outbox, billing worker, audit purge); true unless a
+   * cluster (server/cluster.ts) gives them to another worker. Without them their loops are idle: a nudge does
+   * nothing, and the jobs worker's next poll picks up the work.
+   */
+  runJobs?: boolean;
+  /** Whether to apply pending migrations; a cluster's primary has applied them before forking its workers. */
+  migrate?: boolean;
+  /** Sees the SQL of every statement (the query-budget tests count them). */
+  onQuery?: (sql: string) => void;
+};
+
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
-export async function createServices(config: Config, logger: Logger, options: { pollMs?: number; onQuery?: (sql: string) => void } = {}): Promise<Services> {
+export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
+  const { runJobs = true, migrate = true } = options;
   const database = openDatabase(config.database, { onQuery: options.onQuery });
-  await migrateToLatest(database.db);
+  if (migrate) await migrateToLatest(database.db);
   const readCache = createReadCache(database.db, { logger });
   const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;
@@ -49,11 +66,11 @@ export async function createServices(config: Config, logger: Logger, options: { 
     ? createRedisRateLimitStore(redis)
     : createDatabaseRateLimitStore(database.db, { longestWindowSeconds: Math.max(...Object.values(RATE_LIMIT_RULES).map((rule) => rule.window)), logger });
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
-  const worker = startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs });
+  const worker = runJobs ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs }) : idlePollingLoop;
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
-  const billingWorker = startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs });
-  const auditRetention = startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays });
+  const billingWorker = runJobs ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs }) : idlePollingLoop;
+  const auditRetention = runJobs ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays }) : idlePollingLoop;
   const auth = createAuth({
     config,
     db: database.db,

@@ -44,3 +44,13 @@ export function startPollingLoop(name: string, runOnce: () => Promise<void>, dep
     },
   };
 }
+
+/**
+ * The loop of a process that runs no background jobs (a cluster worker other than the jobs one): a nudge does
+ * nothing, and the work it would have started waits for the jobs worker's next poll.
+ */
+export const idlePollingLoop: PollingLoop = {
+  nudge: () => undefined,
+  drain: async () => undefined,
+  stop: async () => undefined,
+};
