@@ -1,27 +1,14 @@
 // `npm start`: builds the web app when it is missing or older than its sources, then runs the server.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildWebApp, isWebBuildStale } from "./web-build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const builtIndex = path.join(root, "dist/web/index.html");
 
-function newestChange(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-const sources = ["web", "common"].map((dir) => path.join(root, dir));
-const isStale = !existsSync(builtIndex) || sources.some((dir) => newestChange(dir) > statSync(builtIndex).mtimeMs);
-if (isStale) {
+if (isWebBuildStale(root)) {
   console.log("Building the web app…");
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = buildWebApp(root);
+  if (status !== 0) process.exit(status);
 }
 
 // The server runs in this process, so SIGTERM reaches its graceful shutdown directly.
