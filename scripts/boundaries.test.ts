@@ -23,6 +23,8 @@ const TARGETS = {
   webCn: "web/lib/cn.ts",
   errorCodes: "common/error-codes.ts",
   sandboxIndex: "billing-sandbox/index.ts",
+  e2eFirstLoad: "e2e/first-load.ts",
+  benchUsers: "bench/users.ts",
 } as const;
 
 /** Some file of a web feature, found at run time so the test does not depend on how features arrange their files. */
@@ -116,6 +118,7 @@ function forbidden(): Case[] {
     // e2e drives the app from outside
     { zone: "e2e → server", from: "e2e/probe.spec.ts", code: staticImport, target: TARGETS.serverConfig },
     { zone: "e2e → web", from: "e2e/probe.spec.ts", code: staticImport, target: TARGETS.webCn },
+    { zone: "e2e → bench", from: "e2e/probe.spec.ts", code: staticImport, target: TARGETS.benchUsers },
     // Node tooling never imports browser code
     { zone: "scripts → web", from: "scripts/probe.ts", code: staticImport, target: TARGETS.webCn },
     { zone: "root config → web", from: "probe.config.ts", code: staticImport, target: TARGETS.webCn },
@@ -145,6 +148,7 @@ function allowed(): Case[] {
     { zone: "billing-sandbox → common", from: "billing-sandbox/probe.ts", code: staticImport, target: TARGETS.errorCodes },
     { zone: "e2e → common", from: "e2e/probe.spec.ts", code: staticImport, target: TARGETS.errorCodes },
     { zone: "bench → server", from: "bench/probe.ts", code: staticImport, target: TARGETS.serverConfig },
+    { zone: "bench → e2e helper", from: "bench/probe.ts", code: staticImport, target: TARGETS.e2eFirstLoad },
     { zone: "root config → server", from: "probe.config.ts", code: staticImport, target: TARGETS.serverConfig },
   ];
 }

@@ -33,7 +33,7 @@ async function main() {
   const services = await createServices(config, logger, role ? { runJobs: role.runJobs, migrate: false } : {});
   // Production refuses to start without the built web app (createApp throws); elsewhere the API is served alone,
   // as `npm run dev` (Vite serves the web app) and the integration tests that start this file need.
-  const builtWeb = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/web");
+  const builtWeb = path.join(repositoryRoot(), "dist/web");
   const webDist = config.isProduction || existsSync(path.join(builtWeb, "index.html")) ? builtWeb : undefined;
   if (!webDist) logger.warn("the web app is not built: serving the API only (npm start builds it, or run npm run build)", { missing: builtWeb });
   const app = createApp({ ...services, config, logger, webDist });
@@ -62,6 +62,13 @@ async function main() {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** The folder of package.json above this module: server/ when run from source, dist/server/ when compiled. */
+function repositoryRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
 }
 
 await main();

@@ -1,0 +1,113 @@
+// The product under test: started as `npm start` starts it, on the bench's database, and given what the measured paths
+// need (a signed-in platform admin who owns an organization of 100 members), the way the web app would create it.
+import path from "node:path";
+import type { BenchDatabase } from "./database";
+import { nextClientAddress } from "./load";
+import { freePort, startServer, type ServerProcess } from "./processes";
+import { newId, type SeededUser } from "./users";
+
+export type BenchAccount = { email: string; password: string; userId: string; organizationId: string; cookie: string };
+
+/**
+ * The compiled server (dist/server, what `npm start` runs), in a process of its own; development mode (the default), with the bench's database.
+ * `nodeOptions` go to node (a CPU profile); `label` names the log file in the data folder.
+ */
+export async function startProduct(database: BenchDatabase, options: { nodeOptions?: string[]; label?: string } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    entry: "dist/server/main.js",
+    port,
+    readyPath: "/healthz",
+    logFile: path.join(database.dataDir, `${options.label ?? "product"}.log`),
+    nodeOptions: options.nodeOptions,
+    env: {
+      NODE_ENV: "development",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      // The origin the bench's requests name; the origin check stays on.
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.url,
+      LOG_LEVEL: "error",
+      // The bench is the proxy in front of its simulated clients.
+      TRUSTED_PROXIES: "127.0.0.1",
+      // Nothing from the developer's environment that would change what is measured.
+      TRUSTED_ORIGINS: "",
+      ADMIN_EMAILS: "",
+      ADMIN_USER_IDS: "",
+      REDIS_URL: "",
+      SMTP_URL: "",
+    },
+  });
+}
+
+/** Cookies as a browser keeps them: the latest value of each name. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: Response): void {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const separator = pair.indexOf("=");
+      if (separator > 0) this.cookies.set(pair.slice(0, separator).trim(), pair.slice(separator + 1).trim());
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+/** One API call as the web app makes it (same origin, JSON), from a client address of its own; throws unless 2xx. */
+export async function callApi(baseUrl: string, method: "GET" | "POST", path: string, options: { body?: unknown; jar?: CookieJar } = {}): Promise<unknown> {
+  const headers: Record<string, string> = { origin: baseUrl, "x-forwarded-for": nextClientAddress() };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  const cookie = options.jar?.header();
+  if (cookie) headers.cookie = cookie;
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  options.jar?.store(response);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/**
+ * The bench's account: signed up through the API; its e-mail verified and its platform role set to admin in the
+ * database (what the mailed link and `npm run admin -- grant` would do), before it signs in, so no session was ever
+ * made with the old values; then an organization created through the API (with its default team, as the web app
+ * creates one) and `members` added as plain members, as accepted invitations without a team add them.
+ */
+export async function seedBenchAccount(baseUrl: string, database: BenchDatabase, members: readonly SeededUser[]): Promise<BenchAccount> {
+  const { db, dialect } = database.handle;
+  const email = "bench-owner@example.test";
+  const password = "bench-password-1";
+  await callApi(baseUrl, "POST", "/api/auth/sign-up/email", { body: { name: "Bench Owner", email, password } });
+  const { id: userId } = await db
+    .updateTable("user")
+    .set({ emailVerified: dialect === "postgres" ? true : 1, role: "admin" })
+    .where("email", "=", email)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+
+  const jar = new CookieJar();
+  await callApi(baseUrl, "POST", "/api/auth/sign-in/email", { body: { email, password }, jar });
+  const organization = (await callApi(baseUrl, "POST", "/api/auth/organization/create", { body: { name: "Bench Org", slug: "bench-org" }, jar })) as {
+    id: string;
+  };
+  const joinedFrom = Date.now();
+  await db
+    .insertInto("member")
+    .values(
+      members.map((member, index) => ({
+        id: newId(),
+        organizationId: organization.id,
+        userId: member.id,
+        role: "member",
+        // Just after the owner, a millisecond apart, so the list's order (by join date) is well defined.
+        createdAt: new Date(joinedFrom + index + 1).toISOString(),
+      })),
+    )
+    .execute();
+  await callApi(baseUrl, "POST", "/api/auth/organization/set-active", { body: { organizationId: organization.id }, jar });
+  return { email, password, userId, organizationId: organization.id, cookie: jar.header() };
+}
