@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const isDatabaseDown = createDatabaseProbe(database.ping);
-  const sessionReads = createSessionReads(auth, deps.readCache);
+  const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
   app.onError(createErrorHandler(logger, { isDatabaseDown }));
   // Outermost, so that what it keeps is the final answer, headers and compression included.
@@ -89,16 +89,17 @@ export function createApp(deps: AppDeps) {
 
   app.route("/api/meta", metaRoutes(config));
 
-  const getSession: GetSession = sessionReads.getSession;
-  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db, cache: deps.readCache }));
-  app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db, cache: deps.readCache }));
+  // What a route decides (a role, a membership) is decided on the database's current rows: only the reads
+  // above are replayed, never an authorization.
+  const getSession: GetSession = (headers) => auth.api.getSession({ headers });
+  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
+  app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route(
     "/api",
     billingRoutes({
       getSession,
       db: database.db,
-      cache: deps.readCache,
       billing: deps.billing,
       nudge: () => deps.billingWorker.nudge(),
       webhookSecret: config.billing?.webhookSecret ?? null,

@@ -22,8 +22,6 @@ export type ReadCache = {
   ticket(): number | undefined;
   /** Keeps `value` under `key` until one of its tags changes, `expiresAt` passes or `MAX_AGE_MS` has gone by. */
   set(key: string, value: unknown, entry: CacheEntryOptions, ticket: number | undefined): void;
-  /** `get`, else `load` and keep what it says to keep: the usual way to use the cache. */
-  remember<T>(key: string, load: () => Promise<Loaded<T>>): Promise<T>;
   /**
    * Reads the change feed now and resolves once every change committed before the call is applied: a request
    * that wrote waits for it, so the same client's next read on this instance is already fresh.
@@ -40,8 +38,6 @@ export type CacheEntryOptions = {
   /** Roughly what the value weighs, for the cache's size bound; small objects may leave it out. */
   bytes?: number;
 };
-
-export type Loaded<T> = { value: T; cache?: CacheEntryOptions };
 
 export const userTag = (userId: string) => `user:${userId}`;
 export const organizationTag = (organizationId: string) => `organization:${organizationId}`;
@@ -152,14 +148,6 @@ export function createReadCache(db: Kysely<Database>, options: { logger: Logger;
         keys.add(key);
         keysByTag.set(tag, keys);
       }
-    },
-    async remember<T>(key: string, load: () => Promise<Loaded<T>>) {
-      const hit = cache.get<T>(key);
-      if (hit !== undefined) return hit;
-      const ticket = cache.ticket();
-      const loaded = await load();
-      if (loaded.cache) cache.set(key, loaded.value, loaded.cache, ticket);
-      return loaded.value;
     },
     catchUp: () =>
       new Promise<void>((resolve) => {

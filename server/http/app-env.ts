@@ -10,7 +10,7 @@ export type AppEnv = {
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {
   user: { id: string; email: string; name: string; role?: string | null };
-  session: { expiresAt: Date | string; activeOrganizationId?: string | null; impersonatedBy?: string | null };
+  session: { activeOrganizationId?: string | null; impersonatedBy?: string | null };
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { LRUCache } from "lru-cache";
 import { organizationTag, userTag, type ReadCache } from "../db/read-cache";
 import type { AppEnv } from "./app-env";
 
@@ -8,7 +9,9 @@ import type { AppEnv } from "./app-env";
  * handler opts in with `replayable(c, organizationIds)`; `keep`, the outermost middleware, then stores the final
  * answer (security headers and compression included) in the read cache, tagged with the session's user and those
  * organizations; `answer`, in front of the app, replays it without running any middleware. Only a 200 that sets no
- * cookie is kept, and only for a request whose answer depends on no cookie but the session token.
+ * cookie is kept, only for a request whose answer depends on no cookie but the session token, and only from the
+ * second time the same request is read: an answer read once (a sign-in followed by one look, a crawler, a scan of
+ * tokens) never takes the place of one that is read again and again.
  */
 export type ResponseCache = {
   /** The kept answer to this request, or undefined: synchronous, so a hit costs no promise and no middleware. */
@@ -24,6 +27,9 @@ export type SessionOf = (headers: Headers) => Promise<{ userId: string; keepUnti
 
 type Snapshot = { status: number; headers: Record<string, string>; body: Uint8Array };
 
+/** How many requests read once are remembered, waiting for a second read that gets them kept. */
+const SEEN_ONCE_MAX = 50_000;
+
 /** Marks the answer being built as one that may be replayed to the same session; it shows these organizations. */
 export function replayable<E extends AppEnv>(c: Context<E>, organizationIds: readonly string[]): void {
   (c as unknown as Context<AppEnv>).set("replayable", { organizationIds });
@@ -31,6 +37,7 @@ export function replayable<E extends AppEnv>(c: Context<E>, organizationIds: rea
 
 export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthCookieNames; sessionOf: SessionOf }): ResponseCache {
   const { cache, cookieNames } = deps;
+  const seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE_MAX });
 
   /** The cache key of a GET, or undefined when its answer may depend on more than the path, the session and the encoding. */
   function keyOf(request: Request): { key: string; hasSession: boolean } | undefined {
@@ -58,6 +65,10 @@ export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthC
       await next();
       const marked = c.get("replayable");
       if (!marked || c.res.status !== 200 || c.res.headers.has("set-cookie")) return;
+      if (!seenOnce.delete(found.key)) {
+        seenOnce.set(found.key, true);
+        return;
+      }
       const session = found.hasSession ? await deps.sessionOf(c.req.raw.headers) : null;
       if (found.hasSession && !session) return;
       const body = new Uint8Array(await c.res.clone().arrayBuffer());
@@ -76,7 +87,7 @@ const PLAIN_COOKIE_VALUE = /^[\w.%+/=-]+$/;
  * first of repeated names counts, as in better-auth's own parser; a session token in any other shape is reported as
  * unusable (`false`), so that nothing is kept under a value better-auth might read differently.
  */
-export function readAuthCookies(header: string | null, names: AuthCookieNames): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
+function readAuthCookies(header: string | null, names: AuthCookieNames): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
   const found: { sessionToken?: string | false; sessionData?: string; dontRemember?: string } = {};
   if (!header) return found;
   for (const pair of header.split(";")) {

@@ -109,7 +109,14 @@ export function testEnvironment(database: TestDatabase, env: Record<string, stri
  * Pass `env` for variants (an https BASE_URL, TRUSTED_PROXIES, REDIS_URL, ADMIN_EMAILS …).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string | undefined>; logger?: Logger; database?: TestDatabase; listen?: boolean } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    logger?: Logger;
+    database?: TestDatabase;
+    listen?: boolean;
+    /** Sees the SQL of every statement the app issues (the query-budget tests count them). */
+    onQuery?: (sql: string) => void;
+  } = {},
 ): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
   const isShared = options.database !== undefined;
@@ -119,7 +126,7 @@ export async function createTestApp(
     const config = loadConfig(testEnvironment(database, { ...options.env, ...(listener ? { BASE_URL: listener.url } : {}) }));
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
-    const services = await createServices(config, logger, { pollMs: 60_000 });
+    const services = await createServices(config, logger, { pollMs: 60_000, onQuery: options.onQuery });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);
     return {

@@ -11,7 +11,6 @@ import {
 } from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { organizationParamsSchema } from "../../../common/organization.schemas";
-import type { ReadCache } from "../../db/read-cache";
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { AppError } from "../../http/errors";
@@ -23,7 +22,7 @@ import * as repository from "./billing.repository";
 import type { Billing } from "./billing.service";
 import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
 
-type RouteDeps = { getSession: GetSession; db: Kysely<Database>; cache: ReadCache; billing: Billing; nudge: () => void; webhookSecret: string | null };
+type RouteDeps = { getSession: GetSession; db: Kysely<Database>; billing: Billing; nudge: () => void; webhookSecret: string | null };
 
 const BILLING = { billing: ["manage" as const] };
 

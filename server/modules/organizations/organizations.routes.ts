@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
-import type { ReadCache } from "../../db/read-cache";
 import type { Database } from "../../db/schema";
 import type { GetSession } from "../../http/app-env";
 import { AppError } from "../../http/errors";
@@ -16,7 +15,7 @@ import { getInvitationPreview, listMembers, listTeams } from "./organizations.se
  * Organization reads better-auth does not offer: members with users and teams (searched, paged), and teams
  * with their members for owners and admins who are not in those teams.
  */
-export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database>; cache: ReadCache }) {
+export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return (
     new Hono<ScopedEnv>()
       // The id is checked before the membership lookup, so nothing unbounded reaches the database.
@@ -46,7 +45,7 @@ export function invitationRoutes(deps: { db: Kysely<Database> }) {
  * An organization's own audit log for its owners and admins (`auditLog: list`), mounted at /api/organizations:
  * only that organization's entries, whatever `organizationId` the query names; and their CSV export.
  */
-export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kysely<Database>; cache: ReadCache }) {
+export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return new Hono<ScopedEnv>()
     .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
     .get("/:organizationId/audit-log", validate("query", auditLogQuerySchema), async (c) => {

@@ -2,7 +2,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { rolesAllow, type OrganizationPermissions } from "../../../common/permissions";
-import { organizationTag, userTag, type ReadCache } from "../../db/read-cache";
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { AppError } from "../../http/errors";
@@ -18,30 +17,20 @@ export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { sc
  * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
  * more than one copy of this middleware: the membership is looked up once.
  */
-export function requireOrganizationScope(deps: { getSession: GetSession; db: Kysely<Database>; cache: ReadCache }): MiddlewareHandler<ScopedEnv> {
+export function requireOrganizationScope(deps: { getSession: GetSession; db: Kysely<Database> }): MiddlewareHandler<ScopedEnv> {
   return async (c, next) => {
     if (c.get("scope")?.organizationId === c.req.param("organizationId")) return next();
     const session = await deps.getSession(c.req.raw.headers);
     if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
     if (!organizationId) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const scope = await findCachedMembership(deps, organizationId, session.user.id);
+    const scope = await findMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new AppError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
     c.set("session", session);
     c.set("scope", scope);
     await next();
   };
-}
-
-/** `findMembership` through the read cache: a membership is dropped when the member row, the user or the organization changes. */
-async function findCachedMembership(deps: { db: Kysely<Database>; cache: ReadCache }, organizationId: string, userId: string) {
-  return deps.cache.remember(`membership#${organizationId}#${userId}`, async () => {
-    const scope = await findMembership(deps.db, organizationId, userId);
-    // A refusal is not kept: anyone signed in can ask about any id, and those answers would crowd out real members.
-    if (!scope) return { value: scope };
-    return { value: scope, cache: { tags: [userTag(userId), organizationTag(organizationId)] } };
-  });
 }
 
 /** Throws 403 unless one of the caller's roles grants every requested action. */
