@@ -206,8 +206,9 @@ export function createFeedReader(db: Kysely<Database>, apply: (tags: string[]) =
         floor = Number(last?.id ?? 0);
         return;
       }
+      // Everything is read before anything is marked applied: a read that fails half way leaves no row behind.
       let cursor = floor;
-      const tags: string[] = [];
+      const fresh: Array<{ id: number; user_id: string | null; organization_id: string | null }> = [];
       for (;;) {
         const rows = await db
           .selectFrom("cache_invalidation")
@@ -219,12 +220,15 @@ export function createFeedReader(db: Kysely<Database>, apply: (tags: string[]) =
         for (const row of rows) {
           const id = Number(row.id);
           cursor = id;
-          if (applied.has(id)) continue;
-          applied.add(id);
-          if (row.user_id) tags.push(userTag(row.user_id));
-          if (row.organization_id) tags.push(organizationTag(row.organization_id));
+          if (!applied.has(id)) fresh.push({ ...row, id });
         }
         if (rows.length < BATCH) break;
+      }
+      const tags: string[] = [];
+      for (const row of fresh) {
+        applied.add(row.id);
+        if (row.user_id) tags.push(userTag(row.user_id));
+        if (row.organization_id) tags.push(organizationTag(row.organization_id));
       }
       if (tags.length > 0) {
         generation += 1;
