@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import path from "node:path";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { createBillingSandbox, type BillingSandbox } from "../billing-sandbox";
 import { createAuth, type Auth } from "./auth/auth";
 import { RATE_LIMIT_RULES } from "./auth/rate-limit";
@@ -144,6 +144,8 @@ const REDIS_COMMAND_TIMEOUT_MS = 500;
  * by itself when Redis is back.
  */
 async function connectRateLimitRedis(url: string, health: RateLimitStoreHealth): Promise<Redis> {
+  // Loaded only when Redis is configured: an instance without it never holds the client in memory.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   // Every failed reconnection attempt emits "error": unhandled, ioredis writes each to stderr; the health log
   // reports an outage once and then at most once a minute.

@@ -16,6 +16,7 @@ import { isPlatformAdmin } from "../../common/permissions";
 import { organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
 import { adminEmails } from "./platform-admins";
+import { boundedPasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "./rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
@@ -81,6 +82,7 @@ export function createAuth(deps: AuthDeps) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       resetPasswordTokenExpiresIn: ONE_HOUR_SECONDS,
+      password: boundedPasswordHashing(),
       revokeSessionsOnPasswordReset: true,
       ...mailNotices.emailAndPassword,
       async onPasswordReset(data) {

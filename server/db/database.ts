@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
-import pg from "pg";
+import { createRequire } from "node:module";
+import type pg from "pg";
 import type { Config } from "../config";
 import type { Database } from "./schema";
 
@@ -21,7 +22,9 @@ export function openDatabase(database: Config["database"], options: { onQuery?: 
   const { onQuery } = options;
   const log = onQuery ? (event: LogEvent) => onQuery(event.query.sql) : undefined;
   if (database.dialect === "postgres") {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // The driver is loaded only for PostgreSQL: an instance on SQLite never holds it in memory.
+    const { Pool } = createRequire(import.meta.url)("pg") as typeof pg;
+    const pool = new Pool({ connectionString: database.url, max: 10 });
     // An idle connection the server ends (restart, failover, an administrator) is reported here; without a
     // listener Node treats it as an uncaught exception and the process dies. The pool opens a new one when
     // it next needs it, and a query that fails still reports its own error.

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { insertDevMail, insertOutboxMail } from "./mail.repository";
@@ -20,11 +20,14 @@ export const SMTP_TIMEOUTS = { dnsTimeout: 5_000, connectionTimeout: 10_000, gre
 
 export function createMailTransport(db: Kysely<Database>, options: { smtpUrl?: string; from: string }): MailTransport {
   if (!options.smtpUrl) return { kind: "dev-mailbox", send: (mail) => insertDevMail(db, mail) };
-  const smtp = nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS });
+  const { smtpUrl } = options;
+  // nodemailer is loaded on the first mail: a deployment on the dev mailbox never holds it in memory.
+  let smtp: Promise<Transporter> | undefined;
   return {
     kind: "smtp",
     async send(mail, signal) {
-      await smtp.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, signal });
+      smtp ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }));
+      await (await smtp).sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, signal });
     },
   };
 }
