@@ -1,25 +1,39 @@
 // The product under test: started as `npm start` starts it, on the bench's database, and given what the measured paths
 // need (a signed-in platform admin who owns an organization of 100 members), the way the web app would create it.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchDatabase } from "./database";
 import { nextClientAddress } from "./load";
-import { freePort, startServer, type ServerProcess } from "./processes";
+import { freePort, root, startServer, type ServerProcess } from "./processes";
 import { newId, type SeededUser } from "./users";
 
 export type BenchAccount = { email: string; password: string; userId: string; organizationId: string; cookie: string };
 
 /**
- * The compiled server (dist/server, what `npm start` runs), in a process of its own; development mode (the default), with the bench's database.
+ * `npm start`'s own command (package.json's `start` script: node, its flags, scripts/start.mjs), spawned directly
+ * so that the measured pid is the server's; the builds are fresh, so it runs the compiled server at once.
+ */
+function startCommand(): { nodeFlags: string[]; entry: string } {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } };
+  const [node, ...rest] = scripts.start.split(/\s+/);
+  const entry = rest.pop();
+  if (node !== "node" || !entry) throw new Error(`package.json's start script is not "node [flags] file": ${scripts.start}`);
+  return { nodeFlags: rest, entry };
+}
+
+/**
+ * The product as `npm start` runs it, in a process of its own; development mode (the default), with the bench's database.
  * `nodeOptions` go to node (a CPU profile); `label` names the log file in the data folder.
  */
 export async function startProduct(database: BenchDatabase, options: { nodeOptions?: string[]; label?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
+  const { nodeFlags, entry } = startCommand();
   return startServer({
-    entry: "dist/server/main.js",
+    entry,
     port,
     readyPath: "/healthz",
     logFile: path.join(database.dataDir, `${options.label ?? "product"}.log`),
-    nodeOptions: options.nodeOptions,
+    nodeOptions: [...nodeFlags, ...(options.nodeOptions ?? [])],
     env: {
       NODE_ENV: "development",
       PORT: String(port),
