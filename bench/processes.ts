@@ -2,25 +2,11 @@
 // own (spawned directly, so its pid is the server and not a wrapper), and its memory and CPU time are read from /proc.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
 export type ServerProcess = { pid: number; baseUrl: string; logFile: string; stop(): Promise<void> };
-
-/** Asks the system for a port nobody listens on. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 function tail(file: string, lines = 30): string {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(-lines).join("\n") : "(no log)";

@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchDatabase } from "./database";
 import { nextClientAddress } from "./load";
-import { freePort, root, startServer, type ServerProcess } from "./processes";
+import { root, startServer, type ServerProcess } from "./processes";
+import { freePort } from "../server/test/free-port";
 import { newId, type SeededUser } from "./users";
 
 export type BenchAccount = { email: string; password: string; userId: string; organizationId: string; cookie: string };

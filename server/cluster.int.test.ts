@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { request, type IncomingHttpHeaders } from "node:http";
-import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DevMail } from "./modules/mail";
 import { buildUser, extractLink, waitFor } from "./test/factories";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
+import { freePort } from "./test/free-port";
 
 /**
  * `npm start` with WEB_CONCURRENCY=2: the real server (server/main.ts) in a child process, a cluster primary and two
@@ -20,17 +20,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 type LogLine = { level: string; message: string; pid: number } & Record<string, unknown>;
 type Answer = { status: number; headers: IncomingHttpHeaders; text: string; cookies: string[] };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 let database: TestDatabase;
 let server: ChildProcess;

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
@@ -13,6 +12,7 @@ import { buildUser, extractLink, waitFor, type SessionBody, type UserInput } fro
 import { SIGN_IN_LIMIT } from "./test/rate-limit";
 import { randomIp } from "./test/request";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
+import { freePort } from "./test/free-port";
 
 /**
  * Two real instances of the server (server/main.ts in two child processes, A and B) sharing one database and one
@@ -49,17 +49,6 @@ const adminInput = buildUser({ label: "Platform Admin" });
 let admin: User;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** Both instances' output, for a failure's message: the test prints nothing when it passes. */
 function logs(): string {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../test/factories";
@@ -8,6 +7,7 @@ import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createClient, randomIp } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { createDatabaseRateLimitStore, createRateLimitStoreHealth } from "./rate-limit-store";
+import { freePort } from "../test/free-port";
 
 /** Time a request may take while the store is down: the limiter must give up quickly, never hang it. */
 const MAX_REQUEST_MS = 2_000;
@@ -62,17 +62,6 @@ function expectAnsweredQuickly(results: Timed[]): void {
     else if (result.what === "fresh sign-in") expect(result.status).toBe(422);
     else expect([422, 429]).toContain(result.status);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** A private, throwaway redis-server: nothing saved, so a restart starts empty. */
