@@ -7,6 +7,7 @@ import * as billing from "./migrations/0005-billing";
 import * as accountEmail from "./migrations/0006-account-email";
 import * as auditLog from "./migrations/0007-audit-log";
 import * as userSearch from "./migrations/0008-user-search";
+import * as userSearchFacets from "./migrations/0009-user-search-facets";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0006-account-email": accountEmail,
   "0007-audit-log": auditLog,
   "0008-user-search": userSearch,
+  "0009-user-search-facets": userSearchFacets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
