@@ -17,9 +17,10 @@ import * as userSearch from "./0008-user-search";
  * lowercased name, e-mail and username, as `p` and their UTF-8 in hex, for terms of two characters.
  *
  * PostgreSQL: `user_search` holds, per user, the three searched columns lowercased into one (separated by U+0001,
- * so a term without that character matches within one column) and copies of the columns the filters read, so a count
- * reads that narrow table alone. A trigram index (pg_trgm, when it can be installed) serves terms of three characters
- * or more, an index over the distinct two-character substrings (`user_search_pairs`) those of two.
+ * so a term without that character matches within one column), whether the user is a platform admin, and copies of
+ * the other columns the filters read, so a count reads that narrow table alone, and a page in creation order walks its
+ * own index. A trigram index (pg_trgm, when it can be installed) serves terms of three characters or more, an index
+ * over the distinct two-character substrings (`user_search_pairs`) those of two.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { dialect } = await columnTypes(db);
@@ -148,13 +149,17 @@ async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
   ).execute(db);
 }
 
-/** What PostgreSQL's user_search holds of a user `row`: the searched columns, and the filters' columns under their own names. */
+/**
+ * What PostgreSQL's user_search holds of a user `row`: the searched columns, whether role holds `admin` among its
+ * comma-separated roles (as the list's filter reads it), and the other filters' columns under their own names.
+ */
 const postgresSearchRow = (row: string) => {
   const column = (name: string) => sql.raw(`${row}.${name}`);
   return sql`${column("id")}, lower(${column("name")}) || chr(1) || lower(${column("email")}) || chr(1) || coalesce(lower(${column("username")}), ''),
-    ${column('"createdAt"')}, ${column('"emailVerified"')}, ${column("role")}, ${column("banned")}, ${column('"banExpires"')}`;
+    ${column('"createdAt"')}, ${column('"emailVerified"')}, coalesce((',' || ${column("role")} || ',') like '%,admin,%', false), ${column("banned")},
+    ${column('"banExpires"')}`;
 };
-const POSTGRES_COLUMNS = sql.raw(`user_id, search, "createdAt", "emailVerified", role, banned, "banExpires"`);
+const POSTGRES_COLUMNS = sql.raw(`user_id, search, "createdAt", "emailVerified", admin, banned, "banExpires"`);
 
 async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger user_search_insert on "user"`.execute(db);
@@ -166,7 +171,7 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
       search text not null,
       "createdAt" timestamptz not null,
       "emailVerified" boolean not null,
-      role text,
+      admin boolean not null,
       banned boolean,
       "banExpires" timestamptz
     )`.execute(db);
@@ -176,7 +181,7 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
     begin
       insert into user_search (${POSTGRES_COLUMNS}) values (${postgresSearchRow("new")})
       on conflict (user_id) do update set search = excluded.search, "createdAt" = excluded."createdAt", "emailVerified" = excluded."emailVerified",
-        role = excluded.role, banned = excluded.banned, "banExpires" = excluded."banExpires";
+        admin = excluded.admin, banned = excluded.banned, "banExpires" = excluded."banExpires";
       return null;
     end $$`.execute(db);
   const copied = ["name", "email", "username", '"createdAt"', '"emailVerified"', "role", "banned", '"banExpires"'];
@@ -186,11 +191,13 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
     when (${sql.raw(copied.map((column) => `old.${column} is distinct from new.${column}`).join(" or "))})
     execute function user_search_sync()`.execute(db);
 
-  // Terms of two characters: every distinct pair of characters, in a GIN index over the function's result (not stored).
+  // Terms of two characters: every pair of characters, in a GIN index over the function's result (not stored; the
+  // index keeps each key once per row).
   await sql`
     create function user_search_pairs(text) returns text[] language sql immutable strict parallel safe
-    as $$ select coalesce(array_agg(distinct substr($1, position, 2)), '{}') from generate_series(1, char_length($1) - 1) as position $$`.execute(db);
+    as $$ select array(select substr($1, position, 2) from generate_series(1, char_length($1) - 1) as position) $$`.execute(db);
   await sql`create index user_search_pairs_idx on user_search using gin (user_search_pairs(search))`.execute(db);
+  await sql`create index "user_search_createdAt_idx" on user_search ("createdAt", user_id)`.execute(db);
   // pg_trgm as 0008 left it: installed when the database allowed it.
   const extension = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
   const schema = extension.rows[0]?.schema;

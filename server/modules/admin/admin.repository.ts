@@ -202,9 +202,10 @@ async function findSqliteUsersByIndex(
 
 /**
  * PostgreSQL, which plans from its statistics. user_search holds the searched columns lowercased by the same lower()
- * as the pattern, in one column, and copies of the columns the filters read: the total is counted there alone, through
- * its trigram index (three characters or more) or its index of character pairs (two). A term that holds the
- * separator is compared column by column on the users.
+ * as the pattern, in one column, and what the filters read: the total is counted there alone, through its trigram
+ * index (three characters or more) or its index of character pairs (two), in the page's own statement. A page in
+ * creation order walks user_search's index of creation times. A term that holds the separator is compared column by
+ * column on the users.
  */
 async function findPostgresUsers(db: Kysely<Database>, term: string, query: AdminUserListQuery, now: Date): Promise<{ rows: UserRow[]; total: number }> {
   const filters = userFilters("postgres", query, now);
@@ -218,43 +219,74 @@ async function findPostgresUsers(db: Kysely<Database>, term: string, query: Admi
     const [rows, total] = await Promise.all([findPage(matching, "postgres", query), countUsers(matching)]);
     return { rows, total };
   }
+  const searched = (found: Expression<SqlBool>) => and([found, ...userFilters("postgres", query, now, "user_search")]);
+  const counted = (found: Expression<SqlBool>) => sql<string>`(select count(*) from user_search where ${searched(found)})`;
+  const page = (found: Expression<SqlBool>, total?: RawBuilder<string>) => {
+    if (query.sort !== "created") {
+      const matching = withConditions(db.selectFrom("user"), [
+        sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search where ${found})`,
+        ...filters,
+      ]);
+      return findPage(matching, "postgres", query, true, total);
+    }
+    const order = sql.raw(query.order);
+    const ids = sql`select user_id from user_search where ${searched(found)} order by "createdAt" ${order}, user_id ${order} limit ${query.limit} offset ${query.offset}`;
+    const selected = db
+      .selectFrom("user")
+      .select(USER_COLUMNS)
+      .where(sql<SqlBool>`${sql.ref("user.id")} in (${ids})`);
+    return (total ? selected.select(total.as("total")) : selected).orderBy("user.createdAt", query.order).orderBy("user.id", query.order).execute() as Promise<
+      Array<UserRow & { total?: string }>
+    >;
+  };
   const like = sql<SqlBool>`user_search.search like lower(${containsPattern(term)}) escape '\\'`;
-  const matching = (found: Expression<SqlBool>) =>
-    withConditions(db.selectFrom("user"), [sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search where ${found})`, ...filters]);
-  const counted = (found: Expression<SqlBool>) =>
-    sql<{ total: string; users: number }>`
-      select count(*) as total, (select reltuples from pg_class where oid = ${sql.lit('"user"')}::regclass) as users
-      from user_search where ${and([found, ...userFilters("postgres", query, now, "user_search")])}`
-      .execute(db)
-      .then((result) => ({ total: Number(result.rows[0]?.total ?? 0), users: Number(result.rows[0]?.users ?? -1) }));
   const lowered = term.toLowerCase();
   if ([...lowered].length !== PAIR_LENGTH) {
-    const [rows, { total }] = await Promise.all([findPage(matching(like), "postgres", query), counted(like)]);
-    return { rows, total };
+    // One statement: the page, with the total on each row. Only a page past the end asks for the total again.
+    const rows = await page(like, counted(like));
+    const total = rows[0]?.total ?? (query.offset > 0 ? (await sql<{ total: string }>`select ${counted(like)} as total`.execute(db)).rows[0]?.total : 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(total ?? 0) };
   }
   // A text holds a term of two characters when it holds it as a pair. Should lower() make the term longer or shorter,
   // the pairs only narrow and LIKE decides; otherwise the planner folds that condition away (and estimates well).
   const pairs = sql<SqlBool>`user_search_pairs(user_search.search) @> user_search_pairs(lower(${lowered})) and (char_length(lower(${lowered})) = ${sql.lit(PAIR_LENGTH)} or ${like})`;
-  const { total, users } = await counted(pairs);
+  const sizes = await sql<{ total: string; users: number }>`
+    select ${counted(pairs)} as total, (select reltuples from pg_class where oid = ${sql.lit('"user"')}::regclass) as users`.execute(db);
+  const total = Number(sizes.rows[0]?.total ?? 0);
   if (query.offset >= total) return { rows: [], total };
   // The pairs index finds few matches fast; many are found sooner along the sort order, tested with LIKE, which costs
   // far less per user than computing their pairs. (reltuples is -1 before the first ANALYZE.)
+  const users = Number(sizes.rows[0]?.users ?? -1);
   const alongSort = users > 0 && (query.offset + query.limit) * users <= total * total;
-  return { rows: await findPage(matching(alongSort ? like : pairs), "postgres", query), total };
+  return { rows: await page(alongSort ? like : pairs), total };
 }
 
 function withConditions(query: UserListQuery, conditions: Array<Expression<SqlBool>>): UserListQuery {
   return conditions.length ? query.where((eb) => eb.and(conditions)) : query;
 }
 
-/** `alongSort: false` keeps SQLite off the sort order's index (`+column`), so it reads the users in place and sorts the matches. */
-async function findPage(matching: UserListQuery, dialect: Dialect, query: AdminUserListQuery, alongSort = true): Promise<UserRow[]> {
+/**
+ * `alongSort: false` keeps SQLite off the sort order's index (`+column`), so it reads the users in place and sorts the
+ * matches. `total`, an uncorrelated count, is answered on every row.
+ */
+async function findPage(
+  matching: UserListQuery,
+  dialect: Dialect,
+  query: AdminUserListQuery,
+  alongSort = true,
+  total?: RawBuilder<string>,
+): Promise<Array<UserRow & { total?: string }>> {
   const column = SORT_COLUMNS[query.sort];
   const sorted =
     dialect === "postgres" && query.sort === "username"
       ? matching.orderBy(column, (ob) => (query.order === "asc" ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
       : matching.orderBy(alongSort ? sql.ref(column) : sql`+${sql.ref(column)}`, query.order);
-  return (await sorted.select(USER_COLUMNS).orderBy("user.id", query.order).limit(query.limit).offset(query.offset).execute()) as UserRow[];
+  const selected = sorted.select(USER_COLUMNS);
+  return (await (total ? selected.select(total.as("total")) : selected)
+    .orderBy("user.id", query.order)
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute()) as Array<UserRow & { total?: string }>;
 }
 
 async function countUsers(matching: UserListQuery): Promise<number> {
@@ -263,18 +295,23 @@ async function countUsers(matching: UserListQuery): Promise<number> {
 }
 
 /**
- * The list's filters, on the users table or on a table that copies its columns under their names (PostgreSQL's
- * user_search). Booleans are literals, not parameters (SQLite stores 0/1), and the banned one is written as the
+ * The list's filters, on the users table or on PostgreSQL's user_search (which copies its columns under their names,
+ * and holds whether the user is a platform admin). Booleans are literals, not parameters (SQLite stores 0/1), and the banned one is written as the
  * partial index `user_banned_createdAt_idx` is, so both databases use it. The role column lists roles separated by
  * commas.
  */
-function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, table = "user"): Array<Expression<SqlBool>> {
+function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, table: "user" | "user_search" = "user"): Array<Expression<SqlBool>> {
   const filters: Array<Expression<SqlBool>> = [];
   const column = (name: "role" | "banned" | "banExpires" | "emailVerified" | "createdAt") => sql.ref(`${table}.${name}`);
   const bool = (value: boolean) => sql.lit(dialect === "postgres" ? value : Number(value));
-  const isAdmin = sql<SqlBool>`(',' || ${column("role")} || ',') like '%,admin,%'`;
-  if (query.role === "admin") filters.push(isAdmin);
-  if (query.role === "user") filters.push(sql<SqlBool>`(${column("role")} is null or not ${isAdmin})`);
+  if (table === "user_search") {
+    // PostgreSQL's user_search holds the role filter's answer.
+    if (query.role) filters.push(sql<SqlBool>`${query.role === "admin" ? sql`` : sql`not `}user_search.admin`);
+  } else {
+    const isAdmin = sql<SqlBool>`(',' || ${column("role")} || ',') like '%,admin,%'`;
+    if (query.role === "admin") filters.push(isAdmin);
+    if (query.role === "user") filters.push(sql<SqlBool>`(${column("role")} is null or not ${isAdmin})`);
+  }
   const nowText = now.toISOString();
   if (query.status === "banned") {
     filters.push(sql<SqlBool>`${column("banned")} = ${bool(true)}`, sql<SqlBool>`(${column("banExpires")} is null or ${column("banExpires")} > ${nowText})`);
