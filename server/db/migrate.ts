@@ -10,7 +10,7 @@ import * as userSearch from "./migrations/0008-user-search";
 import * as userSearchFacets from "./migrations/0009-user-search-facets";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   "0001-auth": auth,
   "0002-mail": mail,
   "0003-organizations": organizations,

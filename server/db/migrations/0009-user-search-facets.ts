@@ -20,7 +20,7 @@ import * as userSearch from "./0008-user-search";
  * so a term without that character matches within one column), whether the user is a platform admin, and copies of
  * the other columns the filters read, so a count reads that narrow table alone, and a page in creation order walks its
  * own index. A trigram index (pg_trgm, when it can be installed) serves terms of three characters or more, an index
- * over the distinct two-character substrings (`user_search_pairs`) those of two.
+ * over the two-character substrings (`user_search_pairs`) those of two.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const { dialect } = await columnTypes(db);
@@ -120,14 +120,14 @@ async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
     db,
   );
 
+  const crowded = await sql`
+    select 1 from "user" as u group by ${millisecondOf("u")} having count(*) > ${sql.lit(IDS_PER_MILLISECOND)} limit 1`.execute(db);
+  if (crowded.rows.length) throw new Error(`more than ${IDS_PER_MILLISECOND} users were created in the same millisecond`);
   // Users of the same millisecond are numbered in id order.
   await sql`
     insert into user_search_key (search_id, user_id, facet)
     select millisecond * ${sql.lit(IDS_PER_MILLISECOND)} + row_number() over (partition by millisecond order by id) - 1, id, facet
     from (select id, ${millisecondOf("u")} as millisecond, ${facetOf("u")} as facet from "user" as u)`.execute(db);
-  const crowded =
-    await sql`select 1 from user_search_key where search_id & ${sql.lit(IDS_PER_MILLISECOND - 1)} = ${sql.lit(IDS_PER_MILLISECOND - 1)} limit 1`.execute(db);
-  if (crowded.rows.length) throw new Error(`more than ${IDS_PER_MILLISECOND} users were created in the same millisecond`);
   for (const statement of insertSearchRows("u", sql`user_search_key as search_key join "user" as u on u.id = search_key.user_id`)) await statement.execute(db);
 
   const keyOfNew = sql`user_search_key as search_key where search_key.user_id = new.id`;

@@ -192,6 +192,7 @@ async function findSqliteUsersByIndex(
     const first = sql<SqlBool>`search.rowid ${sql.raw(descending ? ">=" : "<")} coalesce(${lastMatch}, ${descending ? -(2n ** 63n) : 2n ** 63n - 1n})`;
     return { rows: await findPage(matching(byMatch(facets, [first])), "sqlite", query, false), total };
   }
+  // An upper bound (deleted users leave gaps), read from the end of the table.
   const users = await sql<{ users: number | null }>`select max(rowid) as users from "user"`.execute(db).then((result) => result.rows[0]?.users ?? 0);
   // Walking the sort order tests about wanted × users / total users, one key lookup each, after listing the matches;
   // looking the matches up costs about as much per match as a test, and sorting them more.
@@ -296,9 +297,9 @@ async function countUsers(matching: UserListQuery): Promise<number> {
 
 /**
  * The list's filters, on the users table or on PostgreSQL's user_search (which copies its columns under their names,
- * and holds whether the user is a platform admin). Booleans are literals, not parameters (SQLite stores 0/1), and the banned one is written as the
- * partial index `user_banned_createdAt_idx` is, so both databases use it. The role column lists roles separated by
- * commas.
+ * and holds whether the user is a platform admin). Booleans are literals, not parameters (SQLite stores 0/1), and the
+ * banned one is written as the partial index `user_banned_createdAt_idx` is, so both databases use it. The role column
+ * lists roles separated by commas.
  */
 function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, table: "user" | "user_search" = "user"): Array<Expression<SqlBool>> {
   const filters: Array<Expression<SqlBool>> = [];
