@@ -8,9 +8,10 @@ import * as accountEmail from "./migrations/0006-account-email";
 import * as auditLog from "./migrations/0007-audit-log";
 import * as userSearch from "./migrations/0008-user-search";
 import * as cacheInvalidation from "./migrations/0009-cache-invalidation";
+import * as userSearchFacets from "./migrations/0010-user-search-facets";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   "0001-auth": auth,
   "0002-mail": mail,
   "0003-organizations": organizations,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0007-audit-log": auditLog,
   "0008-user-search": userSearch,
   "0009-cache-invalidation": cacheInvalidation,
+  "0010-user-search-facets": userSearchFacets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
 import { isBannedNow, type AdminOrganizationDetail, type AdminOrganizationListQuery, type AdminUserListQuery } from "../../../common/admin.schemas";
 import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
@@ -47,6 +47,10 @@ export function containsPattern(term: string): string {
 
 /** A trigram index can narrow a search only from three characters on. */
 const TRIGRAM_LENGTH = 3;
+/** The length of a term the pair indexes serve. */
+const PAIR_LENGTH = 2;
+/** PostgreSQL's user_search separates the lowercased name, e-mail and username with this character (migration 0010). */
+const POSTGRES_SEPARATOR = "\u0001";
 
 type UserListQuery = SelectQueryBuilder<Database, "user", object>;
 
@@ -61,10 +65,13 @@ export async function findUsers(
   query: AdminUserListQuery,
   now = new Date(),
 ): Promise<{ rows: UserRow[]; total: number }> {
-  const filters = userFilters(dialect, query, now);
   const term = query.q ?? "";
-  if (dialect === "postgres") return findPostgresUsers(db, term, filters, query);
-  if ([...term].length >= TRIGRAM_LENGTH) return findSqliteUsersByTrigrams(db, term, filters, query);
+  if (dialect === "postgres") return findPostgresUsers(db, term, query, now);
+  const filters = userFilters(dialect, query, now);
+  if ([...term].length >= TRIGRAM_LENGTH) return findSqliteUsersByIndex(db, trigramIndex(term), filters, query);
+  // The pattern LIKE compares with: its length decides, since lowercasing may change it.
+  const lowered = term.toLowerCase();
+  if ([...lowered].length === PAIR_LENGTH) return findSqliteUsersByIndex(db, pairIndex(lowered), filters, query);
   const matching = withConditions(db.selectFrom("user"), term ? [sqliteContainsTerm(term), ...filters] : filters);
   const total = await countUsers(matching);
   if (query.offset >= total) return { rows: [], total };
@@ -74,7 +81,7 @@ export async function findUsers(
   return { rows: await findPage(matching, "sqlite", query, alongSort), total };
 }
 
-/** SQLite, a term too short for the FTS index: each user's columns are compared as stored, since LIKE ignores ASCII case on its own. */
+/** SQLite, a term of one character (or one lowercasing lengthens): each user's columns are compared as stored, since LIKE ignores ASCII case on its own. */
 function sqliteContainsTerm(term: string): Expression<SqlBool> {
   const pattern = containsPattern(term);
   const like = (column: "user.name" | "user.email" | "user.username") => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
@@ -82,79 +89,205 @@ function sqliteContainsTerm(term: string): Expression<SqlBool> {
 }
 
 /**
- * SQLite, a term the FTS index can narrow. Its matches are counted first, from the index alone, and the count picks
- * the plan: few matches are looked up user by user; many are tested along the sort order (or along the filters'
- * index), one key lookup per user, until the page is full. Either way no query reads every user for a rare term,
- * nor looks up tens of thousands of matches for a common one.
+ * SQLite's search indexes (migration 0010): FTS5 tables whose columns come in eight groups, one per facet (the bits
+ * below), and whose rowids follow the users' creation times, 2^20 per millisecond. `match` is the MATCH expression
+ * over the given facets' columns.
  */
-async function findSqliteUsersByTrigrams(
+type SqliteSearchIndex = { table: "user_search" | "user_search_pair"; match(facets: readonly number[]): string };
+
+const FACET_ADMIN = 4;
+const FACET_VERIFIED = 2;
+const FACET_BANNED = 1;
+const FACETS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
+const IDS_PER_MILLISECOND = 1_048_576n;
+
+/** Terms of three characters or more. Inside double quotes an FTS5 query is one literal phrase: with the trigram tokenizer, a case-insensitive substring. */
+function trigramIndex(term: string): SqliteSearchIndex {
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  return { table: "user_search", match: (facets) => inColumns(facets, (facet) => `name_${facet} email_${facet} username_${facet}`, phrase) };
+}
+
+/**
+ * Terms of two characters, already lowercased as JavaScript does; the index holds pairs of SQLite's lower(), which
+ * folds only ASCII, so a pair matches exactly where LIKE would.
+ */
+function pairIndex(lowered: string): SqliteSearchIndex {
+  const token = `p${Buffer.from(lowered, "utf8").toString("hex")}`;
+  return { table: "user_search_pair", match: (facets) => inColumns(facets, (facet) => `pairs_${facet}`, token) };
+}
+
+/** A query limited to the facets' columns; over every facet, none (a column filter costs a little per match). */
+function inColumns(facets: readonly number[], columns: (facet: number) => string, query: string): string {
+  return facets.length === FACETS.length ? query : `{${facets.map(columns).join(" ")}} : ${query}`;
+}
+
+/**
+ * Which facets hold the users the filters ask for. `exact`: their users pass the filters as they are; `checked`: their
+ * users' ban must be compared with now (banned is set, and a status filter asks).
+ */
+function facetsOf(query: AdminUserListQuery): { exact: number[]; checked: number[] } {
+  const wanted = FACETS.filter(
+    (facet) =>
+      (!query.role || Boolean(facet & FACET_ADMIN) === (query.role === "admin")) &&
+      (!query.verified || Boolean(facet & FACET_VERIFIED) === (query.verified === "yes")),
+  );
+  if (!query.status) return { exact: wanted, checked: [] };
+  const banned = wanted.filter((facet) => facet & FACET_BANNED);
+  return { exact: query.status === "active" ? wanted.filter((facet) => !(facet & FACET_BANNED)) : [], checked: banned };
+}
+
+/** The creation-day filters as a range of rowids: users' creation times are ISO text, so the text and time orders agree. */
+function rowidRange(query: AdminUserListQuery, rowid: RawBuilder<unknown>): Array<Expression<SqlBool>> {
+  const at = (day: string) => BigInt(Date.parse(`${day}T00:00:00.000Z`)) * IDS_PER_MILLISECOND;
+  const range: Array<Expression<SqlBool>> = [];
+  if (query.createdFrom) range.push(sql<SqlBool>`${rowid} >= ${at(query.createdFrom)}`);
+  if (query.createdTo) range.push(sql<SqlBool>`${rowid} < ${at(query.createdTo) + 86_400_000n * IDS_PER_MILLISECOND}`);
+  return range;
+}
+
+const and = (conditions: Array<Expression<SqlBool>>) => (conditions.length ? sql.join(conditions, sql` and `) : sql`true`);
+
+/**
+ * SQLite, a term an FTS index serves. The total is counted in the index (a facet is a column filter, a creation day a
+ * rowid range); only users whose ban must be compared with now are looked up. The default sort, by creation time, is
+ * the index's own order: the page's rows are the first ones read. Another sort walks its index testing each user
+ * against the matches, or looks the matches up and sorts them, whichever reads fewer rows.
+ */
+async function findSqliteUsersByIndex(
   db: Kysely<Database>,
-  term: string,
+  index: SqliteSearchIndex,
   filters: Array<Expression<SqlBool>>,
   query: AdminUserListQuery,
 ): Promise<{ rows: UserRow[]; total: number }> {
-  // Inside double quotes an FTS5 query is one literal phrase: with the trigram tokenizer, a case-insensitive substring.
-  const phrase = `"${term.replaceAll('"', '""')}"`;
-  const searchIds = sql`select rowid from user_search where user_search match ${phrase}`;
-  const sizes = await sql<{ matches: number; users: number | null }>`
-    select (select count(*) from user_search where user_search match ${phrase}) as matches, (select max(search_id) from user_search_key) as users`.execute(db);
-  const matches = sizes.rows[0]?.matches ?? 0;
-  // An upper bound (deleted users leave gaps), read from the end of an index.
-  const users = sizes.rows[0]?.users ?? 0;
-  if (matches === 0) return { rows: [], total: 0 };
-  const byMatch = sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search_key where search_id in (${searchIds}))`;
-  const byUser = sql<SqlBool>`(select search_id from user_search_key where user_id = ${sql.ref("user.id")}) in (${searchIds})`;
+  const { exact, checked } = facetsOf(query);
+  const facets = [...exact, ...checked].sort((a, b) => a - b);
+  const found = (facets: readonly number[], rowidConditions: Array<Expression<SqlBool>> = []) =>
+    sql`select search.rowid as search_id from ${sql.table(index.table)}(${index.match(facets)}) as search where ${and([
+      ...rowidRange(query, sql`search.rowid`),
+      ...rowidConditions,
+    ])}`;
+  const byMatch = (facets: readonly number[], rowidConditions: Array<Expression<SqlBool>> = []) =>
+    sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search_key where search_id in (${found(facets, rowidConditions)}))`;
   const matching = (condition: Expression<SqlBool>) => withConditions(db.selectFrom("user"), [condition, ...filters]);
-  // Counting along the users pays off when the matches are many, or when the banned filter leaves only a few users to test.
-  const total = filters.length === 0 ? matches : await countUsers(matching(matches * 8 > users || query.status === "banned" ? byUser : byMatch));
+
+  const [inIndex, looked] = await Promise.all([
+    exact.length ? sql<{ total: number }>`select count(*) as total from (${found(exact)})`.execute(db).then((result) => Number(result.rows[0]?.total ?? 0)) : 0,
+    checked.length ? countUsers(matching(byMatch(checked))) : 0,
+  ]);
+  const total = inIndex + looked;
   if (query.offset >= total) return { rows: [], total };
-  // Along the sort order, about (offset + limit) × users / total users are tested before the page is full; looking
-  // the matches up costs about twice as much per match. With the banned filter the walk is along its small index.
-  const alongSort = query.status === "banned" || (query.offset + query.limit) * users <= 2 * total * matches;
-  return { rows: await findPage(matching(alongSort ? byUser : byMatch), "sqlite", query), total };
+
+  const wanted = query.offset + query.limit;
+  if (query.sort === "created") {
+    if (total <= wanted) return { rows: await findPage(matching(byMatch(facets)), "sqlite", query, false), total };
+    // The rows of the page are among the first `wanted` matches in the index's order, and those of the last one's
+    // millisecond, whose order is the ids'.
+    const descending = query.order === "desc";
+    const lastMatch = sql`(
+      select search.rowid - (search.rowid & ${IDS_PER_MILLISECOND - 1n}) ${descending ? sql`` : sql`+ ${IDS_PER_MILLISECOND}`}
+      from ${sql.table(index.table)}(${index.match(facets)}) as search
+        ${checked.length ? sql`join user_search_key on user_search_key.search_id = search.rowid join "user" on "user".id = user_search_key.user_id` : sql``}
+      where ${and([...rowidRange(query, sql`search.rowid`), ...(checked.length ? filters : [])])}
+      order by search.rowid ${sql.raw(descending ? "desc" : "asc")} limit 1 offset ${wanted - 1})`;
+    const first = sql<SqlBool>`search.rowid ${sql.raw(descending ? ">=" : "<")} coalesce(${lastMatch}, ${descending ? -(2n ** 63n) : 2n ** 63n - 1n})`;
+    return { rows: await findPage(matching(byMatch(facets, [first])), "sqlite", query, false), total };
+  }
+  // An upper bound (deleted users leave gaps), read from the end of the table.
+  const users = await sql<{ users: number | null }>`select max(rowid) as users from "user"`.execute(db).then((result) => result.rows[0]?.users ?? 0);
+  // Walking the sort order tests about wanted × users / total users, one key lookup each, after listing the matches;
+  // looking the matches up costs about as much per match as a test, and sorting them more.
+  const alongSort = wanted * users <= total * total;
+  const byUser = sql<SqlBool>`(select search_id from user_search_key where user_id = ${sql.ref("user.id")}) in (${found(facets)})`;
+  return { rows: await findPage(matching(alongSort ? byUser : byMatch(facets)), "sqlite", query, alongSort), total };
 }
 
 /**
  * PostgreSQL, which plans from its statistics. user_search holds the searched columns lowercased by the same lower()
- * as the pattern: its trigram indexes serve a long term, and a short one reads that narrow table rather than
- * lowercasing every user's columns. Each user has exactly one row there, so without filters the total is counted
- * there alone.
+ * as the pattern, in one column, and what the filters read: the total is counted there alone, through its trigram
+ * index (three characters or more) or its index of character pairs (two), in the page's own statement. A page in
+ * creation order walks user_search's index of creation times. A term that holds the separator is compared column by
+ * column on the users.
  */
-async function findPostgresUsers(
-  db: Kysely<Database>,
-  term: string,
-  filters: Array<Expression<SqlBool>>,
-  query: AdminUserListQuery,
-): Promise<{ rows: UserRow[]; total: number }> {
-  if (!term) {
-    const matching = withConditions(db.selectFrom("user"), filters);
+async function findPostgresUsers(db: Kysely<Database>, term: string, query: AdminUserListQuery, now: Date): Promise<{ rows: UserRow[]; total: number }> {
+  const filters = userFilters("postgres", query, now);
+  if (!term || term.includes(POSTGRES_SEPARATOR)) {
+    const pattern = containsPattern(term);
+    const like = (column: "user.name" | "user.email" | "user.username") => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+    const matching = withConditions(
+      db.selectFrom("user"),
+      term ? [sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`, ...filters] : filters,
+    );
     const [rows, total] = await Promise.all([findPage(matching, "postgres", query), countUsers(matching)]);
     return { rows, total };
   }
-  const pattern = containsPattern(term);
-  const like = (column: string) => sql<SqlBool>`${sql.ref(column)} like lower(${pattern}) escape '\\'`;
-  const found = sql<SqlBool>`(${like("name")} or ${like("email")} or ${like("username")})`;
-  const matching = withConditions(db.selectFrom("user"), [sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search where ${found})`, ...filters]);
-  const total =
-    filters.length === 0
-      ? sql<{ total: string }>`select count(*) as total from user_search where ${found}`.execute(db).then((result) => Number(result.rows[0]?.total ?? 0))
-      : countUsers(matching);
-  const [rows, count] = await Promise.all([findPage(matching, "postgres", query), total]);
-  return { rows, total: count };
+  const searched = (found: Expression<SqlBool>) => and([found, ...userFilters("postgres", query, now, "user_search")]);
+  const counted = (found: Expression<SqlBool>) => sql<string>`(select count(*) from user_search where ${searched(found)})`;
+  const page = (found: Expression<SqlBool>, total?: RawBuilder<string>) => {
+    if (query.sort !== "created") {
+      const matching = withConditions(db.selectFrom("user"), [
+        sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search where ${found})`,
+        ...filters,
+      ]);
+      return findPage(matching, "postgres", query, true, total);
+    }
+    const order = sql.raw(query.order);
+    const ids = sql`select user_id from user_search where ${searched(found)} order by "createdAt" ${order}, user_id ${order} limit ${query.limit} offset ${query.offset}`;
+    const selected = db
+      .selectFrom("user")
+      .select(USER_COLUMNS)
+      .where(sql<SqlBool>`${sql.ref("user.id")} in (${ids})`);
+    return (total ? selected.select(total.as("total")) : selected).orderBy("user.createdAt", query.order).orderBy("user.id", query.order).execute() as Promise<
+      Array<UserRow & { total?: string }>
+    >;
+  };
+  const like = sql<SqlBool>`user_search.search like lower(${containsPattern(term)}) escape '\\'`;
+  const lowered = term.toLowerCase();
+  if ([...lowered].length !== PAIR_LENGTH) {
+    // One statement: the page, with the total on each row. Only a page past the end asks for the total again.
+    const rows = await page(like, counted(like));
+    const total = rows[0]?.total ?? (query.offset > 0 ? (await sql<{ total: string }>`select ${counted(like)} as total`.execute(db)).rows[0]?.total : 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(total ?? 0) };
+  }
+  // A text holds a term of two characters when it holds it as a pair. Should lower() make the term longer or shorter,
+  // the pairs only narrow and LIKE decides; otherwise the planner folds that condition away (and estimates well).
+  const pairs = sql<SqlBool>`user_search_pairs(user_search.search) @> user_search_pairs(lower(${lowered})) and (char_length(lower(${lowered})) = ${sql.lit(PAIR_LENGTH)} or ${like})`;
+  const sizes = await sql<{ total: string; users: number }>`
+    select ${counted(pairs)} as total, (select reltuples from pg_class where oid = ${sql.lit('"user"')}::regclass) as users`.execute(db);
+  const total = Number(sizes.rows[0]?.total ?? 0);
+  if (query.offset >= total) return { rows: [], total };
+  // The pairs index finds few matches fast; many are found sooner along the sort order, tested with LIKE, which costs
+  // far less per user than computing their pairs. (reltuples is -1 before the first ANALYZE.)
+  const users = Number(sizes.rows[0]?.users ?? -1);
+  const alongSort = users > 0 && (query.offset + query.limit) * users <= total * total;
+  return { rows: await page(alongSort ? like : pairs), total };
 }
 
 function withConditions(query: UserListQuery, conditions: Array<Expression<SqlBool>>): UserListQuery {
   return conditions.length ? query.where((eb) => eb.and(conditions)) : query;
 }
 
-/** `alongSort: false` keeps SQLite off the sort order's index (`+column`), so it reads the users in place and sorts the matches. */
-async function findPage(matching: UserListQuery, dialect: Dialect, query: AdminUserListQuery, alongSort = true): Promise<UserRow[]> {
+/**
+ * `alongSort: false` keeps SQLite off the sort order's index (`+column`), so it reads the users in place and sorts the
+ * matches. `total`, an uncorrelated count, is answered on every row.
+ */
+async function findPage(
+  matching: UserListQuery,
+  dialect: Dialect,
+  query: AdminUserListQuery,
+  alongSort = true,
+  total?: RawBuilder<string>,
+): Promise<Array<UserRow & { total?: string }>> {
   const column = SORT_COLUMNS[query.sort];
   const sorted =
     dialect === "postgres" && query.sort === "username"
       ? matching.orderBy(column, (ob) => (query.order === "asc" ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
       : matching.orderBy(alongSort ? sql.ref(column) : sql`+${sql.ref(column)}`, query.order);
-  return (await sorted.select(USER_COLUMNS).orderBy("user.id", query.order).limit(query.limit).offset(query.offset).execute()) as UserRow[];
+  const selected = sorted.select(USER_COLUMNS);
+  return (await (total ? selected.select(total.as("total")) : selected)
+    .orderBy("user.id", query.order)
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute()) as Array<UserRow & { total?: string }>;
 }
 
 async function countUsers(matching: UserListQuery): Promise<number> {
@@ -163,29 +296,33 @@ async function countUsers(matching: UserListQuery): Promise<number> {
 }
 
 /**
- * The list's filters. Booleans are literals, not parameters (SQLite stores 0/1), and the banned one is written as
- * the partial index `user_banned_createdAt_idx` is, so both databases use it. The role column lists roles separated
- * by commas.
+ * The list's filters, on the users table or on PostgreSQL's user_search (which copies its columns under their names,
+ * and holds whether the user is a platform admin). Booleans are literals, not parameters (SQLite stores 0/1), and the
+ * banned one is written as the partial index `user_banned_createdAt_idx` is, so both databases use it. The role column
+ * lists roles separated by commas.
  */
-function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date): Array<Expression<SqlBool>> {
+function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, table: "user" | "user_search" = "user"): Array<Expression<SqlBool>> {
   const filters: Array<Expression<SqlBool>> = [];
+  const column = (name: "role" | "banned" | "banExpires" | "emailVerified" | "createdAt") => sql.ref(`${table}.${name}`);
   const bool = (value: boolean) => sql.lit(dialect === "postgres" ? value : Number(value));
-  const isAdmin = sql<SqlBool>`(',' || ${sql.ref("user.role")} || ',') like '%,admin,%'`;
-  if (query.role === "admin") filters.push(isAdmin);
-  if (query.role === "user") filters.push(sql<SqlBool>`(${sql.ref("user.role")} is null or not ${isAdmin})`);
+  if (table === "user_search") {
+    // PostgreSQL's user_search holds the role filter's answer.
+    if (query.role) filters.push(sql<SqlBool>`${query.role === "admin" ? sql`` : sql`not `}user_search.admin`);
+  } else {
+    const isAdmin = sql<SqlBool>`(',' || ${column("role")} || ',') like '%,admin,%'`;
+    if (query.role === "admin") filters.push(isAdmin);
+    if (query.role === "user") filters.push(sql<SqlBool>`(${column("role")} is null or not ${isAdmin})`);
+  }
   const nowText = now.toISOString();
   if (query.status === "banned") {
-    filters.push(
-      sql<SqlBool>`${sql.ref("user.banned")} = ${bool(true)}`,
-      sql<SqlBool>`(${sql.ref("user.banExpires")} is null or ${sql.ref("user.banExpires")} > ${nowText})`,
-    );
+    filters.push(sql<SqlBool>`${column("banned")} = ${bool(true)}`, sql<SqlBool>`(${column("banExpires")} is null or ${column("banExpires")} > ${nowText})`);
   }
-  if (query.status === "active") filters.push(sql<SqlBool>`(${sql.ref("user.banned")} is not true or ${sql.ref("user.banExpires")} <= ${nowText})`);
-  if (query.verified) filters.push(sql<SqlBool>`${sql.ref("user.emailVerified")} = ${bool(query.verified === "yes")}`);
-  if (query.createdFrom) filters.push(sql<SqlBool>`${sql.ref("user.createdAt")} >= ${`${query.createdFrom}T00:00:00.000Z`}`);
+  if (query.status === "active") filters.push(sql<SqlBool>`(${column("banned")} is not true or ${column("banExpires")} <= ${nowText})`);
+  if (query.verified) filters.push(sql<SqlBool>`${column("emailVerified")} = ${bool(query.verified === "yes")}`);
+  if (query.createdFrom) filters.push(sql<SqlBool>`${column("createdAt")} >= ${`${query.createdFrom}T00:00:00.000Z`}`);
   if (query.createdTo) {
     const nextDay = new Date(Date.parse(`${query.createdTo}T00:00:00.000Z`) + 86_400_000).toISOString();
-    filters.push(sql<SqlBool>`${sql.ref("user.createdAt")} < ${nextDay}`);
+    filters.push(sql<SqlBool>`${column("createdAt")} < ${nextDay}`);
   }
   return filters;
 }
