@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { compress } from "hono/compress";
 import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
@@ -149,26 +149,37 @@ export function createApp(deps: AppDeps) {
 const JSON_CONTENT_TYPE = /^application\/json/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-const gzipJson = compress({ encoding: "gzip", contentTypeFilter: JSON_CONTENT_TYPE });
+/** JSON answers smaller than this are sent as they are: gzip makes a `null` or a short error bigger, not smaller. */
+const GZIP_THRESHOLD_BYTES = 1024;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /**
- * Gzips JSON answers of 1 KB or more for clients that accept gzip; a client that does not is answered untouched,
- * without reading the body. Before compressing, a JSON answer gets its Content-Length (c.json and better-auth send
- * none), so `compress` leaves answers under its 1 KB threshold alone: gzip makes a `null` or a short error bigger.
- * JSON answers are complete strings already, so reading one here delays nothing.
+ * Gzips JSON answers of 1 KB or more for clients that accept gzip, with `Vary: Accept-Encoding`; a client that does
+ * not is answered untouched, without reading the body. JSON answers are complete strings already, so one is
+ * compressed in one synchronous call rather than through a stream.
  */
-const compressJson: MiddlewareHandler<AppEnv> = (c, next) => {
-  if (!/gzip|\*/i.test(c.req.header("Accept-Encoding") ?? "")) return next();
-  return gzipJson(c, async () => {
-    await next();
-    const { res } = c;
-    if (!res.body || res.headers.has("Content-Length") || res.headers.has("Content-Encoding") || !JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? ""))
-      return;
-    const bytes = await res.arrayBuffer();
-    const sized = new Response(bytes, res);
-    sized.headers.set("Content-Length", String(bytes.byteLength));
-    c.res = sized;
-  });
+const compressJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const { res } = c;
+  const isCompressible =
+    res.body &&
+    c.req.method !== "HEAD" &&
+    res.status !== 206 &&
+    !res.headers.has("Content-Encoding") &&
+    !res.headers.has("Transfer-Encoding") &&
+    JSON_CONTENT_TYPE.test(res.headers.get("Content-Type") ?? "") &&
+    !NO_TRANSFORM.test(res.headers.get("Cache-Control") ?? "");
+  if (!isCompressible || !acceptsEncoding(c, "gzip")) return;
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const headers = new Headers(res.headers);
+  let body = bytes;
+  if (bytes.byteLength >= GZIP_THRESHOLD_BYTES) {
+    body = gzipSync(bytes);
+    headers.set("Content-Encoding", "gzip");
+    if (!/accept-encoding/i.test(headers.get("Vary") ?? "")) headers.append("Vary", "Accept-Encoding");
+  }
+  headers.set("Content-Length", String(body.byteLength));
+  c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
 };
 
 /**
@@ -188,8 +199,8 @@ const PRECOMPRESSED = [
   { encoding: "gzip", extension: ".gz" },
 ] as const;
 
-/** The best precompressed variant the request's Accept-Encoding allows (an encoding with q=0 is refused). */
-function acceptedEncoding(c: Context<AppEnv>): (typeof PRECOMPRESSED)[number] | undefined {
+/** Whether the request's Accept-Encoding allows `encoding`, by name or by `*` (an encoding with q=0 is refused). */
+function acceptsEncoding(c: Context<AppEnv>, encoding: string): boolean {
   const accepted = new Map(
     (c.req.header("Accept-Encoding") ?? "").split(",").map((part) => {
       const [name = "", ...params] = part.trim().toLowerCase().split(";");
@@ -197,7 +208,12 @@ function acceptedEncoding(c: Context<AppEnv>): (typeof PRECOMPRESSED)[number] | 
       return [name, q === undefined ? 1 : Number(q)] as const;
     }),
   );
-  return PRECOMPRESSED.find(({ encoding }) => (accepted.get(encoding) ?? accepted.get("*") ?? 0) > 0);
+  return (accepted.get(encoding) ?? accepted.get("*") ?? 0) > 0;
+}
+
+/** The best precompressed variant the request's Accept-Encoding allows. */
+function acceptedEncoding(c: Context<AppEnv>): (typeof PRECOMPRESSED)[number] | undefined {
+  return PRECOMPRESSED.find(({ encoding }) => acceptsEncoding(c, encoding));
 }
 
 /**
