@@ -35,7 +35,7 @@ export type AppDeps = {
   auth: Auth;
   billing: Billing;
   billingWorker: { nudge(): void };
-  /** Sessions, memberships and members lists kept between requests, dropped by the database's change feed. */
+  /** Whole answers of the reads every page makes, kept between requests and dropped by the database's change feed. */
   readCache: ReadCache;
   logger: Logger;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
