@@ -3,6 +3,7 @@
 import type { Insertable, Kysely } from "kysely";
 import type { DatabaseHandle } from "../server/db/database";
 import type { Database } from "../server/db/schema";
+import { seededRandom } from "../server/test/seeded-random";
 
 export type SeededUser = Insertable<Database["user"]> & { id: string };
 
@@ -36,17 +37,6 @@ const DOMAINS = (
 const INITIALS = [..."ABCDEFGHJKLMNPRSTW"];
 const ID_CHARACTERS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"];
 
-/** A seeded generator, so every run measures the same users. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** Shaped like better-auth's ids: 32 random letters and digits. */
 export function newId(next: () => number = Math.random): string {
   return Array.from({ length: 32 }, () => ID_CHARACTERS[Math.floor(next() * ID_CHARACTERS.length)]).join("");
@@ -68,7 +58,7 @@ function unique(taken: Set<string>, candidate: string, suffix: () => string): st
 
 /** `count` users signed up over the two years before `now`, the same ones on every call. */
 export function buildUsers(count: number, dialect: DatabaseHandle["dialect"], now: number): SeededUser[] {
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const chance = (probability: number) => next() < probability;
   const bool = (value: boolean) => (dialect === "postgres" ? value : Number(value));

@@ -6,6 +6,7 @@ import { migrateToLatest, migrations } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database";
 import { containsPattern, findUsers } from "./admin.repository";
+import { seededRandom } from "../../test/seeded-random";
 
 /**
  * The users list's indexed search (migration 0010: facets, creation-ordered rowids, pairs) against the plainest query
@@ -21,18 +22,7 @@ const DAY = 86_400_000;
 let database: TestDatabase;
 let handle: DatabaseHandle;
 
-/** A seeded generator, so every run checks the same users and queries. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const next = random(20_250_601);
+const next = seededRandom(20_250_601);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const chance = (probability: number) => next() < probability;
 
@@ -208,7 +198,7 @@ const SORTS = [
 const RUNS = 2;
 
 /** Every term with every filter, each on a few pages of a few sorts; the page sizes cut through users of the same millisecond. */
-async function expectSameAsReference(queries = random(7)): Promise<number> {
+async function expectSameAsReference(queries = seededRandom(7)): Promise<number> {
   await refreshReference();
   let compared = 0;
   for (const q of TERMS) {
@@ -302,6 +292,6 @@ describe("the indexed users search", () => {
       .insertInto("user")
       .values(shuffled(Array.from({ length: 40 }, newUser)))
       .execute();
-    expect(await expectSameAsReference(random(11))).toBe(TERMS.length * FILTERS.length * RUNS);
+    expect(await expectSameAsReference(seededRandom(11))).toBe(TERMS.length * FILTERS.length * RUNS);
   });
 });
