@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Three sizes of test (see docs/ARCHITECTURE.md): unit (no I/O) and integration (real database) run here;
+// Three sizes of test (see docs/ARCHITECTURE.md): unit (no I/O) and integration (real database) run here,
+// with the fault tests (real servers stopped and killed, PostgreSQL and Redis only);
 // end-to-end specs run in Chromium through e2e/run.mjs. The web app's tests run in their own project, in a
 // simulated DOM (happy-dom), so components can render.
 export default defineConfig({
@@ -10,7 +11,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{server,common,billing-sandbox,scripts}/**/*.test.{ts,tsx}"],
-          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          exclude: ["**/*.int.test.ts", "**/*.fault.test.ts", "node_modules/**"],
           environment: "node",
         },
       },
@@ -30,6 +31,18 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,
+        },
+      },
+      {
+        // Faults a deployment survives (a database restart, Redis or SMTP gone, a killed process): each file
+        // starts, stops and kills real servers of its own, one file at a time, on PostgreSQL and Redis.
+        test: {
+          name: "faults",
+          include: ["server/**/*.fault.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
     ],

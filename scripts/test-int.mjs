@@ -1,5 +1,6 @@
 // `npm run test:int`: the integration suite on SQLite, then the same files on PostgreSQL when
-// TEST_DATABASE_URL is a postgres:// URL (CI sets it, so CI runs both).
+// TEST_DATABASE_URL is a postgres:// URL (CI sets it, so CI runs both), then the fault tests, which need
+// PostgreSQL and Redis (TEST_DATABASE_URL and TEST_REDIS_URL).
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
@@ -8,13 +9,16 @@ const vitest = path.join(root, "node_modules/vitest/vitest.mjs");
 const extraArgs = process.argv.slice(2);
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
-function run(label, env) {
-  console.log(`\n--- integration tests on ${label} ---`);
-  const result = spawnSync(process.execPath, [vitest, "run", "--project", "integration", ...extraArgs], { cwd: root, stdio: "inherit", env });
+function run(label, env, project = "integration") {
+  console.log(`\n--- ${project} tests on ${label} ---`);
+  const result = spawnSync(process.execPath, [vitest, "run", "--project", project, ...extraArgs], { cwd: root, stdio: "inherit", env });
   return result.status ?? 1;
 }
 
 const { TEST_DATABASE_URL: _ignored, ...sqliteEnv } = process.env;
 let status = run("SQLite", sqliteEnv);
-if (status === 0 && postgresUrl && /^postgres(ql)?:\/\//.test(postgresUrl)) status = run("PostgreSQL", process.env);
+const isPostgres = Boolean(postgresUrl && /^postgres(ql)?:\/\//.test(postgresUrl));
+if (status === 0 && isPostgres) status = run("PostgreSQL", process.env);
+if (status === 0 && isPostgres && process.env.TEST_REDIS_URL) status = run("PostgreSQL and Redis", process.env, "faults");
+else if (status === 0) console.log("\n--- fault tests not run: they need TEST_DATABASE_URL=postgres://… and TEST_REDIS_URL=redis://… ---");
 process.exit(status);
