@@ -44,8 +44,8 @@ export async function backupDatabase(database: DatabaseConfig, file: string): Pr
     else await backupPostgres(database.url, partial);
     renameSync(partial, destination);
   } catch (error) {
-    rmSync(partial, { force: true });
-    rmSync(`${partial}-journal`, { force: true });
+    // SQLite's own files beside the copy go with it.
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${partial}${suffix}`, { force: true });
     throw error;
   }
   return { file: destination, bytes: statSync(destination).size };
@@ -62,6 +62,7 @@ export type RestoreResult = { file: string; target: string; migrations: string[]
 export async function restoreDatabase(database: DatabaseConfig, file: string): Promise<RestoreResult> {
   const source = path.resolve(file);
   if (!existsSync(source) || !statSync(source).isFile()) throw new BackupError(`No backup file at ${source}`);
+  if (database.dialect === "sqlite" && source === path.resolve(database.file)) throw new BackupError(`${source} is the database itself, not a backup of it`);
   const kind = fileKind(source);
   const expected = database.dialect === "sqlite" ? "sqlite" : "postgres";
   if (kind !== expected) {
