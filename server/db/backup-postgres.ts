@@ -11,13 +11,13 @@ import { BackupError } from "./backup-error";
 
 /** The URL without its password, for messages. */
 export function describePostgres(url: string): string {
-  return connectionOf(url).dbname;
+  return connectionOf(url).url;
 }
 
 /** `pg_dump --format=custom` of the database into `destination`. */
 export async function backupPostgres(url: string, destination: string): Promise<void> {
   const connection = connectionOf(url);
-  await run("pg_dump", ["--format=custom", `--file=${destination}`, `--dbname=${connection.dbname}`], connection);
+  await run("pg_dump", ["--format=custom", `--file=${destination}`, `--dbname=${connection.url}`], connection);
 }
 
 /**
@@ -51,11 +51,11 @@ export async function restorePostgres(file: string, url: string): Promise<void> 
     const others = rows[0]?.count ?? 0;
     if (others > 0) {
       throw new BackupError(
-        `${connection.dbname} is in use: ${others} other connection${others === 1 ? " is" : "s are"} open (a running server?): stop every server using it, then restore`,
+        `${connection.url} is in use: ${others} other connection${others === 1 ? " is" : "s are"} open (a running server?): stop every server using it, then restore`,
       );
     }
   });
-  await run("pg_restore", ["--clean", "--if-exists", "--no-owner", "--single-transaction", `--dbname=${connection.dbname}`, file], connection);
+  await run("pg_restore", ["--clean", "--if-exists", "--no-owner", "--single-transaction", `--dbname=${connection.url}`, file], connection);
   const archived = archivedObjects(await run("pg_restore", ["--list", file], null));
   await withClient(url, (client) => dropObjectsNotIn(client, archived));
 }
@@ -111,14 +111,14 @@ function quote(identifier: string): string {
   return `"${identifier.replaceAll('"', '""')}"`;
 }
 
-type Connection = { dbname: string; password: string };
+type Connection = { url: string; password: string };
 
 /** The libpq connection string without its password, and the password apart (for PGPASSWORD). */
 function connectionOf(url: string): Connection {
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = "";
-  return { dbname: parsed.toString(), password };
+  return { url: parsed.toString(), password };
 }
 
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import SQLite from "better-sqlite3";
-import { sql, type Kysely } from "kysely";
+import { Migrator, sql, type Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "../config";
@@ -253,6 +253,53 @@ describe("npm run db:backup and db:restore", () => {
     expect((await getSession(bobAgain))?.user.email).toBe(bob.email);
     const carolSignIn = await createClient(restoredApp).post("/api/auth/sign-in/email", { email: carol.email, password: carol.input.password });
     expect(carolSignIn.status).toBe(401);
+  });
+});
+
+describe("a backup of an older version", () => {
+  let older: TestDatabase;
+  let newer: TestDatabase;
+
+  beforeAll(async () => {
+    [older, newer] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  });
+
+  afterAll(async () => {
+    await older?.drop();
+    await newer?.drop();
+  });
+
+  test("restores into this version's database, and the app applies the migrations it lacks at start", async () => {
+    const names = Object.keys(migrations);
+    const [latest, previous] = [names.at(-1)!, names.at(-2)!];
+    const handle = openDatabase(loadConfig(testEnvironment(older)).database);
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo(previous)).error).toBeUndefined();
+    } finally {
+      await handle.close();
+    }
+    const file = path.join(older.dataDir, `older.${older.dialect === "sqlite" ? "sqlite" : "dump"}`);
+    expect((await runCli("backup", [file], older)).code).toBe(0);
+    // The database it goes into is this version's, every migration applied (the objects of the latest among them).
+    const current = await createTestApp({ database: newer });
+    await current.close();
+    await waitUntilUnused(newer);
+
+    expect(await runCli("restore", [file, "--yes"], newer)).toEqual({
+      code: 0,
+      stdout: `Restored ${targetOf(newer)} from ${file}. The backup lacks migrations ${latest}: the app applies them when it starts (or run npm run db:migrate). Start the servers again.\n`,
+      stderr: "",
+    });
+    const restarted = await createTestApp({ database: newer });
+    try {
+      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(restarted.db);
+      expect(applied.rows.map((row) => row.name)).toEqual(names);
+      const user = await createVerifiedUser(restarted, { label: "After upgrade" });
+      expect((await getSession(user.client))?.user.email).toBe(user.email);
+    } finally {
+      await restarted.close();
+    }
   });
 });
 

@@ -51,8 +51,8 @@ export async function backupDatabase(database: DatabaseConfig, file: string): Pr
   return { file: destination, bytes: statSync(destination).size };
 }
 
-/** What a restore did, for the operator: the migrations the backup has and those this version adds at its next start. */
-export type RestoreResult = { file: string; target: string; migrations: string[]; pending: string[] };
+/** What a restore did, for the operator: the backup, the database, and the migrations this version adds at its next start. */
+export type RestoreResult = { file: string; target: string; pending: string[] };
 
 /**
  * Replaces the whole database with the backup in `file`. Refuses, changing nothing, when the file is missing, is not
@@ -79,7 +79,7 @@ export async function restoreDatabase(database: DatabaseConfig, file: string): P
   }
   if (database.dialect === "sqlite") await restoreSqlite(source, database.file);
   else await restorePostgres(source, database.url);
-  return { file: source, target: describeDatabase(database), migrations: applied, pending: known.filter((name) => !applied.includes(name)) };
+  return { file: source, target: describeDatabase(database), pending: known.filter((name) => !applied.includes(name)) };
 }
 
 const SQLITE_HEADER = "SQLite format 3\0";
