@@ -57,12 +57,25 @@ export async function callProvider<T>(action: string, run: () => Promise<T>): Pr
 
 export function toProviderError(action: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
+  // A request that timed out may have reached the provider: the answer cannot say nothing was changed.
+  if (isTimeout(error)) {
+    return new AppError(
+      ERROR_CODES.SERVICE_UNAVAILABLE,
+      `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`,
+    );
+  }
   const status = providerStatus(error);
   if (status === undefined || status >= 500 || status === 429) {
     return new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
   }
   const detail = providerDetail(error);
   return new AppError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+}
+
+/** Whether a call gave up waiting for the provider (the client's timeout, while connecting, waiting or reading). */
+function isTimeout(error: unknown): boolean {
+  const failure = error as ProviderFailure | null;
+  return failure?.name === "TimeoutError" || /aborted due to timeout/i.test(failure?.message ?? "");
 }
 
 /** Whether a call failed because the provider does not have the object. */
