@@ -195,13 +195,13 @@ describe("checkout while the provider is down or slow", () => {
     expect(await localRows(organization.id)).toMatchObject({ objects: ["checkout"], audit: ["billing.checkout_started"] });
   });
 
-  it("the checkout call held past the timeout: 503 within the bound, no local checkout; the retry reuses the customer", async () => {
+  it("the checkout call held past the timeout: 504 within the bound, no local checkout; the retry reuses the customer", async () => {
     const organization = await createOrganizationWithOwner(owner, "Slow checkout");
     const productId = await productIdOf(owner.client, "pro");
     proxy.hold((request) => request.method === "POST" && request.url?.startsWith("/v1/checkouts") === true);
     try {
       const { answer, ms } = await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }));
-      await expectError(answer, 503, NOT_IN_TIME("start the checkout"));
+      await expectError(answer, 504, NOT_IN_TIME("start the checkout"));
       expect(ms).toBeGreaterThanOrEqual(CLIENT_TIMEOUT_MS - 500);
     } finally {
       expect(await proxy.release({ forward: false })).toEqual(["POST /v1/checkouts/"]);
@@ -221,7 +221,7 @@ describe("checkout while the provider is down or slow", () => {
 });
 
 describe("plan change while the provider is down or slow", () => {
-  it("refused, then held past the timeout: 503 each time and the plan shown is the one at the provider; then it changes once", async () => {
+  it("refused (503), then held past the timeout (504): each time the plan shown is the one at the provider; then it changes once", async () => {
     const organization = await createOrganizationWithOwner(owner, "Plan change");
     await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
     const monthly = await overviewOf(organization.id);
@@ -238,7 +238,7 @@ describe("plan change while the provider is down or slow", () => {
     proxy.hold((request) => request.method === "PATCH" && request.url?.startsWith("/v1/subscriptions/") === true);
     try {
       const { answer, ms } = await timed(change);
-      await expectError(answer, 503, NOT_IN_TIME("change the plan"));
+      await expectError(answer, 504, NOT_IN_TIME("change the plan"));
       expect(ms).toBeGreaterThanOrEqual(CLIENT_TIMEOUT_MS - 500);
     } finally {
       expect(await proxy.release({ forward: false })).toEqual([`PATCH /v1/subscriptions/${monthly.subscription?.id}`]);
@@ -265,7 +265,7 @@ describe("plan change while the provider is down or slow", () => {
     const change = () => owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { productId: yearly });
     proxy.hold((request) => request.method === "PATCH" && request.url?.startsWith("/v1/subscriptions/") === true);
     try {
-      await expectError((await timed(change)).answer, 503, NOT_IN_TIME("change the plan"));
+      await expectError((await timed(change)).answer, 504, NOT_IN_TIME("change the plan"));
       expect((await overviewOf(organization.id)).subscription?.productId).toBe(monthly.plan.productId);
     } finally {
       await proxy.release({ forward: true });

@@ -43,9 +43,11 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * Runs one provider call; a failure becomes the app's answer: 503 when the provider cannot be reached, times
- * out, is overloaded or fails itself (try again later), 502 when it refuses what the app asked (the app's
- * mistake or a state it did not expect). Callers handle the refusals they expect (404, 422) before this.
+ * Runs one provider call; a failure becomes the app's answer: 503 when the provider cannot be reached, is
+ * overloaded or fails itself (nothing was changed: try again later), 504 when it did not answer within the
+ * client's timeout (the request may have reached it: a retry is safe, and a change it made arrives by webhook),
+ * 502 when it refuses what the app asked (the app's mistake or a state it did not expect). Callers handle the
+ * refusals they expect (404, 422) before this.
  */
 export async function callProvider<T>(action: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -60,7 +62,7 @@ export function toProviderError(action: string, error: unknown): AppError {
   // A request that timed out may have reached the provider: the answer cannot say nothing was changed.
   if (isTimeout(error)) {
     return new AppError(
-      ERROR_CODES.SERVICE_UNAVAILABLE,
+      ERROR_CODES.UPSTREAM_TIMEOUT,
       `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`,
     );
   }
