@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BillingOverview } from "../../../common/billing.schemas";
+import { MAX_USAGE_ATTEMPTS } from "../../jobs/billing-worker";
 import { checkoutIdOf, productIdOf, sandboxCall, settleBilling, subscribe } from "../../test/billing";
 import { createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { expectError } from "../../test/request";
@@ -325,6 +326,32 @@ describe("usage while the provider is down or slow", () => {
     await server.services.billingWorker.drain();
     expect(await usageRow(organization.id)).toEqual({ status: "sent", attempts: 2 });
     expect(await providerEvents(organization.id)).toMatchObject([{ name: "api_request", metadata: { quantity: 5 } }]);
+  });
+
+  it("an outage longer than the retry limit only delays the usage: it is still sent once the provider is back", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Long outage");
+    await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
+    await proxy.down();
+    try {
+      expect((await owner.client.post(`/api/organizations/${organization.id}/billing/usage`, { meter: "api_request", quantity: 3 })).status).toBe(202);
+      await server.services.billingWorker.drain();
+      // Hours of failed attempts behind it: the next one is the last the limit allows.
+      await server.db
+        .updateTable("billing_usage_event")
+        .set({ attempts: MAX_USAGE_ATTEMPTS - 1, next_attempt_at: new Date(Date.now() - 1_000).toISOString() })
+        .where("organization_id", "=", organization.id)
+        .execute();
+      await server.services.billingWorker.drain();
+      await makeDue(organization.id);
+      await server.services.billingWorker.drain();
+    } finally {
+      await proxy.up();
+    }
+    expect(await usageRow(organization.id)).toEqual({ status: "pending", attempts: MAX_USAGE_ATTEMPTS + 1 });
+    await makeDue(organization.id);
+    await server.services.billingWorker.drain();
+    expect(await usageRow(organization.id)).toEqual({ status: "sent", attempts: MAX_USAGE_ATTEMPTS + 1 });
+    expect(await providerEvents(organization.id)).toMatchObject([{ name: "api_request", metadata: { quantity: 3 } }]);
   });
 });
 

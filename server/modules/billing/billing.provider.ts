@@ -66,12 +66,17 @@ export function toProviderError(action: string, error: unknown): AppError {
       `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`,
     );
   }
-  const status = providerStatus(error);
-  if (status === undefined || status >= 500 || status === 429) {
+  if (isProviderUnavailable(error)) {
     return new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
   }
   const detail = providerDetail(error);
   return new AppError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+}
+
+/** Whether a call failed because the provider could not act now (unreachable, overloaded, failing), not because it refused. */
+export function isProviderUnavailable(error: unknown): boolean {
+  const status = providerStatus(error);
+  return status === undefined || status >= 500 || status === 429;
 }
 
 /** Whether a call gave up waiting for the provider (the client's timeout, while connecting, waiting or reading). */
