@@ -138,6 +138,11 @@ afterAll(async () => {
   await proxy?.close();
 });
 
+/** Changes the app's webhook endpoint at the provider (where it delivers, or whether it delivers at all). */
+async function setWebhooks(change: { url?: string; enabled?: boolean }): Promise<void> {
+  expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpointId}`, change)).status).toBe(200);
+}
+
 async function overviewOf(organizationId: string): Promise<BillingOverview> {
   const response = await owner.client.get(`/api/organizations/${organizationId}/billing`);
   expect(response.status).toBe(200);
@@ -218,6 +223,37 @@ describe("checkout while the provider is down or slow", () => {
     expect(await providerCustomers(organization.id)).toEqual([customer]);
     expect(await providerCheckouts(organization.id)).toHaveLength(1);
     expect(await localRows(organization.id)).toMatchObject({ objects: ["checkout"], audit: ["billing.checkout_started"] });
+  });
+
+  it("a customer the provider created after the client gave up is found again by the retry, not created twice", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Late customer");
+    const productId = await productIdOf(owner.client, "pro");
+    proxy.hold((request) => request.method === "POST" && request.url?.startsWith("/v1/customers") === true);
+    // Its customer.created webhook does not arrive either: only the retry's lookup can find the customer.
+    await setWebhooks({ enabled: false });
+    try {
+      await expectError(
+        (await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }))).answer,
+        504,
+        NOT_IN_TIME("create the billing customer"),
+      );
+      expect(await proxy.release({ forward: true })).toEqual(["POST /v1/customers/"]);
+      await settleBilling(server);
+    } finally {
+      await proxy.release({ forward: false });
+      await setWebhooks({ enabled: true });
+    }
+    const [customer] = await providerCustomers(organization.id);
+    expect(customer).toBeDefined();
+    expect(await localRows(organization.id)).toEqual({ customers: [], objects: [], audit: [] });
+
+    expect((await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })).status).toBe(200);
+    expect(await providerCustomers(organization.id)).toEqual([customer]);
+    expect(await localRows(organization.id)).toEqual({
+      customers: [{ customer_id: customer?.id }],
+      objects: ["checkout"],
+      audit: ["billing.checkout_started"],
+    });
   });
 });
 
@@ -362,7 +398,7 @@ describe("webhooks lost during an outage", () => {
     const before = await overviewOf(organization.id);
     const yearly = await productIdOf(owner.client, "pro", "year");
     // The app's endpoint is unreachable from the provider: every delivery fails.
-    expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpointId}`, { url: "http://127.0.0.1:9/api/billing/webhooks" })).status).toBe(200);
+    await setWebhooks({ url: "http://127.0.0.1:9/api/billing/webhooks" });
     try {
       const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${before.subscription?.id}`, { product_id: yearly });
       expect(updated.status).toBe(200);
@@ -377,7 +413,7 @@ describe("webhooks lost during an outage", () => {
       expect(after.subscription).toMatchObject({ id: before.subscription?.id, productId: yearly, recurringInterval: "year", status: "active" });
       expect(after.plan).toEqual({ ...before.plan, productId: yearly });
     } finally {
-      await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpointId}`, { url: `${server.config.baseUrl}/api/billing/webhooks` });
+      await setWebhooks({ url: `${server.config.baseUrl}/api/billing/webhooks` });
     }
   });
 });
