@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
   BAD_GATEWAY: "BAD_GATEWAY",
+  /** A service the app depends on did not answer in time: the request may have reached it, so it may have acted. */
+  UPSTREAM_TIMEOUT: "UPSTREAM_TIMEOUT",
   INTERNAL_ERROR: "INTERNAL_ERROR",
   /** The organization's plan does not include what was asked (more members, more teams, a feature). */
   PLAN_LIMIT_REACHED: "PLAN_LIMIT_REACHED",
@@ -35,6 +37,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
   BAD_GATEWAY: 502,
+  UPSTREAM_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
   PLAN_LIMIT_REACHED: 403,
   WEBHOOK_VERIFICATION_FAILED: 400,

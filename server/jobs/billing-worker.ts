@@ -7,6 +7,7 @@ import {
   findDueUsageEvents,
   findDueWebhookEvents,
   finishWebhookEvent,
+  isProviderUnavailable,
   markUsageRetry,
   markUsageSent,
   purgeHandledBefore,
@@ -15,6 +16,7 @@ import {
 
 const BATCH = 50;
 export const MAX_WEBHOOK_ATTEMPTS = 10;
+/** Refusals of a usage batch before it is marked failed; a provider that cannot be reached is waited for without limit. */
 export const MAX_USAGE_ATTEMPTS = 20;
 /** How often every billed organization is re-read from the provider, to heal webhooks that never arrived. */
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
@@ -93,7 +95,8 @@ export function startBillingWorker(deps: {
       await markUsageRetry(deps.db, ids, {
         error: message,
         attempts,
-        retryAt: attempts < MAX_USAGE_ATTEMPTS ? new Date(Date.now() + billingRetryDelayMs(attempts)) : null,
+        // Usage is billed: an outage of any length only delays it (hourly retries once the backoff is capped).
+        retryAt: attempts < MAX_USAGE_ATTEMPTS || isProviderUnavailable(error) ? new Date(Date.now() + billingRetryDelayMs(attempts)) : null,
       });
       return 0;
     }

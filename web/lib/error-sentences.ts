@@ -139,6 +139,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   TOO_MANY_REQUESTS: "Too many attempts. Wait a minute, then try again.",
   SERVICE_UNAVAILABLE: "The service is unavailable for a moment. Nothing was changed; try again shortly.",
   BAD_GATEWAY: "A service Atrium depends on refused this. Nothing was changed; try again, or contact support if it keeps happening.",
+  UPSTREAM_TIMEOUT: "A service Atrium depends on did not answer in time. Reload the page in a moment: if nothing changed, try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
 };

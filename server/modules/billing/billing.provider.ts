@@ -43,9 +43,11 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * Runs one provider call; a failure becomes the app's answer: 503 when the provider cannot be reached, times
- * out, is overloaded or fails itself (try again later), 502 when it refuses what the app asked (the app's
- * mistake or a state it did not expect). Callers handle the refusals they expect (404, 422) before this.
+ * Runs one provider call; a failure becomes the app's answer: 503 when the provider cannot be reached, is
+ * overloaded or fails itself (nothing was changed: try again later), 504 when it did not answer within the
+ * client's timeout (the request may have reached it: a retry is safe, and a change it made arrives by webhook),
+ * 502 when it refuses what the app asked (the app's mistake or a state it did not expect). Callers handle the
+ * refusals they expect (404, 422) before this.
  */
 export async function callProvider<T>(action: string, run: () => Promise<T>): Promise<T> {
   try {
@@ -57,12 +59,30 @@ export async function callProvider<T>(action: string, run: () => Promise<T>): Pr
 
 export function toProviderError(action: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const status = providerStatus(error);
-  if (status === undefined || status >= 500 || status === 429) {
+  // A request that timed out may have reached the provider: the answer cannot say nothing was changed.
+  if (isTimeout(error)) {
+    return new AppError(
+      ERROR_CODES.UPSTREAM_TIMEOUT,
+      `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`,
+    );
+  }
+  if (isProviderUnavailable(error)) {
     return new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
   }
   const detail = providerDetail(error);
   return new AppError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+}
+
+/** Whether a call failed because the provider could not act now (unreachable, overloaded, failing), not because it refused. */
+export function isProviderUnavailable(error: unknown): boolean {
+  const status = providerStatus(error);
+  return status === undefined || status >= 500 || status === 429;
+}
+
+/** Whether a call gave up waiting for the provider (the client's timeout, while connecting, waiting or reading). */
+function isTimeout(error: unknown): boolean {
+  const failure = error as ProviderFailure | null;
+  return failure?.name === "TimeoutError" || /aborted due to timeout/i.test(failure?.message ?? "");
 }
 
 /** Whether a call failed because the provider does not have the object. */

@@ -6,6 +6,10 @@ describe("billing errors in product words", () => {
   it("words each code the billing endpoints answer with, not the server's message", () => {
     const providerDown = new ApiError("The billing provider is not answering (start the checkout); nothing was changed.", 503, "SERVICE_UNAVAILABLE");
     expect(billingErrorMessage(providerDown)).toBe("The payment provider is not answering right now. Nothing was changed; try again in a moment.");
+    const providerSlow = new ApiError("The billing provider did not answer in time (change the plan).", 504, "UPSTREAM_TIMEOUT");
+    expect(billingErrorMessage(providerSlow)).toBe(
+      "The payment provider did not answer in time. Reload the page in a moment: if the change is not there, try again (it is never made twice).",
+    );
     expect(billingErrorMessage(new ApiError("You are not allowed to access resource: billing", 403, "FORBIDDEN"))).toBe(
       "Only owners and admins can change billing.",
     );

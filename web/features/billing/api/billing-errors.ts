@@ -14,6 +14,7 @@ const BY_CODE: Record<string, string> = {
   TOO_MANY_REQUESTS: "Too many attempts. Wait a minute, then try again.",
   SERVICE_UNAVAILABLE: "The payment provider is not answering right now. Nothing was changed; try again in a moment.",
   BAD_GATEWAY: "The payment provider did not accept this change. Nothing was changed; try again, or contact support if it keeps happening.",
+  UPSTREAM_TIMEOUT: "The payment provider did not answer in time. Reload the page in a moment: if the change is not there, try again (it is never made twice).",
   VALIDATION_ERROR: "Some details are not right. Check them and try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Nothing was changed; try again in a moment.",
 };
