@@ -69,7 +69,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const worker = runJobs ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs }) : idlePollingLoop;
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
-  const billingWorker = runJobs ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs }) : idlePollingLoop;
+  const billingWorker = runJobs
+    ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs, reconcileEveryMs: config.billingReconcileEveryMs })
+    : idlePollingLoop;
   const auditRetention = runJobs ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays }) : idlePollingLoop;
   const auth = createAuth({
     config,

@@ -21,12 +21,12 @@ export const MAX_USAGE_ATTEMPTS = 20;
 /** How often every billed organization is re-read from the provider, to heal webhooks that never arrived. */
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
 /**
- * How long the instance applying webhooks may go on before another may take over; extended after each delivery.
- * Far longer than one delivery takes (a grant event's re-read is a few provider calls, 8 s each at most).
+ * How long the instance applying webhooks may go on before another may take over; extended after each delivery,
+ * so it need only outlast one (a grant event's re-read is four provider calls, 8 s each at most). It is also how
+ * long webhooks wait when the instance holding it dies.
  */
-export const WEBHOOK_LEASE_MS = 5 * 60_000;
-/** How long claimed usage records belong to the send under way: far longer than one provider call may take. */
-export const USAGE_LEASE_MS = 5 * 60_000;
+export const WEBHOOK_LEASE_MS = 60_000;
+export const USAGE_LEASE_MS = 60_000;
 
 /**
  * Handled webhook deliveries and sent usage are kept a month (time to look into a question about a charge),
