@@ -62,6 +62,8 @@ export function startBillingWorker(deps: {
 
   /** Applies one batch of due deliveries if this instance gets the applier's lease; answers how many it went through. */
   async function applyWebhooks(): Promise<number> {
+    // A look first, so an idle poll writes nothing.
+    if ((await findDueWebhookEvents(deps.db, 1)).length === 0) return 0;
     const lease = await claimJob(deps.db, "billing webhooks", WEBHOOK_LEASE_MS);
     if (!lease) return 0;
     let handled = 0;

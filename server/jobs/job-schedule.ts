@@ -4,37 +4,32 @@ import type { Database } from "../db/schema";
 
 /**
  * Jobs that one instance at a time runs, when several instances share the database (docs/decisions/0013). Each job
- * has a row in `job_schedule` with the time it is next due. Claiming is one conditional update: "move the next run
- * to now + hold, where it is due". The database applies one such update at a time to the row (a row lock on
- * PostgreSQL, the single writer on SQLite) and the second sees the moved time, so exactly one claimer changes a row
- * and runs the job. For a scheduled job the hold is its period; for a lease it is how long the holder may work
- * before another instance may take over, and the holder extends or releases it with `rescheduleJob`.
+ * has a row in `job_schedule` with the time it is next due. Claiming is one conditional write: "move the next run
+ * to now + hold, where it is due" (or insert the row, for a job never run). The database applies such writes to a
+ * row one at a time (a row lock on PostgreSQL, the single writer on SQLite) and the second sees the moved time, so
+ * exactly one claimer changes the row and runs the job. For a scheduled job the hold is its period; for a lease it
+ * is how long the holder may work before another instance may take over, and the holder extends or releases it
+ * with `rescheduleJob`.
  */
 
 export type JobClaim = { name: string; id: string };
 
-/** Claims `name` if it is due (a job never seen before is due at once); null when it is not due or another instance claimed it. */
+/**
+ * Claims `name` if it is due: one upsert that inserts a job never seen before, or moves a due one's next run to
+ * now + `holdMs`. Null when it is not due, or another instance claimed it first.
+ */
 export async function claimJob(db: Kysely<Database>, name: string, holdMs: number): Promise<JobClaim | null> {
-  const claim = await claimDue(db, name, holdMs);
-  if (claim) return claim;
-  const created = await db
-    .insertInto("job_schedule")
-    .values({ name, next_run_at: new Date().toISOString(), claim: null })
-    .onConflict((conflict) => conflict.column("name").doNothing())
-    .executeTakeFirst();
-  return Number(created.numInsertedOrUpdatedRows ?? 0) > 0 ? claimDue(db, name, holdMs) : null;
-}
-
-async function claimDue(db: Kysely<Database>, name: string, holdMs: number): Promise<JobClaim | null> {
   const now = Date.now();
-  const id = randomUUID();
+  const claim = { name, id: randomUUID() };
+  const nextRunAt = new Date(now + holdMs).toISOString();
   const result = await db
-    .updateTable("job_schedule")
-    .set({ next_run_at: new Date(now + holdMs).toISOString(), claim: id })
-    .where("name", "=", name)
-    .where("next_run_at", "<=", new Date(now).toISOString())
+    .insertInto("job_schedule")
+    .values({ name, next_run_at: nextRunAt, claim: claim.id })
+    .onConflict((conflict) =>
+      conflict.column("name").doUpdateSet({ next_run_at: nextRunAt, claim: claim.id }).where("job_schedule.next_run_at", "<=", new Date(now).toISOString()),
+    )
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0 ? { name, id } : null;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? claim : null;
 }
 
 /**
