@@ -86,6 +86,12 @@ const envSchema = z.object({
   ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
   ALLOW_ORGANIZATION_CREATION: z.enum(["everyone", "admins", "nobody"]).default("everyone"),
   DISABLE_ORGANIZATION_DELETION: flag,
+  BILLING_RECONCILE_SECONDS: z.coerce
+    .number()
+    .int("use whole seconds")
+    .min(1, "use at least 1 second")
+    .max(604_800, "use at most 604800 seconds (a week)")
+    .default(21_600),
   AUDIT_RETENTION_DAYS: z.coerce.number().int("use whole days").min(1, "use at least 1 day").max(36_500, "use at most 36500 days").default(365),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
@@ -143,6 +149,8 @@ export type Config = {
    * otherwise the built-in sandbox when it runs, otherwise none (billing answers 503).
    */
   billing: { provider: "polar" | "sandbox"; serverUrl: string; accessToken: string; webhookSecret: string } | null;
+  /** How often one instance re-reads every billed organization from the provider (BILLING_RECONCILE_SECONDS). */
+  billingReconcileEveryMs: number;
   organizations: {
     limit?: number;
     whoMayCreate: "everyone" | "admins" | "nobody";
@@ -320,6 +328,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },
     redisUrl: env.REDIS_URL,
     billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
+    billingReconcileEveryMs: env.BILLING_RECONCILE_SECONDS * 1_000,
     organizations: {
       limit: env.ORGANIZATION_LIMIT,
       whoMayCreate: env.ALLOW_ORGANIZATION_CREATION,

@@ -1,9 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type DatabaseHandle } from "./db/database";
@@ -13,6 +9,7 @@ import { SIGN_IN_LIMIT } from "./test/rate-limit";
 import { randomIp } from "./test/request";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
 import { freePort } from "./test/free-port";
+import { startServerProcess, type ServerProcess } from "./test/server-process";
 
 /**
  * Two real instances of the server (server/main.ts in two child processes, A and B) sharing one database and one
@@ -22,7 +19,6 @@ import { freePort } from "./test/free-port";
  * and measures from the moment A's answer arrived until B's first answer that shows it.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** The issue's bound: a change made on one instance shows on every other within this. */
 const WITHIN_MS = 1_000;
@@ -31,7 +27,7 @@ const PROBE_EVERY_MS = 25;
 /** The prefix of the rate-limit counters in Redis (server/auth/rate-limit-store.ts). */
 const RATE_LIMIT_PREFIX = "atrium:rate-limit:";
 
-type Instance = { name: "A" | "B"; port: number; url: string; child?: ChildProcess; output: string[] };
+type Instance = ServerProcess;
 /** An answer as a client saw it; `at` is when it had arrived in full (performance.now()). */
 type Answer = { status: number; text: string; data: unknown; sessionCookie?: string; at: number };
 /** A browser: its own client address (its own rate-limit buckets) and the session cookie it holds. */
@@ -54,7 +50,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function logs(): string {
   return [A, B]
     .filter(Boolean)
-    .map((instance) => `--- instance ${instance.name} (${instance.url}) ---\n${instance.output.join("\n") || "(no output)"}`)
+    .map((instance) => instance.logs())
     .join("\n");
 }
 
@@ -192,51 +188,6 @@ async function warmOnB(read: () => Promise<void>): Promise<void> {
   await read();
 }
 
-async function startInstance(instance: Instance, env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: String(instance.port),
-      BASE_URL: instance.url,
-      DEV_MAILBOX: "true",
-      DEV_IDENTITY_PROVIDER: "false",
-      BILLING_SANDBOX: "false",
-      LOG_LEVEL: "warn",
-      TRUSTED_PROXIES: "127.0.0.1",
-      REDIS_URL,
-      ADMIN_EMAILS: adminInput.email,
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  instance.child = child;
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on("line", (line) => instance.output.push(line));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`instance ${instance.name} exited (${child.exitCode ?? child.signalCode})`);
-      await pause(100);
-      const health = await fetch(`${instance.url}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
-      return health?.status === 200;
-    },
-    { timeoutMs: 40_000, what: `instance ${instance.name} to answer /healthz` },
-  );
-}
-
-async function stopInstance(instance: Instance | undefined): Promise<void> {
-  const child = instance?.child;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** The test needs the Redis the instances share: it says so rather than pass without it (both would fail open). */
 async function expectRedisReachable(): Promise<void> {
   const redis = new Redis(REDIS_URL, {
@@ -261,14 +212,18 @@ beforeAll(async () => {
   await expectRedisReachable();
   database = await createTestDatabase();
   const [portA, portB] = [await freePort(), await freePort()];
-  A = { name: "A", port: portA, url: `http://127.0.0.1:${portA}`, output: [] };
-  B = { name: "B", port: portB, url: `http://127.0.0.1:${portB}`, output: [] };
   // One deployment: one database, one auth secret (a cookie set by A is valid on B), one Redis.
-  const shared = { DATA_DIR: database.dataDir, DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("base64url") };
+  const shared = {
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.url,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    REDIS_URL,
+    ADMIN_EMAILS: adminInput.email,
+  };
+  // One after the other: A applies the migrations, B finds nothing left to apply.
+  A = await startServerProcess({ name: "A", port: portA, env: { ...shared, TRUSTED_ORIGINS: `http://127.0.0.1:${portB}` } });
+  B = await startServerProcess({ name: "B", port: portB, env: { ...shared, TRUSTED_ORIGINS: A.url } });
   await withLogs(async () => {
-    // One after the other: A applies the migrations, B finds nothing left to apply.
-    await startInstance(A, { ...shared, TRUSTED_ORIGINS: B.url });
-    await startInstance(B, { ...shared, TRUSTED_ORIGINS: A.url });
     admin = await createVerifiedUser(adminInput);
     expect((await getSession(A, admin.browser))?.user.role).toBe("admin");
   });
@@ -276,7 +231,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.close();
-  await Promise.all([stopInstance(A), stopInstance(B)]);
+  await Promise.all([A?.stop(), B?.stop()]);
   await database?.drop();
 });
 

@@ -19,7 +19,7 @@ import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
-import { idlePollingLoop } from "./jobs/polling-loop";
+import { idlePollingLoop, type PollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
@@ -31,6 +31,8 @@ export type Services = {
   worker: OutboxWorker;
   billing: Billing;
   billingWorker: BillingWorker;
+  /** The hourly audit log purge (tests drain it before they arrange old entries). */
+  auditRetention: PollingLoop;
   readCache: ReadCache;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
@@ -69,7 +71,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const worker = runJobs ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs }) : idlePollingLoop;
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
-  const billingWorker = runJobs ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs }) : idlePollingLoop;
+  const billingWorker = runJobs
+    ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs, reconcileEveryMs: config.billingReconcileEveryMs })
+    : idlePollingLoop;
   const auditRetention = runJobs ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays }) : idlePollingLoop;
   const auth = createAuth({
     config,
@@ -108,6 +112,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     worker,
     billing,
     billingWorker,
+    auditRetention,
     readCache,
     sandbox,
     devIdentity,

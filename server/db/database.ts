@@ -35,9 +35,10 @@ export function openDatabase(database: Config["database"], options: { onQuery?: 
   }
   if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
+  // First: switching a new file to WAL takes a lock another process starting at the same time may hold.
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
   return { db, dialect: "sqlite", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };

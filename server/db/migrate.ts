@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, SqliteAdapter, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
 import * as auth from "./migrations/0001-auth";
 import * as mail from "./migrations/0002-mail";
 import * as organizations from "./migrations/0003-organizations";
@@ -9,6 +9,7 @@ import * as auditLog from "./migrations/0007-audit-log";
 import * as userSearch from "./migrations/0008-user-search";
 import * as cacheInvalidation from "./migrations/0009-cache-invalidation";
 import * as userSearchFacets from "./migrations/0010-user-search-facets";
+import * as jobSchedule from "./migrations/0011-job-schedule";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -22,18 +23,55 @@ export const migrations: Record<string, Migration> = {
   "0008-user-search": userSearch,
   "0009-cache-invalidation": cacheInvalidation,
   "0010-user-search-facets": userSearchFacets,
+  "0011-job-schedule": jobSchedule,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies every pending migration; throws with the failing migration's name. */
+/** How long a process waits for another one's migrations on SQLite before giving up. */
+const SQLITE_MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * Applies every pending migration; throws with the failing migration's name. Safe when several processes start at
+ * once on one database: one applies, the others wait for it and then find nothing left to do.
+ * - PostgreSQL: Kysely's migrator takes a session advisory lock and applies each run in a transaction, and its
+ *   creation of its own tables tolerates a concurrent creation.
+ * - SQLite: Kysely takes no lock (it assumes one process), and a transaction that reads before it writes cannot
+ *   wait for another process's write lock (SQLITE_BUSY at once). So the whole run is one `BEGIN IMMEDIATE`
+ *   transaction, which takes the write lock first and waits for it; a failing migration rolls back the whole run.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  const migrate = (on: Kysely<any>) => new Migrator({ db: on, provider }).migrateToLatest();
+  const { error, results } = db.getExecutor().adapter instanceof SqliteAdapter ? await migrateSqlite(db, migrate) : await migrate(db);
   const failed = results?.find((result) => result.status === "Error");
   if (error) {
     throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return (results ?? []).map((result) => result.migrationName);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+async function migrateSqlite(db: Kysely<any>, migrate: (on: Kysely<any>) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  return db.connection().execute(async (connection) => {
+    const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+    // busy_timeout makes each attempt wait a few seconds for the lock; a longer run of another process outlasts it.
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(connection);
+        break;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      }
+    }
+    try {
+      const result = await migrate(connection);
+      await sql.raw(result.error ? "rollback" : "commit").execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
 }

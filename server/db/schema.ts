@@ -206,6 +206,13 @@ export type CacheInvalidationTable = {
   created_at: Generated<number | string>;
 };
 
+/** A job only one instance runs at a time, and when it is next due (migration 0011, server/jobs/job-schedule.ts). */
+export type JobScheduleTable = {
+  name: string;
+  next_run_at: Timestamp;
+  claim: string | null;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -224,4 +231,5 @@ export type Database = {
   billing_usage_event: BillingUsageEventTable;
   audit_event: AuditEventTable;
   cache_invalidation: CacheInvalidationTable;
+  job_schedule: JobScheduleTable;
 };

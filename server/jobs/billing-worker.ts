@@ -1,15 +1,17 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logger";
+import { claimJob, rescheduleJob, runScheduledJob } from "./job-schedule";
 import { startPollingLoop, type PollingLoop } from "./polling-loop";
 import {
   applyWebhookEvent,
+  claimUsageEvents,
   findDueUsageEvents,
   findDueWebhookEvents,
-  finishWebhookEvent,
   isProviderUnavailable,
   markUsageRetry,
   markUsageSent,
+  markWebhookRetry,
   purgeHandledBefore,
   type Billing,
 } from "../modules/billing";
@@ -20,6 +22,13 @@ export const MAX_WEBHOOK_ATTEMPTS = 10;
 export const MAX_USAGE_ATTEMPTS = 20;
 /** How often every billed organization is re-read from the provider, to heal webhooks that never arrived. */
 export const RECONCILE_EVERY_MS = 6 * 3_600_000;
+/**
+ * How long the instance applying webhooks may go on before another may take over; extended after each delivery,
+ * so it need only outlast one (a grant event's re-read is four provider calls, 8 s each at most). It is also how
+ * long webhooks wait when the instance holding it dies.
+ */
+export const WEBHOOK_LEASE_MS = 60_000;
+export const USAGE_LEASE_MS = 60_000;
 
 /**
  * Handled webhook deliveries and sent usage are kept a month (time to look into a question about a charge),
@@ -38,7 +47,10 @@ export type BillingWorker = PollingLoop;
  * Applies stored webhook deliveries in the order they arrived, sends queued usage to the provider's event
  * ingestion (retried with backoff; the idempotency key is the event's external id, so a retry after a lost
  * answer is not counted twice), and reconciles every billed organization on a schedule. Polls, and runs at
- * once when nudged.
+ * once when nudged. Several instances may run it (docs/decisions/0013): one applies webhooks at a time, under
+ * a lease, so arrival order holds across instances, and each delivery is applied and marked in one transaction,
+ * so it is applied once even if that lease runs out; usage is claimed before it is sent; reconciliation and the
+ * purge run once per period across instances.
  */
 export function startBillingWorker(deps: {
   db: Kysely<Database>;
@@ -49,32 +61,53 @@ export function startBillingWorker(deps: {
 }): BillingWorker {
   const pollMs = deps.pollMs ?? 2_000;
   const reconcileEveryMs = deps.reconcileEveryMs ?? RECONCILE_EVERY_MS;
-  let lastReconcileAt = Date.now();
 
+  /** Applies one batch of due deliveries if this instance gets the applier's lease; answers how many it went through. */
   async function applyWebhooks(): Promise<number> {
-    const due = await findDueWebhookEvents(deps.db, BATCH);
-    for (const event of due) {
-      try {
-        await finishWebhookEvent(deps.db, event.id, await applyWebhookEvent(deps, deps.billing, event.payload));
-      } catch (error) {
-        const attempts = event.attempts + 1;
-        const message = error instanceof Error ? error.message : String(error);
-        deps.logger.warn("billing webhook could not be applied", { id: event.id, type: event.type, attempt: attempts, error: message });
-        await finishWebhookEvent(deps.db, event.id, {
-          status: attempts < MAX_WEBHOOK_ATTEMPTS ? "pending" : "failed",
-          error: message,
-          attempts,
-          retryAt: new Date(Date.now() + billingRetryDelayMs(attempts)),
-        });
-        // Later events of the same batch may depend on this one: stop here and retry in order.
-        break;
+    // A look first, so an idle poll writes nothing.
+    if ((await findDueWebhookEvents(deps.db, 1)).length === 0) return 0;
+    const lease = await claimJob(deps.db, "billing webhooks", WEBHOOK_LEASE_MS);
+    if (!lease) return 0;
+    let handled = 0;
+    try {
+      for (const event of await findDueWebhookEvents(deps.db, BATCH)) {
+        if (!(await applyOne(event))) break;
+        handled++;
+        if (!(await rescheduleJob(deps.db, lease, new Date(Date.now() + WEBHOOK_LEASE_MS)))) break;
       }
+    } finally {
+      await rescheduleJob(deps.db, lease, new Date());
     }
-    return due.length;
+    return handled;
+  }
+
+  /** Applies a delivery; false when it failed (recorded for a retry), so the batch stops there. */
+  async function applyOne(event: { id: string; type: string; payload: string; attempts: number }): Promise<boolean> {
+    try {
+      const applied = await applyWebhookEvent(deps.db, deps.billing, event);
+      if (applied) deps.logger.info("billing webhook handled", { id: event.id, type: event.type, status: applied.status });
+      return true;
+    } catch (error) {
+      const attempts = event.attempts + 1;
+      const message = error instanceof Error ? error.message : String(error);
+      deps.logger.warn("billing webhook could not be applied", { id: event.id, type: event.type, attempt: attempts, error: message });
+      await markWebhookRetry(deps.db, event.id, {
+        status: attempts < MAX_WEBHOOK_ATTEMPTS ? "pending" : "failed",
+        error: message,
+        attempts,
+        retryAt: new Date(Date.now() + billingRetryDelayMs(attempts)),
+      });
+      // Later events of the same batch may depend on this one: stop here and retry in order.
+      return false;
+    }
   }
 
   async function sendUsage(): Promise<number> {
-    const due = await findDueUsageEvents(deps.db, BATCH);
+    const due = await claimUsageEvents(
+      deps.db,
+      (await findDueUsageEvents(deps.db, BATCH)).map((usage) => usage.id),
+      new Date(Date.now() + USAGE_LEASE_MS),
+    );
     if (due.length === 0) return 0;
     const ids = due.map((usage) => usage.id);
     try {
@@ -103,13 +136,13 @@ export function startBillingWorker(deps: {
     return due.length;
   }
 
-  /** The periodic work: purging what is old, then re-reading every billed organization from the provider. */
+  /** The periodic work, by one instance per period: purging what is old, then re-reading every billed organization from the provider. */
   async function reconcileWhenDue(): Promise<void> {
-    if (Date.now() - lastReconcileAt < reconcileEveryMs) return;
-    lastReconcileAt = Date.now();
-    const purged = await purgeHandledBefore(deps.db, new Date(Date.now() - BILLING_RETENTION_MS));
-    const result = await deps.billing.reconcileAll();
-    deps.logger.info("billing reconciliation finished", { ...result, purged });
+    await runScheduledJob(deps.db, "billing reconciliation", reconcileEveryMs, async () => {
+      const purged = await purgeHandledBefore(deps.db, new Date(Date.now() - BILLING_RETENTION_MS));
+      const result = await deps.billing.reconcileAll();
+      deps.logger.info("billing reconciliation finished", { ...result, purged });
+    });
   }
 
   async function runOnce(): Promise<void> {

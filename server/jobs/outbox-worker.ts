@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db/schema";
 import { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail, type MailTransport } from "../modules/mail";
 import type { Logger } from "../logger";
+import { runScheduledJob } from "./job-schedule";
 import { startPollingLoop, type PollingLoop } from "./polling-loop";
 
 export const MAX_MAIL_ATTEMPTS = 10;
@@ -44,8 +45,8 @@ export type OutboxWorkerOptions = {
 };
 
 /**
- * Delivers outbox mail with retries; polls, and runs at once when nudged after a mail is queued. Its first
- * run, and then one run an hour, also purges old mail.
+ * Delivers outbox mail with retries; polls, and runs at once when nudged after a mail is queued. Each mail is
+ * claimed before its send, so several instances send it once. Old mail is purged hourly, by one instance.
  */
 export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   const pollMs = deps.pollMs ?? 2_000;
@@ -54,7 +55,6 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   const retentionMs = deps.retentionMs ?? MAIL_RETENTION_MS;
   const purgeEveryMs = deps.purgeEveryMs ?? PURGE_EVERY_MS;
   if (leaseMs <= sendTimeoutMs) throw new RangeError(`the outbox lease (${leaseMs} ms) must be longer than the send timeout (${sendTimeoutMs} ms)`);
-  let lastPurgeAt = Number.NEGATIVE_INFINITY;
 
   /** Sends within `sendTimeoutMs`; past it the send is abandoned, even by a transport that ignores the abort. */
   async function sendWithTimeout(mail: ClaimedMail): Promise<void> {
@@ -91,13 +91,13 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
     if (!(await markMailSent(deps.db, mail))) warnLeaseLost(mail, "sent");
   }
 
+  /** Once per `purgeEveryMs` across every instance (server/jobs/job-schedule.ts); a failure is logged and retried at the next poll. */
   async function purgeWhenDue(): Promise<void> {
-    const now = Date.now();
-    if (now - lastPurgeAt < purgeEveryMs) return;
-    lastPurgeAt = now;
     try {
-      const purged = await purgeMailsCreatedBefore(deps.db, new Date(now - retentionMs));
-      if (purged.outbox + purged.devMailbox > 0) deps.logger.info("old mail purged", purged);
+      await runScheduledJob(deps.db, "mail purge", purgeEveryMs, async () => {
+        const purged = await purgeMailsCreatedBefore(deps.db, new Date(Date.now() - retentionMs));
+        if (purged.outbox + purged.devMailbox > 0) deps.logger.info("old mail purged", purged);
+      });
     } catch (error) {
       deps.logger.error("mail purge failed", { error: error instanceof Error ? error.message : String(error) });
     }

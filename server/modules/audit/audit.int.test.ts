@@ -3,6 +3,7 @@ import { sql, type Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS, type AuditEntry, type AuditLogPage } from "../../../common/audit.schemas";
 import { FREE_PLAN_LIMITS, type BillingOverview } from "../../../common/billing.schemas";
+import { openDatabase } from "../../db/database";
 import type { AuditEventTable } from "../../db/schema";
 import { productIdOf, settleBilling, subscribe } from "../../test/billing";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, uniqueSlug, waitFor, type TestUser } from "../../test/factories";
@@ -1010,7 +1011,7 @@ describe("entries cannot be changed through the product", () => {
 });
 
 describe("retention", () => {
-  it("purgeAuditLog deletes the entries older than the retention period and keeps the rest; an app started with AUDIT_RETENTION_DAYS purges at start", async () => {
+  it("purgeAuditLog deletes the entries older than the retention period and keeps the rest; the hourly purge of an app started with AUDIT_RETENTION_DAYS applies it", async () => {
     const database = await createTestDatabase();
     try {
       const first = await createTestApp({ database });
@@ -1019,6 +1020,8 @@ describe("retention", () => {
       const aged = (label: string, ageMs: number) => auditRow({ created_at: new Date(now - ageMs).toISOString(), actor_label: label });
       const rows = [aged("ancient", 400 * day), aged("just-over", 30 * day + 60_000), aged("just-under", 30 * day - 60_000), aged("fresh", 60_000)];
       try {
+        // The purge the app ran at its start is over before the old entries are arranged.
+        await first.services.auditRetention.drain();
         await first.db.insertInto("audit_event").values(rows).execute();
         expect(await purgeAuditLog(first.db, 30, new Date(now))).toBe(2);
         const left = await first.db.selectFrom("audit_event").select("actor_label").orderBy("created_at").execute();
@@ -1031,11 +1034,18 @@ describe("retention", () => {
       } finally {
         await first.close();
       }
+      // The first app ran the purge when it started; an hour passes, and the purge is due as the app restarts.
+      const { db: scheduleDb, close } = openDatabase(first.config.database);
+      try {
+        await scheduleDb.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "audit log purge").execute();
+      } finally {
+        await close();
+      }
 
       const restarted = await createTestApp({ database, env: { AUDIT_RETENTION_DAYS: "1" } });
       try {
         const labels = () => restarted.db.selectFrom("audit_event").select("actor_label").orderBy("created_at").execute();
-        await waitFor(async () => !(await labels()).some((row) => row.actor_label === "two days old"), { timeoutMs: 5_000, what: "the purge at start" });
+        await waitFor(async () => !(await labels()).some((row) => row.actor_label === "two days old"), { timeoutMs: 5_000, what: "the purge once due" });
         expect((await labels()).map((row) => row.actor_label)).toEqual(["fresh"]);
       } finally {
         await restarted.close();

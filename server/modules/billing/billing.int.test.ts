@@ -423,7 +423,9 @@ describe("usage, reconciliation, refunds, deletion", () => {
     const [handled, waiting] = [row("applied"), { ...row("pending"), next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() }];
     await server.db.insertInto("billing_webhook_event").values([handled, waiting]).execute();
 
-    const worker = startBillingWorker({ db: server.db, billing: server.services.billing, logger: createLogger("silent"), pollMs: 60_000, reconcileEveryMs: 0 });
+    // The app's own worker ran the job when it first polled: the next run is due six hours later. Six hours pass.
+    await server.db.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "billing reconciliation").execute();
+    const worker = startBillingWorker({ db: server.db, billing: server.services.billing, logger: createLogger("silent"), pollMs: 60_000 });
     try {
       await worker.drain();
     } finally {

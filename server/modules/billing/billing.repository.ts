@@ -198,20 +198,36 @@ export async function findDueWebhookEvents(db: Kysely<Database>, limit: number) 
     .execute();
 }
 
-export async function finishWebhookEvent(
+/**
+ * Marks a pending delivery handled; false when it is not pending any more (another instance handled it). Run first
+ * in the transaction that applies the delivery: the row stays locked until that transaction ends, so a second
+ * applier waits here and then changes nothing, and a rolled-back application leaves the delivery pending.
+ */
+export async function markWebhookHandled(
   db: Kysely<Database>,
   id: string,
-  outcome: { status: "applied" | "ignored"; organizationId: string | null } | { status: "pending" | "failed"; error: string; attempts: number; retryAt: Date },
+  outcome: { status: "applied" | "ignored"; organizationId: string | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("billing_webhook_event")
+    .set({ status: outcome.status, organization_id: outcome.organizationId, applied_at: new Date().toISOString(), last_error: null })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Records a failed application of a delivery still pending: retried at `retryAt`, or given up (`failed`). */
+export async function markWebhookRetry(
+  db: Kysely<Database>,
+  id: string,
+  outcome: { status: "pending" | "failed"; error: string; attempts: number; retryAt: Date },
 ): Promise<void> {
-  const now = new Date().toISOString();
   await db
     .updateTable("billing_webhook_event")
-    .set(
-      !("error" in outcome)
-        ? { status: outcome.status, organization_id: outcome.organizationId, applied_at: now, last_error: null }
-        : { status: outcome.status, last_error: outcome.error, attempts: outcome.attempts, next_attempt_at: outcome.retryAt.toISOString() },
-    )
+    .set({ status: outcome.status, last_error: outcome.error, attempts: outcome.attempts, next_attempt_at: outcome.retryAt.toISOString() })
     .where("id", "=", id)
+    .where("status", "=", "pending")
     .execute();
 }
 
@@ -271,6 +287,25 @@ export async function findDueUsageEvents(db: Kysely<Database>, limit: number) {
     .orderBy("created_at")
     .limit(limit)
     .execute();
+}
+
+/**
+ * Claims due usage records for one send: their next attempt moves to `leaseUntil`, where they are not due to
+ * anyone else. Answers the records this call claimed; one another instance claimed first is left out (its
+ * `next_attempt_at` no longer matches once the database lets this update see that claim). A process that dies
+ * while sending leaves them pending: due again when the lease ends, and sent again under the same external id.
+ */
+export async function claimUsageEvents(db: Kysely<Database>, ids: string[], leaseUntil: Date) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .updateTable("billing_usage_event")
+    .set({ next_attempt_at: leaseUntil.toISOString() })
+    .where("id", "in", ids)
+    .where("status", "=", "pending")
+    .where("next_attempt_at", "<=", new Date().toISOString())
+    .returning(["id", "organization_id", "idempotency_key", "event_name", "quantity", "attempts", "created_at"])
+    .execute();
+  return rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
 }
 
 export async function markUsageSent(db: Kysely<Database>, ids: string[]): Promise<void> {

@@ -455,8 +455,8 @@ export function createBilling(deps: BillingDeps) {
    * Stores a customer state. A webhook's state carries the time it was sent (`at`) and is kept only when newer
    * than the stored one; a state read from the provider just now (no `at`) is the truth and always kept.
    */
-  async function storeState(organizationId: string, state: CustomerState, at: string | undefined): Promise<boolean> {
-    const stored = await repository.findCustomer(db, organizationId);
+  async function storeState(organizationId: string, state: CustomerState, at: string | undefined, database: Kysely<Database> = db): Promise<boolean> {
+    const stored = await repository.findCustomer(database, organizationId);
     const storedAt = stored?.state_at ?? null;
     const stamp =
       at ??
@@ -465,7 +465,7 @@ export function createBilling(deps: BillingDeps) {
         .sort()
         .at(-1)!;
     if (at !== undefined && storedAt !== null && at < storedAt) return false;
-    return repository.saveCustomerState(db, organizationId, { json: JSON.stringify(state), at: stamp, customerId: state.id });
+    return repository.saveCustomerState(database, organizationId, { json: JSON.stringify(state), at: stamp, customerId: state.id });
   }
 
   /** Every organization with a provider customer, one after the other; a failure is logged and the rest go on. */

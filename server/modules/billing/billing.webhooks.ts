@@ -50,56 +50,69 @@ export async function receiveWebhook(
 
 type Envelope = { type: string; timestamp: string; data: Record<string, unknown> };
 export type Applied = { status: "applied" | "ignored"; organizationId: string | null };
+type Db = BillingDeps["db"];
 
 /**
- * Applies one stored event to the organization's projection. Events about customers Atrium does not know, and
- * types it does not act on, are recorded as ignored: refusing them would only make the provider retry.
+ * Applies one stored delivery to the organization's projection and marks it handled, in ONE transaction that
+ * starts with the mark (repository.markWebhookHandled): a second applier of the same delivery waits on that row
+ * and then finds it handled, and a process killed mid-way leaves the delivery pending with none of its writes, so
+ * it is applied once after a restart. Answers null when the delivery was handled already.
+ *
+ * No provider call runs inside the transaction (on SQLite it holds the app's only connection): a grant event's
+ * re-read of the customer runs before it (reading the provider's truth twice after a crash is harmless), and the
+ * best-effort card refresh after a state change runs after it (one lost to a crash is healed by reconciliation).
+ * Events about customers Atrium does not know, and types it does not act on, are recorded as ignored: refusing
+ * them would only make the provider retry.
  */
-export async function applyWebhookEvent(deps: Pick<BillingDeps, "db">, billing: Billing, payload: string): Promise<Applied> {
-  const event = JSON.parse(payload) as Envelope;
-  const organizationId = await organizationOf(deps, event);
-  if (!organizationId) return { status: "ignored", organizationId: null };
-  const data = event.data;
+export async function applyWebhookEvent(db: Db, billing: Billing, delivery: { id: string; payload: string }): Promise<Applied | null> {
+  const event = JSON.parse(delivery.payload) as Envelope;
+  const organizationId = await organizationOf(db, event);
   const [resource] = event.type.split(".");
-  switch (resource) {
-    case "subscription":
-    case "order":
-    case "refund":
-    case "checkout":
-      await billing.saveObject(resource, organizationId, data as unknown as { id: string; created_at: string; modified_at: string | null });
-      break;
-    case "benefit_grant":
-      // A grant event says something changed without the whole picture: read the customer state again.
-      await billing.reconcile(organizationId);
-      break;
-    case "customer":
-      await applyCustomerEvent(deps, billing, organizationId, event);
-      break;
-    default:
-      return { status: "ignored", organizationId };
-  }
-  return { status: "applied", organizationId };
+  const acted = organizationId !== null && ACTED_ON.has(resource ?? "");
+  const outcome: Applied = { status: acted ? "applied" : "ignored", organizationId };
+  // A grant event says something changed without the whole picture: read the customer state again.
+  if (acted && resource === "benefit_grant") await billing.reconcile(organizationId);
+  let stateStored = false;
+  const handled = await db.transaction().execute(async (trx) => {
+    if (!(await repository.markWebhookHandled(trx, delivery.id, outcome))) return false;
+    if (!acted) return true;
+    if (resource === "customer") stateStored = await applyCustomerEvent(trx, billing, organizationId, event);
+    else if (resource !== "benefit_grant") {
+      await billing.saveObject(
+        resource as repository.ObjectKind,
+        organizationId,
+        event.data as unknown as { id: string; created_at: string; modified_at: string | null },
+        trx,
+      );
+    }
+    return true;
+  });
+  if (!handled) return null;
+  // The card can change with the state (a checkout, a new payment method); best effort.
+  if (stateStored && organizationId) await billing.refreshPaymentMethod(organizationId).catch(() => undefined);
+  return outcome;
 }
 
-async function applyCustomerEvent(deps: Pick<BillingDeps, "db">, billing: Billing, organizationId: string, event: Envelope): Promise<void> {
+/** The event resources the projection follows; every other type is recorded as ignored. */
+const ACTED_ON = new Set(["subscription", "order", "refund", "checkout", "benefit_grant", "customer"]);
+
+/** Applies a `customer.*` event inside the delivery's transaction; answers whether a new customer state was stored. */
+async function applyCustomerEvent(trx: Db, billing: Billing, organizationId: string, event: Envelope): Promise<boolean> {
   const customerId = String(event.data.id);
   if (event.type === "customer.deleted") {
-    await repository.forgetCustomer(deps.db, organizationId);
-    return;
+    await repository.forgetCustomer(trx, organizationId);
+    return false;
   }
   if (event.type === "customer.state_changed") {
     const at = repository.isoText(event.timestamp) ?? new Date().toISOString();
-    if (await billing.storeState(organizationId, event.data as unknown as models.CustomerState, at)) {
-      // The card can change with the state (a checkout, a new payment method); best effort.
-      await billing.refreshPaymentMethod(organizationId).catch(() => undefined);
-    }
-    return;
+    return billing.storeState(organizationId, event.data as unknown as models.CustomerState, at, trx);
   }
-  await repository.saveCustomerId(deps.db, organizationId, customerId);
+  await repository.saveCustomerId(trx, organizationId, customerId);
+  return false;
 }
 
 /** The app organization an event is about: the customer's external id, else the stored customer id. */
-async function organizationOf(deps: Pick<BillingDeps, "db">, event: Envelope): Promise<string | null> {
+async function organizationOf(db: Db, event: Envelope): Promise<string | null> {
   const data = event.data ?? {};
   const customer = (data.customer ?? null) as { id?: unknown; external_id?: unknown } | null;
   const metadata = (data.metadata ?? {}) as Record<string, unknown>;
@@ -110,9 +123,9 @@ async function organizationOf(deps: Pick<BillingDeps, "db">, event: Envelope): P
     metadata.organization_id,
   ].filter((value): value is string => typeof value === "string" && value.length > 0);
   for (const candidate of candidates) {
-    if (await repository.organizationExists(deps.db, candidate)) return candidate;
+    if (await repository.organizationExists(db, candidate)) return candidate;
   }
   const customerId = event.type.startsWith("customer.") ? data.id : (customer?.id ?? data.customer_id);
-  if (typeof customerId === "string") return (await repository.findOrganizationIdByCustomerId(deps.db, customerId)) ?? null;
+  if (typeof customerId === "string") return (await repository.findOrganizationIdByCustomerId(db, customerId)) ?? null;
   return null;
 }

@@ -476,6 +476,8 @@ describe("outbox worker: purge of old mail", () => {
       await worker.stop();
     }
 
+    // An hour passes; a worker that purges on every run takes over.
+    await purgeApp.services.database.db.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "mail purge").execute();
     const everyRun = startOutboxWorker({ db: purgeApp.services.database.db, transport, logger, pollMs: 60_000, purgeEveryMs: 0 });
     try {
       await everyRun.drain();
