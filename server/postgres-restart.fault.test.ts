@@ -8,6 +8,7 @@ import { startPrivatePostgres, type PrivatePostgres } from "./test/private-postg
 import { startPrivateRedis, type PrivateRedis } from "./test/private-redis";
 import { createClient, type RequestTarget, type TestClient } from "./test/request";
 import { startServerProcess, type ServerProcess } from "./test/server-process";
+import { httpTarget } from "./test/http-target";
 
 /** The answer to a request while the database is down (databaseUnavailable in server/http/errors.ts). */
 const UNAVAILABLE = { code: "SERVICE_UNAVAILABLE", message: "The service is unavailable for a moment. Please try again shortly." };
@@ -25,20 +26,6 @@ const LOAD_WORKERS = 6;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 type Call = { kind: string; startedAt: number; endedAt: number; status: number | "socket error"; body: unknown; error?: string };
-
-/** A target for the test clients that sends real HTTP to the server process, the client's address in X-Forwarded-For. */
-function processTarget(server: ServerProcess): RequestTarget {
-  return {
-    config: { baseUrl: server.url },
-    app: {
-      request: (input, init, env) => {
-        const headers = new Headers(init.headers);
-        headers.set("x-forwarded-for", env.incoming.socket.remoteAddress);
-        return fetch(input, { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(HANG_BOUND_MS) });
-      },
-    },
-  };
-}
 
 /** The calls that started after `since` and did not answer 200, one line each, for a failure's message. */
 function summarize(calls: Call[], since: number): string {
@@ -75,7 +62,7 @@ describe("PostgreSQL restarted under load", () => {
     redis = await startPrivateRedis();
     dataDir = mkdtempSync(path.join(tmpdir(), "atrium-fault-"));
     server = await startServerProcess({ name: "atrium", env: { DATABASE_URL: databaseUrl(), DATA_DIR: dataDir, REDIS_URL: redis.url } });
-    target = processTarget(server);
+    target = httpTarget(server, { timeoutMs: HANG_BOUND_MS });
   });
 
   afterAll(async () => {
