@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chownSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -25,10 +25,16 @@ export type PrivatePostgres = {
   destroy(): Promise<void>;
 };
 
-/** Where the PostgreSQL server binaries are: the running system's newest major version. */
+/** Where the PostgreSQL server binaries are, as `pg_config` says; without it, they are looked up on the PATH. */
 async function binDir(): Promise<string> {
-  const { stdout } = await run("pg_config", ["--bindir"]);
-  return stdout.trim();
+  try {
+    const { stdout } = await run("pg_config", ["--bindir"]);
+    const dir = stdout.trim();
+    if (existsSync(path.join(dir, "initdb"))) return dir;
+  } catch {
+    // No pg_config: fall through to the PATH.
+  }
+  return "";
 }
 
 /**
@@ -47,8 +53,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const { stdout: group } = await run("id", ["-g", "postgres"]);
     chownSync(dir, Number(stdout.trim()), Number(group.trim()));
   }
+  const binary = (command: string) => (bin ? path.join(bin, command) : command);
   const asServerUser = (command: string, args: string[]) =>
-    asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, command), ...args]) : run(path.join(bin, command), args);
+    asRoot ? run("runuser", ["-u", "postgres", "--", binary(command), ...args]) : run(binary(command), args);
   await asServerUser("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   let running = false;
