@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildUser, waitFor, type UserInput } from "./test/factories";
+import { SMTP_TIMEOUTS } from "./modules/mail";
 import { httpTarget } from "./test/http-target";
 import { createClient, type RequestTarget, type TestResponse } from "./test/request";
 import { startServerProcess, type ServerProcess } from "./test/server-process";
@@ -14,7 +15,7 @@ const SLOW_ANSWER_MS = 1_000;
 
 type OutboxRow = { to_address: string; subject: string; status: string; attempts: number; last_error: string | null };
 
-describe("SMTP down, back, and slow", () => {
+describe("SMTP down, back, slow and too slow", () => {
   let database: TestDatabase;
   let sink: SmtpSink;
   let server: ServerProcess;
@@ -70,7 +71,7 @@ describe("SMTP down, back, and slow", () => {
     }
   }
 
-  test("mail waits in the outbox while SMTP is down and goes out once it is back, exactly once; a slow SMTP server holds up no request", async () => {
+  test("mail waits in the outbox while SMTP is down or too slow and goes out once it answers, exactly once; a slow SMTP server holds up no request", async () => {
     // SMTP down: sign-ups and a password reset answer as usual; their mails stay pending, retried, none lost.
     const first = await signUp();
     const second = await signUp();
@@ -108,6 +109,23 @@ describe("SMTP down, back, and slow", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await expectDeliveredExactlyOnce([...recipients, fourth.email]);
     expect(sink.messages).toHaveLength(6);
+
+    // SMTP that answers too late: its greeting comes after the SMTP client's greeting timeout. The request still
+    // answers at once; the attempt is given up (the mail stays pending, nothing reached the server) and retried.
+    await sink.slow(SMTP_TIMEOUTS.greetingTimeout + 2_000);
+    const fifth = await signUp();
+    await waitFor(async () => (await outbox([fifth.email])).every((row) => row.attempts === 1 && row.status === "pending"), {
+      timeoutMs: SMTP_TIMEOUTS.greetingTimeout + 10_000,
+      what: "the attempt against the unanswering SMTP server to be given up",
+    });
+    expect((await outbox([fifth.email]))[0]?.last_error).toMatch(/greeting/i);
+    expect(sink.messagesTo(fifth.email)).toEqual([]);
+    await sink.up();
+    await sql.query("UPDATE mail_outbox SET next_attempt_at = $1 WHERE status = 'pending' AND to_address = $2", [new Date().toISOString(), fifth.email]);
+    await waitFor(async () => (await outbox([fifth.email])).every((row) => row.status === "sent"), { timeoutMs: 15_000, what: "the mail to be sent" });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await expectDeliveredExactlyOnce([...recipients, fourth.email, fifth.email]);
+    expect(sink.messages).toHaveLength(7);
     expect(server.hasExited()).toBe(false);
   });
 });
