@@ -51,10 +51,10 @@ export function createApp(deps: AppDeps) {
   const { config, database, auth, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  const isDatabaseDown = createDatabaseProbe(database.ping);
+  const databaseProbe = createDatabaseProbe(database.ping);
   const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
-  app.onError(createErrorHandler(logger, { isDatabaseDown }));
+  app.onError(createErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
   // Outermost, so that what it keeps is the final answer, headers and compression included.
   app.use("*", responseCache.keep);
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps) {
 
   // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
   app.get("/healthz", async (c) =>
-    (await isDatabaseDown())
+    (await databaseProbe.isDown())
       ? c.json({ status: "unavailable", code: ERROR_CODES.SERVICE_UNAVAILABLE, message: "The database does not answer" }, 503)
       : c.json({ status: "ok" }),
   );
@@ -118,7 +118,7 @@ export function createApp(deps: AppDeps) {
     const response = await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp"))));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
-    if ((response.status >= 500 || response.status === 401) && (await isDatabaseDown())) return databaseUnavailable(c, logger);
+    if ((response.status >= 500 || response.status === 401) && (await databaseProbe.explainsFailure())) return databaseUnavailable(c, logger);
     // better-auth answers its own server errors itself (onAPIError.throw only lets other errors through): log them too.
     if (response.status >= 500) {
       const { code } = (await response

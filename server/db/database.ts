@@ -25,11 +25,18 @@ export function openDatabase(database: Config["database"], options: { onQuery?: 
   if (database.dialect === "postgres") {
     // The driver is loaded only for PostgreSQL: an instance on SQLite never holds it in memory.
     const { Pool } = createRequire(import.meta.url)("pg") as typeof pg;
-    const pool = new Pool({ connectionString: database.url, max: 10 });
+    // connectionTimeoutMillis: a server that does not answer the connection (a host gone from the network,
+    // a failover in progress) fails the request after 5 s instead of never; it bounds the wait for a free
+    // connection too. A refused connection (PostgreSQL stopped) fails at once anyway.
+    const pool = new Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 5_000 });
     // An idle connection the server ends (restart, failover, an administrator) is reported here; without a
     // listener Node treats it as an uncaught exception and the process dies. The pool opens a new one when
     // it next needs it, and a query that fails still reports its own error.
     pool.on("error", () => undefined);
+    // A connection in use but between two statements (inside a transaction) reports the same end on the
+    // connection itself, where the pool's listener is not: it would crash the process too. Its next statement
+    // fails with the error and the pool discards the broken connection when it is released.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: "postgres", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
   }

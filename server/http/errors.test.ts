@@ -2,7 +2,7 @@ import { APIError } from "better-auth/api";
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
-import { createErrorHandler } from "./errors";
+import { createDatabaseProbe, createErrorHandler } from "./errors";
 
 /** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
 async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogRecord[] }> {
@@ -100,5 +100,32 @@ describe("an unknown error", () => {
     expect((lines[0]!.fields!.error as { stack: string }).stack).toContain("TypeError: Cannot read properties");
     expect(JSON.stringify(lines)).not.toContain("hunter2");
     expect(JSON.stringify(lines)).not.toContain("[object Object]");
+  });
+});
+
+describe("the database probe", () => {
+  test("reports the database down while a ping fails, and puts failures down to it for 2 s after the last failed ping", async () => {
+    let clock = 0;
+    let answers = false;
+    const probe = createDatabaseProbe(
+      async () => {
+        if (!answers) throw new Error("connect ECONNREFUSED");
+      },
+      () => clock,
+    );
+    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([true, true]);
+    answers = true;
+    clock = 1_999;
+    // Back: /healthz says so at once, but a request whose statement failed just before still gets the outage's 503.
+    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([false, true]);
+    clock = 2_000;
+    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([false, false]);
+  });
+
+  test("calls a ping that does not answer within a second down", async () => {
+    const probe = createDatabaseProbe(() => new Promise(() => undefined));
+    const startedAt = Date.now();
+    expect(await probe.isDown()).toBe(true);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(990);
   });
 });

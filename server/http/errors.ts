@@ -74,20 +74,39 @@ function apiErrorResponse(c: Context, error: APIError): Response {
 
 /** How long a probe waits for the database to answer a ping before calling it down. */
 const DATABASE_PROBE_TIMEOUT_MS = 1_000;
+/** How long after a ping failed a request's failure is still put down to the database (see `explainsFailure`). */
+const RECENTLY_DOWN_MS = 2_000;
 
-/** Asks the database whether it answers, for at most a second: run only once something has already failed. */
-export function createDatabaseProbe(ping: () => Promise<void>): () => Promise<boolean> {
-  return async () => {
+export type DatabaseProbe = {
+  /** Whether the database does not answer a ping now (waiting at most a second): what /healthz reports. */
+  isDown(): Promise<boolean>;
+  /**
+   * Whether a request's failure is the database's: it does not answer now, or a ping failed less than 2 s ago.
+   * A statement that failed while PostgreSQL was still starting up (or going down) is probed a moment later,
+   * when it may answer again: without the memory that request would be a 500 instead of the outage's 503.
+   */
+  explainsFailure(): Promise<boolean>;
+};
+
+/** Asks the database whether it answers, for at most a second: run only once something has already failed, and by /healthz. */
+export function createDatabaseProbe(ping: () => Promise<void>, now: () => number = Date.now): DatabaseProbe {
+  let lastDownAt = Number.NEGATIVE_INFINITY;
+  async function isDown(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), DATABASE_PROBE_TIMEOUT_MS)));
     try {
       await Promise.race([ping(), timeout]);
       return false;
     } catch {
+      lastDownAt = now();
       return true;
     } finally {
       clearTimeout(timer);
     }
+  }
+  return {
+    isDown,
+    explainsFailure: async () => (await isDown()) || now() - lastDownAt < RECENTLY_DOWN_MS,
   };
 }
 

@@ -1,0 +1,122 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { freePort } from "./free-port";
+
+/** One message as the sink received it: the envelope and the raw data (headers and body, dot-unstuffed). */
+export type SinkMessage = { from: string; to: string[]; data: string };
+
+/** A real SMTP server for tests, as little of the protocol as nodemailer speaks without TLS or authentication. */
+export type SmtpSink = {
+  port: number;
+  /** `smtp://127.0.0.1:PORT`, for SMTP_URL. */
+  url: string;
+  /** Every message accepted, in order. */
+  messages: SinkMessage[];
+  /** The messages accepted for `recipient`. */
+  messagesTo(recipient: string): SinkMessage[];
+  /** Listening, answering at once. */
+  up(): Promise<void>;
+  /** The port closed and every open connection cut: a connection is refused. */
+  down(): Promise<void>;
+  /** Listening, but each answer (the greeting included) comes `delayMs` late. */
+  slow(delayMs: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * Starts the sink on a free port of 127.0.0.1, up. It accepts every message (250 after the data) and records it
+ * by its RCPT TO addresses, so a test counts what reached the mail server per recipient.
+ */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const port = await freePort();
+  const messages: SinkMessage[] = [];
+  const sockets = new Set<Socket>();
+  let delayMs = 0;
+  let server: Server | undefined;
+
+  function answer(socket: Socket, line: string): void {
+    const write = () => {
+      if (!socket.destroyed) socket.write(`${line}\r\n`);
+    };
+    if (delayMs > 0) setTimeout(write, delayMs);
+    else write();
+  }
+
+  function session(socket: Socket): void {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    let buffer = "";
+    let envelope: { from: string; to: string[] } = { from: "", to: [] };
+    let dataLines: string[] | undefined;
+    answer(socket, "220 sink ESMTP ready");
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("utf8");
+      for (let end = buffer.indexOf("\r\n"); end >= 0; end = buffer.indexOf("\r\n")) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (dataLines) {
+          if (line === ".") {
+            messages.push({ ...envelope, data: dataLines.join("\r\n") });
+            envelope = { from: "", to: [] };
+            dataLines = undefined;
+            answer(socket, "250 2.0.0 queued");
+          } else dataLines.push(line.startsWith(".") ? line.slice(1) : line);
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        const argument = /<([^>]*)>/.exec(line)?.[1] ?? "";
+        if (verb === "EHLO" || verb === "HELO") answer(socket, "250 sink");
+        else if (verb === "MAIL") {
+          envelope = { from: argument, to: [] };
+          answer(socket, "250 2.1.0 ok");
+        } else if (verb === "RCPT") {
+          envelope.to.push(argument);
+          answer(socket, "250 2.1.5 ok");
+        } else if (verb === "DATA") {
+          dataLines = [];
+          answer(socket, "354 end data with <CR><LF>.<CR><LF>");
+        } else if (verb === "QUIT") {
+          answer(socket, "221 2.0.0 bye");
+          socket.end();
+        } else if (verb === "RSET" || verb === "NOOP") answer(socket, "250 ok");
+        else answer(socket, "502 5.5.2 command not implemented");
+      }
+    });
+  }
+
+  async function listen(): Promise<void> {
+    if (server) return;
+    const listening = createServer(session);
+    await new Promise<void>((resolve, reject) => {
+      listening.once("error", reject);
+      listening.listen(port, "127.0.0.1", () => resolve());
+    });
+    server = listening;
+  }
+
+  async function unlisten(): Promise<void> {
+    const listening = server;
+    server = undefined;
+    for (const socket of sockets) socket.destroy();
+    if (listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
+  }
+
+  const sink: SmtpSink = {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    messagesTo: (recipient) => messages.filter((message) => message.to.includes(recipient)),
+    async up() {
+      delayMs = 0;
+      await listen();
+    },
+    down: unlisten,
+    async slow(ms) {
+      delayMs = ms;
+      await listen();
+    },
+    close: unlisten,
+  };
+  await listen();
+  return sink;
+}
