@@ -15,8 +15,10 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/home/node/data
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
+# --omit=optional too: better-auth names vitest as an optional peer, and npm installs an optional peer that is also a
+# devDependency (with vite, esbuild, tsx…) unless optional packages are omitted; none is needed in production.
 # The npm cache stays in a build cache mount, out of the image.
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund
 COPY --from=build /app/scripts/start.mjs /app/scripts/builds.mjs /app/scripts/cli.mjs ./scripts/
 COPY --from=build /app/dist ./dist
 # The application's files stay root's; the server runs as the image's unprivileged user.

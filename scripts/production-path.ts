@@ -42,7 +42,10 @@ const RUNTIME_KEYWORDS = new Set(["WORKDIR", "ENV", "COPY", "RUN", "USER", "EXPO
 export type RuntimeStage = {
   /** The build stage before it: its name and RUN commands. */
   build: { name: string; runs: string[] };
-  /** Sources relative to the build stage's working folder (the repository), destinations relative to the runtime's. */
+  /**
+   * Sources relative to the build stage's working folder (the repository), destinations relative to the runtime's;
+   * a destination ending in "/" (or ".") is a folder the sources go into, as in Docker.
+   */
   copies: Array<{ sources: string[]; destination: string }>;
   runs: string[];
   env: Record<string, string>;
@@ -69,7 +72,7 @@ export function runtimeStage(text: string): RuntimeStage {
       const destination = paths.pop() ?? "";
       stage.copies.push({
         sources: paths.map((source) => relativeTo(buildDir, source)),
-        destination: relativeTo(runtimeDir, destination.startsWith("/") ? destination : `${runtimeDir}/${destination}`),
+        destination: relativeTo(runtimeDir, destination.startsWith("/") ? destination : `${runtimeDir}/${destination.replace(/^\.\//, "")}`) + (destination.endsWith("/") && destination !== "./" ? "/" : ""),
       });
     } else if (keyword === "ENV") {
       for (const [, name = "", value = ""] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) stage.env[name] = value.replace(/^"|"$/g, "");
