@@ -125,7 +125,10 @@ async function main(): Promise<void> {
     const exited = new Promise<number | string | null>((resolve) => server.once("exit", (code, signal) => resolve(signal ?? code)));
     const logs = () => `--- server output ---\n${output.join("\n")}`;
     try {
-      await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200, { timeoutMs: 60_000, what: "/healthz to answer 200" });
+      await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200, {
+        timeoutMs: 60_000,
+        what: "/healthz to answer 200",
+      });
       step("CMD until /healthz answers 200");
 
       const [check = "", ...checkArgs] = stage.healthcheck;

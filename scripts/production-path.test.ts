@@ -68,7 +68,15 @@ describe("runtimeStage", () => {
 
   test("joins continued lines, drops comments and reads flags, JSON and shell forms", () => {
     const stage = runtimeStage(
-      [...base, "# a comment", "COPY --from=build /app/a \\", "  /app/b ./x/", "RUN --mount=type=cache,target=/root/.npm npm ci \\", "  --omit=dev", 'CMD ["node", "a.js"]'].join("\n"),
+      [
+        ...base,
+        "# a comment",
+        "COPY --from=build /app/a \\",
+        "  /app/b ./x/",
+        "RUN --mount=type=cache,target=/root/.npm npm ci \\",
+        "  --omit=dev",
+        'CMD ["node", "a.js"]',
+      ].join("\n"),
     );
     expect(stage.copies).toEqual([{ sources: ["a", "b"], destination: "x/" }]);
     expect(stage.runs).toEqual(["npm ci --omit=dev"]);

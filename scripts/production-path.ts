@@ -31,7 +31,12 @@ export function parseDockerfile(text: string): Stage[] {
     }
     const stage = stages.at(-1);
     if (!stage) throw new Error(`Dockerfile: ${upper} before the first FROM`);
-    stage.instructions.push({ keyword: upper, flags, args: args.replace(/\s+/g, " "), json: args.startsWith("[") ? (JSON.parse(args) as string[]) : undefined });
+    stage.instructions.push({
+      keyword: upper,
+      flags,
+      args: args.replace(/\s+/g, " "),
+      json: args.startsWith("[") ? (JSON.parse(args) as string[]) : undefined,
+    });
   }
   return stages;
 }
@@ -62,7 +67,15 @@ export function runtimeStage(text: string): RuntimeStage {
   if (!runtime || !build || !build.name) throw new Error("Dockerfile: expected a named build stage, then the runtime stage");
   const buildDir = workdir(build);
   const runtimeDir = workdir(runtime);
-  const stage: RuntimeStage = { build: { name: build.name, runs: commands(build) }, copies: [], runs: commands(runtime), env: {}, user: "root", healthcheck: [], cmd: [] };
+  const stage: RuntimeStage = {
+    build: { name: build.name, runs: commands(build) },
+    copies: [],
+    runs: commands(runtime),
+    env: {},
+    user: "root",
+    healthcheck: [],
+    cmd: [],
+  };
   for (const instruction of runtime.instructions) {
     const { keyword, flags, args, json } = instruction;
     if (!RUNTIME_KEYWORDS.has(keyword)) throw new Error(`Dockerfile: the runtime stage's ${keyword} is not reproduced by the production check`);
@@ -72,7 +85,9 @@ export function runtimeStage(text: string): RuntimeStage {
       const destination = paths.pop() ?? "";
       stage.copies.push({
         sources: paths.map((source) => relativeTo(buildDir, source)),
-        destination: relativeTo(runtimeDir, destination.startsWith("/") ? destination : `${runtimeDir}/${destination.replace(/^\.\//, "")}`) + (destination.endsWith("/") && destination !== "./" ? "/" : ""),
+        destination:
+          relativeTo(runtimeDir, destination.startsWith("/") ? destination : `${runtimeDir}/${destination.replace(/^\.\//, "")}`) +
+          (destination.endsWith("/") && destination !== "./" ? "/" : ""),
       });
     } else if (keyword === "ENV") {
       for (const [, name = "", value = ""] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) stage.env[name] = value.replace(/^"|"$/g, "");
