@@ -53,7 +53,7 @@ export async function ensureBuilt(root, names) {
     process.stderr.write(
       `Atrium: ${outputs} ${stale.length > 1 ? "are" : "is"} missing or older than the sources. In production Atrium runs only a build ` +
         "made beforehand and never builds (the build tools are devDependencies): run `npm ci && npm run build` (a build stage), " +
-        "then `npm ci --omit=dev` where it runs. See docs/deployment.md.\n",
+        "then `npm ci --omit=dev --omit=optional` where it runs. See docs/deployment.md.\n",
     );
     process.exit(1);
   }
