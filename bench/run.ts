@@ -5,7 +5,8 @@
 // when one is missed. SQLite in a temp folder, or a fresh database on the PostgreSQL server DATABASE_URL names.
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { build, staleBuilds } from "../scripts/build.mjs";
+import { build } from "../scripts/build.mjs";
+import { staleBuilds } from "../scripts/builds.mjs";
 import { migrateToLatest } from "../server/db/migrate";
 import { SIGN_IN_JS_BUDGET } from "../e2e/first-load";
 import { createBenchDatabase, settle, type BenchDatabase } from "./database";

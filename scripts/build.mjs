@@ -1,41 +1,9 @@
-// The two builds the product runs from, and whether each is older than its sources: `npm run build`, `npm start`
-// and `npm run bench` all serve the built web app and run the compiled server, and none should run a stale one.
-//   dist/web      the web app (Vite)
-//   dist/server   the server, bundled with its own sources (esbuild); packages stay in node_modules, so it runs
-//                 on plain node with no TypeScript tooling, and the billing sandbox's page assets sit beside it
+// `npm run build`: the web app into dist/web (Vite) and the server into dist/server (esbuild). Which builds exist and
+// whether they are fresh is scripts/builds.mjs, which imports no build tool; this file needs the devDependencies.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
-
-const BUILDS = {
-  web: { output: "dist/web/index.html", sources: ["web", "common"] },
-  server: { output: "dist/server/main.js", sources: ["server", "common", "billing-sandbox"] },
-};
-
-/** @param {string} dir @returns {number} the newest modification time of a file under `dir`, in ms */
-function newestChange(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** @param {string} root the repository @returns {Array<"web" | "server">} the builds that are missing or older than a source file */
-export function staleBuilds(root) {
-  return /** @type {Array<"web" | "server">} */ (
-    Object.entries(BUILDS)
-      .filter(([, { output, sources }]) => {
-        const built = path.join(root, output);
-        if (!existsSync(built)) return true;
-        const builtAt = statSync(built).mtimeMs;
-        return sources.some((dir) => newestChange(path.join(root, dir)) > builtAt);
-      })
-      .map(([name]) => name)
-  );
-}
 
 /** @param {string} root @param {Array<"web" | "server">} builds @returns {number} 0, or the exit status of the build that failed (its output goes to this terminal) */
 export function build(root, builds = ["web", "server"]) {
@@ -50,13 +18,25 @@ export function build(root, builds = ["web", "server"]) {
 /** Files the billing sandbox reads next to its own module at run time (billing-sandbox/pages.ts). */
 const SANDBOX_ASSET = /\.(html|css|js)$/;
 
+// Every command-line entry (server/**/*-cli.ts, such as db/migrate-cli.ts) is compiled beside main.js at the same
+// path (dist/server/db/migrate-cli.js), so a production install runs them on plain node (scripts/cli.mjs).
+const CLI_ENTRY = /-cli\.ts$/;
+
+/** @param {string} root @returns {string[]} server/main.ts and the command-line entries */
+function serverEntryPoints(root) {
+  const server = path.join(root, "server");
+  const clis = readdirSync(server, { recursive: true, encoding: "utf8" }).filter((file) => CLI_ENTRY.test(file));
+  return [path.join(server, "main.ts"), ...clis.map((file) => path.join(server, file))];
+}
+
 /** @param {string} root @returns {number} */
 function buildServer(root) {
   const out = path.join(root, "dist/server");
   rmSync(out, { recursive: true, force: true });
   try {
     buildSync({
-      entryPoints: [path.join(root, "server/main.ts")],
+      entryPoints: serverEntryPoints(root),
+      outbase: path.join(root, "server"),
       bundle: true,
       splitting: true,
       format: "esm",

@@ -30,7 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 type CliResult = { code: number | null; stdout: string; stderr: string };
 
-/** Runs `npm run db:backup` / `db:restore` as npm does (the CLI file through tsx) on a test database. */
+/** Runs the commands behind `npm run db:backup` / `db:restore` from source (through tsx) on a test database. */
 function runCli(command: "backup" | "restore", args: string[], database: TestDatabase): Promise<CliResult> {
   const child = spawn(process.execPath, ["--import", "tsx", `server/db/${command}-cli.ts`, ...args], {
     cwd: root,
