@@ -1,5 +1,6 @@
 import type { BetterAuthOptions } from "better-auth";
 import { ERROR_CODES } from "../../common/error-codes";
+import { currentRequestScope } from "../request-scope";
 import type { RateLimitStore } from "./rate-limit-store";
 
 /** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
@@ -12,6 +13,15 @@ export const RATE_LIMIT_RULES = {
   "/send-verification-email": { window: 300, max: 5 },
   "/is-username-available": { window: 60, max: 60 },
 } as const;
+
+/** The rule that counts requests to `path` (better-auth's path, under /api/auth): a custom rule's, or `default`. */
+export function rateLimitRuleOf(path: string): keyof typeof RATE_LIMIT_RULES {
+  for (const rule of Object.keys(RATE_LIMIT_RULES) as Array<keyof typeof RATE_LIMIT_RULES>) {
+    if (rule === "default") continue;
+    if (rule.endsWith("/*") ? path.startsWith(rule.slice(0, -1)) : path === rule) return rule;
+  }
+  return "default";
+}
 
 /** better-auth's rate-limit options: the rules above, counted in `store` (the database table or Redis, failing open). */
 export function rateLimit(store: RateLimitStore) {
@@ -31,7 +41,8 @@ export function rateLimit(store: RateLimitStore) {
 /**
  * better-auth answers a limited request itself, before any plugin or hook runs, with only its own `X-Retry-After`
  * header and a body without a code. This gives that answer the standard `Retry-After` header (seconds) and the
- * app's TOO_MANY_REQUESTS code, so clients read the wait and branch on the code as for every other error.
+ * app's TOO_MANY_REQUESTS code and the request's id, so clients read the wait and branch on the code as for every
+ * other error.
  */
 export async function withRetryAfter(response: Response): Promise<Response> {
   if (response.status !== 429) return response;
@@ -43,5 +54,5 @@ export async function withRetryAfter(response: Response): Promise<Response> {
     .json()
     .catch(() => ({}))) as Record<string, unknown>;
   headers.delete("content-length");
-  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body }), { status: 429, statusText: response.statusText, headers });
+  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body, requestId: currentRequestScope()?.requestId }), { status: 429, statusText: response.statusText, headers });
 }
