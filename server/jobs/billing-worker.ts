@@ -49,9 +49,10 @@ export function startBillingWorker(deps: {
   const reconcileEveryMs = deps.reconcileEveryMs ?? RECONCILE_EVERY_MS;
   let lastReconcileAt = Date.now();
 
-  async function applyWebhooks(): Promise<number> {
+  async function applyWebhooks(stopping: AbortSignal): Promise<number> {
     const due = await findDueWebhookEvents(deps.db, BATCH);
     for (const event of due) {
+      if (stopping.aborted) break;
       try {
         await finishWebhookEvent(deps.db, event.id, await applyWebhookEvent(deps, deps.billing, event.payload));
       } catch (error) {
@@ -109,10 +110,13 @@ export function startBillingWorker(deps: {
     deps.logger.info("billing reconciliation finished", { ...result, purged });
   }
 
-  async function runOnce(): Promise<void> {
+  /** A stop (`stopping`) lets the event being applied or the usage batch being sent finish, and nothing after it. */
+  async function runOnce(stopping: AbortSignal): Promise<void> {
     for (;;) {
-      const applied = await applyWebhooks();
+      const applied = await applyWebhooks(stopping);
+      if (stopping.aborted) return;
       const sent = await sendUsage();
+      if (stopping.aborted) return;
       if (applied < BATCH && sent < BATCH) break;
     }
     await reconcileWhenDue();
