@@ -15,7 +15,7 @@ import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
 import type { AppEnv, GetSession } from "./http/app-env";
 import { metaRoutes } from "./http/meta.routes";
-import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
+import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
 import { createMetrics } from "./http/metrics";
 import { clientIp, createClientIpResolver, withClientIpHeader } from "./http/middleware/client-ip";
 import { operationsRoutes, type Readiness } from "./http/operations.routes";
@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps) {
 
   app.on(["GET", "POST"], AUTH_ROUTE, (c) => sessionReads.answer(c, () => authHandler(c)));
   async function authHandler(c: Context<AppEnv>): Promise<Response> {
-    const response = await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp"))));
+    const response = await withRequestIdInBody(await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))));
     if (response.status === 429) metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.

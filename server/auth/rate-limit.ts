@@ -1,6 +1,5 @@
 import type { BetterAuthOptions } from "better-auth";
 import { ERROR_CODES } from "../../common/error-codes";
-import { currentRequestScope } from "../request-scope";
 import type { RateLimitStore } from "./rate-limit-store";
 
 /** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
@@ -41,8 +40,7 @@ export function rateLimit(store: RateLimitStore) {
 /**
  * better-auth answers a limited request itself, before any plugin or hook runs, with only its own `X-Retry-After`
  * header and a body without a code. This gives that answer the standard `Retry-After` header (seconds) and the
- * app's TOO_MANY_REQUESTS code and the request's id, so clients read the wait and branch on the code as for every
- * other error.
+ * app's TOO_MANY_REQUESTS code, so clients read the wait and branch on the code as for every other error.
  */
 export async function withRetryAfter(response: Response): Promise<Response> {
   if (response.status !== 429) return response;
@@ -54,5 +52,5 @@ export async function withRetryAfter(response: Response): Promise<Response> {
     .json()
     .catch(() => ({}))) as Record<string, unknown>;
   headers.delete("content-length");
-  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body, requestId: currentRequestScope()?.requestId }), { status: 429, statusText: response.statusText, headers });
+  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body }), { status: 429, statusText: response.statusText, headers });
 }

@@ -31,6 +31,23 @@ export function errorBody(code: string, message: string, details?: unknown): Err
   return { code, message, ...(details === undefined ? {} : { details }), requestId: currentRequestScope()?.requestId };
 }
 
+/**
+ * better-auth answers most of its refusals itself (a hook's APIError, a rate limit): its JSON error bodies get the
+ * request's id too. Only error answers are read again; a success passes untouched.
+ */
+export async function withRequestIdInBody(response: Response): Promise<Response> {
+  const requestId = currentRequestScope()?.requestId;
+  if (response.status < 400 || requestId === undefined || !/^application\/json/.test(response.headers.get("content-type") ?? "")) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as unknown;
+  if (typeof body !== "object" || body === null || Array.isArray(body) || "requestId" in body) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...body, requestId }), { status: response.status, statusText: response.statusText, headers });
+}
+
 export function errorResponse(c: Context, code: ErrorCode, message: string, details?: unknown): Response {
   return c.json(errorBody(code, message, details), ERROR_STATUS[code] as 400);
 }
