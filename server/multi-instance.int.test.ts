@@ -347,7 +347,10 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       "get-session": { read: () => call(B, "/api/auth/get-session", user.browser), shows: (answer) => answer.status === 200 && answer.data === null },
     });
     const refused = await call(B, "/api/auth/sign-in/email", { ip: randomIp(), json: { email: user.input.email, password: user.input.password } });
-    expect({ status: refused.status, body: refused.data }).toEqual({ status: 403, body: { code: "BANNED_USER", message: "Your account is banned.", requestId: expect.any(String) } });
+    expect({ status: refused.status, body: refused.data }).toEqual({
+      status: 403,
+      body: { code: "BANNED_USER", message: "Your account is banned.", requestId: expect.any(String) },
+    });
   });
 
   scenario("platform role change: B's session shows the new role", async () => {

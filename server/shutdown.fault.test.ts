@@ -183,7 +183,10 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   const load = [
     ...Array.from({ length: 8 }, () => {
       const user = buildUser({ label: "Loaded" });
-      return send(port, "/api/auth/sign-up/email", { json: user, headers: { "x-forwarded-for": randomIp() } }).then((answer) => ({ kind: "sign-up", ...answer }));
+      return send(port, "/api/auth/sign-up/email", { json: user, headers: { "x-forwarded-for": randomIp() } }).then((answer) => ({
+        kind: "sign-up",
+        ...answer,
+      }));
     }),
     ...Array.from({ length: 8 }, () =>
       send(port, "/api/auth/sign-in/email", {
@@ -204,7 +207,12 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
     },
     { timeoutMs: SHUTDOWN_DELAY_MS, what: "/readyz to answer 503" },
   );
-  expect(JSON.parse(notReady.body)).toMatchObject({ status: "unavailable", code: "SERVICE_UNAVAILABLE", message: "The server is shutting down", notReady: ["shutdown"] });
+  expect(JSON.parse(notReady.body)).toMatchObject({
+    status: "unavailable",
+    code: "SERVICE_UNAVAILABLE",
+    message: "The server is shutting down",
+    notReady: ["shutdown"],
+  });
   expect((await send(port, "/livez")).status).toBe(200);
   expect(Date.now() - signalledAt).toBeLessThan(SHUTDOWN_DELAY_MS);
 

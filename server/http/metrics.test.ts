@@ -8,10 +8,7 @@ describe("renderPrometheus", () => {
         name: "things_total",
         help: "Things, counted.\nTwo lines \\ and a backslash.",
         type: "counter",
-        samples: [
-          { value: 3 },
-          { labels: { kind: 'a "quoted"\nvalue \\ here', other: "x" }, value: 1.5 },
-        ],
+        samples: [{ value: 3 }, { labels: { kind: 'a "quoted"\nvalue \\ here', other: "x" }, value: 1.5 }],
       },
       { name: "level", help: "A gauge.", type: "gauge", samples: [{ value: Number.POSITIVE_INFINITY }, { labels: { at: "nan" }, value: Number.NaN }] },
     ]);
@@ -44,7 +41,8 @@ describe("createMetrics", () => {
     expect(lines).toContain('http_requests_total{method="GET",route="/api/things/:id",status="404"} 1');
     expect(lines).toContain('http_requests_total{method="OTHER",route="*",status="404"} 1');
     expect(text).not.toContain("PROPFIND");
-    const bucket = (le: string) => lines.find((line) => line.startsWith(`http_request_duration_seconds_bucket{method="GET",route="/api/things/:id",le="${le}"} `));
+    const bucket = (le: string) =>
+      lines.find((line) => line.startsWith(`http_request_duration_seconds_bucket{method="GET",route="/api/things/:id",le="${le}"} `));
     expect(bucket("0.005")).toMatch(/ 1$/);
     expect(bucket("0.1")).toMatch(/ 1$/);
     expect(bucket("0.25")).toMatch(/ 2$/);

@@ -71,7 +71,12 @@ export function createMetrics(): Metrics {
         durations.push({ name: "http_request_duration_seconds_count", labels: { method, route }, value: count });
       }
       return [
-        { name: "http_requests_total", help: "HTTP requests answered by this process, by method, route pattern and status.", type: "counter", samples: requests },
+        {
+          name: "http_requests_total",
+          help: "HTTP requests answered by this process, by method, route pattern and status.",
+          type: "counter",
+          samples: requests,
+        },
         {
           name: "http_request_duration_seconds",
           help: "Time from receiving a request to its answer's headers, by method and route pattern.",

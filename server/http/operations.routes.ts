@@ -114,7 +114,8 @@ async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
       .groupBy("status")
       .execute(),
   ]);
-  const databaseUp = (up: boolean) => gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).", [{ value: up ? 1 : 0 }]);
+  const databaseUp = (up: boolean) =>
+    gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).", [{ value: up ? 1 : 0 }]);
   try {
     const [mail, webhooks, usage] = await Promise.race([read, timeout]);
     type StatusRow = { status: string; count: number | string; oldest: Date | string | null };
