@@ -61,7 +61,7 @@ async function main() {
     if (isShuttingDown) return;
     isShuttingDown = true;
     const { delayMs, timeoutMs } = config.shutdown;
-    logger.info("shutting down: not ready any more, still serving until the delay is over", { signal, delayMs, timeoutMs });
+    logger.info("shutting down", { signal, notReadyFor: delayMs, thenFinishWithin: timeoutMs });
     const force = setTimeout(() => {
       logger.error(`still shutting down ${timeoutMs} ms after the listener closed: exiting without finishing`, { signal });
       process.exit(1);
