@@ -19,7 +19,7 @@ import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResp
 import { createMetrics } from "./http/metrics";
 import { clientIp, createClientIpResolver, withClientIpHeader } from "./http/middleware/client-ip";
 import { operationsRoutes, type Readiness } from "./http/operations.routes";
-import { observeRequests, recordRoute } from "./http/request-observer";
+import { observeRequests, recordRoute, requestIdHeader } from "./http/request-observer";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
@@ -61,7 +61,8 @@ export function createApp(deps: AppDeps) {
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
   const metrics = createMetrics();
   app.onError(createErrorHandler(logger, { isDatabaseDown }));
-  // Outermost, so that what it keeps is the final answer, headers and compression included.
+  app.use("*", requestIdHeader);
+  // Outermost but for the request id, so that what it keeps is the final answer, headers and compression included.
   app.use("*", responseCache.keep);
   // Inside `keep`, so a kept answer remembers its route; better-auth's endpoints are labelled by their own paths.
   const authPaths = new Set(Object.values(auth.api).map((endpoint) => `${AUTH_ROUTE.slice(0, -2)}${(endpoint as { path?: string }).path}`));

@@ -17,33 +17,50 @@ function peerAddress(env: unknown): string | undefined {
 
 /**
  * Wraps the app's whole fetch, the read cache's replays included: gives each request its id and scope
- * (server/request-scope.ts), sends the id back in `X-Request-Id` on every answer, and counts the answer in the
- * metrics by method, route pattern and status, with its duration. On the path every request takes: one
- * `performance.now()` pair, one scope object, a map lookup and a few increments.
+ * (server/request-scope.ts) and counts the answer in the metrics by method, route pattern and status, with its
+ * duration. On the path every request takes: one `performance.now()` pair, one scope object, a map lookup and a few
+ * increments. It never touches the answer: reading a Response's headers turns node-server's lightweight Response
+ * into a full one, which cost a replayed read a quarter of its throughput. The id reaches the answer's headers from
+ * inside: `requestIdHeader` below, and the read cache's replay (server/http/response-cache.ts). A replayed answer,
+ * handed back synchronously, stays synchronous (node-server sends a Response faster than a Promise of one).
  */
 export function observeRequests<X>(fetch: Fetch<X>, deps: { metrics: Metrics; isTrustedPeer(address: string | undefined): boolean }): Fetch<X> {
-  return async (request, env, executionContext) => {
+  return (request, env, executionContext) => {
     const started = performance.now();
     const sent = request.headers.get(REQUEST_ID_HEADER);
     const scope: RequestScope = { requestId: requestIdFor(sent, sent !== null && deps.isTrustedPeer(peerAddress(env))), route: NO_ROUTE };
-    let response: Response;
-    try {
-      response = await runInRequestScope(scope, fetch, request, env, executionContext);
-    } catch (error) {
-      deps.metrics.observeRequest(request.method, scope.route, 500, (performance.now() - started) / 1000);
-      throw error;
+    const answer = runInRequestScope(scope, fetch, request, env, executionContext);
+    if (answer instanceof Response) {
+      deps.metrics.observeRequest(request.method, scope.route, answer.status, (performance.now() - started) / 1000);
+      return answer;
     }
-    try {
-      response.headers.set(REQUEST_ID_HEADER, scope.requestId);
-    } catch {
-      // A Response whose headers are immutable (one passed through from fetch()): copied once to add the id.
-      response = new Response(response.body, response);
-      response.headers.set(REQUEST_ID_HEADER, scope.requestId);
-    }
-    deps.metrics.observeRequest(request.method, scope.route, response.status, (performance.now() - started) / 1000);
-    return response;
+    return answer.then(
+      (response) => {
+        deps.metrics.observeRequest(request.method, scope.route, response.status, (performance.now() - started) / 1000);
+        return response;
+      },
+      (error: unknown) => {
+        deps.metrics.observeRequest(request.method, scope.route, 500, (performance.now() - started) / 1000);
+        throw error;
+      },
+    );
   };
 }
+
+/**
+ * Sends the request's id back in `X-Request-Id`. The outermost middleware, outside the read cache's `keep`, so a
+ * kept answer does not keep one request's id for the next.
+ */
+export const requestIdHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const requestId = currentRequestScope()?.requestId;
+  if (requestId === undefined) return;
+  try {
+    c.res.headers.set(REQUEST_ID_HEADER, requestId);
+  } catch {
+    c.header(REQUEST_ID_HEADER, requestId); // immutable headers (a Response passed through from fetch()): Hono copies it
+  }
+};
 
 /**
  * Records the route pattern that answered into the request's scope, for the metrics: Hono's pattern

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { LRUCache } from "lru-cache";
 import { organizationTag, userTag, type ReadCache } from "../db/read-cache";
 import { currentRequestScope } from "../request-scope";
+import { REQUEST_ID_HEADER } from "./request-id";
 import type { AppEnv } from "./app-env";
 
 /**
@@ -59,9 +60,11 @@ export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthC
       const found = keyOf(request);
       const hit = found && cache.get<Snapshot>(found.key);
       if (!hit) return undefined;
+      // A replay carries its own request's id, and is counted under the route of the answer it replays.
       const scope = currentRequestScope();
-      if (scope && hit.route !== undefined) scope.route = hit.route;
-      return new Response(hit.body, { status: hit.status, headers: hit.headers });
+      if (!scope) return new Response(hit.body, { status: hit.status, headers: hit.headers });
+      if (hit.route !== undefined) scope.route = hit.route;
+      return new Response(hit.body, { status: hit.status, headers: { ...hit.headers, [REQUEST_ID_HEADER]: scope.requestId } });
     },
     async keep(c, next) {
       const found = keyOf(c.req.raw);
