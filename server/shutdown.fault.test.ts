@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -170,11 +171,25 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   const { port } = server;
   expect((await send(port, "/readyz")).status).toBe(200);
 
-  // A sign-up queues its verification mail; the sink holds its send open across the SIGTERM.
-  const first = buildUser({ label: "First" });
-  const signedUp = await send(port, "/api/auth/sign-up/email", { json: first, headers: { "x-forwarded-for": randomIp() } });
-  expect(signedUp.status, signedUp.body).toBe(200);
-  await waitFor(() => sink.received.length === 1, { timeoutMs: 10_000, what: "the first mail to reach the sink" });
+  // Three mails due at once, so the worker takes them in one batch; the sink holds the first one's send open
+  // across the SIGTERM, and the other two must wait for the next start.
+  rows = openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
+  const queued = Array.from({ length: 3 }, (_, index) => ({
+    id: randomUUID(),
+    to_address: `queued.${index}@example.test`,
+    subject: `Queued ${index}`,
+    text_body: "text",
+    html_body: "<p>html</p>",
+    status: "pending" as const,
+    attempts: 0,
+    next_attempt_at: new Date(Date.now() - 60_000 + index).toISOString(),
+    last_error: null,
+    created_at: new Date().toISOString(),
+    sent_at: null,
+  }));
+  await rows.db.insertInto("mail_outbox").values(queued).execute();
+  await waitFor(() => sink.received.length === 1, { timeoutMs: 10_000, what: "the first queued mail to reach the sink" });
+  expect(sink.received).toEqual(["Queued 0"]);
   expect(sink.accepted).toEqual([]);
 
   // Load: sign-ups and failed sign-ins (each hashes with scrypt), session reads, and sign-ups whose bodies are
@@ -248,10 +263,9 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   expect(server.output.join("\n")).toContain('"message":"shut down"');
 
   // The mail being sent when SIGTERM came was finished and marked sent; the worker then stopped, leaving the
-  // sign-ups' mails queued for the next start rather than half sent.
-  expect(sink.accepted).toHaveLength(1);
-  rows = openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
+  // rest of its batch and the sign-ups' mails queued for the next start rather than half sent.
+  expect(sink.accepted).toEqual(["Queued 0"]);
   const outbox = await rows.db.selectFrom("mail_outbox").select(["to_address", "status"]).execute();
-  expect(outbox.filter((mail) => mail.status === "sent").map((mail) => mail.to_address)).toEqual([first.email.toLowerCase()]);
-  expect(outbox.filter((mail) => mail.status !== "sent").map((mail) => mail.status)).toEqual(Array.from({ length: 12 }, () => "pending"));
+  expect(outbox.filter((mail) => mail.status === "sent").map((mail) => mail.to_address)).toEqual(["queued.0@example.test"]);
+  expect(outbox.filter((mail) => mail.status !== "sent").map((mail) => mail.status)).toEqual(Array.from({ length: 2 + 12 }, () => "pending"));
 });
