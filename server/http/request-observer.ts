@@ -54,12 +54,8 @@ export function observeRequests<X>(fetch: Fetch<X>, deps: { metrics: Metrics; is
 export const requestIdHeader: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const requestId = currentRequestScope()?.requestId;
-  if (requestId === undefined) return;
-  try {
-    c.res.headers.set(REQUEST_ID_HEADER, requestId);
-  } catch {
-    c.header(REQUEST_ID_HEADER, requestId); // immutable headers (a Response passed through from fetch()): Hono copies it
-  }
+  // Set as securityHeaders sets its own, on the answer's headers.
+  if (requestId !== undefined) c.res.headers.set(REQUEST_ID_HEADER, requestId);
 };
 
 /**
