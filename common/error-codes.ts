@@ -1,6 +1,7 @@
 /**
  * The one list of error codes the app's own endpoints answer with. Bodies are `{ code, message }`,
- * the same shape better-auth uses, so the web client handles a single error shape.
+ * the same shape better-auth uses, so the web client handles a single error shape; the server adds the
+ * request's id (`requestId`, also in the `X-Request-Id` header) for support and the logs.
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: "VALIDATION_ERROR",
@@ -43,7 +44,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   WEBHOOK_VERIFICATION_FAILED: 400,
 };
 
-export type ErrorBody = { code: string; message: string };
+export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
 
 /** Code → message, shaped as better-auth's `defineErrorCodes` shapes its own: `{ code, message }` per code. */
 function defineErrorCodes<const T extends Record<string, string>>(

@@ -45,7 +45,11 @@ test("the new password must differ from the current one", async ({ page, mailbox
     headers: { origin: new URL(page.url()).origin },
   });
   expect(answer.status()).toBe(400);
-  expect(await answer.json()).toEqual({ code: "PASSWORD_UNCHANGED", message: "The new password must differ from the current password" });
+  expect(await answer.json()).toEqual({
+    code: "PASSWORD_UNCHANGED",
+    message: "The new password must differ from the current password",
+    requestId: expect.any(String),
+  });
 });
 
 test("after saving a username the field no longer says it is available, and the toast leaves the button free", async ({ page, mailbox, user }) => {

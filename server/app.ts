@@ -7,7 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
-import { withRetryAfter } from "./auth/rate-limit";
+import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
@@ -15,8 +15,11 @@ import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
 import type { AppEnv, GetSession } from "./http/app-env";
 import { metaRoutes } from "./http/meta.routes";
-import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse } from "./http/errors";
-import { clientIp, withClientIpHeader } from "./http/middleware/client-ip";
+import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
+import { createMetrics } from "./http/metrics";
+import { clientIp, createClientIpResolver, withClientIpHeader } from "./http/middleware/client-ip";
+import { operationsRoutes, type Readiness } from "./http/operations.routes";
+import { observeRequests, recordRoute, requestIdHeader } from "./http/request-observer";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
 import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
@@ -44,6 +47,8 @@ export type AppDeps = {
   devIdentity?: DevIdentityProvider;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
+  /** Whether the process is shutting down (server/main.ts): /readyz answers 503 from then on. */
+  readiness?: Readiness;
 };
 
 /** Builds the whole HTTP surface: middleware, module routers, one onError, notFound. No listening here. */
@@ -54,9 +59,14 @@ export function createApp(deps: AppDeps) {
   const databaseProbe = createDatabaseProbe(database.ping);
   const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
+  const metrics = createMetrics();
   app.onError(createErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
-  // Outermost, so that what it keeps is the final answer, headers and compression included.
+  app.use("*", requestIdHeader);
+  // Outermost but for the request id, so that what it keeps is the final answer, headers and compression included.
   app.use("*", responseCache.keep);
+  // Inside `keep`, so a kept answer remembers its route; better-auth's endpoints are labelled by their own paths.
+  const authPaths = new Set(Object.values(auth.api).map((endpoint) => `${AUTH_ROUTE.slice(0, -2)}${(endpoint as { path?: string }).path}`));
+  app.use("*", recordRoute(authPaths, AUTH_ROUTE));
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
   app.use("*", clientIp(config.trustedProxies, logger));
   // A request that may have written waits until this instance's read cache has seen its writes, so the same
@@ -80,12 +90,7 @@ export function createApp(deps: AppDeps) {
   // streams, and the web app's files are compressed at build time (mountWebApp).
   app.use("/api/*", compressJson);
 
-  // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
-  app.get("/healthz", async (c) =>
-    (await databaseProbe.isDown())
-      ? c.json({ status: "unavailable", code: ERROR_CODES.SERVICE_UNAVAILABLE, message: "The database does not answer" }, 503)
-      : c.json({ status: "ok" }),
-  );
+  app.route("/", operationsRoutes({ database, metrics, metricsToken: config.metricsToken, isDatabaseDown: databaseProbe.isDown, readiness: deps.readiness }));
 
   app.route("/api/meta", metaRoutes(config));
 
@@ -113,9 +118,10 @@ export function createApp(deps: AppDeps) {
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));
   app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
-  app.on(["GET", "POST"], "/api/auth/*", (c) => sessionReads.answer(c, () => authHandler(c)));
+  app.on(["GET", "POST"], AUTH_ROUTE, (c) => sessionReads.answer(c, () => authHandler(c)));
   async function authHandler(c: Context<AppEnv>): Promise<Response> {
-    const response = await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp"))));
+    const response = await withRequestIdInBody(await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))));
+    if (response.status === 429) metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
     if ((response.status >= 500 || response.status === 401) && (await databaseProbe.explainsFailure())) return databaseUnavailable(c, logger);
@@ -140,11 +146,19 @@ export function createApp(deps: AppDeps) {
   if (deps.webDist) mountWebApp(app, deps.webDist, { isProduction: config.isProduction });
   app.notFound((c) => errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found"));
 
-  // A kept answer is replayed before any middleware runs (app.request() comes through here too).
+  // A kept answer is replayed before any middleware runs (app.request() comes through here too); every answer,
+  // replayed or not, gets the request's id and is counted in the metrics.
   const handle = app.fetch;
-  app.fetch = (request, env, executionContext) => responseCache.answer(request) ?? handle(request, env, executionContext);
+  const trustedPeers = createClientIpResolver(config.trustedProxies);
+  app.fetch = observeRequests((request, env, executionContext) => responseCache.answer(request) ?? handle(request, env, executionContext), {
+    metrics,
+    isTrustedPeer: trustedPeers.isTrustedPeer,
+  });
   return app;
 }
+
+/** better-auth's catch-all route. */
+const AUTH_ROUTE = "/api/auth/*";
 
 const JSON_CONTENT_TYPE = /^application\/json/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

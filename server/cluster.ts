@@ -26,8 +26,8 @@ export const STARTUP_GRACE_MS = 5_000;
 /** The primary gives up when this many workers failed to start within `FAILED_START_WINDOW_MS`. */
 export const MAX_FAILED_STARTS = 5;
 export const FAILED_START_WINDOW_MS = 60_000;
-/** How long the workers have to finish after the primary passed a signal on, before they are killed. */
-const SHUTDOWN_GRACE_MS = 15_000;
+/** Beyond a worker's own shutdown bound (SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS), how long the primary waits before killing it. */
+const SHUTDOWN_MARGIN_MS = 5_000;
 
 export type WorkerRole = { slot: number; runJobs: boolean };
 
@@ -75,10 +75,11 @@ export async function runClusterPrimary(config: Config, logger: Logger): Promise
   } finally {
     await database.close();
   }
-  return superviseWorkers(config.webConcurrency, logger);
+  return superviseWorkers(config.webConcurrency, logger, config.shutdown.delayMs + config.shutdown.timeoutMs + SHUTDOWN_MARGIN_MS);
 }
 
-function superviseWorkers(count: number, logger: Logger): Promise<number> {
+/** `graceMs`: how long the workers have to finish after the primary passed a signal on, before they are killed. */
+function superviseWorkers(count: number, logger: Logger, graceMs: number): Promise<number> {
   const running = new Map<Worker, { slot: number; listeningAt?: number }>();
   const policy = new RestartPolicy();
   const pendingReplacements = new Set<NodeJS.Timeout>();
@@ -110,12 +111,12 @@ function superviseWorkers(count: number, logger: Logger): Promise<number> {
       logger.info("stopping the workers", { signal, workers: running.size });
       for (const worker of running.keys()) worker.process.kill(signal);
       forceTimer = setTimeout(() => {
-        logger.error(`workers still running ${SHUTDOWN_GRACE_MS / 1000} s after ${signal}: killing them`, {
+        logger.error(`workers still running ${graceMs / 1000} s after ${signal}: killing them`, {
           workerPids: [...running.keys()].map((worker) => worker.process.pid),
         });
         if (stopping) stopping.exitCode = 1;
         for (const worker of running.keys()) worker.process.kill("SIGKILL");
-      }, SHUTDOWN_GRACE_MS);
+      }, graceMs);
       resolveWhenAllExited();
     }
 

@@ -287,4 +287,34 @@ describe("loadConfig", () => {
     expect(config.baseUrl).toBe("https://atrium.example.test");
     expect(config.isHttps).toBe(true);
   });
+
+  test("shutdown waits: 5 s of serving after SIGTERM in production, none elsewhere; 30 s for what is in flight", () => {
+    const dataDir = tempDataDir();
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).shutdown).toEqual({ delayMs: 0, timeoutMs: 30_000 });
+    const production = { NODE_ENV: "production", DATA_DIR: dataDir, AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
+    expect(loadConfig(production).shutdown).toEqual({ delayMs: 5_000, timeoutMs: 30_000 });
+    expect(loadConfig({ ...production, SHUTDOWN_DELAY_MS: "0", SHUTDOWN_TIMEOUT_MS: "120000" }).shutdown).toEqual({ delayMs: 0, timeoutMs: 120_000 });
+  });
+
+  test("a shutdown wait that is not a whole number of milliseconds from 0 to 600000 is refused, naming the variable", () => {
+    const dataDir = tempDataDir();
+    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "5s", SHUTDOWN_TIMEOUT_MS: "-1" })).toEqual([
+      "SHUTDOWN_DELAY_MS: must be a whole number of milliseconds (how long the server keeps serving after SIGTERM while readiness says it is stopping)",
+      "SHUTDOWN_TIMEOUT_MS: must be 0 or more milliseconds (how long in-flight requests and jobs may take to finish after that)",
+    ]);
+    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "600001", SHUTDOWN_TIMEOUT_MS: "1.5" })).toEqual([
+      "SHUTDOWN_DELAY_MS: must be at most 600000 milliseconds (how long the server keeps serving after SIGTERM while readiness says it is stopping)",
+      "SHUTDOWN_TIMEOUT_MS: must be a whole number of milliseconds (how long in-flight requests and jobs may take to finish after that)",
+    ]);
+  });
+
+  test("METRICS_TOKEN publishes /metrics; a short one is refused", () => {
+    const dataDir = tempDataDir();
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, METRICS_TOKEN: "" }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, METRICS_TOKEN: SECRET }).metricsToken).toBe(SECRET);
+    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, METRICS_TOKEN: "short" })).toEqual([
+      "METRICS_TOKEN: must be at least 16 characters (it guards the metrics endpoint)",
+    ]);
+  });
 });

@@ -61,6 +61,16 @@ const webConcurrency = z
     return z.NEVER;
   });
 
+/** Milliseconds for the shutdown's waits: a typo must neither make them negative nor hold a stop for hours. */
+const MAX_SHUTDOWN_MS = 600_000;
+const shutdownMs = (what: string) =>
+  z.coerce
+    .number({ error: `must be a whole number of milliseconds (${what})` })
+    .int(`must be a whole number of milliseconds (${what})`)
+    .min(0, `must be 0 or more milliseconds (${what})`)
+    .max(MAX_SHUTDOWN_MS, `must be at most ${MAX_SHUTDOWN_MS} milliseconds (${what})`)
+    .optional();
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE).default(3000),
@@ -103,6 +113,13 @@ const envSchema = z.object({
   OIDC_NAME: z.string().trim().max(40, "use at most 40 characters").optional(),
   DEV_IDENTITY_PROVIDER: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || value.length >= 16, "must be at least 16 characters (it guards the metrics endpoint)"),
+  SHUTDOWN_DELAY_MS: shutdownMs("how long the server keeps serving after SIGTERM while readiness says it is stopping"),
+  SHUTDOWN_TIMEOUT_MS: shutdownMs("how long in-flight requests and jobs may take to finish after that"),
   DEVELOPMENT_DEPLOYMENT: flag,
 });
 
@@ -161,6 +178,13 @@ export type Config = {
   /** Audit log entries older than this many days are purged (docs/decisions/0010). */
   audit: { retentionDays: number };
   logLevel: "debug" | "info" | "warn" | "error";
+  /** The bearer token GET /metrics asks for; without one the endpoint is not published (404). */
+  metricsToken?: string;
+  /**
+   * SIGTERM (server/main.ts): readiness turns false at once, the server keeps serving for `delayMs` (so the load
+   * balancer stops sending), then stops accepting and gives in-flight requests and jobs `timeoutMs` to finish.
+   */
+  shutdown: { delayMs: number; timeoutMs: number };
 };
 
 /** The real provider when configured; the sandbox (on by default outside production) otherwise. */
@@ -337,6 +361,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     socialProviders,
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
+    // Production waits for its load balancer; a developer's Ctrl-C has none to wait for.
+    shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (isProduction ? 5_000 : 0), timeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 30_000 },
   };
 }
 

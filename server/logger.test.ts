@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createLogger, REDACTED_EMAIL } from "./logger";
+import { runInRequestScope } from "./request-scope";
 
 /** Captures what the logger writes, one parsed JSON object per line. */
 function captureLines(): Array<Record<string, unknown>> {
@@ -63,5 +64,24 @@ describe("logger", () => {
       { time: expect.any(String), level: "warn", message: "second", pid: 4242, worker: 1 },
     ]);
     expect(Object.keys(lines[1]!)).toEqual(["time", "level", "message", "pid", "worker"]);
+  });
+
+  test("a line written inside a request's scope carries its id, also after an await; one outside carries none", async () => {
+    const lines = captureLines();
+    const logger = createLogger("info");
+    logger.info("before");
+    await runInRequestScope({ requestId: "req-1", route: "/x" }, async () => {
+      logger.info("inside");
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.warn("after a timer", { step: 2 });
+    });
+    logger.info("after");
+    expect(lines.map(({ message, requestId }) => ({ message, requestId }))).toEqual([
+      { message: "before", requestId: undefined },
+      { message: "inside", requestId: "req-1" },
+      { message: "after a timer", requestId: "req-1" },
+      { message: "after", requestId: undefined },
+    ]);
+    expect(lines[2]).toMatchObject({ level: "warn", step: 2 });
   });
 });

@@ -1,4 +1,5 @@
 import { serializeError } from "../common/serialize-error";
+import { currentRequestScope } from "./request-scope";
 
 export { serializeError };
 
@@ -31,13 +32,17 @@ function replacer(_key: string, value: unknown): unknown {
 
 /**
  * `base` is put on every line, before the line's own fields: several processes writing to one stream (the
- * workers of a cluster) say which one wrote each line with `{ pid }`.
+ * workers of a cluster) say which one wrote each line with `{ pid }`. A line written while a request is handled
+ * carries that request's `requestId` (server/request-scope.ts), the same id its answer carries.
  */
 export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
   const threshold = LEVELS[level];
   const write = (name: Exclude<LogLevel, "silent">) => (message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[name] < threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: name, message, ...base, ...fields }, replacer);
+    const line = JSON.stringify(
+      { time: new Date().toISOString(), level: name, message, ...base, requestId: currentRequestScope()?.requestId, ...fields },
+      replacer,
+    );
     (LEVELS[name] >= LEVELS.warn ? process.stderr : process.stdout).write(`${line}\n`);
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { Server } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -36,7 +37,8 @@ async function main() {
   const builtWeb = path.join(repositoryRoot(), "dist/web");
   const webDist = config.isProduction || existsSync(path.join(builtWeb, "index.html")) ? builtWeb : undefined;
   if (!webDist) logger.warn("the web app is not built: serving the API only (npm start builds it, or run npm run build)", { missing: builtWeb });
-  const app = createApp({ ...services, config, logger, webDist });
+  let isShuttingDown = false;
+  const app = createApp({ ...services, config, logger, webDist, readiness: { isShuttingDown: () => isShuttingDown } });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info("Atrium is listening", {
@@ -46,23 +48,43 @@ async function main() {
       mail: config.mail.devMailbox ? `dev mailbox at ${config.baseUrl}/dev/mail` : "smtp",
       ...(role ? { worker: role.slot, jobs: role.runJobs } : {}),
     });
-  });
+  }) as Server; // plain HTTP/1.1: serve() makes an http.Server unless told otherwise
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info("shutting down", { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+  /**
+   * A graceful stop, as a load balancer needs it: /readyz answers 503 at once while the server keeps serving for
+   * SHUTDOWN_DELAY_MS (the balancer's health check sees it and stops sending); then the listener closes, idle
+   * keep-alive connections are closed, and the requests in flight finish; then the background jobs stop after
+   * the one they are running (the mail being sent is sent and marked) and the services close. Past
+   * SHUTDOWN_TIMEOUT_MS after the delay, what is left is abandoned and the process exits 1.
+   */
+  const shutdown = async (signal: string) => {
+    if (isShuttingDown) return;
+    isShuttingDown = true;
+    const { delayMs, timeoutMs } = config.shutdown;
+    logger.info("shutting down", { signal, notReadyFor: delayMs, thenFinishWithin: timeoutMs });
+    const force = setTimeout(() => {
+      logger.error(`still shutting down ${timeoutMs} ms after the listener closed: exiting without finishing`, { signal });
+      process.exit(1);
+    }, delayMs + timeoutMs);
     force.unref();
-    server.close(async () => {
-      await services.close();
-      process.exit(0);
-    });
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    logger.info("closing the listener; waiting for the requests in flight");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A keep-alive connection becomes idle when its request is answered: close each as soon as it is.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    server.closeIdleConnections();
+    await closed;
+    clearInterval(closeIdle);
+    await services.close();
+    logger.info("shut down");
+    process.exit(0);
   };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 }
+
+/** How often, while the listener closes, connections that just became idle are closed. */
+const IDLE_SWEEP_MS = 50;
 
 /** The folder of package.json above this module: server/ when run from source, dist/server/ when compiled. */
 function repositoryRoot(): string {

@@ -284,7 +284,7 @@ describe("a change made through instance A shows on instance B within 1 s", () =
     const oldPassword = await call(B, "/api/auth/sign-in/email", { ip: randomIp(), json: { email: user.input.email, password: user.input.password } });
     expect({ status: oldPassword.status, body: oldPassword.data }).toEqual({
       status: 401,
-      body: { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" },
+      body: { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password", requestId: expect.any(String) },
     });
     await signIn(B, { email: user.input.email, password: newPassword });
   });
@@ -302,7 +302,10 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       "get-session": { read: () => call(B, "/api/auth/get-session", user.browser), shows: (answer) => answer.status === 200 && answer.data === null },
     });
     const refused = await call(B, "/api/auth/sign-in/email", { ip: randomIp(), json: { email: user.input.email, password: user.input.password } });
-    expect({ status: refused.status, body: refused.data }).toEqual({ status: 403, body: { code: "BANNED_USER", message: "Your account is banned." } });
+    expect({ status: refused.status, body: refused.data }).toEqual({
+      status: 403,
+      body: { code: "BANNED_USER", message: "Your account is banned.", requestId: expect.any(String) },
+    });
   });
 
   scenario("platform role change: B's session shows the new role", async () => {
@@ -415,12 +418,12 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       const active = await activeMember(removed);
       expect({ status: active.status, body: active.data }).toEqual({
         status: 400,
-        body: { code: "NO_ACTIVE_ORGANIZATION", message: "no active organization" },
+        body: { code: "NO_ACTIVE_ORGANIZATION", message: "no active organization", requestId: expect.any(String) },
       });
       const members = await call(B, membersPath(), removed.browser);
       expect({ status: members.status, body: members.data }).toEqual({
         status: 403,
-        body: { code: "FORBIDDEN", message: "user is not a member of the organization" },
+        body: { code: "FORBIDDEN", message: "user is not a member of the organization", requestId: expect.any(String) },
       });
       // The others keep theirs.
       expect(roleIn(expectStatus(await call(B, membersPath(), owner.browser), 200, "members on B"), promoted.id)).toBe("admin");
@@ -446,7 +449,7 @@ describe("rate limits are shared between the instances through Redis", () => {
     const limited = await attempt(B);
     expect({ status: limited.status, body: limited.data }).toEqual({
       status: 429,
-      body: { code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." },
+      body: { code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later.", requestId: expect.any(String) },
     });
 
     // Counted in Redis (every attempt, refused ones too), not in the database both instances share.

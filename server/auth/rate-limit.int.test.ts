@@ -249,7 +249,7 @@ describe("the database store", () => {
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     expect(limited.headers.get("X-Retry-After")).toBe(retryAfter);
     expect(limited.headers.get("content-type")).toContain("application/json");
-    expect(limited.data).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." });
+    expect(limited.data).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later.", requestId: expect.any(String) });
   });
 
   test("max requests pass, the next is refused with the time left, and the window restarts once it passes without an allowed request", async () => {

@@ -13,6 +13,15 @@ export const RATE_LIMIT_RULES = {
   "/is-username-available": { window: 60, max: 60 },
 } as const;
 
+/** The rule that counts requests to `path` (better-auth's path, under /api/auth): a custom rule's, or `default`. */
+export function rateLimitRuleOf(path: string): keyof typeof RATE_LIMIT_RULES {
+  for (const rule of Object.keys(RATE_LIMIT_RULES) as Array<keyof typeof RATE_LIMIT_RULES>) {
+    if (rule === "default") continue;
+    if (rule.endsWith("/*") ? path.startsWith(rule.slice(0, -1)) : path === rule) return rule;
+  }
+  return "default";
+}
+
 /** better-auth's rate-limit options: the rules above, counted in `store` (the database table or Redis, failing open). */
 export function rateLimit(store: RateLimitStore) {
   const { default: defaults, ...customRules } = RATE_LIMIT_RULES;

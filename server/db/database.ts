@@ -13,8 +13,10 @@ export type Dialect = "sqlite" | "postgres";
 export type DatabaseHandle = {
   db: Kysely<Database>;
   dialect: Dialect;
-  /** Answers when the database does: used by /healthz. */
+  /** Answers when the database does: used by /healthz and /readyz. */
   ping(): Promise<void>;
+  /** The PostgreSQL pool's connections (all, idle) and queries waiting for one, for /metrics; SQLite has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 };
 
@@ -38,7 +40,13 @@ export function openDatabase(database: Config["database"], options: { onQuery?: 
     // fails with the error and the pool discards the broken connection when it is released.
     pool.on("connect", (client) => client.on("error", () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect: "postgres", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+    return {
+      db,
+      dialect: "postgres",
+      ping: () => sql`select 1`.execute(db).then(() => undefined),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);

@@ -15,7 +15,7 @@ import { createErrorHandler } from "./errors";
  */
 
 const RACERS = 8;
-const GENERIC_500 = { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again." };
+const GENERIC_500 = { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again.", requestId: expect.any(String) };
 
 type Answer = { status: number; message?: string };
 

@@ -2,9 +2,10 @@ import { APIError, isAPIError } from "better-auth/api";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../../common/error-codes";
+import { ERROR_CODES, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../common/error-codes";
 import { SPEC_ERRORS } from "../auth/spec-errors";
 import { serializeError, type Logger } from "../logger";
+import { currentRequestScope } from "../request-scope";
 
 /** The one error type services throw; routes never build error responses by hand. */
 export class AppError extends Error {
@@ -22,8 +23,33 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The body of every error answer: the code clients branch on, a sentence, the details of a validation error, and
+ * the request's id (the `X-Request-Id` header's, and every log line's about the request) to quote to support.
+ */
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { code, message, ...(details === undefined ? {} : { details }), requestId: currentRequestScope()?.requestId };
+}
+
+/**
+ * better-auth answers most of its refusals itself (a hook's APIError, a rate limit): its JSON error bodies get the
+ * request's id too. Only error answers are read again; a success passes untouched.
+ */
+export async function withRequestIdInBody(response: Response): Promise<Response> {
+  const requestId = currentRequestScope()?.requestId;
+  if (response.status < 400 || requestId === undefined || !/^application\/json/.test(response.headers.get("content-type") ?? "")) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as unknown;
+  if (typeof body !== "object" || body === null || Array.isArray(body) || "requestId" in body) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...body, requestId }), { status: response.status, statusText: response.statusText, headers });
+}
+
 export function errorResponse(c: Context, code: ErrorCode, message: string, details?: unknown): Response {
-  return c.json({ code, message, ...(details === undefined ? {} : { details }) }, ERROR_STATUS[code] as 400);
+  return c.json(errorBody(code, message, details), ERROR_STATUS[code] as 400);
 }
 
 /**
@@ -69,7 +95,7 @@ function violatedUniqueIndex(error: Error): string | undefined {
 function apiErrorResponse(c: Context, error: APIError): Response {
   const code = error.body?.code ?? String(error.status);
   const spec = SPEC_ERRORS[code];
-  return c.json({ code, message: spec?.message ?? error.body?.message ?? error.message }, (spec?.status ?? error.statusCode) as 400);
+  return c.json(errorBody(code, spec?.message ?? error.body?.message ?? error.message), (spec?.status ?? error.statusCode) as 400);
 }
 
 /** How long a probe waits for the database to answer a ping before calling it down. */
@@ -127,7 +153,7 @@ export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDow
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
-      return c.json({ code, message: error.message || "Bad request" }, error.status);
+      return c.json(errorBody(code, error.message || "Bad request"), error.status);
     }
     if (isAPIError(error)) {
       if (error.statusCode < 500) return apiErrorResponse(c, error);

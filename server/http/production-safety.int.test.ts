@@ -373,6 +373,6 @@ describe("API compression", () => {
 
     const small = await request("/api/nothing-here");
     expect(small.headers.get("content-encoding")).toBeNull();
-    expect(await small.json()).toEqual({ code: "NOT_FOUND", message: "No endpoint GET /api/nothing-here" });
+    expect(await small.json()).toEqual({ code: "NOT_FOUND", message: "No endpoint GET /api/nothing-here", requestId: expect.any(String) });
   });
 });

@@ -372,7 +372,7 @@ describe("the better-auth table", () => {
     const before = await snapshotDatabase();
     // A fresh address for each request: the sign-in and sign-up limits are 10 a minute per address.
     const response = await admin.client.post(requestPath(path), body(fixtures), { ip: randomIp() });
-    expect({ status: response.status, body: await readJson(response) }).toEqual({ status, body: { code, message } });
+    expect({ status: response.status, body: await readJson(response) }).toEqual({ status, body: { code, message, requestId: expect.any(String) } });
     expect(await snapshotDatabase()).toEqual(before);
   });
 
@@ -380,7 +380,7 @@ describe("the better-auth table", () => {
     const input = { ...validSignUp(), name: long(101) };
     const response = await createClient(app).post("/api/auth/sign-up/email", input);
     expect(response.status).toBe(400);
-    expect(await readJson(response)).toEqual({ code: "VALIDATION_ERROR", message: atMost("name", 100) });
+    expect(await readJson(response)).toEqual({ code: "VALIDATION_ERROR", message: atMost("name", 100), requestId: expect.any(String) });
     const { db } = app.services.database;
     expect(await db.selectFrom("user").select("id").where("email", "=", input.email).execute()).toEqual([]);
     expect(await db.selectFrom("mail_outbox").select("id").where("to_address", "=", input.email).execute()).toEqual([]);

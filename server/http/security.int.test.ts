@@ -43,7 +43,7 @@ describe("request bodies", () => {
       headers: { "content-length": String(Buffer.byteLength(overOneMegabyte)) },
     });
     expect(withLength.status).toBe(413);
-    expect(await readJson(withLength)).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MB" });
+    expect(await readJson(withLength)).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MB", requestId: expect.any(String) });
 
     const encoder = new TextEncoder();
     const streamed = new ReadableStream<Uint8Array>({

@@ -63,7 +63,7 @@ export function startBillingWorker(deps: {
   const reconcileEveryMs = deps.reconcileEveryMs ?? RECONCILE_EVERY_MS;
 
   /** Applies one batch of due deliveries if this instance gets the applier's lease; answers how many it went through. */
-  async function applyWebhooks(): Promise<number> {
+  async function applyWebhooks(stopping: AbortSignal): Promise<number> {
     // A look first, so an idle poll writes nothing.
     if ((await findDueWebhookEvents(deps.db, 1)).length === 0) return 0;
     const lease = await claimJob(deps.db, "billing webhooks", WEBHOOK_LEASE_MS);
@@ -71,7 +71,7 @@ export function startBillingWorker(deps: {
     let handled = 0;
     try {
       for (const event of await findDueWebhookEvents(deps.db, BATCH)) {
-        if (!(await applyOne(event))) break;
+        if (stopping.aborted || !(await applyOne(event))) break;
         handled++;
         if (!(await rescheduleJob(deps.db, lease, new Date(Date.now() + WEBHOOK_LEASE_MS)))) break;
       }
@@ -145,10 +145,13 @@ export function startBillingWorker(deps: {
     });
   }
 
-  async function runOnce(): Promise<void> {
+  /** A stop (`stopping`) lets the event being applied or the usage batch being sent finish, and nothing after it. */
+  async function runOnce(stopping: AbortSignal): Promise<void> {
     for (;;) {
-      const applied = await applyWebhooks();
+      const applied = await applyWebhooks(stopping);
+      if (stopping.aborted) return;
       const sent = await sendUsage();
+      if (stopping.aborted) return;
       if (applied < BATCH && sent < BATCH) break;
     }
     await reconcileWhenDue();

@@ -103,16 +103,18 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  async function runOnce(): Promise<void> {
+  async function runOnce(stopping: AbortSignal): Promise<void> {
     await purgeWhenDue();
     for (;;) {
       const due = await findDueMails(deps.db, BATCH);
-      // Claimed one at a time, right before its send: the lease then covers only that send.
+      // Claimed one at a time, right before its send: the lease then covers only that send. A stop lets the
+      // mail being sent finish (and be marked), and leaves the others unclaimed for the next start.
       for (const candidate of due) {
+        if (stopping.aborted) return;
         const mail = await claimMail(deps.db, candidate, leaseMs);
         if (mail) await deliver(mail);
       }
-      if (due.length < BATCH) return;
+      if (due.length < BATCH || stopping.aborted) return;
     }
   }
 

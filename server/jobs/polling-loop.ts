@@ -5,11 +5,14 @@ export type PollingLoop = { nudge(): void; drain(): Promise<void>; stop(): Promi
 /**
  * Runs `runOnce` every `pollMs`, and at once when nudged, never twice at the same time: a nudge during a run
  * asks for one more run after it. A failing run is logged and the loop goes on. The workers are built on it.
+ * `stop` waits for the run under way, whose `stopping` signal is aborted at once: a run working through a batch
+ * finishes the item it is on (the mail being sent) and leaves the rest for the next start.
  */
-export function startPollingLoop(name: string, runOnce: () => Promise<void>, deps: { logger: Logger; pollMs: number }): PollingLoop {
+export function startPollingLoop(name: string, runOnce: (stopping: AbortSignal) => Promise<void>, deps: { logger: Logger; pollMs: number }): PollingLoop {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  const stopping = new AbortController();
 
   function tick(): Promise<void> {
     if (stopped) return Promise.resolve();
@@ -17,7 +20,7 @@ export function startPollingLoop(name: string, runOnce: () => Promise<void>, dep
       again = true;
       return running;
     }
-    running = runOnce()
+    running = runOnce(stopping.signal)
       .catch((error: unknown) => deps.logger.error(`${name} failed`, { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
         running = null;
@@ -39,6 +42,7 @@ export function startPollingLoop(name: string, runOnce: () => Promise<void>, dep
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       clearInterval(timer);
       while (running) await running;
     },

@@ -20,6 +20,8 @@ export type ClientIpResolver = {
   /** The client address: the socket's, unless the socket is a trusted proxy (then X-Forwarded-For is read). */
   resolve(socketAddress: string | undefined, forwardedFor: string | undefined): string | undefined;
   isTrusted(address: string): boolean;
+  /** Whether the socket's peer (an address as Node reports it, IPv4-mapped or not) is a trusted proxy. */
+  isTrustedPeer(socketAddress: string | undefined): boolean;
 };
 
 /**
@@ -32,6 +34,7 @@ export function createClientIpResolver(trustedProxies: string[]): ClientIpResolv
   const isTrusted = (address: string) => isIP(address) !== 0 && trust(address, 0);
   return {
     isTrusted,
+    isTrustedPeer: (socketAddress) => socketAddress !== undefined && isTrusted(normalise(socketAddress)),
     resolve(socketAddress, forwardedFor) {
       let client = socketAddress ? normalise(socketAddress) : undefined;
       if (!client || !isTrusted(client) || !forwardedFor) return client;

@@ -763,7 +763,7 @@ describe("invitations (spec sections 3, 4)", () => {
 
     const unknown = await anonymous.get("/api/invitations/no-such-invitation");
     expect(unknown.status).toBe(404);
-    expect(unknown.data).toEqual({ code: "NOT_FOUND", message: "invitation not found" });
+    expect(unknown.data).toEqual({ code: "NOT_FOUND", message: "invitation not found", requestId: expect.any(String) });
   });
 
   it("keeps one pending invitation per e-mail: a re-invite is 400, resend renews it and mails again", async () => {
