@@ -2,7 +2,7 @@
 // without a container engine. It copies what the stage copies into a temp folder, runs its RUN lines (the production
 // install, devDependencies omitted, from the npm cache when it can), checks that no devDependency got installed, runs
 // the migrations as compose.yaml does, starts the image's CMD with its ENV and a production configuration, and checks
-// /healthz, the image's HEALTHCHECK, the web app, a sign-up and its mail over SMTP, and a clean stop on SIGTERM.
+// /livez and /readyz, the image's HEALTHCHECK, the web app, a sign-up and its mail over SMTP, and a clean stop on SIGTERM.
 // PostgreSQL and Redis when TEST_DATABASE_URL / TEST_REDIS_URL name them (CI), SQLite otherwise.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -125,11 +125,13 @@ async function main(): Promise<void> {
     const exited = new Promise<number | string | null>((resolve) => server.once("exit", (code, signal) => resolve(signal ?? code)));
     const logs = () => `--- server output ---\n${output.join("\n")}`;
     try {
-      await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200, {
+      await waitFor(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.status === 200, {
         timeoutMs: 60_000,
-        what: "/healthz to answer 200",
+        what: "/readyz to answer 200",
       });
-      step("CMD until /healthz answers 200");
+      step("CMD until /readyz answers 200");
+      const live = await fetch(`${baseUrl}/livez`);
+      if (live.status !== 200) fail(`/livez answered ${live.status}`, await live.text());
 
       const [check = "", ...checkArgs] = stage.healthcheck;
       const health = spawnSync(check, checkArgs, { env, encoding: "utf8" });

@@ -47,9 +47,9 @@ describe("the Dockerfile runs the tested production path", () => {
     expect(existsSync(path.join(root, "server/db/migrate-cli.ts")) && existsSync(path.join(root, "server/admin-cli.ts"))).toBe(true);
   });
 
-  test("its HEALTHCHECK runs node against /healthz on the server's port", () => {
+  test("its HEALTHCHECK runs node against /readyz on the server's port", () => {
     expect(stage.healthcheck.slice(0, 2)).toEqual(["node", "-e"]);
-    expect(stage.healthcheck[2]).toContain("http://127.0.0.1:${process.env.PORT}/healthz");
+    expect(stage.healthcheck[2]).toContain("http://127.0.0.1:${process.env.PORT}/readyz");
   });
 
   test("compose.yaml runs the image's CMD and migrates with the command the check runs", () => {
