@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import net from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { buildUser, waitFor } from "./test/factories";
 import { randomIp } from "./test/request";
 import { startServerProcess, type ServerProcess } from "./test/server-process";
+import { startSmtpSink, type SinkMessage, type SmtpSink } from "./test/smtp-sink";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
 
 /**
@@ -75,76 +75,17 @@ function slowSignUp(port: number, ip: string): { answer: Promise<Answer>; finish
   return { answer, finish: () => request.end(body.slice(10)) };
 }
 
-/**
- * The smallest SMTP server nodemailer talks to (no TLS, no authentication): it holds every message `holdMs`
- * before accepting it, and tells when a message's data has arrived and when it was accepted.
- */
-function startSlowSmtpSink(holdMs: number): Promise<{ port: number; received: string[]; accepted: string[]; close(): Promise<void> }> {
-  const received: string[] = [];
-  const accepted: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined);
-    let buffer = "";
-    let inData = false;
-    socket.write("220 sink ESMTP\r\n");
-    socket.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("latin1");
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf("\r\n.\r\n");
-          if (end === -1) return;
-          const message = buffer.slice(0, end);
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          const subject = /^Subject: (.*)$/m.exec(message)?.[1] ?? "";
-          received.push(subject);
-          setTimeout(() => {
-            accepted.push(subject);
-            if (!socket.destroyed) socket.write("250 2.0.0 accepted\r\n");
-          }, holdMs);
-          continue;
-        }
-        const newline = buffer.indexOf("\r\n");
-        if (newline === -1) return;
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "EHLO" || verb === "HELO") socket.write("250-sink\r\n250 8BITMIME\r\n");
-        else if (verb === "DATA") {
-          inData = true;
-          socket.write("354 go ahead\r\n");
-        } else if (verb === "QUIT") socket.end("221 bye\r\n");
-        else socket.write("250 ok\r\n");
-      }
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        port: (server.address() as net.AddressInfo).port,
-        received,
-        accepted,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      }),
-    ),
-  );
-}
+const subjectOf = (message: SinkMessage) => /^Subject: (.*)$/m.exec(message.data)?.[1] ?? "";
 
 let database: TestDatabase;
-let sink: Awaited<ReturnType<typeof startSlowSmtpSink>>;
+let sink: SmtpSink;
 let server: ServerProcess | undefined;
 let rows: DatabaseHandle | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  sink = await startSlowSmtpSink(SMTP_HOLD_MS);
+  sink = await startSmtpSink();
+  await sink.hold(SMTP_HOLD_MS);
 });
 
 afterAll(async () => {
@@ -160,7 +101,7 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
     env: {
       DATABASE_URL: database.url,
       DATA_DIR: database.dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      SMTP_URL: sink.url,
       DEV_MAILBOX: "false",
       LOG_LEVEL: "info",
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
@@ -188,8 +129,8 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
     sent_at: null,
   }));
   await rows.db.insertInto("mail_outbox").values(queued).execute();
-  await waitFor(() => sink.received.length === 1, { timeoutMs: 10_000, what: "the first queued mail to reach the sink" });
-  expect(sink.received).toEqual(["Queued 0"]);
+  await waitFor(() => sink.messages.length === 1, { timeoutMs: 10_000, what: "the first queued mail to reach the sink" });
+  expect(sink.messages.map(subjectOf)).toEqual(["Queued 0"]);
   expect(sink.accepted).toEqual([]);
 
   // Load: sign-ups and failed sign-ins (each hashes with scrypt), session reads, and sign-ups whose bodies are
@@ -264,7 +205,7 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
 
   // The mail being sent when SIGTERM came was finished and marked sent; the worker then stopped, leaving the
   // rest of its batch and the sign-ups' mails queued for the next start rather than half sent.
-  expect(sink.accepted).toEqual(["Queued 0"]);
+  expect(sink.accepted.map(subjectOf)).toEqual(["Queued 0"]);
   const outbox = await rows.db.selectFrom("mail_outbox").select(["to_address", "status"]).execute();
   expect(outbox.filter((mail) => mail.status === "sent").map((mail) => mail.to_address)).toEqual(["queued.0@example.test"]);
   expect(outbox.filter((mail) => mail.status !== "sent").map((mail) => mail.status)).toEqual(Array.from({ length: 2 + 12 }, () => "pending"));

@@ -9,8 +9,10 @@ export type SmtpSink = {
   port: number;
   /** `smtp://127.0.0.1:PORT`, for SMTP_URL. */
   url: string;
-  /** Every message accepted, in order. */
+  /** Every message whose data arrived, in order (accepted, or held and about to be). */
   messages: SinkMessage[];
+  /** The messages the sink has answered 250 for, in order: `messages` but for those still held. */
+  accepted: SinkMessage[];
   /** The messages accepted for `recipient`. */
   messagesTo(recipient: string): SinkMessage[];
   /** Listening, answering at once. */
@@ -19,6 +21,8 @@ export type SmtpSink = {
   down(): Promise<void>;
   /** Listening, but each answer (the greeting included) comes `delayMs` late. */
   slow(delayMs: number): Promise<void>;
+  /** Listening and answering at once, but each message is accepted only `holdMs` after its data arrived. */
+  hold(holdMs: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -29,8 +33,10 @@ export type SmtpSink = {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const port = await freePort();
   const messages: SinkMessage[] = [];
+  const accepted: SinkMessage[] = [];
   const sockets = new Set<Socket>();
   let delayMs = 0;
+  let holdMs = 0;
   let server: Server | undefined;
 
   function answer(socket: Socket, line: string): void {
@@ -56,10 +62,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         buffer = buffer.slice(end + 2);
         if (dataLines) {
           if (line === ".") {
-            messages.push({ ...envelope, data: dataLines.join("\r\n") });
+            const message = { ...envelope, data: dataLines.join("\r\n") };
+            messages.push(message);
             envelope = { from: "", to: [] };
             dataLines = undefined;
-            answer(socket, "250 2.0.0 queued");
+            setTimeout(() => {
+              if (socket.destroyed) return;
+              accepted.push(message);
+              answer(socket, "250 2.0.0 queued");
+            }, holdMs);
           } else dataLines.push(line.startsWith(".") ? line.slice(1) : line);
           continue;
         }
@@ -105,14 +116,22 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    accepted,
     messagesTo: (recipient) => messages.filter((message) => message.to.includes(recipient)),
     async up() {
       delayMs = 0;
+      holdMs = 0;
       await listen();
     },
     down: unlisten,
     async slow(ms) {
       delayMs = ms;
+      holdMs = 0;
+      await listen();
+    },
+    async hold(ms) {
+      delayMs = 0;
+      holdMs = ms;
       await listen();
     },
     close: unlisten,
