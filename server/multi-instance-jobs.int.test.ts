@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDatabase, type DatabaseHandle } from "./db/database";
@@ -6,6 +6,7 @@ import { migrations } from "./db/migrate";
 import { waitFor } from "./test/factories";
 import { freePort } from "./test/free-port";
 import { startServerProcess, type ServerProcess } from "./test/server-process";
+import { postSignedWebhook } from "./test/billing";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
 
 /**
@@ -176,18 +177,7 @@ describe("two instances running the background jobs on one database and one Redi
     return { id: randomUUID(), body };
   }
 
-  async function post(server: ServerProcess, message: { id: string; body: string }): Promise<number> {
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = `v1,${createHmac("sha256", Buffer.from(WEBHOOK_SECRET, "utf8")).update(`${message.id}.${timestamp}.${message.body}`).digest("base64")}`;
-    const response = await fetch(`${server.url}/api/billing/webhooks`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": timestamp, "webhook-signature": signature },
-      body: message.body,
-      signal: AbortSignal.timeout(10_000),
-    });
-    await response.text();
-    return response.status;
-  }
+  const post = (server: ServerProcess, message: { id: string; body: string }) => postSignedWebhook(server.url, WEBHOOK_SECRET, message);
 
   /** The same delivery to both instances at once (the provider retrying while the first is in flight): stored once. */
   async function postToBoth(message: { id: string; body: string }): Promise<void> {

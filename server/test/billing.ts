@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { PlanCatalogue } from "../../common/billing.schemas";
 import type { TestClient } from "./request";
 import type { TestApp } from "./test-database";
@@ -67,4 +68,21 @@ export async function subscribe(
   if (paid.status !== 200) throw new Error(`payment failed: ${paid.status} ${JSON.stringify(paid.body)}`);
   await settleBilling(server);
   return checkoutId;
+}
+
+/**
+ * Posts one webhook delivery to a server's endpoint as the provider would, signed with `secret` (Standard
+ * Webhooks: HMAC-SHA256 of `id.timestamp.body`); answers the status.
+ */
+export async function postSignedWebhook(baseUrl: string, secret: string, message: { id: string; body: string }): Promise<number> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v1,${createHmac("sha256", Buffer.from(secret, "utf8")).update(`${message.id}.${timestamp}.${message.body}`).digest("base64")}`;
+  const response = await fetch(`${baseUrl}/api/billing/webhooks`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": timestamp, "webhook-signature": signature },
+    body: message.body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  await response.text();
+  return response.status;
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../db/database";
@@ -6,6 +6,7 @@ import { WEBHOOK_LEASE_MS } from "../../jobs/billing-worker";
 import { waitFor } from "../../test/factories";
 import { freePort } from "../../test/free-port";
 import { startServerProcess, type ServerProcess } from "../../test/server-process";
+import { postSignedWebhook } from "../../test/billing";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database";
 
 /**
@@ -55,17 +56,7 @@ async function start(name: string): Promise<ServerProcess> {
   return server;
 }
 
-async function deliver(server: ServerProcess, message: { id: string; body: string }): Promise<number> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v1,${createHmac("sha256", Buffer.from(WEBHOOK_SECRET, "utf8")).update(`${message.id}.${timestamp}.${message.body}`).digest("base64")}`;
-  const response = await fetch(`${server.url}/api/billing/webhooks`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": timestamp, "webhook-signature": signature },
-    body: message.body,
-  });
-  await response.text();
-  return response.status;
-}
+const deliver = (server: ServerProcess, message: { id: string; body: string }) => postSignedWebhook(server.url, WEBHOOK_SECRET, message);
 
 const handledLines = (server: ServerProcess, id: string) =>
   server.output.filter((line) => line.includes('"message":"billing webhook handled"') && line.includes(`"id":"${id}"`));
