@@ -105,8 +105,13 @@ test("an organization owner sees their organization's audit log and exports it; 
   await signUpAndVerify(memberDevice.page, mailbox, member);
   await memberDevice.page.goto(await invitationLink(mailbox, member.email));
   await memberDevice.page.getByRole("button", { name: "Accept invitation" }).click();
+  // Accepting leads home: the member opens the organization's settings from there, and finds no audit log tab.
+  await expect(memberDevice.page.getByRole("status").filter({ hasText: `Welcome to ${organizationName}` })).toBeVisible();
+  await memberDevice.page.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(memberDevice.page.getByRole("heading", { name: organizationName })).toBeVisible();
-  await expect(memberDevice.page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
+  const memberTabs = memberDevice.page.getByRole("navigation", { name: "Organization settings" });
+  await expect(memberTabs.getByRole("link", { name: "Members" })).toBeVisible();
+  await expect(memberTabs.getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await memberDevice.context.close();
 
   await openSettingsTab(page, "Audit log");
