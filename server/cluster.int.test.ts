@@ -9,6 +9,7 @@ import type { DevMail } from "./modules/mail";
 import { buildUser, extractLink, waitFor } from "./test/factories";
 import { createTestDatabase, type TestDatabase } from "./test/test-database";
 import { freePort } from "./test/free-port";
+import { inheritedEnvironment } from "./test/server-process";
 
 /**
  * `npm start` with WEB_CONCURRENCY=2: the real server (server/main.ts) in a child process, a cluster primary and two
@@ -114,9 +115,7 @@ beforeAll(async () => {
   server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...inheritedEnvironment(),
       WEB_CONCURRENCY: "2",
       NODE_ENV: "test",
       HOST: "127.0.0.1",

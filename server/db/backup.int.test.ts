@@ -19,7 +19,7 @@ import {
   type TestUser,
 } from "../test/factories";
 import { createClient, randomIp } from "../test/request";
-import { startServerProcess, type ServerProcess } from "../test/server-process";
+import { inheritedEnvironment, startServerProcess, type ServerProcess } from "../test/server-process";
 import { createTestApp, createTestDatabase, testEnvironment, type TestApp, type TestDatabase } from "../test/test-database";
 import { formatBytes } from "./backup";
 import { openDatabase } from "./database";
@@ -35,9 +35,7 @@ function runCli(command: "backup" | "restore", args: string[], database: TestDat
   const child = spawn(process.execPath, ["--import", "tsx", `server/db/${command}-cli.ts`, ...args], {
     cwd: root,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...inheritedEnvironment(),
       NODE_ENV: "test",
       DATA_DIR: database.dataDir,
       DATABASE_URL: database.url,

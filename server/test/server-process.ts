@@ -7,6 +7,11 @@ import { waitFor } from "./factories";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** What a child process a test starts takes from the test's environment: nothing but PATH, HOME and TMPDIR. */
+export function inheritedEnvironment(): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
+}
+
 /** A real Atrium server (server/main.ts) in a child process, as the tests that need several processes or kill one start it. */
 export type ServerProcess = {
   name: string;
@@ -49,9 +54,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      ...inheritedEnvironment(),
       NODE_ENV: "test",
       HOST: "127.0.0.1",
       PORT: String(port),
