@@ -10,4 +10,4 @@ export { organizationHooks, organizationRules, organizations, type Organizations
 export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "./organizations.request-schemas";
 export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
-export { findMembership } from "./organizations.repository";
+export { findMembership, lockOrganization } from "./organizations.repository";

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { PostgresAdapter, type Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
@@ -211,6 +211,20 @@ export async function lockTeam(db: Kysely<Database>, teamId: string): Promise<vo
     .set((eb) => ({ memberCount: eb.ref("memberCount") }))
     .where("id", "=", teamId)
     .execute();
+}
+
+/**
+ * Locks the organization's row for the rest of the transaction, so the writes counted against its plan's limits
+ * (invitations, members, teams) take turns: each counts once the one before it has committed. Taken inside the
+ * transaction that writes, before anything else of the organization is locked; released by the commit.
+ * PostgreSQL: `SELECT … FOR NO KEY UPDATE`, which waits for another holder of the lock but not for rows merely
+ * referencing the organization (their foreign keys take a key-share lock). SQLite: a process's one connection
+ * runs one transaction at a time already, and its single writer refuses a transaction that counted before
+ * another process committed (SQLITE_BUSY_SNAPSHOT in WAL mode).
+ */
+export async function lockOrganization(db: Kysely<Database>, organizationId: string): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await db.selectFrom("organization").select("id").where("id", "=", organizationId).forNoKeyUpdate().execute();
 }
 
 /** A user's e-mail, the label of the audit entries about their membership. */
