@@ -46,9 +46,11 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
             const email = stringOf(body.email);
             if (!organizationId || !email) return;
             // An address already invited holds its seat: resending renews it, inviting again is refused by
-            // better-auth for what it is. A new invitation takes one more seat.
-            const pending = await repository.isPendingInvitation(await currentDatabase(db), organizationId, email);
-            await billing.assertWithinLimit(organizationId, "members", pending ? 0 : 1);
+            // better-auth for what it is. A new invitation takes one more seat. Read under the organization's
+            // lock, so two invitations of one new address at once count as one.
+            await billing.assertWithinLimit(organizationId, "members", async (trx) =>
+              (await repository.isPendingInvitation(trx, organizationId, email)) ? 0 : 1,
+            );
           }),
         },
         {

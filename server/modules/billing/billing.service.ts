@@ -29,6 +29,7 @@ import { AppError } from "../../http/errors";
 import type { Logger } from "../../logger";
 import { callProvider, isNotFound, providerDetail, providerStatus, toProviderError, type models, type ProviderClient } from "./billing.provider";
 import { recordAuditEvent, type AuditContext, type AuditEventInput } from "../audit";
+import { lockOrganization } from "../organizations";
 import * as repository from "./billing.repository";
 
 /** What the module needs: the app's database, the provider client (null when billing is not configured), where the app is reachable. */
@@ -509,16 +510,25 @@ export function createBilling(deps: BillingDeps) {
     return (await repository.listObjects<Refund>(db, organizationId, "refund", 100)).map(toRefund);
   }
 
-  /** The plan limit check: throws 403 with the reason when adding `adding` more of `resource` would pass the plan's limit. */
-  async function assertWithinLimit(organizationId: string, resource: LimitedResource, adding: number): Promise<void> {
-    // Called from the billing rules, inside the transaction of the organization change they check.
+  /**
+   * The plan limit check: throws 403 with the reason when adding `adding` more of `resource` would pass the plan's
+   * limit. `adding` may be read from the database: it is, like the count, under the organization's lock.
+   */
+  async function assertWithinLimit(
+    organizationId: string,
+    resource: LimitedResource,
+    adding: number | ((trx: Kysely<Database>) => Promise<number>),
+  ): Promise<void> {
+    // Called from the billing rules, inside the transaction of the organization change they check. Concurrent
+    // changes of one organization count one after the other: each sees what the ones before it wrote.
     const trx = await currentDatabase(db);
+    await lockOrganization(trx, organizationId);
     const subscription = await currentSubscription(organizationId, trx);
     const { limits } = entitlementsFrom(stateOf(await repository.findCustomer(trx, organizationId)), subscription);
     const limit = limits[resource];
     if (limit === null) return;
     const used = resource === "members" ? await repository.countSeatsUsed(trx, organizationId) : await repository.countTeams(trx, organizationId);
-    if (used + adding <= limit) return;
+    if (used + (typeof adding === "number" ? adding : await adding(trx)) <= limit) return;
     const plan = subscription ? planNameOf(subscription.product) : freePlanSummary().name;
     throw new AppError(
       ERROR_CODES.PLAN_LIMIT_REACHED,
