@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { backoffMs } from "../common/backoff";
 import { serializeError } from "../common/serialize-error";
 import type { SandboxLogger } from "./api-errors";
 import type { Clock } from "./clock";
@@ -95,7 +96,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       attempts,
       last_http_code: httpCode,
       succeeded: succeeded ? true : exhausted ? false : null,
-      next_attempt_at: Date.now() + retryBaseMs * 2 ** (attempts - 1),
+      next_attempt_at: Date.now() + backoffMs(attempts, { baseMs: retryBaseMs }),
     });
     if (!succeeded)
       options.logger?.warn("webhook delivery failed", {

@@ -16,6 +16,7 @@ import { MIGRATE_COMMAND, runtimeStage } from "./production-path";
 import { buildUser, waitFor } from "../server/test/factories";
 import { freePort } from "../server/test/free-port";
 import { createTestDatabase } from "../server/test/test-database";
+import { withTimeout } from "../server/timeout";
 
 const root = path.resolve(import.meta.dirname, "..");
 const started = performance.now();
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
       step("HEALTHCHECK, web app, sign-up and its mail over SMTP");
 
       server.kill("SIGTERM");
-      const exit = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running 20 s after SIGTERM"), 20_000))]);
+      const exit = await withTimeout(20_000, "still running 20 s after SIGTERM", () => exited).catch((error: Error) => error.message);
       if (exit !== 0) fail(`the server exited with ${exit} on SIGTERM`);
       step("SIGTERM until exit 0");
     } catch (error) {

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { backoffMs } from "../common/backoff";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
@@ -60,7 +61,7 @@ export class RestartPolicy {
     if (listeningAt === undefined || now - listeningAt < STARTUP_GRACE_MS) this.failedStarts.push(now);
     const recent = this.failedStarts.length;
     if (recent >= MAX_FAILED_STARTS) return null;
-    return recent === 0 ? 0 : Math.min(500 * 2 ** (recent - 1), 8_000);
+    return recent === 0 ? 0 : backoffMs(recent, { baseMs: 500, maxMs: 8_000 });
   }
 }
 

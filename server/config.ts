@@ -123,6 +123,9 @@ const envSchema = z.object({
   DEVELOPMENT_DEPLOYMENT: flag,
 });
 
+/** The name of every variable the server reads (.env.example and docs/configuration.md list each: a test checks). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** What proxy-addr accepts: an address, a CIDR range or a named range such as `loopback`. */
 function isTrustExpression(item: string): boolean {
   try {

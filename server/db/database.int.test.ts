@@ -1,6 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../test/free-port";
+import { withTimeout } from "../timeout";
 import { openDatabase } from "./database";
 
 describe("a PostgreSQL server that does not answer", () => {
@@ -25,13 +26,10 @@ describe("a PostgreSQL server that does not answer", () => {
   test("fails a query after the pool's 5 s connect timeout instead of never", async () => {
     const database = openDatabase({ dialect: "postgres", url: `postgres://atrium@127.0.0.1:${port}/atrium` });
     const startedAt = Date.now();
-    const outcome = await Promise.race([
-      database.ping().then(
-        () => "answered",
-        (error: Error) => error.message,
-      ),
-      new Promise((resolve) => setTimeout(() => resolve("still waiting after 10 s"), 10_000)),
-    ]);
+    const outcome = await withTimeout(10_000, "still waiting after 10 s", () => database.ping()).then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
     expect(outcome).toMatch(/timeout/i);
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4_900);
     await database.close();

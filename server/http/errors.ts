@@ -6,6 +6,7 @@ import { ERROR_CODES, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../..
 import { SPEC_ERRORS } from "../auth/spec-errors";
 import { serializeError, type Logger } from "../logger";
 import { currentRequestScope } from "../request-scope";
+import { withTimeout } from "../timeout";
 
 /** The one error type services throw; routes never build error responses by hand. */
 export class AppError extends Error {
@@ -118,16 +119,12 @@ export type DatabaseProbe = {
 export function createDatabaseProbe(ping: () => Promise<void>, now: () => number = Date.now): DatabaseProbe {
   let lastDownAt = Number.NEGATIVE_INFINITY;
   async function isDown(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), DATABASE_PROBE_TIMEOUT_MS)));
     try {
-      await Promise.race([ping(), timeout]);
+      await withTimeout(DATABASE_PROBE_TIMEOUT_MS, "ping timed out", () => ping());
       return false;
     } catch {
       lastDownAt = now();
       return true;
-    } finally {
-      clearTimeout(timer);
     }
   }
   return {

@@ -10,6 +10,7 @@ import { addMember, createOrganizationWithOwner, createVerifiedUser, getSession,
 import { createClient, randomIp } from "../test/request";
 import { settleBilling } from "../test/billing";
 import { createTestApp } from "../test/test-database";
+import { withTimeout } from "../timeout";
 
 /**
  * Property-based fuzzing of the whole HTTP surface. Every endpoint — derived from better-auth's instance, the
@@ -1088,15 +1089,11 @@ function describeLog(entries: LogEntry[]): string {
 }
 
 async function withDeadline<T>(work: Promise<T>, what: () => string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${REQUEST_DEADLINE_MS} ms\n${what()}`)), REQUEST_DEADLINE_MS);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return await withTimeout(
+    REQUEST_DEADLINE_MS,
+    () => `no answer within ${REQUEST_DEADLINE_MS} ms\n${what()}`,
+    () => work,
+  );
 }
 
 /** Every answer, so the last test can tell whether the generated requests got past the gates to the handlers. */

@@ -5,6 +5,7 @@ import { ERROR_CODES } from "../../common/error-codes";
 import type { DatabaseHandle } from "../db/database";
 import { toIsoString } from "../db/database";
 import type { Database } from "../db/schema";
+import { withTimeout } from "../timeout";
 import type { AppEnv } from "./app-env";
 import { errorBody, errorResponse } from "./errors";
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus, type MetricFamily, type Metrics } from "./metrics";
@@ -93,8 +94,6 @@ function ageSeconds(oldest: Date | string | null | undefined, now: number): numb
  */
 async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
   const now = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), BACKLOG_TIMEOUT_MS)));
   const read = Promise.all([
     db
       .selectFrom("mail_outbox")
@@ -117,7 +116,7 @@ async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
   const databaseUp = (up: boolean) =>
     gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).", [{ value: up ? 1 : 0 }]);
   try {
-    const [mail, webhooks, usage] = await Promise.race([read, timeout]);
+    const [mail, webhooks, usage] = await withTimeout(BACKLOG_TIMEOUT_MS, "timed out", () => read);
     type StatusRow = { status: string; count: number | string; oldest: Date | string | null };
     const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
     const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
@@ -145,8 +144,6 @@ async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
   } catch {
     read.catch(() => undefined);
     return [databaseUp(false)];
-  } finally {
-    clearTimeout(timer);
   }
 }
 

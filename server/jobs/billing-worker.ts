@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { backoffMs } from "../../common/backoff";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logger";
 import { claimJob, rescheduleJob, runScheduledJob } from "./job-schedule";
@@ -38,7 +39,7 @@ export const BILLING_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at one hour (as the mail outbox). */
 export function billingRetryDelayMs(attempt: number): number {
-  return Math.min(5_000 * 2 ** (attempt - 1), 3_600_000);
+  return backoffMs(attempt, { baseMs: 5_000, maxMs: 3_600_000 });
 }
 
 export type BillingWorker = PollingLoop;

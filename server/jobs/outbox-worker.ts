@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
+import { backoffMs } from "../../common/backoff";
 import type { Database } from "../db/schema";
 import { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail, type MailTransport } from "../modules/mail";
 import type { Logger } from "../logger";
+import { withTimeout } from "../timeout";
 import { runScheduledJob } from "./job-schedule";
 import { startPollingLoop, type PollingLoop } from "./polling-loop";
 
@@ -27,7 +29,7 @@ const BATCH = 20;
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at one hour. */
 export function retryDelayMs(attempt: number): number {
-  return Math.min(5_000 * 2 ** (attempt - 1), 3_600_000);
+  return backoffMs(attempt, { baseMs: 5_000, maxMs: 3_600_000 });
 }
 
 export type OutboxWorker = PollingLoop;
@@ -58,20 +60,8 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
 
   /** Sends within `sendTimeoutMs`; past it the send is abandoned, even by a transport that ignores the abort. */
   async function sendWithTimeout(mail: ClaimedMail): Promise<void> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`send timed out after ${sendTimeoutMs} ms`);
-        reject(error);
-        controller.abort(error);
-      }, sendTimeoutMs);
-    });
-    try {
-      await Promise.race([deps.transport.send(mail, controller.signal), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const message = `send timed out after ${sendTimeoutMs} ms`;
+    await withTimeout(sendTimeoutMs, message, (signal) => deps.transport.send(mail, signal));
   }
 
   function warnLeaseLost(mail: ClaimedMail, outcome: "sent" | "failed"): void {

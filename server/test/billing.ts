@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import type { PlanCatalogue } from "../../common/billing.schemas";
 import type { TestClient } from "./request";
 import type { TestApp } from "./test-database";
@@ -71,12 +71,20 @@ export async function subscribe(
 }
 
 /**
- * Posts one webhook delivery to a server's endpoint as the provider would, signed with `secret` (Standard
- * Webhooks: HMAC-SHA256 of `id.timestamp.body`); answers the status.
+ * The provider's `webhook-signature` for a delivery, made by the Standard Webhooks library: keyed with the UTF-8 bytes
+ * of the whole `whsec_…` secret (the provider's convention, not the library's base64 one), or with `secret`'s own
+ * bytes when it is already bytes.
  */
+export function signWebhook(secret: string | Uint8Array, id: string, timestampSeconds: number, body: string): string {
+  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : secret;
+  return new Webhook(key, { format: "raw" }).sign(id, new Date(timestampSeconds * 1000), body);
+}
+
+/** Posts one delivery to a server's webhook endpoint as the provider would, signed with `secret`: its status. */
 export async function postSignedWebhook(baseUrl: string, secret: string, message: { id: string; body: string }): Promise<number> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = `v1,${createHmac("sha256", Buffer.from(secret, "utf8")).update(`${message.id}.${timestamp}.${message.body}`).digest("base64")}`;
+  const seconds = Math.floor(Date.now() / 1000);
+  const timestamp = String(seconds);
+  const signature = signWebhook(secret, message.id, seconds, message.body);
   const response = await fetch(`${baseUrl}/api/billing/webhooks`, {
     method: "POST",
     headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": timestamp, "webhook-signature": signature },

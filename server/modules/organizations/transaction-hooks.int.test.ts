@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activeOrganizationOf, addMember, createOrganizationWithOwner, createVerifiedUser, signInOnNewClient, type TestUser } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { currentDatabase } from "../../db/current-database";
+import { withTimeout } from "../../timeout";
 import { organizationHooks } from "./index";
 
 /**
@@ -15,18 +16,9 @@ import { organizationHooks } from "./index";
 const DEADLOCK_TIMEOUT_MS = 5_000;
 
 async function withinDeadline<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not finish within ${DEADLOCK_TIMEOUT_MS} ms: a query waits for the transaction's connection`)),
-      DEADLOCK_TIMEOUT_MS,
-    );
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const waiting = "a query waits for the transaction's connection";
+  const message = `${what} did not finish within ${DEADLOCK_TIMEOUT_MS} ms: ${waiting}`;
+  return await withTimeout(DEADLOCK_TIMEOUT_MS, message, () => work);
 }
 
 let app: TestApp;
