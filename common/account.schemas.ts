@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { displayNameSchemaWith } from "./display-name";
 import { platformRoles, type PlatformRole } from "./permissions";
 import {
   EMAIL_MAX_LENGTH,
@@ -42,7 +43,8 @@ export const emailSchema = z
   .max(EMAIL_MAX_LENGTH, atMost(EMAIL_MAX_LENGTH))
   .pipe(z.email("Enter a valid e-mail address"));
 
-export const nameSchema = z.string().trim().min(1, "Enter your name").max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));
+/** A person's name: the display-name rule (common/display-name.ts). */
+export const nameSchema = displayNameSchemaWith("Enter your name");
 
 /** The case-preserving form of a username, shown to people; free text (better-auth checks only the username). */
 export const displayUsernameSchema = z.string().max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));

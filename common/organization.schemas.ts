@@ -1,21 +1,19 @@
 import { z } from "zod";
 import { EMAIL_MAX_LENGTH, ID_MAX_LENGTH, idSchema, imageUrlSchema } from "./account.schemas";
+import { DISPLAY_NAME_MAX_LENGTH, displayNameSchemaWith } from "./display-name";
 import { ORGANIZATION_ROLES } from "./permissions";
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SLUG_MIN_LENGTH = 2;
 export const SLUG_MAX_LENGTH = 48;
-export const ORGANIZATION_NAME_MAX_LENGTH = 100;
-export const TEAM_NAME_MAX_LENGTH = 100;
+export const ORGANIZATION_NAME_MAX_LENGTH = DISPLAY_NAME_MAX_LENGTH;
+export const TEAM_NAME_MAX_LENGTH = DISPLAY_NAME_MAX_LENGTH;
 /** Organization metadata limits: a map (or its JSON string) of at most 16 KB and 10 levels. */
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const METADATA_MAX_DEPTH = 10;
 
-export const organizationNameSchema = z
-  .string()
-  .trim()
-  .min(1, "Enter a name")
-  .max(ORGANIZATION_NAME_MAX_LENGTH, `Use at most ${ORGANIZATION_NAME_MAX_LENGTH} characters`);
+/** An organization's name: the display-name rule (common/display-name.ts). */
+export const organizationNameSchema = displayNameSchemaWith("Enter a name");
 export const slugSchema = z
   .string()
   .trim()
@@ -78,7 +76,8 @@ export const inviteMemberSchema = z.object({
   teamId: idSchema.optional(),
 });
 
-export const teamNameFieldSchema = z.string().trim().min(1, "Enter a team name").max(TEAM_NAME_MAX_LENGTH, `Use at most ${TEAM_NAME_MAX_LENGTH} characters`);
+/** A team's name: the display-name rule (common/display-name.ts). */
+export const teamNameFieldSchema = displayNameSchemaWith("Enter a team name");
 export const teamNameSchema = z.object({ name: teamNameFieldSchema });
 
 /** The permissions a has-permission call asks about: resource → actions, both short names. */

@@ -11,7 +11,6 @@ import {
   emailSchema,
   idSchema,
   imageUrlSchema,
-  NAME_MAX_LENGTH,
   nameSchema,
   passwordSchema,
   platformRoleSchema,
@@ -20,11 +19,13 @@ import {
   tokenSchema,
 } from "../../common/account.schemas";
 import { requiredReasonSchema } from "../../common/admin.schemas";
+import { isDisplayNameSchema } from "../../common/display-name";
 import { ERROR_CODES } from "../../common/error-codes";
 import { permissionCheckSchema } from "../../common/organization.schemas";
 import { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "../modules/organizations";
 
-const name = asSent(nameSchema, NAME_MAX_LENGTH);
+// A display name bounds the raw value itself; its normalised form is what better-auth stores (see below).
+const name = nameSchema;
 const email = asSent(emailSchema, EMAIL_MAX_LENGTH);
 
 /**
@@ -215,17 +216,38 @@ export const REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
   "/admin/list-users": z.object({ sortBy: columnOf(USER_COLUMNS), filterField: columnOf(USER_COLUMNS) }),
 };
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Writes the normalised form (NFC, trimmed) of every display-name field into the body as sent, following the
+ * schema's objects: better-auth stores what it reads, and a name stored as " =1+1" or decomposed would differ
+ * from what every form saves. In place, so the plugins' hooks after this one read the same names.
+ */
+function storeNormalisedNames(schema: z.ZodType, sent: unknown, parsed: unknown): void {
+  if (!(schema instanceof z.ZodObject) || !isRecord(sent) || !isRecord(parsed)) return;
+  for (const [key, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (!Object.hasOwn(sent, key)) continue;
+    let field = fieldSchema;
+    while (field instanceof z.ZodOptional || field instanceof z.ZodNullable) field = field.unwrap() as z.ZodType;
+    if (isDisplayNameSchema(field) && typeof parsed[key] === "string") sent[key] = parsed[key];
+    else storeNormalisedNames(field, sent[key], parsed[key]);
+  }
+}
+
 function assertMatches(table: Record<string, z.ZodType>, path: string, value: unknown): void {
   const schema = Object.hasOwn(table, path) ? table[path] : undefined;
   const result = schema?.safeParse(value);
   if (result && !result.success) throw APIError.from("BAD_REQUEST", { code: ERROR_CODES.VALIDATION_ERROR, message: describeIssues(result.error.issues) });
+  if (schema && result) storeNormalisedNames(schema, value, result.data);
 }
 
 /**
  * Checks a request's body and query against their entries in the tables and refuses a bad one with 400
  * `{ code: "VALIDATION_ERROR", message }`. Called first in auth.ts's global before-hook, which better-auth
- * runs ahead of every plugin's hooks, so no rule sees input of the wrong shape. It only checks: what
- * better-auth reads is what was sent.
+ * runs ahead of every plugin's hooks, so no rule sees input of the wrong shape. It changes one thing only:
+ * a display name (user, organization, team) is replaced by its normalised form; the rest stays as sent.
  */
 export function assertValidRequest(ctx: { path: string; body?: unknown; query?: unknown }): void {
   assertMatches(REQUEST_BODY_SCHEMAS, ctx.path, ctx.body === undefined ? {} : ctx.body);

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
+import { csvField } from "./audit.csv";
 import * as repository from "./audit.repository";
 import {
   AUDIT_EXPORT_MAX_ROWS,
@@ -75,16 +76,6 @@ const CSV_COLUMNS = [
   "details",
 ] as const;
 const EXPORT_BATCH = 1000;
-
-/**
- * One CSV field. Quoted when it holds a separator, quote or line break; a value a spreadsheet would run as a
- * formula (= + - @, tab, carriage return first) gets a leading apostrophe, since names and reasons are typed by users.
- */
-export function csvField(value: string | null): string {
-  if (value === null) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function csvLine(entry: AuditEntry): string {
   const values = [

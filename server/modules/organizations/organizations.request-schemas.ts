@@ -3,19 +3,18 @@ import { asSent, columnSchema, EMAIL_MAX_LENGTH, idSchema } from "../../../commo
 import {
   invitationEmailSchema,
   logoUrlSchema,
-  ORGANIZATION_NAME_MAX_LENGTH,
   organizationMetadataSchema,
   organizationNameSchema,
   organizationRolesSchema,
   permissionCheckSchema,
   SLUG_PATTERN,
   slugSchema,
-  TEAM_NAME_MAX_LENGTH,
   teamNameFieldSchema,
 } from "../../../common/organization.schemas";
 
-const organizationName = asSent(organizationNameSchema, ORGANIZATION_NAME_MAX_LENGTH);
-const teamName = asSent(teamNameFieldSchema, TEAM_NAME_MAX_LENGTH);
+// Display names bound the raw value themselves; the auth hook stores their normalised form.
+const organizationName = organizationNameSchema;
+const teamName = teamNameFieldSchema;
 const invitationEmail = asSent(invitationEmailSchema, EMAIL_MAX_LENGTH);
 /** A slug is stored as sent, so surrounding spaces are refused rather than trimmed away. */
 const slug = z.string().regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes").pipe(slugSchema);
