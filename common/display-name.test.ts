@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nameSchema } from "./account.schemas";
 import { DISPLAY_NAME_MAX_LENGTH, DISPLAY_NAME_MESSAGES } from "./display-name";
-import { displayNameProblem, displayNameSchema, normaliseDisplayName } from "./display-name";
+import { displayNameFrom, displayNameProblem, displayNameSchema, normaliseDisplayName } from "./display-name";
 import { organizationNameSchema, teamNameFieldSchema } from "./organization.schemas";
 
 // Characters the rule is about, mixed into random text so the properties meet them often.
@@ -151,5 +151,32 @@ describe("displayNameProblem and normaliseDisplayName", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("displayNameFrom", () => {
+  it("makes an accepted name of any text, or says there is none", () => {
+    fc.assert(
+      fc.property(fc.oneof(trickyText, longText), (text) => {
+        const name = displayNameFrom(text);
+        if (name !== undefined) expect(displayNameSchema.parse(name)).toBe(name);
+        else expect(normaliseDisplayName(text.replace(/[\p{Cc}\p{Cs}]/gu, ""))).not.toMatch(VISIBLE);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each([
+    ["Acme\u202Egpj.exe", "Acmegpj.exe"],
+    ["\u2067Ada\u2069 Lovelace\u200F", "Ada Lovelace"],
+    ["Ada\nLovelace", "Ada Lovelace"],
+    ["Ada\uD800", "Ada"],
+    ["  Zoe\u0308  ", "Zoë"],
+    ["x".repeat(150), "x".repeat(100)],
+    ["\u200B\u200B", undefined],
+    ["\u202E", undefined],
+    ["", undefined],
+  ])("makes %j into %j", (text, name) => {
+    expect(displayNameFrom(text)).toBe(name);
   });
 });

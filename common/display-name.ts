@@ -57,6 +57,19 @@ export function displayNameProblem(name: string, emptyMessage?: string): string 
   return undefined;
 }
 
+const REMOVABLE = /\p{Cs}|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/gu;
+
+/**
+ * A display name made from text nobody typed into our forms (a sign-in provider's profile): controls become
+ * spaces, direction characters and lone surrogates go, the rest is normalised and cut to the maximum length.
+ * Undefined when nothing visible is left, so the caller picks another name.
+ */
+export function displayNameFrom(text: string): string | undefined {
+  const cleaned = text.replace(/\p{Cc}/gu, " ").replace(REMOVABLE, "");
+  const name = normaliseDisplayName([...normaliseDisplayName(cleaned)].slice(0, DISPLAY_NAME_MAX_LENGTH).join(""));
+  return displayNameProblem(name) === undefined ? name : undefined;
+}
+
 const displayNameSchemas = new WeakSet<z.ZodType>();
 
 /**

@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { sql, type Kysely } from "kysely";
+import { displayNameFrom } from "../../common/display-name";
 import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
 import type { Database } from "../db/schema";
@@ -10,10 +11,41 @@ const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "ob
 /** The web app's page a verification link lands on (web/features/auth/routes/email-verified-page.tsx). */
 export const EMAIL_VERIFIED_PAGE = "/email-verified";
 
+/**
+ * A user's name as stored. Requests are checked with the display-name rule before this (request-schemas.ts),
+ * but a sign-in provider's profile name arrives unchecked: it is cleaned the same way, and when nothing visible
+ * is left the address's local part (or "Member") stands in.
+ */
+function storedUserName(user: { name?: unknown; email?: unknown }): string {
+  const localPart = typeof user.email === "string" ? (user.email.split("@")[0] ?? "") : "";
+  return displayNameFrom(typeof user.name === "string" ? user.name : "") ?? displayNameFrom(localPart) ?? "Member";
+}
+
 /** The spec's account rules better-auth 1.7 does not apply itself. */
 export function accountRules() {
   return {
     id: "account-rules",
+    init: () => ({
+      options: {
+        databaseHooks: {
+          user: {
+            create: {
+              async before(user) {
+                const name = storedUserName(user);
+                return name === user.name ? undefined : { data: { ...user, name } };
+              },
+            },
+            update: {
+              async before(user) {
+                if (typeof user.name !== "string") return undefined;
+                const name = displayNameFrom(user.name);
+                return name === undefined || name === user.name ? undefined : { data: { ...user, name } };
+              },
+            },
+          },
+        },
+      },
+    }),
     hooks: {
       before: [
         {

@@ -1,3 +1,4 @@
+import { runWithEndpointContext } from "@better-auth/core/context";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DISPLAY_NAME_MESSAGES } from "../../common/display-name";
 import { createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../test/factories";
@@ -132,5 +133,26 @@ describe("a good display name", () => {
     const { db } = app.services.database;
     const rows = await db.selectFrom("user").select(["name", "username"]).where("email", "=", input.email).execute();
     expect(rows).toEqual([{ name: "Ada", username: input.username.toLowerCase() }]);
+  });
+});
+
+describe("a name from a sign-in provider", () => {
+  // Provider profiles never pass through the request schemas: better-auth creates the user from them directly.
+  test.each([
+    ["a right-to-left override", "Acme\u202Egpj.exe", "Acmegpj.exe"],
+    ["padding, a line break and decomposed text", " Zoe\u0308\nLund ", "Zoë Lund"],
+    ["only zero-width spaces (the address's local part stands in)", "\u200B\u200B", "provider.person"],
+  ])("with %s is stored cleaned", async (_case, name, stored) => {
+    const context = await app.services.auth.$context;
+    const email = `provider.person@${uniqueSlug()}.example.test`;
+    // What better-auth's OAuth callback does with a new profile, inside an endpoint's context as there.
+    const source = { method: "oauth" as const, oauth: { providerId: "dev" } };
+    const create = () => context.internalAdapter.createUser({ name, email, emailVerified: true }, source);
+    // Only `context` is read (by the validateUserInfo gate); an endpoint's other fields are not needed here.
+    const endpoint = { context } as unknown as Parameters<typeof runWithEndpointContext>[0];
+    const user = await runWithEndpointContext(endpoint, create);
+    const { db } = app.services.database;
+    const row = await db.selectFrom("user").select("name").where("id", "=", user.id).executeTakeFirst();
+    expect(row).toEqual({ name: stored });
   });
 });
