@@ -60,6 +60,46 @@ const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
 /** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
 const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
 
+/** The permission each admin endpoint checks, with better-auth's code for its refusal (worded by spec-errors). */
+const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, string]>([
+  ["/admin/set-role", [{ user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"]],
+  ["/admin/create-user", [{ user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"]],
+  ["/admin/list-users", [{ user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS"]],
+  ["/admin/ban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
+  ["/admin/unban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
+  ["/admin/impersonate-user", [{ user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS"]],
+  ["/admin/remove-user", [{ user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"]],
+  ["/admin/set-user-password", [{ user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"]],
+  ["/admin/list-user-sessions", [{ session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS"]],
+  ["/admin/revoke-user-session", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
+  ["/admin/revoke-user-sessions", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
+]);
+
+/**
+ * Who may call an admin endpoint is answered before what they sent: auth.ts calls this ahead of the request
+ * schemas, so a caller without the endpoint's permission gets the spec's 403 (401 without a session) whatever
+ * the body, not a 400 about a body they may not send at all. better-auth checks the same permission again.
+ */
+export async function assertMayCallAdminEndpoint(ctx: HookContext, adminUserIds: readonly string[]): Promise<void> {
+  const [permissions, code] = ENDPOINT_PERMISSIONS.get(ctx.path) ?? [];
+  if (!permissions || !code) return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) throw APIError.fromStatus("UNAUTHORIZED");
+  if (session.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
+  if (platformAllows(session.user as { id: string; role?: string | null }, permissions, adminUserIds)) return;
+  throw APIError.from("FORBIDDEN", { code, message: accessMessage(ctx.path) });
+}
+
+/** The spec's access-check message, naming the resource the endpoint acts on. */
+function accessMessage(path: string): string {
+  return `You are not allowed to access resource: ${SESSION_PATHS.has(path) ? "session" : "user"}`;
+}
+
+/** While an admin browses as someone else, the console is closed: only stopping the impersonation is open. */
+function closedWhileImpersonating(path: string): APIError {
+  return APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: accessMessage(path) });
+}
+
 function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpoints) {
   const { db, adminUserIds } = options;
   const may = (session: AuditedSession & { user: { role?: string | null } }, permissions: PlatformPermissions) =>
@@ -80,10 +120,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             context.path?.startsWith("/admin/") === true && context.path !== "/admin/stop-impersonating" && context.path !== "/admin/has-permission",
           handler: createAuthMiddleware(async (ctx) => {
             const session = await getSessionFromCtx(ctx);
-            if (session?.session.impersonatedBy) {
-              const resource = SESSION_PATHS.has(ctx.path) ? "session" : "user";
-              throw APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: `You are not allowed to access resource: ${resource}` });
-            }
+            if (session?.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
           }),
         },
         {
