@@ -11,7 +11,7 @@ import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import { billingRules, type Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
-import { assertMayCallAdminEndpoint, platformAdmin } from "../modules/admin";
+import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from "../modules/admin";
 import { isPlatformAdmin } from "../../common/permissions";
 import { organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
@@ -122,8 +122,10 @@ export function createAuth(deps: AuthDeps) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     // Every request is checked against its schema before any plugin sees it; an admin endpoint's caller first.
+    // Before anything reads the session: an impersonation's is never refreshed.
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        await keepImpersonationEnd(ctx);
         await assertMayCallAdminEndpoint(ctx, config.adminUserIds);
         assertValidRequest(ctx);
       }),

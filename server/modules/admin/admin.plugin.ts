@@ -1,5 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx, requestPasswordReset } from "better-auth/api";
+import { setShouldSkipSessionRefresh } from "better-auth/api";
 import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
@@ -13,6 +14,23 @@ import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTake
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
 export const IMPERSONATION_SECONDS = 60 * 60;
+
+/**
+ * An impersonation session's token starts with this, so its signed cookie says, with no query, that the session
+ * is one. The token is the session's key: a client cannot take the mark off, whatever cookies it keeps or drops.
+ */
+const IMPERSONATION_TOKEN_PREFIX = "imp_";
+
+/**
+ * An impersonation ends on time: better-auth refreshes a session it reads once a day of its 30 has passed, which
+ * for a one-hour session is at once, and it skips that only while the `dont_remember` cookie is sent. Called
+ * first in auth.ts's global before-hook, ahead of anything that reads the session, for every request.
+ */
+export async function keepImpersonationEnd(ctx: HookContext): Promise<void> {
+  const token = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
+  const isImpersonation = typeof token === "string" && token.startsWith(IMPERSONATION_TOKEN_PREFIX);
+  if (isImpersonation) await setShouldSkipSessionRefresh(true);
+}
 
 export type PlatformAdminOptions = {
   db: Kysely<Database>;
@@ -112,6 +130,20 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
   return {
     id: "platform-admin-rules",
     $ERROR_CODES: PLATFORM_ADMIN_ERROR_CODES,
+    init: () => ({
+      options: {
+        databaseHooks: {
+          session: {
+            create: {
+              async before(session) {
+                if (!session.impersonatedBy) return;
+                return { data: { ...session, token: `${IMPERSONATION_TOKEN_PREFIX}${session.token}` } };
+              },
+            },
+          },
+        },
+      },
+    }),
     hooks: {
       before: [
         {

@@ -1,4 +1,4 @@
 export { adminRoutes, type AdminRoutes } from "./admin.routes";
-export { assertMayCallAdminEndpoint, IMPERSONATION_SECONDS, platformAdmin } from "./admin.plugin";
+export { assertMayCallAdminEndpoint, IMPERSONATION_SECONDS, keepImpersonationEnd, platformAdmin } from "./admin.plugin";
 export type { PlatformAdminOptions } from "./admin.plugin";
 export { changePlatformRoleFromCommandLine, listUsers } from "./admin.service";
