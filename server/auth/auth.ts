@@ -148,7 +148,12 @@ export function createAuth(deps: AuthDeps) {
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
         sendInvitationEmail: mailNotices.sendInvitationEmail,
       }),
-      ...platformAdmin({ db: deps.db, adminUserIds: config.adminUserIds, resetPasswordPath: "/reset-password" }),
+      ...platformAdmin({
+        db: deps.db,
+        adminUserIds: config.adminUserIds,
+        adminEmails: config.adminEmails,
+        resetPasswordPath: "/reset-password",
+      }),
       billingRules({ db: deps.db, billing: deps.billing }),
       platformRoleDefault(),
       adminEmails({ db: deps.db, adminEmails: config.adminEmails }),

@@ -11,6 +11,7 @@ import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
 import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername, lockPlatformAdmins } from "./admin.repository";
+import { isListedInAdminEmails } from "./admin-emails";
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
 export const IMPERSONATION_SECONDS = 60 * 60;
@@ -36,6 +37,8 @@ export type PlatformAdminOptions = {
   db: Kysely<Database>;
   /** Configured administrator ids (`ADMIN_USER_IDS`): they pass every platform check (spec section 6). */
   adminUserIds: readonly string[];
+  /** `ADMIN_EMAILS`, lowercase: a verified address listed there is a platform admin that cannot be demoted. */
+  adminEmails: readonly string[];
   /** Where the web app's reset page is, for the set-a-password mail of a user created without a password. */
   resetPasswordPath: string;
 };
@@ -118,6 +121,8 @@ function closedWhileImpersonating(path: string): APIError {
   return APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: accessMessage(path) });
 }
 
+type AdminTarget = { id: string; email: string; emailVerified?: boolean | null; role?: string | null };
+
 function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpoints) {
   const { db, adminUserIds } = options;
   const may = (session: AuditedSession & { user: { role?: string | null } }, permissions: PlatformPermissions) =>
@@ -184,8 +189,12 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             }
             // Banning or deleting oneself is refused by better-auth, with its own message.
             if (userId === session.user.id) return;
-            const target = (await ctx.context.internalAdapter.findUserById(userId)) as { id: string; role?: string | null } | null;
+            const target = (await ctx.context.internalAdapter.findUserById(userId)) as AdminTarget | null;
             if (!target || !isPlatformAdmin(target, adminUserIds)) return;
+            // The admin-emails plugin would grant the role again at the user's next update: no demotion would hold.
+            if (ctx.path === "/admin/set-role" && isListedInAdminEmails(target, options.adminEmails)) {
+              throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.ADMIN_EMAILS_ADMIN);
+            }
             if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
               throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
             }
