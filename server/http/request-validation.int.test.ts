@@ -263,9 +263,7 @@ const CASES: Record<string, PathCases> = {
   "/admin/ban-user": {
     tooLong: { body: (f) => ({ userId: f.userId, banReason: long(501) }), message: atMost("banReason", 500) },
     malformed: { body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: "7d" }), message: typeError("banExpiresIn", "number", "string") },
-    more: [
-      { body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: 1e15 }), message: "banExpiresIn: Use at most 3153600000 seconds" },
-    ],
+    more: [{ body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: 1e15 }), message: "banExpiresIn: Use at most 3153600000 seconds" }],
   },
   "/admin/impersonate-user": {
     tooLong: { body: () => ({ userId: long(256), reason: "Support ticket" }), message: atMost("userId", 255) },
