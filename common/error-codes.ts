@@ -70,6 +70,7 @@ export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
 export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role",
   LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted, banned or deleted",
+  ADMIN_EMAILS_ADMIN: "This user is a platform admin through ADMIN_EMAILS: remove the address from that setting first",
 });
 
 /** The account rules better-auth does not apply itself (server/auth/account-rules.ts). */

@@ -18,7 +18,8 @@ const config = loadConfig();
 const database = openDatabase(config.database);
 try {
   await migrateToLatest(database.db);
-  const result = await changePlatformRoleFromCommandLine(database.db, config.adminUserIds, { action, email });
+  const { adminUserIds, adminEmails } = config;
+  const result = await changePlatformRoleFromCommandLine(database.db, adminUserIds, { action, email }, adminEmails);
   process.stdout.write(
     result.changed
       ? `${result.email} is ${action === "grant" ? "now a platform admin" : "no longer a platform admin"} (role ${result.from} → ${result.to}).\n`

@@ -11,7 +11,7 @@ import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import { billingRules, type Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
-import { platformAdmin } from "../modules/admin";
+import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from "../modules/admin";
 import { isPlatformAdmin } from "../../common/permissions";
 import { organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
@@ -121,8 +121,15 @@ export function createAuth(deps: AuthDeps) {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isHttps },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
-    // Every request is checked against its schema before any plugin sees it.
-    hooks: { before: createAuthMiddleware(async (ctx) => assertValidRequest(ctx)) },
+    // Every request is checked against its schema before any plugin sees it; an admin endpoint's caller first.
+    // Before anything reads the session: an impersonation's is never refreshed.
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        await keepImpersonationEnd(ctx);
+        await assertMayCallAdminEndpoint(ctx, config.adminUserIds);
+        assertValidRequest(ctx);
+      }),
+    },
     plugins: [
       accountRules(),
       social.plugin,
@@ -141,7 +148,12 @@ export function createAuth(deps: AuthDeps) {
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
         sendInvitationEmail: mailNotices.sendInvitationEmail,
       }),
-      ...platformAdmin({ db: deps.db, adminUserIds: config.adminUserIds, resetPasswordPath: "/reset-password" }),
+      ...platformAdmin({
+        db: deps.db,
+        adminUserIds: config.adminUserIds,
+        adminEmails: config.adminEmails,
+        resetPasswordPath: "/reset-password",
+      }),
       billingRules({ db: deps.db, billing: deps.billing }),
       platformRoleDefault(),
       adminEmails({ db: deps.db, adminEmails: config.adminEmails }),

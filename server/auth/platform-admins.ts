@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import type { Kysely } from "kysely";
 import { isPlatformAdmin } from "../../common/permissions";
+import { isListedInAdminEmails } from "../modules/admin";
 import type { Database } from "../db/schema";
 
 /**
@@ -10,8 +11,7 @@ import type { Database } from "../db/schema";
  * whose provider does not vouch for it.
  */
 export function adminEmails(deps: { db: Kysely<Database>; adminEmails: readonly string[] }): BetterAuthPlugin {
-  const isListed = (user: { email: string; emailVerified?: boolean | null }) =>
-    user.emailVerified === true && deps.adminEmails.includes(user.email.toLowerCase());
+  const isListed = (user: Parameters<typeof isListedInAdminEmails>[0]) => isListedInAdminEmails(user, deps.adminEmails);
   return {
     id: "admin-emails",
     init: () => ({

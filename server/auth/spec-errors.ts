@@ -1,5 +1,5 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, dispatchAuthEndpoint, isAPIError, signUpEmail } from "better-auth/api";
 import { USERNAME_ERROR_CODES } from "better-auth/plugins";
 import type { SpecCatalogueCode } from "../../common/error-codes";
 
@@ -56,9 +56,11 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
  * Rewrites better-auth error responses whose `code` the spec catalogues.
  *
  * better-auth's sign-up answers any failed insert with "Failed to create user", so a sign-up that lost a
- * race for its username (the unique index refused it after the availability check passed) would not say
- * why; it answers what the sequential duplicate answers. The app's error handler cannot do it: better-auth
- * catches that database error itself.
+ * race (the unique index refused it after the checks passed) answers what the sequential duplicate answers:
+ * for its username, that it is taken; for its e-mail, the answer and the owner's mail of any sign-up with a
+ * registered e-mail (better-auth's own, run again now that the e-mail is there), so a race does not tell
+ * that the address was new. The app's error handler cannot do it: better-auth catches that database error
+ * itself.
  */
 export function specErrors(): BetterAuthPlugin {
   return {
@@ -69,11 +71,23 @@ export function specErrors(): BetterAuthPlugin {
           matcher: (context) => context.path === "/sign-up/email",
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned;
-            const username = (ctx.body as { username?: unknown } | undefined)?.username;
-            if (!isAPIError(returned) || returned.body?.code !== "FAILED_TO_CREATE_USER" || typeof username !== "string") return;
-            // The username plugin stores usernames in lowercase (its default normaliser, which the app keeps).
-            const holder = await ctx.context.adapter.findOne({ model: "user", where: [{ field: "username", value: username.toLowerCase() }] });
-            if (holder) throw APIError.from("BAD_REQUEST", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+            const { username, email } = (ctx.body ?? {}) as { username?: unknown; email?: unknown };
+            if (!isAPIError(returned) || returned.body?.code !== "FAILED_TO_CREATE_USER") return;
+            if (typeof username === "string") {
+              // The username plugin stores usernames in lowercase (its default normaliser, which the app keeps).
+              const where = [{ field: "username", value: username.toLowerCase() }];
+              const holder = await ctx.context.adapter.findOne({ model: "user", where });
+              if (holder) throw APIError.from("BAD_REQUEST", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+            }
+            if (typeof email !== "string") return;
+            if (!(await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()))) return;
+            // As a Response: a plain body would keep the failure's status.
+            return dispatchAuthEndpoint(signUpEmail(), {
+              body: ctx.body,
+              headers: ctx.headers,
+              context: { ...ctx.context, session: null },
+              asResponse: true,
+            });
           }),
         },
       ],

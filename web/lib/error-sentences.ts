@@ -113,6 +113,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   // The platform-admin console.
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role. Ask another platform admin.",
   LAST_PLATFORM_ADMIN: "This is the last platform admin. Make someone else a platform admin first.",
+  ADMIN_EMAILS_ADMIN: "This admin's e-mail is listed in the ADMIN_EMAILS setting. Remove it there first.",
   YOU_CANNOT_IMPERSONATE_ADMINS: "Platform admins cannot be impersonated.",
   YOU_CANNOT_BAN_YOURSELF: "You cannot ban yourself.",
   YOU_CANNOT_REMOVE_YOURSELF: "You cannot delete your own account here. Use Account settings › Delete account.",

@@ -491,42 +491,6 @@ describe("no user-facing endpoint sets a platform role, a ban or a verified e-ma
   });
 });
 
-describe("a ban and an impersonation say why", () => {
-  let user: TestUser;
-  /** The admin in a browser of its own: an impersonation that went through would replace its session. */
-  let browser: TestClient;
-
-  beforeAll(async () => {
-    [user, browser] = await Promise.all([createVerifiedUser(app, { label: "No Reason" }), signInOnNewClient(app, admin.input)]);
-  });
-
-  const REASONED = [
-    { name: "POST /api/auth/admin/ban-user", field: "banReason", path: `${ADMIN}/ban-user` },
-    { name: "POST /api/auth/admin/impersonate-user", field: "reason", path: `${ADMIN}/impersonate-user` },
-  ];
-
-  /** Neither a ban nor an impersonation happened, and the admin's browser is still the admin's. */
-  async function expectNothingHappened(): Promise<void> {
-    expect(Boolean((await userRow(user.id))?.banned)).toBe(false);
-    expect(await app.db.selectFrom("session").select("id").where("impersonatedBy", "=", admin.id).where("userId", "=", user.id).execute()).toEqual([]);
-    expect((await getSession(browser))?.user.id).toBe(admin.id);
-  }
-
-  it.each(REASONED)("$name with an empty or blank $field: 400 Say why, for the audit log", async ({ field, path }) => {
-    for (const reason of ["", "   "]) {
-      const body = await expectError(await browser.post(path, { userId: user.id, [field]: reason }), 400, `${field}: Say why, for the audit log`);
-      expect(body.code).toBe("VALIDATION_ERROR");
-    }
-    await expectNothingHappened();
-  });
-
-  it.each(REASONED)("$name without $field: 400 Say why, for the audit log", async ({ field, path }) => {
-    const body = await expectError(await browser.post(path, { userId: user.id }), 400, `${field}: Say why, for the audit log`);
-    expect(body.code).toBe("VALIDATION_ERROR");
-    await expectNothingHappened();
-  });
-});
-
 describe("impersonation", () => {
   let otherAdmin: TestUser;
   let impersonated: TestUser;

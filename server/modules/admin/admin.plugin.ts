@@ -1,5 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx, requestPasswordReset } from "better-auth/api";
+import { setShouldSkipSessionRefresh } from "better-auth/api";
 import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
@@ -10,14 +11,34 @@ import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
 import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername, lockPlatformAdmins } from "./admin.repository";
+import { isListedInAdminEmails } from "./admin-emails";
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
 export const IMPERSONATION_SECONDS = 60 * 60;
+
+/**
+ * An impersonation session's token starts with this, so its signed cookie says, with no query, that the session
+ * is one. The token is the session's key: a client cannot take the mark off, whatever cookies it keeps or drops.
+ */
+const IMPERSONATION_TOKEN_PREFIX = "imp_";
+
+/**
+ * An impersonation ends on time: better-auth refreshes a session it reads once a day of its 30 has passed, which
+ * for a one-hour session is at once, and it skips that only while the `dont_remember` cookie is sent. Called
+ * first in auth.ts's global before-hook, ahead of anything that reads the session, for every request.
+ */
+export async function keepImpersonationEnd(ctx: HookContext): Promise<void> {
+  const token = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
+  const isImpersonation = typeof token === "string" && token.startsWith(IMPERSONATION_TOKEN_PREFIX);
+  if (isImpersonation) await setShouldSkipSessionRefresh(true);
+}
 
 export type PlatformAdminOptions = {
   db: Kysely<Database>;
   /** Configured administrator ids (`ADMIN_USER_IDS`): they pass every platform check (spec section 6). */
   adminUserIds: readonly string[];
+  /** `ADMIN_EMAILS`, lowercase: a verified address listed there is a platform admin that cannot be demoted. */
+  adminEmails: readonly string[];
   /** Where the web app's reset page is, for the set-a-password mail of a user created without a password. */
   resetPasswordPath: string;
 };
@@ -60,6 +81,48 @@ const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
 /** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
 const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
 
+/** The permission each admin endpoint checks, with better-auth's code for its refusal (worded by spec-errors). */
+const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, string]>([
+  ["/admin/set-role", [{ user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"]],
+  ["/admin/create-user", [{ user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"]],
+  ["/admin/list-users", [{ user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS"]],
+  ["/admin/ban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
+  ["/admin/unban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
+  ["/admin/impersonate-user", [{ user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS"]],
+  ["/admin/remove-user", [{ user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"]],
+  ["/admin/set-user-password", [{ user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"]],
+  ["/admin/list-user-sessions", [{ session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS"]],
+  ["/admin/revoke-user-session", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
+  ["/admin/revoke-user-sessions", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
+]);
+
+/**
+ * Who may call an admin endpoint is answered before what they sent: auth.ts calls this ahead of the request
+ * schemas, so a caller without the endpoint's permission gets the spec's 403 (401 without a session) whatever
+ * the body, not a 400 about a body they may not send at all. better-auth checks the same permission again.
+ */
+export async function assertMayCallAdminEndpoint(ctx: HookContext, adminUserIds: readonly string[]): Promise<void> {
+  const [permissions, code] = ENDPOINT_PERMISSIONS.get(ctx.path) ?? [];
+  if (!permissions || !code) return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) throw APIError.fromStatus("UNAUTHORIZED");
+  if (session.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
+  if (platformAllows(session.user as { id: string; role?: string | null }, permissions, adminUserIds)) return;
+  throw APIError.from("FORBIDDEN", { code, message: accessMessage(ctx.path) });
+}
+
+/** The spec's access-check message, naming the resource the endpoint acts on. */
+function accessMessage(path: string): string {
+  return `You are not allowed to access resource: ${SESSION_PATHS.has(path) ? "session" : "user"}`;
+}
+
+/** While an admin browses as someone else, the console is closed: only stopping the impersonation is open. */
+function closedWhileImpersonating(path: string): APIError {
+  return APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: accessMessage(path) });
+}
+
+type AdminTarget = { id: string; email: string; emailVerified?: boolean | null; role?: string | null };
+
 function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpoints) {
   const { db, adminUserIds } = options;
   const may = (session: AuditedSession & { user: { role?: string | null } }, permissions: PlatformPermissions) =>
@@ -72,6 +135,20 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
   return {
     id: "platform-admin-rules",
     $ERROR_CODES: PLATFORM_ADMIN_ERROR_CODES,
+    init: () => ({
+      options: {
+        databaseHooks: {
+          session: {
+            create: {
+              async before(session) {
+                if (!session.impersonatedBy) return;
+                return { data: { ...session, token: `${IMPERSONATION_TOKEN_PREFIX}${session.token}` } };
+              },
+            },
+          },
+        },
+      },
+    }),
     hooks: {
       before: [
         {
@@ -80,10 +157,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             context.path?.startsWith("/admin/") === true && context.path !== "/admin/stop-impersonating" && context.path !== "/admin/has-permission",
           handler: createAuthMiddleware(async (ctx) => {
             const session = await getSessionFromCtx(ctx);
-            if (session?.session.impersonatedBy) {
-              const resource = SESSION_PATHS.has(ctx.path) ? "session" : "user";
-              throw APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: `You are not allowed to access resource: ${resource}` });
-            }
+            if (session?.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
           }),
         },
         {
@@ -115,8 +189,12 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             }
             // Banning or deleting oneself is refused by better-auth, with its own message.
             if (userId === session.user.id) return;
-            const target = (await ctx.context.internalAdapter.findUserById(userId)) as { id: string; role?: string | null } | null;
+            const target = (await ctx.context.internalAdapter.findUserById(userId)) as AdminTarget | null;
             if (!target || !isPlatformAdmin(target, adminUserIds)) return;
+            // The admin-emails plugin would grant the role again at the user's next update: no demotion would hold.
+            if (ctx.path === "/admin/set-role" && isListedInAdminEmails(target, options.adminEmails)) {
+              throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.ADMIN_EMAILS_ADMIN);
+            }
             if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
               throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
             }

@@ -502,8 +502,9 @@ export async function isTakenUsername(db: Kysely<Database>, username: string): P
   return (await db.selectFrom("user").select("id").where("username", "=", username).executeTakeFirst()) !== undefined;
 }
 
-export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<{ id: string; email: string; role: string | null } | undefined> {
-  return db.selectFrom("user").select(["id", "email", "role"]).where("email", "=", email).executeTakeFirst();
+export async function findUserByEmail(db: Kysely<Database>, email: string) {
+  const columns = ["id", "email", "emailVerified", "role"] as const;
+  return db.selectFrom("user").select(columns).where("email", "=", email).executeTakeFirst();
 }
 
 export async function setRole(db: Kysely<Database>, userId: string, role: string): Promise<void> {

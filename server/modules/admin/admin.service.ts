@@ -4,6 +4,7 @@ import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent } from "../audit";
+import { isListedInAdminEmails } from "./admin-emails";
 import * as repository from "./admin.repository";
 import type { AdminOrganizationDetail, AdminOrganizationList, AdminUserDetail, AdminUserList, AdminUserListItem, PlansOf } from "./admin.schemas";
 
@@ -78,6 +79,7 @@ export async function changePlatformRoleFromCommandLine(
   db: Kysely<Database>,
   adminUserIds: readonly string[],
   input: { action: "grant" | "revoke"; email: string },
+  adminEmails: readonly string[] = [],
 ): Promise<PlatformRoleChange> {
   const email = input.email.trim().toLowerCase();
   return db.transaction().execute(async (trx) => {
@@ -90,6 +92,9 @@ export async function changePlatformRoleFromCommandLine(
       .filter((role) => role && role !== "admin" && role !== "user");
     const to = input.action === "grant" ? ["admin", ...others].join(",") : others.length ? others.join(",") : "user";
     if (to === from) return { email, from, to, changed: false };
+    if (input.action === "revoke" && isListedInAdminEmails(user, adminEmails)) {
+      throw new Error(`${email} is a platform admin through ADMIN_EMAILS: remove the address from that setting first.`);
+    }
     await repository.lockPlatformAdmins(trx);
     if (input.action === "revoke" && (await repository.countPlatformAdminsOtherThan(trx, user.id, adminUserIds)) === 0) {
       throw new Error(`${email} is the last platform admin: grant another user first.`);
