@@ -44,7 +44,7 @@ export type AppDeps = {
   /** Whole answers of the reads every page makes, kept between requests and dropped by the database's change feed. */
   readCache: ReadCache;
   logger: Logger;
-  /** The rate-limit counters better-auth uses too (the database table or Redis, failing open): the app's writes' limits. */
+  /** The rate-limit counters better-auth uses too (the database table or Redis, failing open). */
   rateLimitStore: RateLimitStore;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps) {
     }
     return session;
   };
-  app.use("*", requireTrustedOrigin([config.baseUrl, ...config.trustedOrigins], { isExempt }));
+  app.use("*", requireTrustedOrigin({ trustedOrigins: [config.baseUrl, ...config.trustedOrigins], isExempt }));
   app.use(
     "*",
     limitWrites({
@@ -119,10 +119,8 @@ export function createApp(deps: AppDeps) {
   // streams, and the web app's files are compressed at build time (mountWebApp).
   app.use("/api/*", compressJson);
 
-  app.route(
-    "/",
-    operationsRoutes({ database, metrics, logger, metricsToken: config.metricsToken, isDatabaseDown: databaseProbe.isDown, readiness: deps.readiness }),
-  );
+  const operations = { database, metrics, logger, metricsToken: config.metricsToken, readiness: deps.readiness };
+  app.route("/", operationsRoutes({ ...operations, isDatabaseDown: databaseProbe.isDown }));
 
   app.route("/api/meta", metaRoutes(config));
 
@@ -196,7 +194,8 @@ export function createApp(deps: AppDeps) {
  */
 function hasOwnChecks(devIdentityPath: string | undefined): (path: string) => boolean {
   const trees = ["/api/auth", "/sandbox/polar", ...(devIdentityPath ? [devIdentityPath] : [])];
-  return (path) => path === "/api/billing/webhooks" || trees.some((tree) => path === tree || path.startsWith(`${tree}/`));
+  const isInTree = (path: string) => trees.some((tree) => path === tree || path.startsWith(`${tree}/`));
+  return (path) => path === "/api/billing/webhooks" || isInTree(path);
 }
 
 /** better-auth's catch-all route. */

@@ -35,7 +35,7 @@ export type Services = {
   /** The hourly audit log purge (tests drain it before they arrange old entries). */
   auditRetention: PollingLoop;
   readCache: ReadCache;
-  /** The rate-limit counters (the database table, or Redis with REDIS_URL), failing open: better-auth's and the app's. */
+  /** The rate-limit counters of better-auth and the app (the database table, or Redis), failing open. */
   rateLimitStore: RateLimitStore;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;

@@ -90,6 +90,16 @@ function ageSeconds(oldest: Date | string | null | undefined, now: number): numb
   return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
 }
 
+const BACKLOG_HELP = {
+  atrium_database_up: "Whether the database answered this scrape's backlog counts (1) or not (0).",
+  atrium_mail_outbox_pending: "Mails queued and not yet sent (pending, or being sent).",
+  atrium_mail_outbox_oldest_pending_age_seconds: "Age of the oldest mail not yet sent; 0 when none waits.",
+  atrium_billing_webhook_events: "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).",
+  atrium_billing_webhook_oldest_pending_age_seconds: "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.",
+  atrium_billing_usage_events: "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).",
+  atrium_billing_usage_oldest_pending_age_seconds: "Age of the oldest usage event waiting to be reported; 0 when none waits.",
+} as const;
+
 /**
  * The queues' backlog, read at scrape time from the database (counts on the status indexes): mail waiting to be
  * sent, billing webhook events waiting to be applied or given up on, usage events waiting to be reported. Every
@@ -99,8 +109,9 @@ function ageSeconds(oldest: Date | string | null | undefined, now: number): numb
 async function backlogMetrics(db: Kysely<Database>): Promise<string> {
   const now = Date.now();
   const registry = new Registry();
-  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
-  const databaseUp = gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).");
+  const gauge = (name: keyof typeof BACKLOG_HELP, labelNames: string[] = []) =>
+    new Gauge({ name, help: BACKLOG_HELP[name], labelNames, registers: [registry] });
+  const databaseUp = gauge("atrium_database_up");
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), BACKLOG_TIMEOUT_MS)));
   const read = Promise.all([
@@ -128,26 +139,14 @@ async function backlogMetrics(db: Kysely<Database>): Promise<string> {
     const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
     const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
     databaseUp.set(1);
-    gauge("atrium_mail_outbox_pending", "Mails queued and not yet sent (pending, or being sent).").set(Number(mail.count));
-    gauge("atrium_mail_outbox_oldest_pending_age_seconds", "Age of the oldest mail not yet sent; 0 when none waits.").set(ageSeconds(mail.oldest, now));
-    const webhookEvents = gauge(
-      "atrium_billing_webhook_events",
-      "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).",
-      ["status"],
-    );
+    gauge("atrium_mail_outbox_pending").set(Number(mail.count));
+    gauge("atrium_mail_outbox_oldest_pending_age_seconds").set(ageSeconds(mail.oldest, now));
+    const webhookEvents = gauge("atrium_billing_webhook_events", ["status"]);
     for (const status of ["pending", "failed"]) webhookEvents.set({ status }, countOf(webhooks, status));
-    gauge("atrium_billing_webhook_oldest_pending_age_seconds", "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.").set(
-      ageSeconds(byStatus(webhooks, "pending")?.oldest, now),
-    );
-    const usageEvents = gauge(
-      "atrium_billing_usage_events",
-      "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).",
-      ["status"],
-    );
+    gauge("atrium_billing_webhook_oldest_pending_age_seconds").set(ageSeconds(byStatus(webhooks, "pending")?.oldest, now));
+    const usageEvents = gauge("atrium_billing_usage_events", ["status"]);
     for (const status of ["pending", "failed"]) usageEvents.set({ status }, countOf(usage, status));
-    gauge("atrium_billing_usage_oldest_pending_age_seconds", "Age of the oldest usage event waiting to be reported; 0 when none waits.").set(
-      ageSeconds(byStatus(usage, "pending")?.oldest, now),
-    );
+    gauge("atrium_billing_usage_oldest_pending_age_seconds").set(ageSeconds(byStatus(usage, "pending")?.oldest, now));
   } catch {
     read.catch(() => undefined);
     databaseUp.set(0);

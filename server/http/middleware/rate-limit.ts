@@ -65,7 +65,8 @@ export function limitWrites(deps: {
   isExempt(path: string): boolean;
   onRejected(rule: string): void;
 }): MiddlewareHandler<AppEnv> {
-  const rules = deps.rules.map((rule) => ({ ...rule, matchers: rule.routes === "*" ? null : rule.routes.map(routeMatcher) }));
+  const matchersOf = (rule: WriteRateLimitRule) => (rule.routes === "*" ? null : rule.routes.map(routeMatcher));
+  const rules = deps.rules.map((rule) => ({ ...rule, matchers: matchersOf(rule) }));
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method) || deps.isExempt(c.req.path)) return next();
     const path = c.req.path;
