@@ -14,6 +14,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const FOREIGN_ORIGIN = "https://evil.example.test";
 const PARTNER_ORIGIN = "https://partner.example.test";
 const METRICS_TOKEN = "metrics-token-for-the-guard-test";
+const USAGE = { meter: "api_call", quantity: 1 };
 const ADMIN_EMAIL = `guard-admin.${randomBytes(4).toString("hex")}@example.test`;
 
 let server: TestApp;
@@ -41,7 +42,8 @@ afterEach(() => {
 });
 
 async function scrape(): Promise<string> {
-  const response = await createClient(server).get("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  const authorization = `Bearer ${METRICS_TOKEN}`;
+  const response = await createClient(server).get("/metrics", { headers: { Authorization: authorization } });
   expect(response.status).toBe(200);
   return response.data as string;
 }
@@ -58,21 +60,22 @@ describe("the origin check", () => {
     const portal = vi.spyOn(server.services.billing, "portal");
     const reconcile = vi.spyOn(server.services.billing, "reconcile");
     const writes = [
-      { client: owner.client, path: `/api/organizations/${organizationId}/billing/usage`, body: { meter: "api_call", quantity: 1 } },
+      { client: owner.client, path: `/api/organizations/${organizationId}/billing/usage`, body: USAGE },
       { client: owner.client, path: `/api/organizations/${organizationId}/billing/portal`, body: {} },
       { client: admin.client, path: `/api/admin/billing/organizations/${organizationId}/reconcile`, body: {} },
     ];
     for (const { client, path, body } of writes) {
       const response = await client.post(path, body, { origin: FOREIGN_ORIGIN });
       expect(response.status, path).toBe(403);
-      expect(response.data).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin", requestId: response.headers.get("X-Request-Id") });
+      const requestId = response.headers.get("X-Request-Id");
+      expect(response.data).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin", requestId });
     }
     expect(usage).not.toHaveBeenCalled();
     expect(portal).not.toHaveBeenCalled();
     expect(reconcile).not.toHaveBeenCalled();
   });
 
-  test("a text/plain POST from a foreign page never reaches the portal: no provider call, no portal session", async () => {
+  test("a text/plain POST from a foreign page never reaches the portal: no provider call", async () => {
     const portal = vi.spyOn(server.services.billing, "portal");
     const response = await owner.client.request(`/api/organizations/${organizationId}/billing/portal`, {
       method: "POST",
@@ -85,28 +88,31 @@ describe("the origin check", () => {
     expect(portal).not.toHaveBeenCalled();
   });
 
-  test("a cookie-carrying write that names no origin is refused; one without cookies is left to the route", async () => {
+  test("a cookie-carrying write naming no origin is refused; one without cookies is left to the route", async () => {
     const path = `/api/organizations/${organizationId}/billing/usage`;
-    const missing = await owner.client.post(path, { meter: "api_call", quantity: 1 }, { origin: null });
+    const missing = await owner.client.post(path, USAGE, { origin: null });
     expect(missing.status).toBe(403);
     expect(missing.data).toMatchObject({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
-    const nullOrigin = await owner.client.post(path, { meter: "api_call", quantity: 1 }, { origin: "null" });
+    const nullOrigin = await owner.client.post(path, USAGE, { origin: "null" });
     expect(nullOrigin.data).toMatchObject({ code: "MISSING_OR_NULL_ORIGIN" });
     // A foreign Referer counts as the origin when there is none, as better-auth reads it.
-    const referred = await owner.client.post(path, { meter: "api_call", quantity: 1 }, { origin: null, headers: { Referer: `${FOREIGN_ORIGIN}/page` } });
+    const foreignReferer = { Referer: `${FOREIGN_ORIGIN}/page` };
+    const referred = await owner.client.post(path, USAGE, { origin: null, headers: foreignReferer });
     expect(referred.data).toMatchObject({ code: "INVALID_ORIGIN" });
-    const anonymous = await owner.client.post(path, { meter: "api_call", quantity: 1 }, { origin: null, withoutCookies: true });
+    const anonymous = await owner.client.post(path, USAGE, { origin: null, withoutCookies: true });
     expect(anonymous.status).toBe(401);
   });
 
   test("the app's own origin, a trusted origin and the app's own Referer pass", async () => {
     const portal = vi.spyOn(server.services.billing, "portal");
     const path = `/api/organizations/${organizationId}/billing/usage`;
-    for (const options of [{}, { origin: PARTNER_ORIGIN }, { origin: null, headers: { Referer: `${server.config.baseUrl}/settings` } }]) {
+    const ownReferer = { origin: null, headers: { Referer: `${server.config.baseUrl}/settings` } };
+    for (const options of [{}, { origin: PARTNER_ORIGIN }, ownReferer]) {
       const response = await owner.client.post(path, { meter: "api_call", quantity: 1, key: randomUUID() }, options);
       expect(response.status, JSON.stringify(options)).toBe(202);
     }
-    const opened = await owner.client.post(`/api/organizations/${organizationId}/billing/portal`, {}, { origin: PARTNER_ORIGIN });
+    const portalPath = `/api/organizations/${organizationId}/billing/portal`;
+    const opened = await owner.client.post(portalPath, {}, { origin: PARTNER_ORIGIN });
     expect(opened.status).not.toBe(403);
     expect(portal).toHaveBeenCalledTimes(1);
   });
@@ -115,7 +121,9 @@ describe("the origin check", () => {
     const unsigned = await createClient(server).post("/api/billing/webhooks", { type: "ping" }, { origin: null });
     expect(unsigned.status).toBe(400);
     expect(unsigned.data).toMatchObject({ code: "WEBHOOK_VERIFICATION_FAILED" });
-    const sandbox = await createClient(server).post("/sandbox/polar/v1/customers/", { email: "x@example.test" }, { origin: FOREIGN_ORIGIN });
+    const customer = { email: "x@example.test" };
+    const stranger = createClient(server);
+    const sandbox = await stranger.post("/sandbox/polar/v1/customers/", customer, { origin: FOREIGN_ORIGIN });
     expect(sandbox.data).not.toMatchObject({ code: "INVALID_ORIGIN" });
   });
 });
@@ -135,7 +143,8 @@ describe("the write limits", () => {
     expect(elsewhere.ip).not.toBe(user.client.ip);
     const limited = await elsewhere.post(path);
     expect(limited.status).toBe(429);
-    expect(limited.data).toMatchObject({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." });
+    const message = "Too many requests. Please try again later.";
+    expect(limited.data).toMatchObject({ code: "TOO_MANY_REQUESTS", message });
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
     expect(portal).toHaveBeenCalledTimes(10);
@@ -152,7 +161,7 @@ describe("the write limits", () => {
     const statuses: number[] = [];
     for (let call = 0; call < 60; call += 1) statuses.push((await user.client.post(path, {})).status);
     expect(new Set(statuses)).toEqual(new Set([400]));
-    const limited = await user.client.post(path, { meter: "api_call", quantity: 1 });
+    const limited = await user.client.post(path, USAGE);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
     expect(sampleOf(await scrape(), series)).toBe(before + 1);
@@ -162,9 +171,10 @@ describe("the write limits", () => {
     const client = createClient(server, randomIp());
     const path = `/api/organizations/${organizationId}/billing/checkout`;
     const statuses: number[] = [];
-    for (let call = 0; call < 30; call += 1) statuses.push((await client.post(path, {}, { withoutCookies: true })).status);
+    const anonymously = { withoutCookies: true };
+    for (let call = 0; call < 30; call += 1) statuses.push((await client.post(path, {}, anonymously)).status);
     expect(new Set(statuses)).toEqual(new Set([401]));
-    const limited = await client.post(path, {}, { withoutCookies: true });
+    const limited = await client.post(path, {}, anonymously);
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toMatch(/^\d+$/);
   });

@@ -20,14 +20,15 @@ describe("createMetrics", () => {
     expect(text).toContain('http_requests_total{method="GET",route="/api/things/:id",status="404"} 1');
     expect(text).toContain('http_requests_total{method="OTHER",route="*",status="404"} 1');
     expect(text.join("\n")).not.toContain("PROPFIND");
-    const bucket = (le: string) => sample(text, `http_request_duration_seconds_bucket{le="${le}",method="GET",route="/api/things/:id"}`);
+    const labels = 'method="GET",route="/api/things/:id"';
+    const bucket = (le: string) => sample(text, `http_request_duration_seconds_bucket{le="${le}",${labels}}`);
     expect(bucket("0.005")).toBe(1);
     expect(bucket("0.1")).toBe(1);
     expect(bucket("0.25")).toBe(2);
     expect(bucket("10")).toBe(2);
     expect(bucket("+Inf")).toBe(3);
     expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/api/things/:id"}')).toBe(3);
-    expect(sample(text, 'http_request_duration_seconds_sum{method="GET",route="/api/things/:id"}')).toBeCloseTo(12.203, 9);
+    expect(sample(text, `http_request_duration_seconds_sum{${labels}}`)).toBeCloseTo(12.203, 9);
     expect(text).toContain("# TYPE http_request_duration_seconds histogram");
   });
 
@@ -65,7 +66,7 @@ describe("createMetrics", () => {
 });
 
 describe("the cluster's sum (what the primary answers a scrape with)", () => {
-  test("adds up every worker's requests, durations, rejections, memory and pool; uptime is the youngest's", async () => {
+  test("adds up the workers' requests, durations, rejections, memory and pool; uptime is the youngest's", async () => {
     const workers = [
       createMetrics({ poolStats: () => ({ total: 4, idle: 1, waiting: 0 }) }),
       createMetrics({ poolStats: () => ({ total: 2, idle: 2, waiting: 1 }) }),
@@ -83,9 +84,13 @@ describe("the cluster's sum (what the primary answers a scrape with)", () => {
     expect(sample(text, 'atrium_rate_limit_rejections_total{rule="app:billing-provider"}')).toBe(2);
     expect(sample(text, 'atrium_database_pool_connections{state="busy"}')).toBe(3);
     expect(sample(text, "atrium_database_pool_waiting_queries")).toBe(1);
-    const [first, second] = perWorker.map((registry) => registry.find((metric) => metric.name === "process_resident_memory_bytes"));
-    expect(sample(text, "process_resident_memory_bytes")).toBe(Number(first?.values[0]?.value) + Number(second?.values[0]?.value));
-    const uptimes = perWorker.map((registry) => registry.find((metric) => metric.name === "process_uptime_seconds")?.values[0]?.value);
-    expect(sample(text, "process_uptime_seconds")).toBe(Math.min(...uptimes.map(Number)));
+    const valueIn = (registry: (typeof perWorker)[number], name: string) => {
+      const metric = registry.find((candidate) => candidate.name === name);
+      return Number(metric?.values[0]?.value);
+    };
+    const valuesOf = (name: string) => perWorker.map((registry) => valueIn(registry, name));
+    const [first = 0, second = 0] = valuesOf("process_resident_memory_bytes");
+    expect(sample(text, "process_resident_memory_bytes")).toBe(first + second);
+    expect(sample(text, "process_uptime_seconds")).toBe(Math.min(...valuesOf("process_uptime_seconds")));
   });
 });
