@@ -10,6 +10,10 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
+  /** A write from a page of another origin than the app's own and TRUSTED_ORIGINS; better-auth's code and message. */
+  INVALID_ORIGIN: "INVALID_ORIGIN",
+  /** A cookie-carrying write that says neither its Origin nor its Referer; better-auth's code and message. */
+  MISSING_OR_NULL_ORIGIN: "MISSING_OR_NULL_ORIGIN",
   NOT_FOUND: "NOT_FOUND",
   CONFLICT: "CONFLICT",
   TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
@@ -33,6 +37,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  INVALID_ORIGIN: 403,
+  MISSING_OR_NULL_ORIGIN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,

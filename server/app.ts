@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import type { Auth } from "./auth/auth";
+import type { RateLimitStore } from "./auth/rate-limit-store";
 import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
 import type { Config } from "./config";
@@ -18,6 +19,8 @@ import { metaRoutes } from "./http/meta.routes";
 import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
 import { createMetrics } from "./http/metrics";
 import { clientIp, createClientIpResolver, withClientIpHeader } from "./http/middleware/client-ip";
+import { limitWrites, writeRateLimitRules } from "./http/middleware/rate-limit";
+import { requireTrustedOrigin } from "./http/middleware/trusted-origin";
 import { operationsRoutes, type Readiness } from "./http/operations.routes";
 import { observeRequests, recordRoute, requestIdHeader } from "./http/request-observer";
 import { refuseHostileInput } from "./http/middleware/hostile-input";
@@ -41,6 +44,8 @@ export type AppDeps = {
   /** Whole answers of the reads every page makes, kept between requests and dropped by the database's change feed. */
   readCache: ReadCache;
   logger: Logger;
+  /** The rate-limit counters better-auth uses too (the database table or Redis, failing open). */
+  rateLimitStore: RateLimitStore;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** The development identity provider, mounted under its issuer's path when present. */
@@ -59,7 +64,7 @@ export function createApp(deps: AppDeps) {
   const databaseProbe = createDatabaseProbe(database.ping);
   const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ poolStats: database.poolStats });
   app.onError(createErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
   app.use("*", requestIdHeader);
   // Outermost but for the request id, so that what it keeps is the final answer, headers and compression included.
@@ -69,6 +74,30 @@ export function createApp(deps: AppDeps) {
   app.use("*", recordRoute(authPaths, AUTH_ROUTE));
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
   app.use("*", clientIp(config.trustedProxies, logger));
+  // The app's own writes: from the app's pages only, and rate limited. Before the read cache's catch-up and the body
+  // limit, so a refused write costs no wait and no body is read. What has checks of its own is left to them.
+  const isExempt = hasOwnChecks(deps.devIdentity && new URL(deps.devIdentity.issuer).pathname);
+  // One session read per request: the write limits read it, and the route's guard reads it again.
+  const sessionsOfRequests = new WeakMap<Headers, ReturnType<GetSession>>();
+  const getSession: GetSession = (headers) => {
+    let session = sessionsOfRequests.get(headers);
+    if (session === undefined) {
+      session = auth.api.getSession({ headers });
+      sessionsOfRequests.set(headers, session);
+    }
+    return session;
+  };
+  app.use("*", requireTrustedOrigin({ trustedOrigins: [config.baseUrl, ...config.trustedOrigins], isExempt }));
+  app.use(
+    "*",
+    limitWrites({
+      store: deps.rateLimitStore,
+      rules: writeRateLimitRules(config),
+      getSession,
+      isExempt,
+      onRejected: (rule) => metrics.countRateLimitRejection(rule),
+    }),
+  );
   // A request that may have written waits until this instance's read cache has seen its writes, so the same
   // client's next read here is fresh (other instances see them within the cache's bound, FRESH_FOR_MS).
   app.use("*", async (c, next) => {
@@ -90,13 +119,13 @@ export function createApp(deps: AppDeps) {
   // streams, and the web app's files are compressed at build time (mountWebApp).
   app.use("/api/*", compressJson);
 
-  app.route("/", operationsRoutes({ database, metrics, metricsToken: config.metricsToken, isDatabaseDown: databaseProbe.isDown, readiness: deps.readiness }));
+  const operations = { database, metrics, logger, metricsToken: config.metricsToken, readiness: deps.readiness };
+  app.route("/", operationsRoutes({ ...operations, isDatabaseDown: databaseProbe.isDown }));
 
   app.route("/api/meta", metaRoutes(config));
 
   // What a route decides (a role, a membership) is decided on the database's current rows: only the reads
   // above are replayed, never an authorization.
-  const getSession: GetSession = (headers) => auth.api.getSession({ headers });
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
@@ -155,6 +184,18 @@ export function createApp(deps: AppDeps) {
     isTrustedPeer: trustedPeers.isTrustedPeer,
   });
   return app;
+}
+
+/**
+ * Whether writes to `path` have checks of their own, and are left out of the app's origin check and write limits:
+ * better-auth's endpoints (its own origin check and limits), the provider's webhooks (a verified signature; sent
+ * server to server, with no Origin), and the emulated outside services (the billing sandbox with its bearer tokens,
+ * the development identity provider), which a real deployment reaches on other origins.
+ */
+function hasOwnChecks(devIdentityPath: string | undefined): (path: string) => boolean {
+  const trees = ["/api/auth", "/sandbox/polar", ...(devIdentityPath ? [devIdentityPath] : [])];
+  const isInTree = (path: string) => trees.some((tree) => path === tree || path.startsWith(`${tree}/`));
+  return (path) => path === "/api/billing/webhooks" || isInTree(path);
 }
 
 /** better-auth's catch-all route. */

@@ -53,6 +53,16 @@ function waitForLines(what: string, matches: (line: LogLine) => boolean, count =
   );
 }
 
+const METRICS_TOKEN = "metrics-token-for-the-cluster-test";
+
+/** One series' value in a scrape of /metrics, whichever worker answers it. */
+async function scrapedSample(series: string): Promise<number> {
+  const answer = await call("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(answer.status).toBe(200);
+  const line = answer.text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The dev mailbox's mails to `to`, read a moment later than asked: polling it must not keep both cores busy. */
@@ -127,6 +137,7 @@ beforeAll(async () => {
       BILLING_SANDBOX: "false",
       DEV_MAILBOX: "true",
       LOG_LEVEL: "info",
+      METRICS_TOKEN,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -165,6 +176,15 @@ describe("WEB_CONCURRENCY=2", () => {
     }
     const warnings = await waitForLines("a warning from each worker", (line) => line.message.startsWith("X-Forwarded-For from a peer"), 2);
     expect(new Set(warnings.map((line) => line.pid))).toEqual(new Set(workerPids));
+  });
+
+  test("one scrape of /metrics counts the requests every worker answered", async () => {
+    const series = 'http_requests_total{method="GET",route="/healthz",status="200"}';
+    const before = await scrapedSample(series);
+    // Each on a connection of its own: the primary hands them to both workers.
+    for (let index = 0; index < 10; index += 1) expect((await call("/healthz")).status).toBe(200);
+    // Whichever worker answers each scrape, it reports both workers' counts.
+    for (let scrape = 0; scrape < 3; scrape += 1) expect(await scrapedSample(series)).toBe(before + 10);
   });
 
   const user = buildUser({ label: "Cluster" });

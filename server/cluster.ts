@@ -3,6 +3,7 @@ import { backoffMs } from "../common/backoff";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { migrateToLatest } from "./db/migrate";
+import { gatherClusterMetrics } from "./http/metrics";
 import type { Logger } from "./logger";
 
 /**
@@ -76,6 +77,8 @@ export async function runClusterPrimary(config: Config, logger: Logger): Promise
   } finally {
     await database.close();
   }
+  // A scrape of /metrics reaches one worker, which asks the primary for every worker's counts.
+  gatherClusterMetrics();
   return superviseWorkers(config.webConcurrency, logger, config.shutdown.delayMs + config.shutdown.timeoutMs + SHUTDOWN_MARGIN_MS);
 }
 

@@ -102,6 +102,7 @@ const envSchema = z.object({
     .min(1, "use at least 1 second")
     .max(604_800, "use at most 604800 seconds (a week)")
     .default(21_600),
+  BILLING_CALLS_PER_MINUTE: z.coerce.number().int("use a whole number").min(1, "use at least 1").max(100_000, "use at most 100000").default(10),
   AUDIT_RETENTION_DAYS: z.coerce.number().int("use whole days").min(1, "use at least 1 day").max(36_500, "use at most 36500 days").default(365),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
@@ -169,6 +170,11 @@ export type Config = {
    * otherwise the built-in sandbox when it runs, otherwise none (billing answers 503).
    */
   billing: { provider: "polar" | "sandbox"; serverUrl: string; accessToken: string; webhookSecret: string } | null;
+  /**
+   * How many billing provider calls (checkout, plan change, portal, refund, reconciliation) one user may start a
+   * minute (BILLING_CALLS_PER_MINUTE, 10 by default); one client address three times as many.
+   */
+  billingCallsPerMinute: number;
   /** How often one instance re-reads every billed organization from the provider (BILLING_RECONCILE_SECONDS). */
   billingReconcileEveryMs: number;
   organizations: {
@@ -355,6 +361,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },
     redisUrl: env.REDIS_URL,
     billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
+    billingCallsPerMinute: env.BILLING_CALLS_PER_MINUTE,
     billingReconcileEveryMs: env.BILLING_RECONCILE_SECONDS * 1_000,
     organizations: {
       limit: env.ORGANIZATION_LIMIT,

@@ -10,6 +10,7 @@ import {
   createRateLimitStoreHealth,
   createRedisRateLimitStore,
   failOpen,
+  type RateLimitStore,
   type RateLimitStoreHealth,
 } from "./auth/rate-limit-store";
 import type { Config, SocialProviderConfig } from "./config";
@@ -34,6 +35,8 @@ export type Services = {
   /** The hourly audit log purge (tests drain it before they arrange old entries). */
   auditRetention: PollingLoop;
   readCache: ReadCache;
+  /** The rate-limit counters of better-auth and the app (the database table, or Redis), failing open. */
+  rateLimitStore: RateLimitStore;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
@@ -75,13 +78,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs, reconcileEveryMs: config.billingReconcileEveryMs })
     : idlePollingLoop;
   const auditRetention = runJobs ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays }) : idlePollingLoop;
+  const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
   const auth = createAuth({
     config,
     db: database.db,
     dialect: database.dialect,
     mail,
     logger,
-    rateLimitStore: failOpen(rateLimitStore, rateLimitHealth),
+    rateLimitStore: sharedRateLimitStore,
     billing,
   });
   const sandbox = config.billingSandbox
@@ -114,6 +118,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     billingWorker,
     auditRetention,
     readCache,
+    rateLimitStore: sharedRateLimitStore,
     sandbox,
     devIdentity,
     async close() {

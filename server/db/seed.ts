@@ -47,7 +47,9 @@ try {
   const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited, billing });
   const readCache = createReadCache(db, { logger });
   stopReadCache = () => readCache.stop();
-  const target = { app: createApp({ config, database, auth, billing, billingWorker: { nudge: () => undefined }, readCache, logger }), config };
+  const billingWorker = { nudge: () => undefined };
+  const deps = { config, database, auth, billing, billingWorker, readCache, logger, rateLimitStore: unlimited };
+  const target = { app: createApp(deps), config };
 
   const userIds = new Map<Person, string>();
   for (const person of PEOPLE) {

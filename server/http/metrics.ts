@@ -1,124 +1,185 @@
+import cluster from "node:cluster";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from "prom-client";
+
 /**
- * The process's own metrics and their Prometheus text rendering (exposition format 0.0.4), written by hand: a few
- * counters and one histogram need no library. Counting a request is a map lookup and a few increments, as cheap
- * as it can be on the path every request takes. Each process counts its own requests (in a cluster, each worker).
+ * The process's own metrics, kept by prom-client. Counting a request is a label lookup and a few increments, as
+ * cheap as it can be on the path every request takes. In a cluster (WEB_CONCURRENCY > 1) each worker counts its own
+ * requests and a scrape, whichever worker it reaches, answers every worker's counts summed by the primary
+ * (prom-client's AggregatorRegistry, over the cluster's IPC channel): one scrape covers the whole port.
  */
 
-export type MetricType = "counter" | "gauge" | "histogram";
-export type Sample = { name?: string; labels?: Record<string, string>; value: number };
-/** One metric family: its samples are named `name` unless they say otherwise (a histogram's `_bucket`, `_sum`, `_count`). */
-export type MetricFamily = { name: string; help: string; type: MetricType; samples: Sample[] };
-
 /** Upper bounds of the request duration histogram, in seconds: from a replayed read to a slow scrypt sign-in. */
-export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The content type of the text exposition format. */
+export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** Methods counted under their own name; anything else a client invents is counted as OTHER (bounded labels). */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-type RouteSeries = {
-  method: string;
-  route: string;
-  byStatus: Map<number, number>;
-  /** Observations per bucket, not cumulative (the rendering adds them up); the last one is +Inf. */
-  buckets: number[];
-  sum: number;
-  count: number;
-};
+/** A PostgreSQL pool's counts (server/db/database.ts); SQLite has no pool. */
+export type PoolStats = { total: number; idle: number; waiting: number };
 
 export type Metrics = {
   /** Counts one answered request: `route` is the pattern that answered it, never the raw path. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Counts one request refused with 429 by the rate-limit rule `rule`. */
   countRateLimitRejection(rule: string): void;
-  /** The families counted in this process, ready for `renderPrometheus`. */
-  families(): MetricFamily[];
+  /** This process's metrics (what the primary sums in a cluster). */
+  readonly registry: Registry;
+  /**
+   * The text exposition of every serving process's metrics: this process's alone, or in a cluster worker, every
+   * worker's summed by the primary. Rejects when the primary does not gather them in time.
+   */
+  render(): Promise<string>;
 };
 
-export function createMetrics(): Metrics {
-  const series = new Map<string, RouteSeries>();
-  const rateLimitRejections = new Map<string, number>();
+export type MetricsOptions = {
+  /** This process's PostgreSQL pool, reported when present. */
+  poolStats?: () => PoolStats;
+  /** Gathers the cluster's metrics; by default the primary is asked when this process is a cluster worker. */
+  gatherCluster?: () => Promise<string>;
+};
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time from receiving a request to its answer's headers, by method and route pattern.",
+    labelNames: ["method", "route"] as const,
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+  const rateLimitRejections = new Counter({
+    name: "atrium_rate_limit_rejections_total",
+    help: "Requests refused with 429 by a rate-limit rule, by rule.",
+    labelNames: ["rule"] as const,
+    registers: [registry],
+  });
+  // Summed over the processes of a cluster: the memory of all of them.
+  new Gauge({
+    name: "process_resident_memory_bytes",
+    help: "Resident memory of the serving processes (in a cluster, of every worker together).",
+    registers: [registry],
+    aggregator: "sum",
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  // The youngest process's: a worker that keeps being replaced shows as a low uptime.
+  new Gauge({
+    name: "process_uptime_seconds",
+    help: "Seconds since the serving process started (in a cluster, the most recently started worker).",
+    registers: [registry],
+    aggregator: "min",
+    collect() {
+      this.set(process.uptime());
+    },
+  });
+  const { poolStats } = options;
+  if (poolStats) {
+    new Gauge({
+      name: "atrium_database_pool_connections",
+      help: "Connections of the PostgreSQL pools (in a cluster, every worker's), by state.",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      aggregator: "sum",
+      collect() {
+        const stats = poolStats();
+        this.set({ state: "idle" }, stats.idle);
+        this.set({ state: "busy" }, stats.total - stats.idle);
+      },
+    });
+    new Gauge({
+      name: "atrium_database_pool_waiting_queries",
+      help: "Queries waiting for a free pool connection (in a cluster, in every worker).",
+      registers: [registry],
+      aggregator: "sum",
+      collect() {
+        this.set(poolStats().waiting);
+      },
+    });
+  }
+  const gatherCluster = options.gatherCluster ?? (cluster.isWorker ? answerPrimary(registry) : undefined);
   return {
+    registry,
     observeRequest(rawMethod, route, status, seconds) {
       const method = KNOWN_METHODS.has(rawMethod) ? rawMethod : "OTHER";
-      const key = `${method} ${route}`;
-      let entry = series.get(key);
-      if (entry === undefined) {
-        entry = { method, route, byStatus: new Map(), buckets: new Array<number>(DURATION_BUCKETS_SECONDS.length + 1).fill(0), sum: 0, count: 0 };
-        series.set(key, entry);
-      }
-      entry.byStatus.set(status, (entry.byStatus.get(status) ?? 0) + 1);
-      let bucket = 0;
-      while (bucket < DURATION_BUCKETS_SECONDS.length && seconds > DURATION_BUCKETS_SECONDS[bucket]!) bucket += 1;
-      entry.buckets[bucket]! += 1;
-      entry.sum += seconds;
-      entry.count += 1;
+      requests.inc({ method, route, status: String(status) });
+      durations.observe({ method, route }, seconds);
     },
     countRateLimitRejection(rule) {
-      rateLimitRejections.set(rule, (rateLimitRejections.get(rule) ?? 0) + 1);
+      rateLimitRejections.inc({ rule });
     },
-    families() {
-      const requests: Sample[] = [];
-      const durations: Sample[] = [];
-      for (const { method, route, byStatus, buckets, sum, count } of series.values()) {
-        for (const [status, value] of byStatus) requests.push({ labels: { method, route, status: String(status) }, value });
-        let cumulative = 0;
-        buckets.forEach((observed, index) => {
-          cumulative += observed;
-          const le = index < DURATION_BUCKETS_SECONDS.length ? String(DURATION_BUCKETS_SECONDS[index]) : "+Inf";
-          durations.push({ name: "http_request_duration_seconds_bucket", labels: { method, route, le }, value: cumulative });
-        });
-        durations.push({ name: "http_request_duration_seconds_sum", labels: { method, route }, value: sum });
-        durations.push({ name: "http_request_duration_seconds_count", labels: { method, route }, value: count });
-      }
-      return [
-        {
-          name: "http_requests_total",
-          help: "HTTP requests answered by this process, by method, route pattern and status.",
-          type: "counter",
-          samples: requests,
-        },
-        {
-          name: "http_request_duration_seconds",
-          help: "Time from receiving a request to its answer's headers, by method and route pattern.",
-          type: "histogram",
-          samples: durations,
-        },
-        {
-          name: "atrium_rate_limit_rejections_total",
-          help: "Requests refused with 429 by a rate-limit rule, by rule.",
-          type: "counter",
-          samples: [...rateLimitRejections].map(([rule, value]) => ({ labels: { rule }, value })),
-        },
-      ];
-    },
+    render: () => (gatherCluster ? gatherCluster() : registry.metrics()),
   };
 }
 
-function escapeLabelValue(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+const GATHER_REQUEST = "atrium:metrics:gather";
+const GATHER_ANSWER = "atrium:metrics:gathered";
+/** A little longer than prom-client's own bound on gathering (5 s), so its error is the one reported. */
+const GATHER_TIMEOUT_MS = 6_000;
+
+type GatherAnswer = { type: typeof GATHER_ANSWER; id: number; text?: string; error?: string };
+
+/**
+ * In a cluster worker: hands `registry` to prom-client's worker side, which answers the primary's requests for this
+ * process's metrics, and returns the function that asks the primary for every worker's, summed.
+ */
+function answerPrimary(registry: Registry): () => Promise<string> {
+  AggregatorRegistry.setRegistries([registry]);
+  // Constructing one is what makes prom-client answer the primary's requests in this process.
+  new AggregatorRegistry();
+  const pending = new Map<number, { resolve(text: string): void; reject(error: Error): void }>();
+  let nextId = 0;
+  process.on("message", (message: GatherAnswer) => {
+    if (message?.type !== GATHER_ANSWER) return;
+    const request = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.text !== undefined) request?.resolve(message.text);
+    else request?.reject(new Error(message.error ?? "the primary gathered no metrics"));
+  });
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      const id = nextId++;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error("the cluster primary did not answer the metrics request in time"));
+      }, GATHER_TIMEOUT_MS);
+      const settle = {
+        resolve: (text: string) => (clearTimeout(timer), resolve(text)),
+        reject: (error: Error) => (clearTimeout(timer), reject(error)),
+      };
+      pending.set(id, settle);
+      process.send?.({ type: GATHER_REQUEST, id }, undefined, {}, (error: Error | null) => {
+        if (!error) return;
+        pending.delete(id);
+        settle.reject(error);
+      });
+    });
 }
 
-function formatValue(value: number): string {
-  if (Number.isNaN(value)) return "NaN";
-  if (value === Number.POSITIVE_INFINITY) return "+Inf";
-  if (value === Number.NEGATIVE_INFINITY) return "-Inf";
-  return String(value);
+/**
+ * In the cluster primary (server/cluster.ts): answers each worker's request for the cluster's metrics with every
+ * live worker's metrics, summed (histograms bucket by bucket; the gauges by their own aggregator).
+ */
+export function gatherClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, message: { type?: unknown; id?: unknown }) => {
+    if (message?.type !== GATHER_REQUEST || typeof message.id !== "number") return;
+    const id = message.id;
+    const answer = (reply: Omit<GatherAnswer, "type" | "id">) => {
+      if (worker.isConnected()) worker.send({ type: GATHER_ANSWER, id, ...reply });
+    };
+    aggregator.clusterMetrics().then(
+      (text) => answer({ text }),
+      (error: unknown) => answer({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
 }
-
-/** The Prometheus text exposition (0.0.4) of `families`: HELP and TYPE lines, then one line per sample. */
-export function renderPrometheus(families: MetricFamily[]): string {
-  const lines: string[] = [];
-  for (const family of families) {
-    lines.push(`# HELP ${family.name} ${family.help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")}`);
-    lines.push(`# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) {
-      const labels = Object.entries(sample.labels ?? {});
-      const labelText = labels.length === 0 ? "" : `{${labels.map(([name, value]) => `${name}="${escapeLabelValue(value)}"`).join(",")}}`;
-      lines.push(`${sample.name ?? family.name}${labelText} ${formatValue(sample.value)}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-/** The content type of the text exposition format. */
-export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";

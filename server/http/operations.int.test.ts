@@ -148,9 +148,9 @@ describe("/metrics", () => {
     const delta = (series: string) => (sampleOf(after, series) ?? 0) - (sampleOf(before, series) ?? 0);
     expect(delta('http_requests_total{method="GET",route="/livez",status="200"}')).toBe(3);
     expect(delta('http_request_duration_seconds_count{method="GET",route="/livez"}')).toBe(3);
-    expect(delta('http_request_duration_seconds_bucket{method="GET",route="/livez",le="+Inf"}')).toBe(3);
+    expect(delta('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/livez"}')).toBe(3);
     expect(sampleOf(after, 'http_request_duration_seconds_sum{method="GET",route="/livez"}')).toBeGreaterThan(0);
-    expect(sampleOf(after, 'http_request_duration_seconds_bucket{method="GET",route="/livez",le="10"}')).toBe(
+    expect(sampleOf(after, 'http_request_duration_seconds_bucket{le="10",method="GET",route="/livez"}')).toBe(
       sampleOf(after, 'http_request_duration_seconds_count{method="GET",route="/livez"}'),
     );
     // The pattern, not the path: one series whatever the organization (here the session guard's, which refused).

@@ -7,15 +7,18 @@ import { toIsoString } from "../db/database";
 import type { Database } from "../db/schema";
 import { withTimeout } from "../timeout";
 import type { AppEnv } from "./app-env";
+import { Gauge, Registry } from "prom-client";
+import type { Logger } from "../logger";
 import { errorBody, errorResponse } from "./errors";
-import { PROMETHEUS_CONTENT_TYPE, renderPrometheus, type MetricFamily, type Metrics } from "./metrics";
+import { PROMETHEUS_CONTENT_TYPE, type Metrics } from "./metrics";
 
 /** Whether this process has begun to shut down (server/main.ts): readiness is false from that moment on. */
 export type Readiness = { isShuttingDown(): boolean };
 
 export type OperationsDeps = {
-  database: Pick<DatabaseHandle, "db" | "poolStats">;
+  database: Pick<DatabaseHandle, "db">;
   metrics: Metrics;
+  logger: Logger;
   /** The bearer token /metrics asks for (METRICS_TOKEN); without one /metrics is not published. */
   metricsToken?: string;
   /** The bounded database probe (createDatabaseProbe). */
@@ -64,8 +67,14 @@ export function operationsRoutes(deps: OperationsDeps) {
       c.header("WWW-Authenticate", 'Bearer realm="metrics"');
       return errorResponse(c, ERROR_CODES.UNAUTHORIZED, "The metrics need the bearer token set in METRICS_TOKEN");
     }
-    const families = [...deps.metrics.families(), ...(await backlogFamilies(deps.database.db)), ...poolFamilies(deps.database), ...processFamilies()];
-    return c.body(renderPrometheus(families), 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" });
+    // The backlog is read once, by the process that answers (every process would read the same numbers).
+    const [processes, backlog] = await Promise.allSettled([deps.metrics.render(), backlogMetrics(deps.database.db)]);
+    if (processes.status === "rejected") {
+      deps.logger.warn("metrics: the cluster's metrics could not be gathered", { error: processes.reason });
+      return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The metrics of every process could not be gathered");
+    }
+    const text = `${processes.value}\n${backlog.status === "fulfilled" ? backlog.value : ""}`;
+    return c.body(text, 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" });
   });
 
   return app;
@@ -76,15 +85,21 @@ function digest(token: string): Buffer {
   return createHash("sha256").update(token).digest();
 }
 
-function gauge(name: string, help: string, samples: MetricFamily["samples"]): MetricFamily {
-  return { name, help, type: "gauge", samples };
-}
-
 /** Seconds since `oldest` (a timestamp as either dialect returns it), 0 when there is none. */
 function ageSeconds(oldest: Date | string | null | undefined, now: number): number {
   const iso = toIsoString(oldest);
   return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
 }
+
+const BACKLOG_HELP = {
+  atrium_database_up: "Whether the database answered this scrape's backlog counts (1) or not (0).",
+  atrium_mail_outbox_pending: "Mails queued and not yet sent (pending, or being sent).",
+  atrium_mail_outbox_oldest_pending_age_seconds: "Age of the oldest mail not yet sent; 0 when none waits.",
+  atrium_billing_webhook_events: "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).",
+  atrium_billing_webhook_oldest_pending_age_seconds: "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.",
+  atrium_billing_usage_events: "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).",
+  atrium_billing_usage_oldest_pending_age_seconds: "Age of the oldest usage event waiting to be reported; 0 when none waits.",
+} as const;
 
 /**
  * The queues' backlog, read at scrape time from the database (counts on the status indexes): mail waiting to be
@@ -92,8 +107,12 @@ function ageSeconds(oldest: Date | string | null | undefined, now: number): numb
  * instance reports the same numbers (the queues are shared). When the database does not answer in time, only
  * `atrium_database_up 0` is reported.
  */
-async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
+async function backlogMetrics(db: Kysely<Database>): Promise<string> {
   const now = Date.now();
+  const registry = new Registry();
+  const gauge = (name: keyof typeof BACKLOG_HELP, labelNames: string[] = []) =>
+    new Gauge({ name, help: BACKLOG_HELP[name], labelNames, registers: [registry] });
+  const databaseUp = gauge("atrium_database_up");
   const read = Promise.all([
     db
       .selectFrom("mail_outbox")
@@ -113,56 +132,23 @@ async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
       .groupBy("status")
       .execute(),
   ]);
-  const databaseUp = (up: boolean) =>
-    gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).", [{ value: up ? 1 : 0 }]);
   try {
     const [mail, webhooks, usage] = await withTimeout(BACKLOG_TIMEOUT_MS, "timed out", () => read);
     type StatusRow = { status: string; count: number | string; oldest: Date | string | null };
     const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
     const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
-    return [
-      databaseUp(true),
-      gauge("atrium_mail_outbox_pending", "Mails queued and not yet sent (pending, or being sent).", [{ value: Number(mail.count) }]),
-      gauge("atrium_mail_outbox_oldest_pending_age_seconds", "Age of the oldest mail not yet sent; 0 when none waits.", [
-        { value: ageSeconds(mail.oldest, now) },
-      ]),
-      gauge("atrium_billing_webhook_events", "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(webhooks, "pending") },
-        { labels: { status: "failed" }, value: countOf(webhooks, "failed") },
-      ]),
-      gauge("atrium_billing_webhook_oldest_pending_age_seconds", "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.", [
-        { value: ageSeconds(byStatus(webhooks, "pending")?.oldest, now) },
-      ]),
-      gauge("atrium_billing_usage_events", "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(usage, "pending") },
-        { labels: { status: "failed" }, value: countOf(usage, "failed") },
-      ]),
-      gauge("atrium_billing_usage_oldest_pending_age_seconds", "Age of the oldest usage event waiting to be reported; 0 when none waits.", [
-        { value: ageSeconds(byStatus(usage, "pending")?.oldest, now) },
-      ]),
-    ];
+    databaseUp.set(1);
+    gauge("atrium_mail_outbox_pending").set(Number(mail.count));
+    gauge("atrium_mail_outbox_oldest_pending_age_seconds").set(ageSeconds(mail.oldest, now));
+    const webhookEvents = gauge("atrium_billing_webhook_events", ["status"]);
+    for (const status of ["pending", "failed"]) webhookEvents.set({ status }, countOf(webhooks, status));
+    gauge("atrium_billing_webhook_oldest_pending_age_seconds").set(ageSeconds(byStatus(webhooks, "pending")?.oldest, now));
+    const usageEvents = gauge("atrium_billing_usage_events", ["status"]);
+    for (const status of ["pending", "failed"]) usageEvents.set({ status }, countOf(usage, status));
+    gauge("atrium_billing_usage_oldest_pending_age_seconds").set(ageSeconds(byStatus(usage, "pending")?.oldest, now));
   } catch {
     read.catch(() => undefined);
-    return [databaseUp(false)];
+    databaseUp.set(0);
   }
-}
-
-/** The PostgreSQL pool's connections and waiting queries; SQLite has no pool and reports none. */
-function poolFamilies(database: Pick<DatabaseHandle, "poolStats">): MetricFamily[] {
-  const stats = database.poolStats?.();
-  if (!stats) return [];
-  return [
-    gauge("atrium_database_pool_connections", "Connections of this process's PostgreSQL pool, by state.", [
-      { labels: { state: "idle" }, value: stats.idle },
-      { labels: { state: "busy" }, value: stats.total - stats.idle },
-    ]),
-    gauge("atrium_database_pool_waiting_queries", "Queries of this process waiting for a free pool connection.", [{ value: stats.waiting }]),
-  ];
-}
-
-function processFamilies(): MetricFamily[] {
-  return [
-    gauge("process_resident_memory_bytes", "Resident memory of this process.", [{ value: process.memoryUsage.rss() }]),
-    gauge("process_uptime_seconds", "Seconds since this process started.", [{ value: process.uptime() }]),
-  ];
+  return registry.metrics();
 }

@@ -100,6 +100,9 @@ export function testEnvironment(database: TestDatabase, env: Record<string, stri
     // Off unless a test signs in through it: it is a whole OpenID Connect provider per app.
     DEV_IDENTITY_PROVIDER: "false",
     LOG_LEVEL: "error",
+    // The billing tests make one owner start dozens of checkouts and plan changes a minute; the limit's own tests
+    // (server/http/app-route-guard.int.test.ts) put the default back.
+    BILLING_CALLS_PER_MINUTE: "1000",
     ...env,
   };
 }
