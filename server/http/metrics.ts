@@ -4,6 +4,8 @@
  * as it can be on the path every request takes. Each process counts its own requests (in a cluster, each worker).
  */
 
+import { toIsoString } from "../db/database";
+
 export type MetricType = "counter" | "gauge" | "histogram";
 export type Sample = { name?: string; labels?: Record<string, string>; value: number };
 /** One metric family: its samples are named `name` unless they say otherwise (a histogram's `_bucket`, `_sum`, `_count`). */
@@ -122,3 +124,21 @@ export function renderPrometheus(families: MetricFamily[]): string {
 
 /** The content type of the text exposition format. */
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+/** A gauge family of `samples`. */
+export function gauge(name: string, help: string, samples: MetricFamily["samples"]): MetricFamily {
+  return { name, help, type: "gauge", samples };
+}
+
+/** Seconds since `oldest` (a timestamp as either dialect returns it), 0 when there is none. */
+export function ageSeconds(oldest: Date | string | null | undefined, now: number): number {
+  const iso = toIsoString(oldest);
+  return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
+}
+
+/**
+ * A queue's backlog, read from the database at scrape time (`now` is the scrape's time). The modules that own the
+ * queues register theirs with the operations routes (http/ knows no module's table); a read that fails or takes
+ * too long is reported as the database being down.
+ */
+export type BacklogMetrics = (now: number) => Promise<MetricFamily[]>;

@@ -1,20 +1,19 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
-import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../common/error-codes";
 import type { DatabaseHandle } from "../db/database";
-import { toIsoString } from "../db/database";
-import type { Database } from "../db/schema";
 import type { AppEnv } from "./app-env";
 import { errorBody, errorResponse } from "./errors";
-import { PROMETHEUS_CONTENT_TYPE, renderPrometheus, type MetricFamily, type Metrics } from "./metrics";
+import { gauge, PROMETHEUS_CONTENT_TYPE, renderPrometheus, type BacklogMetrics, type MetricFamily, type Metrics } from "./metrics";
 
 /** Whether this process has begun to shut down (server/main.ts): readiness is false from that moment on. */
 export type Readiness = { isShuttingDown(): boolean };
 
 export type OperationsDeps = {
-  database: Pick<DatabaseHandle, "db" | "poolStats">;
+  database: Pick<DatabaseHandle, "poolStats">;
   metrics: Metrics;
+  /** The queues' backlogs, registered by the modules that own them (mail, billing). */
+  backlogs?: readonly BacklogMetrics[];
   /** The bearer token /metrics asks for (METRICS_TOKEN); without one /metrics is not published. */
   metricsToken?: string;
   /** The bounded database probe (createDatabaseProbe). */
@@ -63,7 +62,8 @@ export function operationsRoutes(deps: OperationsDeps) {
       c.header("WWW-Authenticate", 'Bearer realm="metrics"');
       return errorResponse(c, ERROR_CODES.UNAUTHORIZED, "The metrics need the bearer token set in METRICS_TOKEN");
     }
-    const families = [...deps.metrics.families(), ...(await backlogFamilies(deps.database.db)), ...poolFamilies(deps.database), ...processFamilies()];
+    const backlog = await backlogFamilies(deps.backlogs ?? []);
+    const families = [...deps.metrics.families(), ...backlog, ...poolFamilies(deps.database), ...processFamilies()];
     return c.body(renderPrometheus(families), 200, { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" });
   });
 
@@ -75,73 +75,21 @@ function digest(token: string): Buffer {
   return createHash("sha256").update(token).digest();
 }
 
-function gauge(name: string, help: string, samples: MetricFamily["samples"]): MetricFamily {
-  return { name, help, type: "gauge", samples };
-}
-
-/** Seconds since `oldest` (a timestamp as either dialect returns it), 0 when there is none. */
-function ageSeconds(oldest: Date | string | null | undefined, now: number): number {
-  const iso = toIsoString(oldest);
-  return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
-}
-
 /**
- * The queues' backlog, read at scrape time from the database (counts on the status indexes): mail waiting to be
- * sent, billing webhook events waiting to be applied or given up on, usage events waiting to be reported. Every
- * instance reports the same numbers (the queues are shared). When the database does not answer in time, only
- * `atrium_database_up 0` is reported.
+ * The queues' backlog, read at scrape time from the database by the modules that own the queues (mail waiting to be
+ * sent, billing webhook and usage events waiting to be applied or reported). Every instance reports the same numbers
+ * (the queues are shared). When the database does not answer in time, only `atrium_database_up 0` is reported.
  */
-async function backlogFamilies(db: Kysely<Database>): Promise<MetricFamily[]> {
+async function backlogFamilies(backlogs: readonly BacklogMetrics[]): Promise<MetricFamily[]> {
   const now = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), BACKLOG_TIMEOUT_MS)));
-  const read = Promise.all([
-    db
-      .selectFrom("mail_outbox")
-      .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min("created_at").as("oldest")])
-      .where("status", "in", ["pending", "sending"])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("billing_webhook_event")
-      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count"), eb.fn.min("received_at").as("oldest")])
-      .where("status", "in", ["pending", "failed"])
-      .groupBy("status")
-      .execute(),
-    db
-      .selectFrom("billing_usage_event")
-      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count"), eb.fn.min("created_at").as("oldest")])
-      .where("status", "in", ["pending", "failed"])
-      .groupBy("status")
-      .execute(),
-  ]);
+  const read = Promise.all(backlogs.map((backlog) => backlog(now)));
   const databaseUp = (up: boolean) =>
     gauge("atrium_database_up", "Whether the database answered this scrape's backlog counts (1) or not (0).", [{ value: up ? 1 : 0 }]);
   try {
-    const [mail, webhooks, usage] = await Promise.race([read, timeout]);
-    type StatusRow = { status: string; count: number | string; oldest: Date | string | null };
-    const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
-    const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
-    return [
-      databaseUp(true),
-      gauge("atrium_mail_outbox_pending", "Mails queued and not yet sent (pending, or being sent).", [{ value: Number(mail.count) }]),
-      gauge("atrium_mail_outbox_oldest_pending_age_seconds", "Age of the oldest mail not yet sent; 0 when none waits.", [
-        { value: ageSeconds(mail.oldest, now) },
-      ]),
-      gauge("atrium_billing_webhook_events", "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(webhooks, "pending") },
-        { labels: { status: "failed" }, value: countOf(webhooks, "failed") },
-      ]),
-      gauge("atrium_billing_webhook_oldest_pending_age_seconds", "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.", [
-        { value: ageSeconds(byStatus(webhooks, "pending")?.oldest, now) },
-      ]),
-      gauge("atrium_billing_usage_events", "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(usage, "pending") },
-        { labels: { status: "failed" }, value: countOf(usage, "failed") },
-      ]),
-      gauge("atrium_billing_usage_oldest_pending_age_seconds", "Age of the oldest usage event waiting to be reported; 0 when none waits.", [
-        { value: ageSeconds(byStatus(usage, "pending")?.oldest, now) },
-      ]),
-    ];
+    const families = await Promise.race([read, timeout]);
+    return [databaseUp(true), ...families.flat()];
   } catch {
     read.catch(() => undefined);
     return [databaseUp(false)];
