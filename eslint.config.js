@@ -14,9 +14,11 @@ const elements = [
   { type: "server-http", pattern: "server/http" },
   { type: "server-auth", pattern: "server/auth" },
   { type: "server-jobs", pattern: "server/jobs" },
+  { type: "server-seed", pattern: "server/seed" },
   { type: "server-test", pattern: "server/test" },
-  // What is left of server/: app.ts, services.ts, main.ts, config.ts, logger.ts, api-types.ts and their tests.
-  { type: "server-root", pattern: "server" },
+  // The files at the top of server/: each is placed in a zone by its name (the file categories below); one that is
+  // named in none may import nothing.
+  { type: "server-top", pattern: "server" },
   { type: "web-app", pattern: "web/app" },
   { type: "web-lib", pattern: "web/lib" },
   { type: "web-lib", pattern: "web/components" },
@@ -39,12 +41,46 @@ const files = [
   { category: "sandbox-mount", pattern: "server/services.ts" },
   // Configuration files at the root of the repository (Vite, Vitest, ESLint).
   { category: "root-config", pattern: "*.{js,mjs,cjs,ts}" },
+  // Tests, wherever they are: a test may import any part of the server it exercises, and the test helpers.
+  { category: "test", pattern: "**/*.test.ts" },
+  // The top of server/, file by file. The core is what every layer may use (configuration, logging, the request's
+  // scope); the app is where the server is assembled and started, with the tests that start all of it.
+  { category: "server-core", pattern: "server/{config,logger,request-scope,timeout}{,.test}.ts" },
+  { category: "server-app", pattern: "server/{app,app-errors,services,main,cluster,admin-cli,api-types}.ts" },
+  { category: "server-app", pattern: "server/*.{test,int.test,fault.test}.ts" },
 ];
 
-const SERVER = ["server-module", "server-db", "server-http", "server-auth", "server-jobs", "server-test", "server-root"];
+const isServerFolder = (type) => type.startsWith("server-") && type !== "server-top";
+const FOLDER_ZONES = elements.map(({ type }) => type).filter(isServerFolder);
+// The server's zones: a folder each, but for the core and the app, which are files at the top of server/.
+const ZONES = {
+  "server-core": { element: { type: "server-top" }, file: { categories: "server-core" } },
+  "server-app": { element: { type: "server-top" }, file: { categories: "server-app" } },
+  ...Object.fromEntries(FOLDER_ZONES.map((type) => [type, { element: { type } }])),
+};
+const SERVER = Object.keys(ZONES);
+const zones = (names) => names.map((name) => (name === "common" ? { element: { type: "common" } } : ZONES[name]));
+/** A policy from one server zone to the zones it lists. */
+const serverPolicy = (name, allowed) => ({ from: ZONES[name], allow: { to: zones(allowed) } });
+/**
+ * A zone's selector narrowed to its tests (`allOf: ["test"]`) or to its other files (`noneOf: ["test"]`).
+ * @param {{ element: object; file?: { categories: string } }} zone
+ * @param {{ allOf?: string[]; noneOf?: string[] }} query
+ */
+const narrowed = (zone, query) => {
+  const allOf = [...(zone.file ? [zone.file.categories] : []), ...(query.allOf ?? [])];
+  return { ...zone, file: { categories: { allOf, noneOf: query.noneOf ?? [] } } };
+};
+const tests = (zone) => narrowed(zone, { allOf: ["test"] });
+const nonTest = (zone) => narrowed(zone, { noneOf: ["test"] });
+/** The layers every server module stands on. */
+const BELOW_MODULES = ["server-http", "server-db", "server-core", "common"];
 const WEB = ["web-app", "web-lib", "web-feature", "web-test"];
 
 const to = (types, extra = {}) => ({ to: { element: { type: types, ...extra } } });
+const elementsOf = (types) => types.map((type) => ({ element: { type } }));
+/** What Node tooling may import: the server, common/, the sandbox and the tooling itself. */
+const NODE_TARGETS = [...zones([...SERVER, "common"]), ...elementsOf(["billing-sandbox", "tooling"])];
 
 const policies = [
   // The browser side: web/app wires the features together; a feature reaches no other feature (what two features
@@ -59,8 +95,24 @@ const policies = [
     allow: { to: { file: { categories: "api-types" } }, dependency: { kind: "type" } },
   },
   // common/ is shared by both sides and imports only itself (and npm packages): no policy lets it out.
-  // The server: its parts may use each other, except as below, and common/.
-  { from: { element: { type: SERVER } }, allow: to([...SERVER, "common"]) },
+  // The server, layer by layer (docs/ARCHITECTURE.md, Boundaries), each zone listing what it may import. No zone
+  // may import "the rest of the server": a file is in a named zone, or it imports nothing.
+  serverPolicy("server-core", ["server-core", "common"]),
+  // db/ knows no domain and no auth: Kysely, the dialects, migrations, the read cache.
+  serverPolicy("server-db", ["server-db", "server-core", "common"]),
+  // http/ knows neither auth nor a module: what it needs of them (the spec's error table, unique-index conflicts,
+  // backlog metrics) is handed to it where the app is assembled (server/app.ts, server/app-errors.ts).
+  serverPolicy("server-http", ["server-http", "server-db", "server-core", "common"]),
+  // A module uses the layers below it and other modules' index.ts; auth composes the modules' plugins.
+  serverPolicy("server-module", ["server-module", ...BELOW_MODULES]),
+  serverPolicy("server-auth", ["server-auth", "server-module", ...BELOW_MODULES]),
+  serverPolicy("server-jobs", ["server-jobs", "server-module", "server-db", "server-core", "common"]),
+  // The assembly uses every layer; the demo seed uses the assembled app; neither uses the test helpers.
+  serverPolicy("server-app", ["server-app", "server-auth", "server-module", "server-jobs", ...BELOW_MODULES]),
+  serverPolicy("server-seed", ["server-seed", "server-app", "server-auth", "server-module", ...BELOW_MODULES]),
+  // Test helpers, and tests wherever they are, may use every zone of the server.
+  serverPolicy("server-test", [...SERVER, "common"]),
+  { from: zones(SERVER).map(tests), allow: { to: zones([...SERVER, "common"]) } },
   // The app reaches the billing sandbox only where it creates and mounts it.
   { from: { file: { categories: "sandbox-mount" } }, allow: to("billing-sandbox") },
   // The sandbox plays an outside provider: it imports nothing of the app but common/'s pure helpers.
@@ -70,8 +122,8 @@ const policies = [
   // Node tooling (scripts, bench, root config files) may start the server, never import browser code. Scripts and the
   // bench may also use the e2e helpers (Node code that drives a browser), so the bench measures the first load exactly
   // as the browser test does.
-  { from: { element: { type: "tooling" } }, allow: to([...SERVER, "common", "billing-sandbox", "tooling", "e2e"]) },
-  { from: { file: { categories: "root-config" } }, allow: to([...SERVER, "common", "billing-sandbox", "tooling"]) },
+  { from: { element: { type: "tooling" } }, allow: { to: [...NODE_TARGETS, ...elementsOf(["e2e"])] } },
+  { from: { file: { categories: "root-config" } }, allow: { to: NODE_TARGETS } },
   // Restrictions, last so that no allowance above can lift them.
   {
     from: { element: { type: ["server-db", "server-http"] } },
@@ -79,11 +131,24 @@ const policies = [
     message: "server/db and server/http are below the modules: they must not import server/modules",
   },
   {
+    from: zones(["server-db", "server-http"]).map(nonTest),
+    disallow: { to: zones(["server-auth", "server-app", "server-seed"]) },
+    message: "server/db and server/http are below auth and the app: what they need is handed to them (server/app.ts)",
+  },
+  {
+    from: zones(SERVER.filter((name) => name !== "server-test")).map(nonTest),
+    disallow: { to: zones(["server-test"]) },
+    message: "server/test holds test helpers: only tests and other helpers import them",
+  },
+  {
     // A module reaches another module only through its index.ts (a module's own files are internal, not checked here).
-    from: [{ element: { type: [...SERVER, "tooling"] } }, { file: { categories: "root-config" } }],
+    from: [...zones(SERVER), { element: { type: "tooling" } }, { file: { categories: "root-config" } }],
     disallow: to("server-module", { fileInternalPath: "!index.ts" }),
     message: "reach a server module only through its index.ts",
   },
+  // Imports between the files of one element (a module's, a feature's) are its own business, but for the top of
+  // server/: its files are one folder, and the zones they are in (core, app) are checked file by file.
+  { from: { element: { type: "!server-top" } }, allow: { dependency: { relationship: { to: "internal" } } } },
 ];
 
 export default tseslint.config(
@@ -111,7 +176,12 @@ export default tseslint.config(
       "boundaries/additional-dependency-nodes": [{ selector: "TSImportType > Literal", kind: "type", name: "type-import" }],
     },
     rules: {
-      "boundaries/dependencies": ["error", { default: "disallow", checkUnknownLocals: true, policies }],
+      "boundaries/dependencies": [
+        "error",
+        // checkInternals: imports inside one element are checked too (the last policy lets them through but for the
+        // top of server/, whose files are in different zones).
+        { default: "disallow", checkUnknownLocals: true, checkInternals: true, policies },
+      ],
       "boundaries/no-unknown-files": "error",
     },
   },

@@ -6,8 +6,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
+import { createAppErrorHandler } from "./app-errors";
 import type { Auth } from "./auth/auth";
-import type { RateLimitStore } from "./auth/rate-limit-store";
+import type { RateLimitStore } from "./http/rate-limit-store";
 import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
 import type { Config } from "./config";
@@ -16,7 +17,7 @@ import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
 import type { AppEnv, GetSession } from "./http/app-env";
 import { metaRoutes } from "./http/meta.routes";
-import { createDatabaseProbe, createErrorHandler, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
+import { createDatabaseProbe, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
 import { createMetrics } from "./http/metrics";
 import { clientIp, createClientIpResolver, withClientIpHeader } from "./http/middleware/client-ip";
 import { limitWrites, writeRateLimitRules } from "./http/middleware/rate-limit";
@@ -28,9 +29,9 @@ import { securityHeaders } from "./http/middleware/security-headers";
 import type { Logger } from "./logger";
 import { adminRoutes } from "./modules/admin";
 import { adminAuditRoutes } from "./modules/audit";
-import { adminBillingRoutes, billingRoutes, type Billing } from "./modules/billing";
+import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
-import { devMailRoutes } from "./modules/mail";
+import { devMailRoutes, mailBacklogMetrics } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -65,7 +66,7 @@ export function createApp(deps: AppDeps) {
   const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
   const metrics = createMetrics({ poolStats: database.poolStats });
-  app.onError(createErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
+  app.onError(createAppErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
   app.use("*", requestIdHeader);
   // Outermost but for the request id, so that what it keeps is the final answer, headers and compression included.
   app.use("*", responseCache.keep);
@@ -119,7 +120,8 @@ export function createApp(deps: AppDeps) {
   // streams, and the web app's files are compressed at build time (mountWebApp).
   app.use("/api/*", compressJson);
 
-  const operations = { database, metrics, logger, metricsToken: config.metricsToken, readiness: deps.readiness };
+  const backlogs = [mailBacklogMetrics(database.db), billingBacklogMetrics(database.db)];
+  const operations = { metrics, logger, backlogs, metricsToken: config.metricsToken, readiness: deps.readiness };
   app.route("/", operationsRoutes({ ...operations, isDatabaseDown: databaseProbe.isDown }));
 
   app.route("/api/meta", metaRoutes(config));

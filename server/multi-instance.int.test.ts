@@ -24,7 +24,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const WITHIN_MS = 1_000;
 /** How often B is read while waiting for a change. */
 const PROBE_EVERY_MS = 25;
-/** The prefix of the rate-limit counters in Redis (server/auth/rate-limit-store.ts). */
+/** The prefix of the rate-limit counters in Redis (server/http/rate-limit-store.ts). */
 const RATE_LIMIT_PREFIX = "atrium:rate-limit:";
 
 type Instance = ServerProcess;

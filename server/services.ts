@@ -12,7 +12,7 @@ import {
   failOpen,
   type RateLimitStore,
   type RateLimitStoreHealth,
-} from "./auth/rate-limit-store";
+} from "./http/rate-limit-store";
 import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { createReadCache, type ReadCache } from "./db/read-cache";

@@ -18,7 +18,7 @@ import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
 import { adminEmails } from "./platform-admins";
 import { boundedPasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
-import type { RateLimitStore } from "./rate-limit-store";
+import type { RateLimitStore } from "../http/rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
 import { isDevProviderDiscoveryAtStart, signInMethods, socialSignIn } from "./social-sign-in";
 import { specErrors } from "./spec-errors";

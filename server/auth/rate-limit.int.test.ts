@@ -6,7 +6,7 @@ import { cheapSignIn, SIGN_IN_LIMIT, signInStatuses } from "../test/rate-limit";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createClient, randomIp } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
-import { createDatabaseRateLimitStore, createRateLimitStoreHealth } from "./rate-limit-store";
+import { createDatabaseRateLimitStore, createRateLimitStoreHealth } from "../http/rate-limit-store";
 import { freePort } from "../test/free-port";
 
 /** Time a request may take while the store is down: the limiter must give up quickly, never hang it. */

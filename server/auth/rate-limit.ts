@@ -1,6 +1,6 @@
 import type { BetterAuthOptions } from "better-auth";
 import { ERROR_CODES } from "../../common/error-codes";
-import type { RateLimitStore } from "./rate-limit-store";
+import type { RateLimitStore } from "../http/rate-limit-store";
 
 /** Rate limits per client address: tighter on the endpoints that guess passwords or send mail. */
 export const RATE_LIMIT_RULES = {

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAppErrorHandler } from "../app-errors";
 import type { Logger } from "../logger";
 import { addMember, buildUser, createOrganizationWithOwner, createVerifiedUser, uniqueSlug, type TestUser } from "../test/factories";
 import { createClient, readJson, type TestResponse } from "../test/request";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createTestApp, type TestApp } from "../test/test-database";
-import { createErrorHandler } from "./errors";
 
 /**
  * The app's one error handler end to end, on the database of the run (SQLite, or PostgreSQL with
@@ -160,7 +160,7 @@ describe("the unique indexes of the conflict table, as this database names them 
   /** Answers a real violation of this database through the app's handler, as if it came from `path`. */
   async function answerFor(path: string, violate: () => Promise<unknown>): Promise<{ status: number; body: unknown }> {
     const app = new Hono();
-    app.onError(createErrorHandler(silentLogger()));
+    app.onError(createAppErrorHandler(silentLogger()));
     app.post(path, async () => {
       await violate();
       throw new Error("the insert did not violate anything");

@@ -2,13 +2,14 @@ import { APIError } from "better-auth/api";
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
-import { createDatabaseProbe, createErrorHandler } from "./errors";
+import { createAppErrorHandler } from "../app-errors";
+import { createDatabaseProbe } from "./errors";
 
 /** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
 async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogRecord[] }> {
   const lines: LogRecord[] = [];
   const app = new Hono();
-  app.onError(createErrorHandler(recordingLogger(lines)));
+  app.onError(createAppErrorHandler(recordingLogger(lines)));
   app.post("*", () => {
     throw error;
   });

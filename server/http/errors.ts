@@ -1,9 +1,8 @@
-import { APIError, isAPIError } from "better-auth/api";
+import { isAPIError, type APIError } from "better-auth/api";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import { ERROR_CODES, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../common/error-codes";
-import { SPEC_ERRORS } from "../auth/spec-errors";
 import { serializeError, type Logger } from "../logger";
 import { currentRequestScope } from "../request-scope";
 import { withTimeout } from "../timeout";
@@ -54,35 +53,20 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
 }
 
 /**
- * What a request that lost a race on a unique index answers: the answer its sequential duplicate gets
- * (better-auth's error, passed through the spec's table like every other), or 409 where that answer is
- * no error. Each index is named as its violation names it: PostgreSQL by constraint, SQLite by columns.
+ * What a request that lost a race on a unique index answers: the answer its sequential duplicate gets, or 409 where
+ * that answer is no error. The index is named as its violation names it: PostgreSQL by constraint, SQLite by columns.
+ * http/ knows no table: the modules and auth that own the indexes hand their conflicts to the app, which passes
+ * them to `createErrorHandler`.
  */
-const UNIQUE_CONFLICTS: Array<{ indexes: string[]; path?: string; answer: () => Error }> = [
-  {
-    indexes: ["organization_slug_key", "organization.slug"],
-    path: "/api/auth/organization/update",
-    answer: () => APIError.from("BAD_REQUEST", { code: "ORGANIZATION_SLUG_ALREADY_TAKEN", message: "Organization slug already taken" }),
-  },
-  {
-    indexes: ["organization_slug_key", "organization.slug"],
-    answer: () => APIError.from("BAD_REQUEST", { code: "ORGANIZATION_ALREADY_EXISTS", message: "Organization already exists" }),
-  },
-  {
-    indexes: ["invitation_pending_email_key", "invitation.organizationId, invitation.email"],
-    answer: () =>
-      APIError.from("BAD_REQUEST", { code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" }),
-  },
-  {
-    indexes: ["user_username_key", "user.username"],
-    answer: () => APIError.from("BAD_REQUEST", { code: "USERNAME_IS_ALREADY_TAKEN", message: "Username is already taken. Please try another." }),
-  },
-  {
-    // Adding a team member twice in a row answers 200 both times; only a lost race lands here.
-    indexes: ["teamMember_teamId_userId_key", "teamMember_membershipKey_key", "teamMember.teamId, teamMember.userId", "teamMember.membershipKey"],
-    answer: () => new AppError(ERROR_CODES.CONFLICT, "The user was added to this team by another request at the same moment."),
-  },
-];
+export type UniqueConflict = {
+  indexes: readonly string[];
+  /** Only for requests to this path (a more specific answer listed before the general one). */
+  path?: string;
+  answer: () => Error;
+};
+
+/** The status and message an error code answers with, where a table (the spec's, from server/auth) sets them. */
+export type ErrorAnswers = Readonly<Record<string, { status: number; message: string } | undefined>>;
 
 /** The unique index a database error violated, as the database names it; undefined for any other error. */
 function violatedUniqueIndex(error: Error): string | undefined {
@@ -92,10 +76,10 @@ function violatedUniqueIndex(error: Error): string | undefined {
   return undefined;
 }
 
-/** better-auth's error body, with the spec's status and message where its table lists the code. */
-function apiErrorResponse(c: Context, error: APIError): Response {
+/** better-auth's error body, with the status and message `answers` (the spec's table) gives its code. */
+function apiErrorResponse(c: Context, error: APIError, answers: ErrorAnswers): Response {
   const code = error.body?.code ?? String(error.status);
-  const spec = SPEC_ERRORS[code];
+  const spec = answers[code];
   return c.json(errorBody(code, spec?.message ?? error.body?.message ?? error.message), (spec?.status ?? error.statusCode) as 400);
 }
 
@@ -145,7 +129,18 @@ export function databaseUnavailable(c: Context, logger: Logger, error?: unknown)
  * an error while the database does not answer is a 503, anything else is a logged 500. Logs carry the
  * error, never the request body.
  */
-export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDown?: () => Promise<boolean> } = {}) {
+export type ErrorHandlerDeps = {
+  isDatabaseDown?: () => Promise<boolean>;
+  /** The spec's statuses and messages by better-auth error code (server/auth/spec-errors.ts's SPEC_ERRORS). */
+  errorAnswers?: ErrorAnswers;
+  /** The answers of lost races on unique indexes, registered by the modules (and auth) that own the indexes. */
+  uniqueConflicts?: readonly UniqueConflict[];
+};
+
+export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDeps = {}) {
+  const { errorAnswers = {}, uniqueConflicts = [] } = dependencies;
+  const isConflictFor = (index: string, path: string) => (entry: UniqueConflict) =>
+    entry.indexes.includes(index) && (entry.path === undefined || entry.path === path);
   const handle = async (error: Error, c: Context): Promise<Response> => {
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
     if (error instanceof HTTPException) {
@@ -153,14 +148,14 @@ export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDow
       return c.json(errorBody(code, error.message || "Bad request"), error.status);
     }
     if (isAPIError(error)) {
-      if (error.statusCode < 500) return apiErrorResponse(c, error);
+      if (error.statusCode < 500) return apiErrorResponse(c, error, errorAnswers);
       if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
       logger.error("auth error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
-      return apiErrorResponse(c, error);
+      return apiErrorResponse(c, error, errorAnswers);
     }
     const index = violatedUniqueIndex(error);
     if (index !== undefined) {
-      const conflict = UNIQUE_CONFLICTS.find((entry) => entry.indexes.includes(index) && (entry.path === undefined || entry.path === c.req.path));
+      const conflict = uniqueConflicts.find(isConflictFor(index, c.req.path));
       if (conflict) return handle(conflict.answer(), c);
       logger.warn("unique violation without a mapped answer", { method: c.req.method, path: c.req.path, index });
       return errorResponse(c, ERROR_CODES.CONFLICT, "Another request changed the same data at the same moment. Please try again.");

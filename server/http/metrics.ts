@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { toIsoString } from "../db/database";
 
 /**
  * The process's own metrics, kept by prom-client. Counting a request is a label lookup and a few increments, as
@@ -183,3 +184,24 @@ export function gatherClusterMetrics(): void {
     );
   });
 }
+
+/** One backlog gauge as a module reads it at scrape time: its name, help text and samples (one per label set). */
+export type BacklogReading = { name: string; help: string; samples: { labels?: Record<string, string>; value: number }[] };
+
+/** A backlog gauge of `samples`. */
+export function gauge(name: string, help: string, samples: BacklogReading["samples"]): BacklogReading {
+  return { name, help, samples };
+}
+
+/** Seconds since `oldest` (a timestamp as either dialect returns it), 0 when there is none. */
+export function ageSeconds(oldest: Date | string | null | undefined, now: number): number {
+  const iso = toIsoString(oldest);
+  return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
+}
+
+/**
+ * A queue's backlog, read from the database at scrape time (`now` is the scrape's time). The modules that own the
+ * queues register theirs with the operations routes (http/ knows no module's table); a read that fails or takes
+ * too long is reported as the database being down.
+ */
+export type BacklogMetrics = (now: number) => Promise<BacklogReading[]>;

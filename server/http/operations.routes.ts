@@ -1,24 +1,21 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
-import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../common/error-codes";
-import type { DatabaseHandle } from "../db/database";
-import { toIsoString } from "../db/database";
-import type { Database } from "../db/schema";
 import { withTimeout } from "../timeout";
 import type { AppEnv } from "./app-env";
 import { Gauge, Registry } from "prom-client";
 import type { Logger } from "../logger";
 import { errorBody, errorResponse } from "./errors";
-import { PROMETHEUS_CONTENT_TYPE, type Metrics } from "./metrics";
+import { PROMETHEUS_CONTENT_TYPE, type BacklogMetrics, type Metrics } from "./metrics";
 
 /** Whether this process has begun to shut down (server/main.ts): readiness is false from that moment on. */
 export type Readiness = { isShuttingDown(): boolean };
 
 export type OperationsDeps = {
-  database: Pick<DatabaseHandle, "db">;
   metrics: Metrics;
   logger: Logger;
+  /** The queues' backlogs, registered by the modules that own them (mail, billing). */
+  backlogs?: readonly BacklogMetrics[];
   /** The bearer token /metrics asks for (METRICS_TOKEN); without one /metrics is not published. */
   metricsToken?: string;
   /** The bounded database probe (createDatabaseProbe). */
@@ -68,7 +65,7 @@ export function operationsRoutes(deps: OperationsDeps) {
       return errorResponse(c, ERROR_CODES.UNAUTHORIZED, "The metrics need the bearer token set in METRICS_TOKEN");
     }
     // The backlog is read once, by the process that answers (every process would read the same numbers).
-    const [processes, backlog] = await Promise.allSettled([deps.metrics.render(), backlogMetrics(deps.database.db)]);
+    const [processes, backlog] = await Promise.allSettled([deps.metrics.render(), backlogMetrics(deps.backlogs ?? [])]);
     if (processes.status === "rejected") {
       deps.logger.warn("metrics: the cluster's metrics could not be gathered", { error: processes.reason });
       return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The metrics of every process could not be gathered");
@@ -85,67 +82,28 @@ function digest(token: string): Buffer {
   return createHash("sha256").update(token).digest();
 }
 
-/** Seconds since `oldest` (a timestamp as either dialect returns it), 0 when there is none. */
-function ageSeconds(oldest: Date | string | null | undefined, now: number): number {
-  const iso = toIsoString(oldest);
-  return iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000);
-}
-
-const BACKLOG_HELP = {
-  atrium_database_up: "Whether the database answered this scrape's backlog counts (1) or not (0).",
-  atrium_mail_outbox_pending: "Mails queued and not yet sent (pending, or being sent).",
-  atrium_mail_outbox_oldest_pending_age_seconds: "Age of the oldest mail not yet sent; 0 when none waits.",
-  atrium_billing_webhook_events: "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).",
-  atrium_billing_webhook_oldest_pending_age_seconds: "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.",
-  atrium_billing_usage_events: "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).",
-  atrium_billing_usage_oldest_pending_age_seconds: "Age of the oldest usage event waiting to be reported; 0 when none waits.",
-} as const;
-
 /**
- * The queues' backlog, read at scrape time from the database (counts on the status indexes): mail waiting to be
- * sent, billing webhook events waiting to be applied or given up on, usage events waiting to be reported. Every
- * instance reports the same numbers (the queues are shared). When the database does not answer in time, only
- * `atrium_database_up 0` is reported.
+ * The queues' backlog, read at scrape time from the database by the modules that own the queues (mail waiting to be
+ * sent, billing webhook and usage events waiting to be applied or reported). Every instance reports the same numbers
+ * (the queues are shared). When the database does not answer in time, only `atrium_database_up 0` is reported.
  */
-async function backlogMetrics(db: Kysely<Database>): Promise<string> {
+async function backlogMetrics(backlogs: readonly BacklogMetrics[]): Promise<string> {
   const now = Date.now();
   const registry = new Registry();
-  const gauge = (name: keyof typeof BACKLOG_HELP, labelNames: string[] = []) =>
-    new Gauge({ name, help: BACKLOG_HELP[name], labelNames, registers: [registry] });
-  const databaseUp = gauge("atrium_database_up");
-  const read = Promise.all([
-    db
-      .selectFrom("mail_outbox")
-      .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min("created_at").as("oldest")])
-      .where("status", "in", ["pending", "sending"])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("billing_webhook_event")
-      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count"), eb.fn.min("received_at").as("oldest")])
-      .where("status", "in", ["pending", "failed"])
-      .groupBy("status")
-      .execute(),
-    db
-      .selectFrom("billing_usage_event")
-      .select((eb) => ["status", eb.fn.countAll<number | string>().as("count"), eb.fn.min("created_at").as("oldest")])
-      .where("status", "in", ["pending", "failed"])
-      .groupBy("status")
-      .execute(),
-  ]);
+  const databaseUp = new Gauge({
+    name: "atrium_database_up",
+    help: "Whether the database answered this scrape's backlog counts (1) or not (0).",
+    registers: [registry],
+  });
+  const read = Promise.all(backlogs.map((backlog) => backlog(now)));
   try {
-    const [mail, webhooks, usage] = await withTimeout(BACKLOG_TIMEOUT_MS, "timed out", () => read);
-    type StatusRow = { status: string; count: number | string; oldest: Date | string | null };
-    const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
-    const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
+    const readings = (await withTimeout(BACKLOG_TIMEOUT_MS, "timed out", () => read)).flat();
     databaseUp.set(1);
-    gauge("atrium_mail_outbox_pending").set(Number(mail.count));
-    gauge("atrium_mail_outbox_oldest_pending_age_seconds").set(ageSeconds(mail.oldest, now));
-    const webhookEvents = gauge("atrium_billing_webhook_events", ["status"]);
-    for (const status of ["pending", "failed"]) webhookEvents.set({ status }, countOf(webhooks, status));
-    gauge("atrium_billing_webhook_oldest_pending_age_seconds").set(ageSeconds(byStatus(webhooks, "pending")?.oldest, now));
-    const usageEvents = gauge("atrium_billing_usage_events", ["status"]);
-    for (const status of ["pending", "failed"]) usageEvents.set({ status }, countOf(usage, status));
-    gauge("atrium_billing_usage_oldest_pending_age_seconds").set(ageSeconds(byStatus(usage, "pending")?.oldest, now));
+    for (const { name, help, samples } of readings) {
+      const labelNames = Object.keys(samples[0]?.labels ?? {});
+      const gauge = new Gauge({ name, help, labelNames, registers: [registry] });
+      for (const sample of samples) gauge.set(sample.labels ?? {}, sample.value);
+    }
   } catch {
     read.catch(() => undefined);
     databaseUp.set(0);

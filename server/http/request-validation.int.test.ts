@@ -3,12 +3,12 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { nameSchema } from "../../common/account.schemas";
+import { createAppErrorHandler } from "../app-errors";
 import { REQUEST_BODY_SCHEMAS } from "../auth/request-schemas";
 import { createLogger } from "../logger";
 import { buildUser, createVerifiedUser, type TestUser } from "../test/factories";
 import { createClient, randomIp, readJson } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
-import { createErrorHandler } from "./errors";
 import { validate } from "./validate";
 
 /**
@@ -444,7 +444,7 @@ describe("the app's own routes", () => {
 
 describe("validate('json')", () => {
   const probe = new Hono()
-    .onError(createErrorHandler(createLogger("silent")))
+    .onError(createAppErrorHandler(createLogger("silent")))
     .post("/", validate("json", z.strictObject({ name: nameSchema })), (c) => c.json(c.req.valid("json")));
   const send = (body: string, contentType = "application/json") => probe.request("/", { method: "POST", body, headers: { "content-type": contentType } });
 

@@ -3,7 +3,7 @@ import type { DevMail } from "../modules/mail";
 import { createClient, type RequestTarget, type TestClient } from "./request";
 
 /**
- * Factories of users, organizations and memberships, shared by the tests and `npm run db:seed`. They go
+ * Factories of users, organizations and memberships, shared by the tests (the seed has its own client). They go
  * through the HTTP API the way a browser would (a `TestClient` against an in-process app), so they need an
  * app and its base URL, never the test runner nor the app's background services. The ones that read mail
  * need an app whose outbox can be delivered on demand (`MailTarget`: the test apps of test-database.ts).

@@ -109,7 +109,7 @@ export type CallOptions = {
 /**
  * A browser-like client of the app: one socket address, a cookie jar, the app's Origin on writes.
  * Requests go through `app.request()` with a fake Node socket, so the client-IP middleware sees an address.
- * The one client of the tests and the seed (server/db/seed.ts): nothing here depends on the test runner.
+ * The one client of the tests: nothing here depends on the test runner.
  */
 export class TestClient {
   readonly jar = new CookieJar();

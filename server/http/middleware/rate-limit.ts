@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../../../common/error-codes";
-import type { RateLimitStore } from "../../auth/rate-limit-store";
+import type { RateLimitStore } from "../rate-limit-store";
 import type { AppEnv, GetSession } from "../app-env";
 import { errorResponse } from "../errors";
 
@@ -54,7 +54,7 @@ function routeMatcher(pattern: string): RegExp {
 /**
  * Rate limits on every write outside `isExempt`, per client address (before anything else is read) and per signed-in
  * user, counted in the same store as better-auth's limits (the database table, or Redis when REDIS_URL is set, so
- * every instance and worker shares the counts; it fails open: server/auth/rate-limit-store.ts). A refused write
+ * every instance and worker shares the counts; it fails open: server/http/rate-limit-store.ts). A refused write
  * answers 429 TOO_MANY_REQUESTS with `Retry-After` (seconds), like better-auth's, and is counted by `onRejected`.
  * The session is read through `getSession`, which the app memoizes per request, so the route's own guard reuses it.
  */

@@ -12,3 +12,4 @@ export {
 } from "./billing.repository";
 export { createBilling, type Billing, type BillingDeps } from "./billing.service";
 export { applyWebhookEvent } from "./billing.webhooks";
+export { billingBacklogMetrics } from "./billing.metrics";

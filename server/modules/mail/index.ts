@@ -4,3 +4,4 @@ export { createMailQueue, createMailTransport, SMTP_TIMEOUTS, type MailQueue, ty
 export { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail } from "./mail.repository";
 export * as mailTemplates from "./mail.templates";
 export type { OutgoingMail, DevMail } from "./mail.schemas";
+export { mailBacklogMetrics } from "./mail.metrics";

@@ -1,21 +1,21 @@
 import { createApp } from "../app";
 import { createAuth } from "../auth/auth";
-import { createBillingService } from "../services";
-import type { RateLimitStore } from "../auth/rate-limit-store";
+import type { RateLimitStore } from "../http/rate-limit-store";
 import { loadConfig } from "../config";
+import { openDatabase } from "../db/database";
+import { migrateToLatest } from "../db/migrate";
+import { createReadCache } from "../db/read-cache";
 import { createLogger } from "../logger";
-import { addMember, createOrganizationWithOwner, signInOnNewClient, signUp } from "../test/factories";
-import type { TestClient } from "../test/request";
-import { openDatabase } from "./database";
-import { migrateToLatest } from "./migrate";
-import { createReadCache } from "./read-cache";
+import { createBillingService } from "../services";
+import { createSeedClient, type SeedClient, type SeedTarget } from "./seed-client";
 
 /**
  * `npm run db:seed`: demo data for a development database, safe to run again (existing rows are kept).
  * A platform admin who owns the "Acme" organization, and a member of it. Refuses to run in production.
  *
- * The rows are made by the factories the tests use (server/test/factories.ts), through the app's own HTTP API
- * in process: the database, the auth instance and the app, nothing else (no mail, no Redis, no billing sandbox).
+ * The rows are made through the app's own HTTP API in process, the way a browser makes them (sign-up, a new
+ * organization, an invitation accepted), so every rule and hook of the product applies: the database, the auth
+ * instance and the app, nothing else (no mail, no Redis, no billing sandbox). No test helper is used.
  */
 const DEMO_PASSWORD = "atrium-demo-password";
 const ORGANIZATION = { name: "Acme", slug: "acme" };
@@ -47,16 +47,16 @@ try {
   const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited, billing });
   const readCache = createReadCache(db, { logger });
   stopReadCache = () => readCache.stop();
-  const billingWorker = { nudge: () => undefined };
-  const deps = { config, database, auth, billing, billingWorker, readCache, logger, rateLimitStore: unlimited };
-  const target = { app: createApp(deps), config };
+  const deps = { config, database, auth, billing, billingWorker: { nudge: () => undefined }, readCache, logger, rateLimitStore: unlimited };
+  const target: SeedTarget = { app: createApp(deps), baseUrl: config.baseUrl };
 
   const userIds = new Map<Person, string>();
   for (const person of PEOPLE) {
     let user = await db.selectFrom("user").select("id").where("email", "=", person.email).executeTakeFirst();
     if (!user) {
-      const { userId } = await signUp(target, { name: person.name, email: person.email, username: person.username, password: DEMO_PASSWORD });
-      user = { id: userId };
+      const { name, email, username } = person;
+      const signedUp = await createSeedClient(target).post("/api/auth/sign-up/email", { name, email, username, password: DEMO_PASSWORD });
+      user = { id: (signedUp as { user: { id: string } }).user.id };
       process.stdout.write(`Created ${person.email}\n`);
     }
     // Demo accounts skip the verification mail; the platform role is data, not something a user can ask for.
@@ -68,17 +68,22 @@ try {
     userIds.set(person, user.id);
   }
 
-  const clients = new Map<Person, TestClient>();
+  const clients = new Map<Person, SeedClient>();
   const signedIn = async (person: Person) => {
-    const client = clients.get(person) ?? (await signInOnNewClient(target, { email: person.email, password: DEMO_PASSWORD }));
-    clients.set(person, client);
-    return { email: person.email, client };
+    let client = clients.get(person);
+    if (!client) {
+      client = createSeedClient(target);
+      await client.post("/api/auth/sign-in/email", { email: person.email, password: DEMO_PASSWORD });
+      clients.set(person, client);
+    }
+    return client;
   };
   const owner = PEOPLE.find((person) => person.organizationRole === "owner")!;
 
   let organization = await db.selectFrom("organization").select("id").where("slug", "=", ORGANIZATION.slug).executeTakeFirst();
   if (!organization) {
-    organization = { id: (await createOrganizationWithOwner(await signedIn(owner), ORGANIZATION.name, ORGANIZATION.slug)).id };
+    const created = await (await signedIn(owner)).post("/api/auth/organization/create", ORGANIZATION);
+    organization = { id: (created as { id: string }).id };
     process.stdout.write(`Created the organization ${ORGANIZATION.name} (/${ORGANIZATION.slug})\n`);
   }
   for (const person of PEOPLE) {
@@ -92,7 +97,15 @@ try {
     if (person === owner)
       throw new Error(`${owner.email} is no longer a member of /${ORGANIZATION.slug}: remove that organization, or start from a fresh database`);
     // Invited by the owner and accepted, the way a member joins (renewing the invitation an interrupted run left).
-    await addMember(await signedIn(owner), organization.id, await signedIn(person), person.organizationRole, { resend: true });
+    const invitation = await (
+      await signedIn(owner)
+    ).post("/api/auth/organization/invite-member", {
+      email: person.email,
+      role: person.organizationRole,
+      organizationId: organization.id,
+      resend: true,
+    });
+    await (await signedIn(person)).post("/api/auth/organization/accept-invitation", { invitationId: (invitation as { id: string }).id });
     process.stdout.write(`Added ${person.email} to ${ORGANIZATION.name} as ${person.organizationRole}\n`);
   }
   process.stdout.write(

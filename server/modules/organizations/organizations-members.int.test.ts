@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activeOrganizationOf, addMember, createOrganizationWithOwner, createVerifiedUser, signInOnNewClient } from "../../test/factories";
+import { organizationRow, memberRow, sessionsOf } from "../../test/organization-rows";
+import { createClient, expectError } from "../../test/request";
+import { createTestApp, type TestApp } from "../../test/test-database";
+
+/**
+ * The organization rules of the product spec (sections 3–8) through the HTTP API: exact statuses and the
+ * spec's lower-case messages (better-auth's are rewritten by server/auth/spec-errors.ts). Members: removing, leaving, listing.
+ */
+
+let server: TestApp;
+
+beforeAll(async () => {
+  server = await createTestApp();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("members: removing and leaving (spec sections 4–6)", () => {
+  it("the last owner can neither leave nor be removed: 400 'you cannot leave the organization as the only owner'", async () => {
+    const owner = await createVerifiedUser(server, { label: "sole-owner" });
+    const admin = await createVerifiedUser(server, { label: "sole-admin" });
+    const organization = await createOrganizationWithOwner(owner, "Sole");
+    await addMember(owner, organization.id, admin, "admin");
+    const ownerMember = await memberRow(server, organization.id, owner.id);
+
+    await expectError(
+      await owner.client.post("/api/auth/organization/leave", { organizationId: organization.id }),
+      400,
+      "you cannot leave the organization as the only owner",
+    );
+    await expectError(
+      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: ownerMember!.id, organizationId: organization.id }),
+      400,
+      "you cannot leave the organization as the only owner",
+    );
+    expect(await memberRow(server, organization.id, owner.id)).toBeDefined();
+  });
+
+  it("only an owner removes an owner; removing needs member delete (401 'not allowed to delete this member')", async () => {
+    const [owner, secondOwner, admin, member] = await Promise.all([
+      createVerifiedUser(server, { label: "rm-owner" }),
+      createVerifiedUser(server, { label: "rm-owner2" }),
+      createVerifiedUser(server, { label: "rm-admin" }),
+      createVerifiedUser(server, { label: "rm-member" }),
+    ]);
+    const organization = await createOrganizationWithOwner(owner, "Removals");
+    await addMember(owner, organization.id, secondOwner, "owner");
+    await addMember(owner, organization.id, admin, "admin");
+    const memberId = await addMember(owner, organization.id, member, "member");
+
+    // Another owner remains, yet an admin (who may delete members) cannot remove an owner.
+    await expectError(
+      await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: secondOwner.email, organizationId: organization.id }),
+      401,
+      "not allowed to delete this member",
+    );
+    const secondOwnerMember = await memberRow(server, organization.id, secondOwner.id);
+    expect(secondOwnerMember).toBeDefined();
+    await expectError(
+      await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: secondOwnerMember!.id, organizationId: organization.id }),
+      401,
+      "not allowed to delete this member",
+    );
+    expect(await memberRow(server, organization.id, secondOwner.id)).toBeDefined();
+
+    await expectError(
+      await member.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: admin.email, organizationId: organization.id }),
+      401,
+      "not allowed to delete this member",
+    );
+    expect(await memberRow(server, organization.id, admin.id)).toBeDefined();
+
+    // An admin may remove a plain member (by id)…
+    const removed = await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: memberId, organizationId: organization.id });
+    expect(removed.status).toBe(200);
+    expect(removed.data.member).toMatchObject({ id: memberId, userId: member.id });
+    expect(await memberRow(server, organization.id, member.id)).toBeUndefined();
+
+    // …and an owner removes another owner (by e-mail: an identifier with '@' is an e-mail).
+    const ownerRemoved = await owner.client.post("/api/auth/organization/remove-member", {
+      memberIdOrEmail: secondOwner.email,
+      organizationId: organization.id,
+    });
+    expect(ownerRemoved.status).toBe(200);
+    expect(ownerRemoved.data.member).toMatchObject({ userId: secondOwner.id });
+    expect(await memberRow(server, organization.id, secondOwner.id)).toBeUndefined();
+  });
+
+  it("answers 400 'member not found' for an unknown member id or e-mail", async () => {
+    const owner = await createVerifiedUser(server, { label: "mnf-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Missing member");
+    await expectError(
+      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "no-such-member", organizationId: organization.id }),
+      400,
+      "member not found",
+    );
+    await expectError(
+      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "nobody@example.test", organizationId: organization.id }),
+      400,
+      "member not found",
+    );
+  });
+
+  it("a removed member loses the organization as active in every session", async () => {
+    const owner = await createVerifiedUser(server, { label: "clear-owner" });
+    const member = await createVerifiedUser(server, { label: "clear-member" });
+    const organization = await createOrganizationWithOwner(owner, "Clearing");
+    await addMember(owner, organization.id, member, "member");
+    const secondSession = await signInOnNewClient(server, member.input);
+    for (const client of [member.client, secondSession]) {
+      expect((await client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
+    }
+    expect((await sessionsOf(server, member.id)).map((session) => session.activeOrganizationId)).toEqual([organization.id, organization.id]);
+
+    const removed = await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: member.email, organizationId: organization.id });
+    expect(removed.status).toBe(200);
+
+    expect((await sessionsOf(server, member.id)).map((session) => session.activeOrganizationId)).toEqual([null, null]);
+    expect(await activeOrganizationOf(member.client)).toBeNull();
+    expect(await activeOrganizationOf(secondSession)).toBeNull();
+    // The owner's own active organization is untouched.
+    expect(await activeOrganizationOf(owner.client)).toBe(organization.id);
+  });
+
+  it("a member who leaves loses the organization as active in every session, other organizations stay", async () => {
+    const owner = await createVerifiedUser(server, { label: "leave-owner" });
+    const member = await createVerifiedUser(server, { label: "leave-member" });
+    const organization = await createOrganizationWithOwner(owner, "Leaving");
+    const otherOrganization = await createOrganizationWithOwner(member, "Own");
+    await addMember(owner, organization.id, member, "member");
+    const secondSession = await signInOnNewClient(server, member.input);
+    const thirdSession = await signInOnNewClient(server, member.input);
+    expect((await member.client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
+    expect((await secondSession.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
+    expect((await thirdSession.post("/api/auth/organization/set-active", { organizationId: otherOrganization.id })).status).toBe(200);
+
+    const left = await member.client.post("/api/auth/organization/leave", { organizationId: organization.id });
+    expect(left.status).toBe(200);
+
+    expect(await activeOrganizationOf(member.client)).toBeNull();
+    expect(await activeOrganizationOf(secondSession)).toBeNull();
+    expect(await activeOrganizationOf(thirdSession)).toBe(otherOrganization.id);
+    expect(await memberRow(server, organization.id, member.id)).toBeUndefined();
+  });
+
+  it("answers 400 'user is not a member of the organization' and 400 'organization not found'", async () => {
+    const owner = await createVerifiedUser(server, { label: "nm-owner" });
+    const stranger = await createVerifiedUser(server, { label: "nm-stranger" });
+    const organization = await createOrganizationWithOwner(owner, "Members only");
+    await expectError(
+      await stranger.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Hijacked" } }),
+      400,
+      "user is not a member of the organization",
+    );
+    await expectError(
+      await stranger.client.get(`/api/auth/organization/get-full-organization?organizationId=${organization.id}`),
+      400,
+      "user is not a member of the organization",
+    );
+    await expectError(
+      await stranger.client.get("/api/auth/organization/get-full-organization?organizationId=no-such-organization"),
+      400,
+      "organization not found",
+    );
+    expect((await organizationRow(server, organization.id))?.name).toBe("Members only");
+  });
+
+  it("answers 400 'no active organization' when none is given or active", async () => {
+    const user = await createVerifiedUser(server, { label: "no-active" });
+    await expectError(await user.client.post("/api/auth/organization/create-team", { name: "Floating" }), 400, "no active organization");
+    await expectError(await user.client.get("/api/auth/organization/list-teams"), 400, "no active organization");
+  });
+});
+
+describe("GET /api/organizations/:organizationId/members", () => {
+  it("lists members with their user and teams, searched and paged, to members only", async () => {
+    const owner = await createVerifiedUser(server, { label: "list-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Listing");
+    const [alice, bob] = await Promise.all([createVerifiedUser(server, { label: "alice-zebra" }), createVerifiedUser(server, { label: "bob-yak" })]);
+    await addMember(owner, organization.id, alice, "admin");
+    await addMember(owner, organization.id, bob, "member");
+    const path = `/api/organizations/${organization.id}/members`;
+
+    const all = await bob.client.get(path);
+    expect(all.status).toBe(200);
+    expect(all.data).toMatchObject({ total: 3, limit: 20, offset: 0 });
+    const byUser = new Map(
+      (all.data.members as Array<{ userId: string; role: string; user: { email: string }; teams: Array<{ id: string }> }>).map((member) => [
+        member.userId,
+        member,
+      ]),
+    );
+    expect(byUser.get(owner.id)).toMatchObject({ role: "owner", user: { email: owner.email }, teams: [{ id: organization.defaultTeamId }] });
+    expect(byUser.get(alice.id)).toMatchObject({ role: "admin", teams: [] });
+
+    const searched = await bob.client.get(`${path}?search=ZEBRA`);
+    expect(searched.data.total).toBe(1);
+    // The owners are counted across the organization, whatever the search.
+    expect(searched.data.ownerCount).toBe(1);
+    expect(searched.data.members.map((member: { userId: string }) => member.userId)).toEqual([alice.id]);
+    // LIKE wildcards in the search are literal characters.
+    expect((await bob.client.get(`${path}?search=%25`)).data.total).toBe(0);
+
+    const firstPage = await bob.client.get(`${path}?limit=2&offset=0`);
+    const secondPage = await bob.client.get(`${path}?limit=2&offset=2`);
+    expect(firstPage.data.members).toHaveLength(2);
+    expect(secondPage.data).toMatchObject({ total: 3, limit: 2, offset: 2 });
+    expect(secondPage.data.members).toHaveLength(1);
+    const pagedIds = [...firstPage.data.members, ...secondPage.data.members].map((member: { userId: string }) => member.userId).sort();
+    expect(pagedIds).toEqual([owner.id, alice.id, bob.id].sort());
+
+    expect((await bob.client.get(`${path}?limit=0`)).status).toBe(400);
+    // A second owner, holding it in a list of roles, counts too.
+    const carol = await createVerifiedUser(server, { label: "carol-owner" });
+    await addMember(owner, organization.id, carol, ["member", "owner"]);
+    expect((await bob.client.get(`${path}?search=ZEBRA`)).data).toMatchObject({ total: 1, ownerCount: 2 });
+    await expectError(await createClient(server).get(path), 401, "Unauthorized");
+  });
+});
