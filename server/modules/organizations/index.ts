@@ -11,3 +11,10 @@ export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS }
 export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership, lockOrganization } from "./organizations.repository";
+export {
+  countSeats,
+  countTeams,
+  findInvitationOrganizationId,
+  hasPendingInvitation,
+  organizationExists,
+} from "./organizations.repository";
