@@ -1,21 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { BillingObjectTable, Database } from "../../db/schema";
+import type { OrganizationScope } from "../organizations";
 
-/** Every query of the billing module. Provider timestamps are compared as normalised ISO text (see 0005-billing). */
+/**
+ * Every query of the billing module. Provider timestamps are compared as normalised ISO text (see 0005-billing).
+ * A function that reads or writes one organization's billing rows takes its scope: the organization whose rows
+ * they are (a member's `OrganizationScope` from a route, or the organization a webhook or a job is about).
+ */
 
+export { isoText } from "./billing.projection";
+
+export type BillingScope = Pick<OrganizationScope, "organizationId">;
 export type ObjectKind = BillingObjectTable["kind"];
 export type CustomerRow = Awaited<ReturnType<typeof findCustomer>>;
 
-/** The provider's time as sortable text: `…+00:00`, `…Z` and microseconds all become `toISOString()`. */
-export function isoText(value: string | Date | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? null : time.toISOString();
-}
-
-export async function findCustomer(db: Kysely<Database>, organizationId: string) {
-  return db.selectFrom("billing_customer").selectAll().where("organization_id", "=", organizationId).executeTakeFirst();
+export async function findCustomer(db: Kysely<Database>, scope: BillingScope) {
+  return db.selectFrom("billing_customer").selectAll().where("organization_id", "=", scope.organizationId).executeTakeFirst();
 }
 
 export async function findOrganizationIdByCustomerId(db: Kysely<Database>, customerId: string): Promise<string | undefined> {
@@ -23,15 +24,11 @@ export async function findOrganizationIdByCustomerId(db: Kysely<Database>, custo
   return row?.organization_id;
 }
 
-export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
-  return Boolean(await db.selectFrom("organization").select("id").where("id", "=", organizationId).executeTakeFirst());
-}
-
 /** Records the provider customer of an organization (once known); a repeat is harmless. */
-export async function saveCustomerId(db: Kysely<Database>, organizationId: string, customerId: string): Promise<void> {
+export async function saveCustomerId(db: Kysely<Database>, scope: BillingScope, customerId: string): Promise<void> {
   await db
     .insertInto("billing_customer")
-    .values({ organization_id: organizationId, customer_id: customerId, created_at: new Date().toISOString() })
+    .values({ organization_id: scope.organizationId, customer_id: customerId, created_at: new Date().toISOString() })
     .onConflict((conflict) => conflict.column("organization_id").doUpdateSet({ customer_id: customerId }))
     .execute();
 }
@@ -42,56 +39,63 @@ export async function saveCustomerId(db: Kysely<Database>, organizationId: strin
  */
 export async function saveCustomerState(
   db: Kysely<Database>,
-  organizationId: string,
+  scope: BillingScope,
   state: { json: string; at: string; customerId: string },
 ): Promise<boolean> {
   const now = new Date().toISOString();
+  const stateColumns = { customer_id: state.customerId, state: state.json, state_at: state.at, synced_at: now };
   const result = await db
     .insertInto("billing_customer")
-    .values({ organization_id: organizationId, customer_id: state.customerId, state: state.json, state_at: state.at, synced_at: now, created_at: now })
+    .values({ organization_id: scope.organizationId, ...stateColumns, created_at: now })
     .onConflict((conflict) =>
       conflict
         .column("organization_id")
-        .doUpdateSet({ customer_id: state.customerId, state: state.json, state_at: state.at, synced_at: now })
+        .doUpdateSet(stateColumns)
         .where((eb) => eb.or([eb("billing_customer.state_at", "is", null), eb("billing_customer.state_at", "<=", state.at)])),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function savePaymentMethod(db: Kysely<Database>, organizationId: string, paymentMethod: { brand: string; last4: string } | null): Promise<void> {
+export async function savePaymentMethod(
+  db: Kysely<Database>,
+  scope: BillingScope,
+  paymentMethod: { brand: string; last4: string } | null,
+): Promise<void> {
   await db
     .updateTable("billing_customer")
     .set({ payment_method: paymentMethod ? JSON.stringify(paymentMethod) : null })
-    .where("organization_id", "=", organizationId)
+    .where("organization_id", "=", scope.organizationId)
     .execute();
 }
 
 /** Forgets the provider customer (deleted at the provider): the organization is back to having none. */
-export async function forgetCustomer(db: Kysely<Database>, organizationId: string): Promise<void> {
-  await db.deleteFrom("billing_customer").where("organization_id", "=", organizationId).execute();
+export async function forgetCustomer(db: Kysely<Database>, scope: BillingScope): Promise<void> {
+  await db.deleteFrom("billing_customer").where("organization_id", "=", scope.organizationId).execute();
 }
 
 /** Stores a provider object unless the stored copy is newer: an older event never overwrites newer state. */
 export async function saveObject(
   db: Kysely<Database>,
-  object: { kind: ObjectKind; id: string; organizationId: string; modifiedAt: string; createdAt: string; data: unknown },
+  scope: BillingScope,
+  object: { kind: ObjectKind; id: string; modifiedAt: string; createdAt: string; data: unknown },
 ): Promise<void> {
   const data = JSON.stringify(object.data);
+  const { kind, id, modifiedAt } = object;
   await db
     .insertInto("billing_object")
-    .values({ kind: object.kind, id: object.id, organization_id: object.organizationId, modified_at: object.modifiedAt, created_at: object.createdAt, data })
+    .values({ kind, id, organization_id: scope.organizationId, modified_at: modifiedAt, created_at: object.createdAt, data })
     .onConflict((conflict) =>
-      conflict.columns(["kind", "id"]).doUpdateSet({ modified_at: object.modifiedAt, data }).where("billing_object.modified_at", "<=", object.modifiedAt),
+      conflict.columns(["kind", "id"]).doUpdateSet({ modified_at: modifiedAt, data }).where("billing_object.modified_at", "<=", modifiedAt),
     )
     .execute();
 }
 
-export async function listObjects<T>(db: Kysely<Database>, organizationId: string, kind: ObjectKind, limit = 50): Promise<T[]> {
+export async function listObjects<T>(db: Kysely<Database>, scope: BillingScope, kind: ObjectKind, limit = 50): Promise<T[]> {
   const rows = await db
     .selectFrom("billing_object")
     .select("data")
-    .where("organization_id", "=", organizationId)
+    .where("organization_id", "=", scope.organizationId)
     .where("kind", "=", kind)
     .orderBy("created_at", "desc")
     .limit(limit)
@@ -99,58 +103,18 @@ export async function listObjects<T>(db: Kysely<Database>, organizationId: strin
   return rows.map((row) => JSON.parse(row.data) as T);
 }
 
-export async function findObject<T>(db: Kysely<Database>, organizationId: string, kind: ObjectKind, id: string): Promise<T | undefined> {
+export async function findObject<T>(db: Kysely<Database>, scope: BillingScope, kind: ObjectKind, id: string): Promise<T | undefined> {
   const row = await db
     .selectFrom("billing_object")
     .select("data")
     .where("kind", "=", kind)
     .where("id", "=", id)
-    .where("organization_id", "=", organizationId)
+    .where("organization_id", "=", scope.organizationId)
     .executeTakeFirst();
   return row ? (JSON.parse(row.data) as T) : undefined;
 }
 
-/** Members plus pending, unexpired invitations: the seats an organization uses. */
-export async function countSeatsUsed(db: Kysely<Database>, organizationId: string, now = new Date()): Promise<number> {
-  const members = await db
-    .selectFrom("member")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("organizationId", "=", organizationId)
-    .executeTakeFirstOrThrow();
-  const invitations = await db
-    .selectFrom("invitation")
-    .select("expiresAt")
-    .where("organizationId", "=", organizationId)
-    .where("status", "=", "pending")
-    .execute();
-  return Number(members.count) + invitations.filter((invitation) => new Date(invitation.expiresAt).getTime() > now.getTime()).length;
-}
-
-export async function countTeams(db: Kysely<Database>, organizationId: string): Promise<number> {
-  const row = await db
-    .selectFrom("team")
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .where("organizationId", "=", organizationId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-export async function isPendingInvitation(db: Kysely<Database>, organizationId: string, email: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("invitation")
-    .select("id")
-    .where("organizationId", "=", organizationId)
-    .where("email", "=", email.toLowerCase())
-    .where("status", "=", "pending")
-    .executeTakeFirst();
-  return Boolean(row);
-}
-
-export async function findInvitationOrganization(db: Kysely<Database>, invitationId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
-  return row?.organizationId;
-}
-
+/** The organization's name for its provider customer (the routes' admin reads use it too). */
 export async function findOrganization(db: Kysely<Database>, organizationId: string) {
   return db.selectFrom("organization").select(["id", "name", "slug"]).where("id", "=", organizationId).executeTakeFirst();
 }
@@ -248,7 +212,8 @@ export async function purgeHandledBefore(db: Kysely<Database>, before: Date): Pr
 /** Queues a usage record; a repeated idempotency key returns the first record instead. */
 export async function insertUsageEvent(
   db: Kysely<Database>,
-  usage: { organizationId: string; key: string | undefined; eventName: string; quantity: number },
+  scope: BillingScope,
+  usage: { key: string | undefined; eventName: string; quantity: number },
 ): Promise<{ id: string; duplicate: boolean }> {
   const id = randomUUID();
   const now = new Date().toISOString();
@@ -257,7 +222,7 @@ export async function insertUsageEvent(
     .insertInto("billing_usage_event")
     .values({
       id,
-      organization_id: usage.organizationId,
+      organization_id: scope.organizationId,
       idempotency_key: key,
       event_name: usage.eventName,
       quantity: usage.quantity,
@@ -272,7 +237,7 @@ export async function insertUsageEvent(
   const existing = await db
     .selectFrom("billing_usage_event")
     .select("id")
-    .where("organization_id", "=", usage.organizationId)
+    .where("organization_id", "=", scope.organizationId)
     .where("idempotency_key", "=", key)
     .executeTakeFirstOrThrow();
   return { id: existing.id, duplicate: true };

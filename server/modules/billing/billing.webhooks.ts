@@ -2,6 +2,7 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { AppError } from "../../http/errors";
 import type { Billing, BillingDeps } from "./billing.service";
+import { organizationExists } from "../organizations";
 import type { models } from "./billing.provider";
 import * as repository from "./billing.repository";
 
@@ -100,14 +101,14 @@ const ACTED_ON = new Set(["subscription", "order", "refund", "checkout", "benefi
 async function applyCustomerEvent(trx: Db, billing: Billing, organizationId: string, event: Envelope): Promise<boolean> {
   const customerId = String(event.data.id);
   if (event.type === "customer.deleted") {
-    await repository.forgetCustomer(trx, organizationId);
+    await repository.forgetCustomer(trx, { organizationId });
     return false;
   }
   if (event.type === "customer.state_changed") {
     const at = repository.isoText(event.timestamp) ?? new Date().toISOString();
     return billing.storeState(organizationId, event.data as unknown as models.CustomerState, at, trx);
   }
-  await repository.saveCustomerId(trx, organizationId, customerId);
+  await repository.saveCustomerId(trx, { organizationId }, customerId);
   return false;
 }
 
@@ -123,7 +124,7 @@ async function organizationOf(db: Db, event: Envelope): Promise<string | null> {
     metadata.organization_id,
   ].filter((value): value is string => typeof value === "string" && value.length > 0);
   for (const candidate of candidates) {
-    if (await repository.organizationExists(db, candidate)) return candidate;
+    if (await organizationExists(db, candidate)) return candidate;
   }
   const customerId = event.type.startsWith("customer.") ? data.id : (customer?.id ?? data.customer_id);
   if (typeof customerId === "string") return (await repository.findOrganizationIdByCustomerId(db, customerId)) ?? null;
