@@ -4,8 +4,7 @@ import type { Kysely } from "kysely";
 import { rolesAllow, type OrganizationPermissions } from "../../../common/permissions";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
-import { findMembership } from "../organizations";
-import * as repository from "./billing.repository";
+import { findInvitationOrganizationId, findMembership, hasPendingInvitation } from "../organizations";
 import type { Billing } from "./billing.service";
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
@@ -49,7 +48,7 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
             // better-auth for what it is. A new invitation takes one more seat. Read under the organization's
             // lock, so two invitations of one new address at once count as one.
             await billing.assertWithinLimit(organizationId, "members", async (trx) =>
-              (await repository.isPendingInvitation(trx, organizationId, email)) ? 0 : 1,
+              (await hasPendingInvitation(trx, { organizationId }, email)) ? 0 : 1,
             );
           }),
         },
@@ -59,7 +58,7 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
           matcher: (context) => context.path === "/organization/accept-invitation",
           handler: createAuthMiddleware(async (ctx) => {
             const invitationId = stringOf(bodyOf(ctx).invitationId);
-            const organizationId = invitationId ? await repository.findInvitationOrganization(await currentDatabase(db), invitationId) : undefined;
+            const organizationId = invitationId ? await findInvitationOrganizationId(await currentDatabase(db), invitationId) : undefined;
             if (organizationId) await billing.assertWithinLimit(organizationId, "members", 0);
           }),
         },

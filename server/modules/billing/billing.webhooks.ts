@@ -2,7 +2,9 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { AppError } from "../../http/errors";
 import type { Billing, BillingDeps } from "./billing.service";
+import { organizationExists } from "../organizations";
 import type { models } from "./billing.provider";
+import * as queues from "./billing.queues.repository";
 import * as repository from "./billing.repository";
 
 /**
@@ -43,7 +45,7 @@ export async function receiveWebhook(
   deps: Pick<BillingDeps, "db" | "nudge">,
   delivery: { id: string; type: string; body: string },
 ): Promise<{ duplicate: boolean }> {
-  const stored = await repository.insertWebhookEvent(deps.db, { id: delivery.id, type: delivery.type, payload: delivery.body });
+  const stored = await queues.insertWebhookEvent(deps.db, { id: delivery.id, type: delivery.type, payload: delivery.body });
   if (stored) deps.nudge();
   return { duplicate: !stored };
 }
@@ -54,7 +56,7 @@ type Db = BillingDeps["db"];
 
 /**
  * Applies one stored delivery to the organization's projection and marks it handled, in ONE transaction that
- * starts with the mark (repository.markWebhookHandled): a second applier of the same delivery waits on that row
+ * starts with the mark (queues.markWebhookHandled): a second applier of the same delivery waits on that row
  * and then finds it handled, and a process killed mid-way leaves the delivery pending with none of its writes, so
  * it is applied once after a restart. Answers null when the delivery was handled already.
  *
@@ -74,7 +76,7 @@ export async function applyWebhookEvent(db: Db, billing: Billing, delivery: { id
   if (acted && resource === "benefit_grant") await billing.reconcile(organizationId);
   let stateStored = false;
   const handled = await db.transaction().execute(async (trx) => {
-    if (!(await repository.markWebhookHandled(trx, delivery.id, outcome))) return false;
+    if (!(await queues.markWebhookHandled(trx, delivery.id, outcome))) return false;
     if (!acted) return true;
     if (resource === "customer") stateStored = await applyCustomerEvent(trx, billing, organizationId, event);
     else if (resource !== "benefit_grant") {
@@ -100,14 +102,14 @@ const ACTED_ON = new Set(["subscription", "order", "refund", "checkout", "benefi
 async function applyCustomerEvent(trx: Db, billing: Billing, organizationId: string, event: Envelope): Promise<boolean> {
   const customerId = String(event.data.id);
   if (event.type === "customer.deleted") {
-    await repository.forgetCustomer(trx, organizationId);
+    await repository.forgetCustomer(trx, { organizationId });
     return false;
   }
   if (event.type === "customer.state_changed") {
     const at = repository.isoText(event.timestamp) ?? new Date().toISOString();
     return billing.storeState(organizationId, event.data as unknown as models.CustomerState, at, trx);
   }
-  await repository.saveCustomerId(trx, organizationId, customerId);
+  await repository.saveCustomerId(trx, { organizationId }, customerId);
   return false;
 }
 
@@ -123,7 +125,7 @@ async function organizationOf(db: Db, event: Envelope): Promise<string | null> {
     metadata.organization_id,
   ].filter((value): value is string => typeof value === "string" && value.length > 0);
   for (const candidate of candidates) {
-    if (await repository.organizationExists(db, candidate)) return candidate;
+    if (await organizationExists(db, candidate)) return candidate;
   }
   const customerId = event.type.startsWith("customer.") ? data.id : (customer?.id ?? data.customer_id);
   if (typeof customerId === "string") return (await repository.findOrganizationIdByCustomerId(db, customerId)) ?? null;

@@ -9,7 +9,7 @@ export {
   markUsageSent,
   markWebhookRetry,
   purgeHandledBefore,
-} from "./billing.repository";
+} from "./billing.queues.repository";
 export { createBilling, type Billing, type BillingDeps } from "./billing.service";
 export { applyWebhookEvent } from "./billing.webhooks";
 export { billingBacklogMetrics } from "./billing.metrics";

@@ -12,3 +12,10 @@ export { requireOrganizationPermission, requireOrganizationScope, type Organizat
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership, lockOrganization } from "./organizations.repository";
 export { organizationUniqueConflicts } from "./organizations.conflicts";
+export {
+  countSeats,
+  countTeams,
+  findInvitationOrganizationId,
+  hasPendingInvitation,
+  organizationExists,
+} from "./organizations.repository";

@@ -236,3 +236,62 @@ export async function findMemberLabel(db: Kysely<Database>, userId: string): Pro
 export async function findTeamLabel(db: Kysely<Database>, teamId: string): Promise<{ id: string; name: string; organizationId: string } | undefined> {
   return db.selectFrom("team").select(["id", "name", "organizationId"]).where("id", "=", teamId).executeTakeFirst();
 }
+
+/**
+ * The seats an organization uses: its members plus its pending, unexpired invitations (what the billing module
+ * counts against a plan's seats). Inside a plan-limit check, call it after `lockOrganization`.
+ */
+export async function countSeats(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  now = new Date(),
+): Promise<number> {
+  const members = await db
+    .selectFrom("member")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("organizationId", "=", scope.organizationId)
+    .executeTakeFirstOrThrow();
+  const invitations = await db
+    .selectFrom("invitation")
+    .select("expiresAt")
+    .where("organizationId", "=", scope.organizationId)
+    .where("status", "=", "pending")
+    .execute();
+  const pending = invitations.filter((invitation) => new Date(invitation.expiresAt).getTime() > now.getTime());
+  return Number(members.count) + pending.length;
+}
+
+/** How many teams an organization has (counted against a plan's team limit). */
+export async function countTeams(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+): Promise<number> {
+  const row = await db
+    .selectFrom("team")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("organizationId", "=", scope.organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Whether an address has a pending invitation to the organization (it holds a seat already). */
+export async function hasPendingInvitation(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  email: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("invitation")
+    .select("id")
+    .where("organizationId", "=", scope.organizationId)
+    .where("email", "=", email.toLowerCase())
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** The organization an invitation is to, by the invitation's id (what its acceptance carries). */
+export async function findInvitationOrganizationId(db: Kysely<Database>, invitationId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
+  return row?.organizationId;
+}

@@ -1,0 +1,34 @@
+import { ERROR_CODES } from "../../../common/error-codes";
+import { AppError } from "../../http/errors";
+import type { ProductCatalogue } from "./billing.context";
+import { toProviderError, type models, type ProviderClient } from "./billing.provider";
+import { isOffered } from "./billing.pricing";
+
+const CATALOGUE_TTL_MS = 60_000;
+
+/** The provider's public, active products; cached for a minute, the last copy used while the provider is down. */
+export function createProductCatalogue(provider: () => ProviderClient): ProductCatalogue {
+  let cached: { products: models.Product[]; at: number } | undefined;
+  return {
+    async products() {
+      if (cached && Date.now() - cached.at < CATALOGUE_TTL_MS) return cached.products;
+      try {
+        const page = await provider().products.list({ is_archived: false, limit: 100 });
+        const items = page.items.filter((product) => product.visibility === "public" && !product.is_archived);
+        cached = { products: items, at: Date.now() };
+        return items;
+      } catch (error) {
+        if (cached) return cached.products;
+        throw toProviderError("list the plans", error);
+      }
+    },
+  };
+}
+
+/** The paid product a checkout or plan change may use: one on the catalogue, never an arbitrary provider id. */
+export async function getOfferedProduct(catalogue: ProductCatalogue, productId: string): Promise<models.Product> {
+  const product = (await catalogue.products()).find((candidate) => candidate.id === productId);
+  if (!product || !isOffered(product))
+    throw new AppError(ERROR_CODES.VALIDATION_ERROR, "Choose one of the plans on offer.");
+  return product;
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from "kysely";
+import { ERROR_CODES } from "../../../common/error-codes";
+import type { Database } from "../../db/schema";
+import { AppError } from "../../http/errors";
+import type { Logger } from "../../logger";
+import type { AuditEventInput } from "../audit";
+import type { models, ProviderClient } from "./billing.provider";
+
+/**
+ * What the billing use cases depend on. Each use case (operations/*.ts) takes the part it needs (a `Pick` of
+ * this), so its dependencies are explicit; `createBilling` (billing.service.ts) builds one and binds them.
+ */
+export type BillingContext = {
+  db: Kysely<Database>;
+  /** The provider client; throws 503 when billing is not configured on this deployment. */
+  provider: () => ProviderClient;
+  /** The provider's products on offer (cached). */
+  catalogue: ProductCatalogue;
+  /** Where the app is reachable (return URLs of the checkout and the portal). */
+  baseUrl: string;
+  logger: Logger;
+  /** Wakes the billing worker: a webhook or usage record is waiting. */
+  nudge: () => void;
+};
+
+export type ProductCatalogue = { products: () => Promise<models.Product[]> };
+
+/** A change made to a subscription at the provider: its answer, and what the audit log says about it. */
+export type SubscriptionChange = { updated: models.Subscription; event: Pick<AuditEventInput, "action" | "details"> };
+
+/** The provider client, or 503 when the deployment has none. */
+export function requireProvider(provider: ProviderClient | null): ProviderClient {
+  if (!provider) throw new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+  return provider;
+}
+
+/** The organization's billing page: where the checkout and the portal send the customer back. */
+export function billingPageUrl(baseUrl: string, organizationId: string): string {
+  return `${baseUrl}/organizations/${encodeURIComponent(organizationId)}/settings/billing`;
+}

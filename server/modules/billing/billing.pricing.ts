@@ -1,0 +1,150 @@
+import { FREE_PLAN_LIMITS, type Plan, type PlanCatalogue, type PlanPrice } from "../../../common/billing.schemas";
+import { ERROR_CODES } from "../../../common/error-codes";
+import { AppError } from "../../http/errors";
+import { limitsOf, planKeyOf, planNameOf } from "./billing.entitlements";
+import type { models } from "./billing.provider";
+import { isoText } from "./billing.projection";
+
+/** Pure: the plans on offer, the price a plan is sold at, seat bounds and the proration of a change. No I/O. */
+
+type Product = models.Product;
+type PriceRecord = Record<string, unknown> & { amount_type: string; price_currency: string };
+type SeatTiers = {
+  tiers: Array<{ price_per_seat: number }>;
+  minimum_seats?: number | null;
+  maximum_seats?: number | null;
+};
+
+/** The recurring price a plan is sold at: its fixed or per-seat price (a metered price rides along). */
+export function priceOf(product: Product): PlanPrice | null {
+  const interval = product.recurring_interval;
+  if (interval !== "month" && interval !== "year") return null;
+  const prices = product.prices.filter((price) => !price.is_archived) as unknown as PriceRecord[];
+  const metered = prices.find((price) => price.amount_type === "metered_unit");
+  const meteredUnitAmount = metered ? String(metered.unit_amount) : null;
+  const base = { productId: product.id, interval, meteredUnitAmount } as const;
+  const fixed = prices.find((price) => price.amount_type === "fixed");
+  if (fixed) {
+    const amount = Number(fixed.price_amount);
+    return { ...base, amount, currency: fixed.price_currency, perSeat: false, minSeats: null, maxSeats: null };
+  }
+  const seat = prices.find((price) => price.amount_type === "seat_based") as
+    (PriceRecord & { seat_tiers: SeatTiers }) | undefined;
+  if (seat) {
+    return {
+      ...base,
+      amount: seat.seat_tiers.tiers[0]?.price_per_seat ?? 0,
+      currency: seat.price_currency,
+      perSeat: true,
+      minSeats: seat.seat_tiers.minimum_seats ?? 1,
+      maxSeats: seat.seat_tiers.maximum_seats ?? null,
+    };
+  }
+  return null;
+}
+
+/** Whether a product may be bought or changed to: a paid plan with a recurring price, not the free one. */
+export function isOffered(product: Product): boolean {
+  return planKeyOf(product) !== "free" && priceOf(product) !== null;
+}
+
+/** The free plan, named after the merchant's free product when there is one. */
+export function freePlan(product: Product | undefined): Plan {
+  return {
+    key: "free",
+    name: product ? planNameOf(product) : "Free",
+    description: product?.description ?? null,
+    includes: [`Up to ${FREE_PLAN_LIMITS.members} members`, `Up to ${FREE_PLAN_LIMITS.teams} teams`],
+    limits: { ...FREE_PLAN_LIMITS },
+    prices: [],
+  };
+}
+
+/**
+ * The plans on offer from the provider's products: the free plan first, then one plan per `plan` key (its monthly
+ * and yearly products together), in the order the merchant created them.
+ */
+export function planCatalogue(products: Product[]): PlanCatalogue {
+  const families = new Map<string, Product[]>();
+  for (const product of products) {
+    const key = planKeyOf(product);
+    families.set(key, [...(families.get(key) ?? []), product]);
+  }
+  const result: Plan[] = [freePlan(families.get("free")?.[0])];
+  // The provider lists newest first.
+  const byAge = [...families].sort(([, a], [, b]) => oldest(a).localeCompare(oldest(b)));
+  for (const [key, family] of byAge) {
+    if (key === "free") continue;
+    const sorted = [...family].sort((a, b) => intervalRank(a.recurring_interval) - intervalRank(b.recurring_interval));
+    const first = sorted[0] as Product;
+    result.push({
+      key,
+      name: planNameOf(first),
+      description: first.description,
+      includes: [...new Set(sorted.flatMap((product) => product.benefits.map((benefit) => benefit.description)))],
+      limits: limitsOf(first.benefits.map((benefit) => benefit.metadata)),
+      prices: sorted.map(priceOf).filter((price): price is PlanPrice => price !== null),
+    });
+  }
+  return { plans: result };
+}
+
+function oldest(products: Product[]): string {
+  return products.map((product) => isoText(product.created_at) ?? "").sort()[0] ?? "";
+}
+
+function intervalRank(interval: string | null): number {
+  return interval === "month" ? 0 : interval === "year" ? 1 : 2;
+}
+
+/** The seat count a checkout starts with: the one asked for, else enough for everyone already there. */
+export function initialSeats(asked: number | undefined, used: number, price: PlanPrice): number {
+  return asked ?? Math.max(price.minSeats ?? 1, used);
+}
+
+/** Throws 422 when a seat count is outside the price's bounds or below the seats already used. */
+export function assertSeats(seats: number, used: number, price: PlanPrice | null): void {
+  if (price?.minSeats != null && seats < price.minSeats) {
+    throw new AppError(ERROR_CODES.VALIDATION_ERROR, `Choose at least ${price.minSeats} seats.`);
+  }
+  if (price?.maxSeats != null && seats > price.maxSeats) {
+    throw new AppError(ERROR_CODES.VALIDATION_ERROR, `Choose at most ${price.maxSeats} seats.`);
+  }
+  if (seats < used) {
+    throw new AppError(
+      ERROR_CODES.VALIDATION_ERROR,
+      `Choose at least ${used} seats: members and pending invitations use ${used}. ` +
+        "Remove members or cancel invitations first.",
+    );
+  }
+}
+
+/** What a subscription would cost per period on `price`: per seat, its seats (or the minimum). */
+export function periodAmount(price: PlanPrice, seats: number | null | undefined): number {
+  return price.perSeat ? price.amount * (seats ?? price.minSeats ?? 1) : price.amount;
+}
+
+/** The provider's clock: the latest time it stamped on the subscription, or now (the sandbox's clock may run ahead). */
+export function providerNow(
+  subscription: { modified_at: string | Date | null; created_at: string | Date },
+  now = Date.now(),
+): number {
+  return Math.max(now, new Date(subscription.modified_at ?? subscription.created_at).getTime());
+}
+
+/**
+ * The provider's proration: the new price for the rest of the period, less the unused part of the current one
+ * (each rounded to the currency's minor unit). A period already over (or empty) leaves nothing to prorate.
+ */
+export function prorationAmount(change: {
+  currentAmount: number;
+  newAmount: number;
+  periodStart: string | Date;
+  periodEnd: string | Date | null;
+  now: number;
+}): number {
+  const start = new Date(change.periodStart).getTime();
+  const end = new Date(change.periodEnd ?? change.periodStart).getTime();
+  const remaining = end > start ? Math.min(1, Math.max(0, (end - change.now) / (end - start))) : 0;
+  return Math.round(change.newAmount * remaining) - Math.round(change.currentAmount * remaining);
+}

@@ -1,0 +1,76 @@
+import type { BillingMeter, BillingOverview } from "../../../../common/billing.schemas";
+import { rolesAllow } from "../../../../common/permissions";
+import { countSeats } from "../../organizations";
+import type { BillingContext } from "../billing.context";
+import { entitlementsFrom, freePlanSummary, planKeyOf, planNameOf } from "../billing.entitlements";
+import { stateOf, toOrder, toSubscription } from "../billing.projection";
+import type { models } from "../billing.provider";
+import * as repository from "../billing.repository";
+import { findCurrentSubscription } from "./find-current-subscription";
+import { checkoutProgressOf } from "./get-checkout-progress";
+
+/** How long after a checkout started the overview still reports its progress. */
+const LAST_CHECKOUT_WINDOW_MS = 3_600_000;
+
+/** The organization's billing page, from the stored projection only (no provider call). */
+export async function getOverview(
+  deps: Pick<BillingContext, "db">,
+  scope: repository.BillingScope,
+  roles: string[],
+): Promise<BillingOverview> {
+  const { db } = deps;
+  const subscription = await findCurrentSubscription(db, scope);
+  const [customer, orders, used, checkouts] = await Promise.all([
+    repository.findCustomer(db, scope),
+    repository.listObjects<models.Order>(db, scope, "order", 24),
+    countSeats(db, scope),
+    repository.listObjects<models.Checkout>(db, scope, "checkout", 1),
+  ]);
+  const state = stateOf(customer);
+  const entitlements = entitlementsFrom(state, subscription);
+  const lastCheckout = checkouts[0];
+  return {
+    plan: subscription
+      ? {
+          key: planKeyOf(subscription.product),
+          name: planNameOf(subscription.product),
+          productId: subscription.product_id,
+        }
+      : freePlanSummary(),
+    subscription: subscription ? toSubscription(subscription) : null,
+    entitlements,
+    seats: { used, limit: entitlements.limits.members },
+    meters: metersOf(state, subscription),
+    orders: orders.map(toOrder),
+    paymentMethod: customer?.payment_method
+      ? (JSON.parse(customer.payment_method) as { brand: string; last4: string })
+      : null,
+    canManage: rolesAllow(roles.join(","), { billing: ["manage"] }),
+    syncedAt: customer?.synced_at ? new Date(customer.synced_at).toISOString() : null,
+    lastCheckout:
+      lastCheckout && Date.now() - new Date(lastCheckout.created_at).getTime() < LAST_CHECKOUT_WINDOW_MS
+        ? await checkoutProgressOf(db, scope, lastCheckout)
+        : null,
+  };
+}
+
+/** The customer's meters, named after the subscription's metered prices and meters (the state has only ids). */
+function metersOf(
+  state: models.CustomerState | undefined,
+  subscription: models.Subscription | undefined,
+): BillingMeter[] {
+  const meteredPrices = (subscription?.product.prices ?? []) as unknown as Array<{
+    meter?: { id: string; name: string };
+  }>;
+  const meterNames = new Map([
+    ...meteredPrices.flatMap((price) => (price.meter ? [[price.meter.id, price.meter.name] as const] : [])),
+    ...(subscription?.meters ?? []).map((meter) => [meter.meter_id, meter.meter.name] as const),
+  ]);
+  return (state?.active_meters ?? []).map((meter) => ({
+    meterId: meter.meter_id,
+    name: meterNames.get(meter.meter_id) ?? "Usage",
+    consumed: meter.consumed_units,
+    credited: meter.credited_units,
+    remaining: meter.balance,
+  }));
+}
