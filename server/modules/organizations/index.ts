@@ -11,3 +11,5 @@ export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS }
 export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership } from "./organizations.repository";
+export { accountDeletion, previewAccountDeletion, type AccountDeletionOptions } from "./account-deletion";
+export { accountDeletionRoutes, type AccountDeletionRoutes } from "./account-deletion.routes";
