@@ -183,77 +183,55 @@ describe("organizations where the account is the only member", () => {
 });
 
 describe("concurrent changes never leave an organization without an owner", () => {
-  const ROUNDS = 3;
-  const rounds = Array.from({ length: ROUNDS }, (_, round) => round);
+  // Made once, one after the other (each sign-up hashes a password: the slow part here). The other owner and the
+  // member of each race's organization are shared; an owner whose account may go is used once.
+  const users: Record<"leaving" | "removing" | "both" | "other" | "otherOfBoth" | "member", TestUser> = {} as never;
+  beforeAll(async () => {
+    for (const label of ["leaving", "removing", "both", "other", "otherOfBoth", "member"] as const) {
+      users[label] = await createVerifiedUser(server, { label: `race-${label}` });
+    }
+  });
 
-  /** Users made at once (each sign-up hashes a password: the slow part of these tests). */
-  const usersFor = (label: string, count = ROUNDS) => {
-    const labels = Array.from({ length: count }, (_, index) => `${label}-${index}`);
-    return Promise.all(labels.map((each) => createVerifiedUser(server, { label: each })));
-  };
-
-  /**
-   * An organization of two owners and a member (so it never goes with an account). Returns the second owner's
-   * member id.
-   */
-  async function twoOwners(first: TestUser, second: TestUser, member: TestUser, name: string) {
+  /** An organization of two owners and a member (so it never goes with an account); the second's member id. */
+  async function twoOwners(first: TestUser, second: TestUser, name: string) {
     const organization = await createOrganizationWithOwner(first, name);
     const secondMemberId = await addMember(first, organization.id, second, "owner");
-    await addMember(first, organization.id, member, "member");
+    await addMember(first, organization.id, users.member, "member");
     return { organization, secondMemberId };
   }
 
-  // The rounds run at once, each on its own organization: more chances for the two requests of a round to overlap.
   it("an owner deleting their account while the other owner leaves", async () => {
-    const [firsts, [second, member]] = await Promise.all([usersFor("leave-first"), usersFor("leave-other", 2)]);
-    const organizations = await Promise.all(firsts.map((first) => twoOwners(first, second!, member!, "Leave Race")));
-    await Promise.all(
-      firsts.map(async (first, round) => {
-        const { organization } = organizations[round]!;
-        const [deleted, left] = await Promise.all([
-          deleteAccount(first),
-          second!.client.post("/api/auth/organization/leave", { organizationId: organization.id }),
-        ]);
-        expect([deleted.status, left.status].sort()).toEqual([200, 400]);
-        expect(await ownersOf(organization.id)).toEqual([deleted.status === 200 ? second!.id : first.id]);
-      }),
-    );
+    const { leaving: first, other: second } = users;
+    const { organization } = await twoOwners(first, second, "Leave Race");
+    const leave = () => second.client.post("/api/auth/organization/leave", { organizationId: organization.id });
+    const [deleted, left] = await Promise.all([deleteAccount(first), leave()]);
+    expect([deleted.status, left.status].sort()).toEqual([200, 400]);
+    expect(await ownersOf(organization.id)).toEqual([deleted.status === 200 ? second.id : first.id]);
   });
 
   it("an owner deleting their account while removing the other owner", async () => {
-    const [firsts, [second, member]] = await Promise.all([usersFor("remove-first"), usersFor("remove-other", 2)]);
-    const organizations = await Promise.all(firsts.map((first) => twoOwners(first, second!, member!, "Remove Race")));
-    await Promise.all(
-      firsts.map(async (first, round) => {
-        const { organization, secondMemberId } = organizations[round]!;
-        const [deleted, removed] = await Promise.all([
-          deleteAccount(first),
-          first.client.post("/api/auth/organization/remove-member", {
-            memberIdOrEmail: secondMemberId,
-            organizationId: organization.id,
-          }),
-        ]);
-        // The removal first leaves the first the only owner (the deletion is refused); the deletion first leaves
-        // the second the only owner (the removal then finds no session). Never both.
-        expect([deleted.status, removed.status].filter((status) => status === 200)).toHaveLength(1);
-        expect(await ownersOf(organization.id)).toEqual([removed.status === 200 ? first.id : second!.id]);
+    const { removing: first, other: second } = users;
+    const { organization, secondMemberId } = await twoOwners(first, second, "Remove Race");
+    const [deleted, removed] = await Promise.all([
+      deleteAccount(first),
+      first.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: secondMemberId,
+        organizationId: organization.id,
       }),
-    );
+    ]);
+    // The removal first leaves the first the only owner (the deletion is refused); the deletion first leaves the
+    // second the only owner (the removal then finds no session). Never both.
+    expect([deleted.status, removed.status].filter((status) => status === 200)).toHaveLength(1);
+    expect(await ownersOf(organization.id)).toEqual([removed.status === 200 ? first.id : second.id]);
   });
 
   it("both owners deleting their accounts at once: one is refused", async () => {
-    const users = [usersFor("both-first"), usersFor("both-second"), usersFor("both-member", 1)] as const;
-    const [firsts, seconds, [member]] = await Promise.all(users);
-    const organizationOf = (first: TestUser, round: number) => twoOwners(first, seconds[round]!, member!, "Both Race");
-    const organizations = await Promise.all(firsts.map(organizationOf));
-    await Promise.all(
-      rounds.map(async (round) => {
-        const answers = await Promise.all([deleteAccount(firsts[round]!), deleteAccount(seconds[round]!)]);
-        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
-        const refused = answers.find((answer) => answer.status === 400);
-        expect((refused?.data as { code?: string }).code).toBe("SOLE_OWNER");
-        expect(await ownersOf(organizations[round]!.organization.id)).toHaveLength(1);
-      }),
-    );
+    const { both: first, otherOfBoth: second } = users;
+    const { organization } = await twoOwners(first, second, "Both Race");
+    const answers = await Promise.all([deleteAccount(first), deleteAccount(second)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const refused = answers.find((answer) => answer.status === 400);
+    expect((refused?.data as { code?: string }).code).toBe("SOLE_OWNER");
+    expect(await ownersOf(organization.id)).toHaveLength(1);
   });
 });
