@@ -1,10 +1,11 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_ERROR_CODES } from "../../../common/error-codes";
 import type { AccountDeletionPreview, OrganizationSummary } from "../../../common/organization.schemas";
 import { productIdOf, sandboxCall, settleBilling, subscribe } from "../../test/billing";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { expectError } from "../../test/request";
-import { createTestApp, type TestApp } from "../../test/test-database";
+import { createTestApp, isPostgresRun, type TestApp } from "../../test/test-database";
 
 /**
  * Ownership is never lost with an account: deleting the only owner of an organization with other members is
@@ -234,4 +235,34 @@ describe("concurrent changes never leave an organization without an owner", () =
     expect((refused?.data as { code?: string }).code).toBe("SOLE_OWNER");
     expect(await ownersOf(organization.id)).toHaveLength(1);
   });
+
+  // PostgreSQL: the deletion is held by another connection's lock on its user row, after its ownership check and
+  // before its commit, while the other owner leaves. Without the organization lock the leave commits in that gap
+  // and the organization ends with no owner; with it, the leave waits, then finds itself the only owner.
+  if (isPostgresRun()) {
+    it("an owner's deletion held before its commit while the other owner leaves", async () => {
+      const first = await createVerifiedUser(server, { label: "held-first" });
+      const { other: second } = users;
+      const { organization } = await twoOwners(first, second, "Held Race");
+      const waiting = async () => {
+        const row = await sql<{ count: string }>`select count(*) as count from pg_stat_activity
+          where wait_event_type = 'Lock' and datname = current_database()`.execute(server.db);
+        return Number(row.rows[0]?.count ?? 0);
+      };
+      await server.db.connection().execute(async (side) => {
+        await sql`begin`.execute(side);
+        await sql`select id from "user" where id = ${first.id} for update`.execute(side);
+        const deleting = deleteAccount(first);
+        await expect.poll(waiting).toBe(1);
+        let hasLeft = false;
+        const leave = second.client.post("/api/auth/organization/leave", { organizationId: organization.id });
+        const leaving = leave.finally(() => (hasLeft = true));
+        await expect.poll(async () => hasLeft || (await waiting()) === 2).toBe(true);
+        await sql`rollback`.execute(side);
+        const [deleted, left] = await Promise.all([deleting, leaving]);
+        expect([deleted.status, left.status]).toEqual([200, 400]);
+      });
+      expect(await ownersOf(organization.id)).toEqual([second.id]);
+    });
+  }
 });
