@@ -83,6 +83,11 @@ export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
 export const ACCOUNT_ERROR_CODES = defineErrorCodes({
   PASSWORD_REQUIRED: "Enter your password to delete your account",
   PASSWORD_UNCHANGED: "The new password must differ from the current password",
+  /**
+   * Deleting an account (the person's own, or an admin's remove-user) that is the only owner of organizations with
+   * other members: its `details` lists them ({ id, name, slug }), so the screen can offer a transfer or a deletion.
+   */
+  SOLE_OWNER: "Transfer ownership or delete these organizations first",
 });
 
 /**

@@ -132,3 +132,13 @@ export type TeamWithMembers = {
   createdAt: string;
   members: Array<{ userId: string; name: string; email: string; image: string | null }>;
 };
+
+/** An organization as a list names it: its id, name and slug (the address of its pages). */
+export type OrganizationSummary = { id: string; name: string; slug: string };
+
+/**
+ * What deleting the signed-in account would do to its organizations (`GET /api/account/deletion-preview`):
+ * those where it is the only member go with it (their subscriptions end); those where it is the only owner of
+ * other members refuse the deletion (`SOLE_OWNER`) until ownership is transferred or the organization deleted.
+ */
+export type AccountDeletionPreview = { deletedWithAccount: OrganizationSummary[]; soleOwnerOf: OrganizationSummary[] };

@@ -5,6 +5,8 @@
  * /api and /api/admin/billing; the admin console at /api/admin and /api/admin/audit-log.
  */
 export type { InvitationRoutes, OrganizationAuditRoutes, OrganizationRoutes } from "./modules/organizations";
+/** Mounted at /api/account: what deleting the signed-in account would do to its organizations. */
+export type { AccountDeletionRoutes } from "./modules/organizations";
 export type { DevMailRoutes } from "./modules/mail";
 export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";

@@ -33,6 +33,7 @@ import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing 
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
 import { devMailRoutes, mailBacklogMetrics } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
+import { accountDeletionRoutes } from "./modules/organizations";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
+  app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(
     "/api",
     billingRoutes({

@@ -13,7 +13,7 @@ import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
 import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from "../modules/admin";
 import { isPlatformAdmin } from "../../common/permissions";
-import { organizations } from "../modules/organizations";
+import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
 import { adminEmails } from "./platform-admins";
 import { boundedPasswordHashing } from "./password-hashing";
@@ -155,6 +155,8 @@ export function createAuth(deps: AuthDeps) {
         resetPasswordPath: "/reset-password",
       }),
       billingRules({ db: deps.db, billing: deps.billing }),
+      // After platformAdmin: its remove-user hook runs inside the admin module's transaction.
+      accountDeletion({ db: deps.db, releaseOrganization: deps.billing.releaseOrganization }),
       platformRoleDefault(),
       adminEmails({ db: deps.db, adminEmails: config.adminEmails }),
       mailNotices.plugin,

@@ -1,6 +1,7 @@
 import { hc, parseResponse, type ClientResponse } from "hono/client";
 // The one server file the web may import, and only its types: nothing of the server reaches the bundle.
 import type {
+  AccountDeletionRoutes,
   AdminAuditRoutes,
   AdminBillingRoutes,
   AdminRoutes,
@@ -24,6 +25,8 @@ const options = { init: { credentials: "include" } } satisfies Parameters<typeof
 export const api = {
   organizations: hc<OrganizationRoutes>("/api/organizations", options),
   invitations: hc<InvitationRoutes>("/api/invitations", options),
+  /** What deleting the signed-in account would do to its organizations: `api.account["deletion-preview"]`. */
+  account: hc<AccountDeletionRoutes>("/api/account", options),
   devMail: hc<DevMailRoutes>("/api/dev/mail", options),
   meta: hc<MetaRoutes>("/api/meta", options),
   /** Mounted at /api: `api.billing.billing.plans` and `api.billing.organizations[":organizationId"].billing.*`. */

@@ -59,7 +59,7 @@ const USER_AGENT_MAX_LENGTH = 500;
 export function auditedEndpoint<TPrior = undefined>(input: {
   db: Kysely<Database>;
   endpoint: Endpoint;
-  lock?: (db: Kysely<Database>, body: Record<string, unknown>) => Promise<void>;
+  lock?: (db: Kysely<Database>, body: Record<string, unknown>, session: AuditedSession | null) => Promise<void>;
   prior?: (db: Kysely<Database>, call: { body: Record<string, unknown>; session: AuditedSession | null }) => Promise<TPrior>;
   record: (call: AuditedCall<TPrior>) => Promise<AuditRecord[]> | AuditRecord[];
 }) {
@@ -73,7 +73,7 @@ export function auditedEndpoint<TPrior = undefined>(input: {
       const result = await runWithTransaction(ctx.context.adapter, () =>
         recording.run(endpoint.path, async () => {
           const db = await currentDatabase(input.db);
-          await input.lock?.(db, body);
+          await input.lock?.(db, body, session);
           const prior = (await input.prior?.(db, { body, session })) as TPrior;
           // Some endpoints query `ctx.context.adapter` directly (leaving counts the owners so): it must be the
           // transaction's. A nested runWithTransaction joins the open one, so the base adapter's `transaction` stays.

@@ -19,3 +19,5 @@ export {
   hasPendingInvitation,
   organizationExists,
 } from "./organizations.repository";
+export { accountDeletion, previewAccountDeletion, type AccountDeletionOptions } from "./account-deletion";
+export { accountDeletionRoutes, type AccountDeletionRoutes } from "./account-deletion.routes";

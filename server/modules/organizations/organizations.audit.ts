@@ -2,7 +2,7 @@ import type { dispatchAuthEndpoint } from "better-auth/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditedSession, type AuditRecord } from "../audit";
-import { findMemberLabel, findTeamLabel, lockTeam } from "./organizations.repository";
+import { findMemberLabel, findTeamLabel, lockOrganizations, lockTeam } from "./organizations.repository";
 
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 type Body = Record<string, unknown>;
@@ -35,6 +35,16 @@ const organizationOf = (body: Body, session: AuditedSession | null) => text(body
 type Invitation = { id: string; email: string; role?: string | null; organizationId: string };
 type Member = { id: string; userId: string; organizationId: string; role: string };
 type Team = { id: string; name: string; organizationId: string };
+
+/**
+ * Changes that can take an owner away take turns on the organization's row with the deletion of an owner's
+ * account (./account-deletion.ts), so the two never both count the other as the owner that remains.
+ */
+const lockOrganizationOf = async (db: Kysely<Database>, body: Body, session: AuditedSession | null) =>
+  lockOrganizations(
+    db,
+    [organizationOf(body, session)].filter((id): id is string => id !== undefined),
+  );
 
 function invitationEntry(action: AuditRecord["action"], invitation: Invitation | undefined, details?: Record<string, unknown>): AuditRecord[] {
   if (!invitation) return [];
@@ -120,6 +130,7 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       db,
       // Removing a member and clearing the organization from every session of theirs (afterRemoveMember) is one step.
       endpoint: endpoints.removeMember,
+      lock: lockOrganizationOf,
       record: async ({ db: trx, response }) => {
         const member = field(response, "member") as Member | undefined;
         if (!member) return [];
@@ -136,6 +147,7 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
     auditedEndpoint({
       db,
       endpoint: endpoints.updateMemberRole,
+      lock: lockOrganizationOf,
       prior: async (trx, { body }) => {
         const id = text(body.memberId);
         return id ? (await trx.selectFrom("member").select("role").where("id", "=", id).executeTakeFirst())?.role : undefined;
@@ -156,6 +168,7 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
     auditedEndpoint({
       db,
       endpoint: endpoints.leaveOrganization,
+      lock: lockOrganizationOf,
       record: ({ response, session }) => {
         const member = response as Member | null;
         return member

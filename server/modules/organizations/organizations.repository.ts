@@ -223,8 +223,7 @@ export async function lockTeam(db: Kysely<Database>, teamId: string): Promise<vo
  * another process committed (SQLITE_BUSY_SNAPSHOT in WAL mode).
  */
 export async function lockOrganization(db: Kysely<Database>, organizationId: string): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await db.selectFrom("organization").select("id").where("id", "=", organizationId).forNoKeyUpdate().execute();
+  await lockOrganizations(db, [organizationId]);
 }
 
 /** A user's e-mail, the label of the audit entries about their membership. */
@@ -294,4 +293,61 @@ export async function hasPendingInvitation(
 export async function findInvitationOrganizationId(db: Kysely<Database>, invitationId: string): Promise<string | undefined> {
   const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
   return row?.organizationId;
+}
+
+/**
+ * Locks the organizations' rows until the transaction ends, in id order so that two callers never wait on each
+ * other. Every change that can take an owner away (deleting an account, a member leaving, removed or re-roled)
+ * takes it first, so each one's owner count is read after the other has committed. PostgreSQL only: SQLite
+ * runs one write transaction at a time already.
+ */
+export async function lockOrganizations(db: Kysely<Database>, organizationIds: readonly string[]): Promise<void> {
+  if (organizationIds.length === 0 || !(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await db
+    .selectFrom("organization")
+    .select("id")
+    .where("id", "in", [...organizationIds])
+    .orderBy("id")
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** The ids of the organizations a user is a member of. */
+export async function findOrganizationIdsOf(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom("member").select("organizationId").where("userId", "=", userId).execute();
+  return rows.map((row) => row.organizationId);
+}
+
+/** The organizations a user is a member of, by name, with every member's user id and role. */
+export async function findOrganizationsWithMembersOf(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<Array<{ id: string; name: string; slug: string; members: Array<{ userId: string; role: string }> }>> {
+  const organizations = await db
+    .selectFrom("member")
+    .innerJoin("organization", "organization.id", "member.organizationId")
+    .select(["organization.id", "organization.name", "organization.slug"])
+    .where("member.userId", "=", userId)
+    .orderBy("organization.name")
+    .orderBy("organization.id")
+    .execute();
+  if (organizations.length === 0) return [];
+  const members = await db
+    .selectFrom("member")
+    .select(["organizationId", "userId", "role"])
+    .where(
+      "organizationId",
+      "in",
+      organizations.map((organization) => organization.id),
+    )
+    .execute();
+  return organizations.map((organization) => ({
+    ...organization,
+    members: members.filter((member) => member.organizationId === organization.id),
+  }));
+}
+
+/** Deletes an organization; its members, teams and invitations go with it (foreign keys). */
+export async function deleteOrganizationRow(db: Kysely<Database>, organizationId: string): Promise<void> {
+  await db.deleteFrom("organization").where("id", "=", organizationId).execute();
 }

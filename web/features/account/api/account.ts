@@ -1,6 +1,8 @@
-import { useMutation } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
+import type { OrganizationSummary } from "../../../../common/organization.schemas";
+import { api, apiCall } from "../../../lib/api-client";
 import type { ProfileInput } from "../../../../common/account.schemas";
-import { unwrap } from "../../../lib/api-error";
+import { ApiError, unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { useRefreshSession } from "../../../lib/session";
 
@@ -40,6 +42,25 @@ export function useDeleteAccount() {
     onSuccess: () => refreshSession({ clearEverything: true }),
     meta: { errorToast: false },
   });
+}
+
+/** What deleting the account would do to its organizations: the ones that go with it, the ones it must hand over. */
+export const deletionPreviewQuery = queryOptions({
+  queryKey: ["account", "deletion-preview"],
+  queryFn: () => apiCall(api.account["deletion-preview"].$get()),
+  // Read when the confirmation opens: memberships may have changed since the page loaded.
+  staleTime: 0,
+});
+
+export function useDeletionPreview(isEnabled: boolean) {
+  return useQuery({ ...deletionPreviewQuery, enabled: isEnabled });
+}
+
+/** The organizations a SOLE_OWNER refusal lists (its `details`), or undefined for any other error. */
+export function soleOwnerOrganizations(error: unknown): OrganizationSummary[] | undefined {
+  if (!(error instanceof ApiError) || error.code !== "SOLE_OWNER" || !Array.isArray(error.details)) return undefined;
+  const isSummary = (item: unknown): item is OrganizationSummary => typeof (item as { id?: unknown } | null)?.id === "string";
+  return error.details.filter(isSummary);
 }
 
 /** Where the account forms' server errors go (anything else is shown above the form). */
