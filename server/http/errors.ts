@@ -150,6 +150,7 @@ export function databaseUnavailable(c: Context, logger: Logger, error?: unknown)
  */
 export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDown?: () => Promise<boolean> } = {}) {
   const handle = async (error: Error, c: Context): Promise<Response> => {
+    forgetReplacedBody(c);
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
@@ -173,6 +174,26 @@ export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDow
     return errorResponse(c, ERROR_CODES.INTERNAL_ERROR, "Something went wrong on our side. Please try again.");
   };
   return handle;
+}
+
+/** The headers that describe an answer's body, not the answer: they must not outlive the body they describe. */
+const BODY_HEADERS = ["content-length", "content-encoding", "content-range", "content-disposition", "etag"];
+
+/**
+ * An error thrown after an answer was built (a middleware failing after `next()`, as the read cache's `keep` does
+ * when the database goes down between the answer and its session check) replaces that answer, and Hono carries the
+ * replaced answer's headers over to the error's (`c.json`, and the `c.res` setter). The replaced body's length
+ * on a shorter error body left the client waiting for bytes that never came, until the server's keep-alive timeout
+ * (5 s) closed the connection: the `TypeError: terminated` postgres-restart.fault.test.ts saw instead of the 503.
+ * The other headers (security headers, cookies) are kept.
+ */
+function forgetReplacedBody(c: Context): void {
+  if (!c.finalized) return;
+  const headers = new Headers(c.res.headers);
+  for (const name of BODY_HEADERS) headers.delete(name);
+  // Unset first: setting `c.res` over an answer copies that answer's headers onto the new one.
+  c.res = undefined;
+  c.res = new Response(null, { headers });
 }
 
 function describeIssues(error: z.ZodError): string {
