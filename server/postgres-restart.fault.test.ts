@@ -101,6 +101,8 @@ describe("PostgreSQL restarted under load", () => {
       const createdOrganizations: string[] = [];
       const health: Array<{ at: number; status: number | "socket error"; body: unknown }> = [];
       let running = true;
+      /** The workers that have signed in and gone round once: the load is under way before PostgreSQL stops. */
+      const warmedUp = new Set<UserInput>();
 
       async function call(kind: string, send: () => Promise<{ status: number; data: unknown }>): Promise<number | "socket error"> {
         const startedAt = Date.now();
@@ -131,6 +133,7 @@ describe("PostgreSQL restarted under load", () => {
           if ((await call("create-organization", () => device.post("/api/auth/organization/create", { name: "Restart", slug }))) === 200) {
             createdOrganizations.push(slug);
           }
+          warmedUp.add(steady);
         }
       }
 
@@ -148,7 +151,9 @@ describe("PostgreSQL restarted under load", () => {
       }
 
       const load = [...steadyUsers.map(worker), watchHealth()];
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Not a fixed wait: on a busy machine six sign-ins (scrypt) take longer than any, and would meet the outage.
+      const isWarm = () => warmedUp.size === LOAD_WORKERS;
+      await waitFor(isWarm, { timeoutMs: 90_000, what: "every worker to go round once" });
       await postgres.stop(mode);
       const downAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
