@@ -153,7 +153,13 @@ describe("PostgreSQL restarted under load", () => {
       const load = [...steadyUsers.map(worker), watchHealth()];
       // Not a fixed wait: on a busy machine six sign-ins (scrypt) take longer than any, and would meet the outage.
       const isWarm = () => warmedUp.size === LOAD_WORKERS;
-      await waitFor(isWarm, { timeoutMs: 90_000, what: "every worker to go round once" });
+      const stopLoad = async (error: unknown) => {
+        // Stopped, or they would load the next test's server too.
+        running = false;
+        await Promise.allSettled(load);
+        throw error;
+      };
+      await waitFor(isWarm, { timeoutMs: 90_000, what: "every worker to go round once" }).catch(stopLoad);
       await postgres.stop(mode);
       const downAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
