@@ -128,6 +128,23 @@ describe("an error thrown after the answer was built (a middleware failing after
   });
 });
 
+describe("a lost database connection", () => {
+  const lost = new Error("Connection terminated");
+  test.each([
+    ["node-postgres's own words", new Error("Client has encountered a connection error and is not queryable")],
+    ["PostgreSQL's shutdown code", Object.assign(new Error("terminating connection"), { code: "57P01" })],
+    ["a cause", APIError.from("INTERNAL_SERVER_ERROR", { code: "X", message: "" }, { cause: lost })],
+  ])("is the 503 even when the database answers again by the time it is examined (%s)", async (_name, error) => {
+    const app = new Hono();
+    app.onError(createErrorHandler(recordingLogger([]), { isDatabaseDown: async () => false }));
+    app.post("*", () => {
+      throw error;
+    });
+    const response = await app.request("/api/auth/sign-up/email", { method: "POST" });
+    expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([503, "SERVICE_UNAVAILABLE"]);
+  });
+});
+
 describe("the database probe", () => {
   test("reports the database down while a ping fails, and puts failures down to it for 2 s after the last failed ping", async () => {
     let clock = 0;

@@ -149,6 +149,9 @@ export function databaseUnavailable(c: Context, logger: Logger, error?: unknown)
  * error, never the request body.
  */
 export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDown?: () => Promise<boolean> } = {}) {
+  async function isDatabasesFailure(error: Error): Promise<boolean> {
+    return isLostConnection(error) || Boolean(await dependencies.isDatabaseDown?.());
+  }
   const handle = async (error: Error, c: Context): Promise<Response> => {
     forgetReplacedBody(c);
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
@@ -158,7 +161,7 @@ export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDow
     }
     if (isAPIError(error)) {
       if (error.statusCode < 500) return apiErrorResponse(c, error);
-      if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+      if (await isDatabasesFailure(error)) return databaseUnavailable(c, logger, error);
       logger.error("auth error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
       return apiErrorResponse(c, error);
     }
@@ -169,11 +172,31 @@ export function createErrorHandler(logger: Logger, dependencies: { isDatabaseDow
       logger.warn("unique violation without a mapped answer", { method: c.req.method, path: c.req.path, index });
       return errorResponse(c, ERROR_CODES.CONFLICT, "Another request changed the same data at the same moment. Please try again.");
     }
-    if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+    if (await isDatabasesFailure(error)) return databaseUnavailable(c, logger, error);
     logger.error("unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
     return errorResponse(c, ERROR_CODES.INTERNAL_ERROR, "Something went wrong on our side. Please try again.");
   };
   return handle;
+}
+
+/** PostgreSQL's codes of a connection exception (class 08) and of a shutdown or a crash (57P01–57P03). */
+const LOST_CONNECTION_CODES = /^(08\w{3}|57P0[1-3])$/;
+/** node-postgres's own words for a connection it lost or could not open (they carry no code). */
+const LOST_CONNECTION_MESSAGES = /Connection terminated|is not queryable|timeout exceeded when trying to connect/;
+
+/**
+ * Whether an error, or one it was caused by, is a database connection that was refused, lost or ended by a shutdown:
+ * the database's failure whatever a ping says now. On a busy machine a request whose connection PostgreSQL's crash
+ * cut is examined after it is back, and more than 2 s after the last failed ping: without this it was a 500
+ * ("Client has encountered a connection error and is not queryable", postgres-restart.fault.test.ts).
+ */
+export function isLostConnection(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string" && LOST_CONNECTION_CODES.test(code)) return true;
+    if (LOST_CONNECTION_MESSAGES.test(cause.message)) return true;
+  }
+  return false;
 }
 
 /** The headers that describe an answer's body, not the answer: they must not outlive the body they describe. */
