@@ -40,8 +40,9 @@ export default defineConfig({
           name: "faults",
           include: ["server/**/*.fault.test.ts"],
           environment: "node",
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          // Generous: each starts real servers, which takes a minute on a busy machine; their own bounds catch hangs.
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
           fileParallelism: false,
         },
       },

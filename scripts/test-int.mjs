@@ -1,6 +1,6 @@
 // `npm run test:int`: the integration suite on SQLite, then the same files on PostgreSQL when
 // TEST_DATABASE_URL is a postgres:// URL (CI sets it, so CI runs both), then the fault tests, which need
-// PostgreSQL and Redis (TEST_DATABASE_URL and TEST_REDIS_URL).
+// PostgreSQL and Redis (TEST_DATABASE_URL and TEST_REDIS_URL). With CI set, either missing fails the run.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
@@ -15,9 +15,21 @@ function run(label, env, project = "integration") {
   return result.status ?? 1;
 }
 
+const isPostgres = Boolean(postgresUrl && /^postgres(ql)?:\/\//.test(postgresUrl));
+// In CI a missing server is a broken pipeline, not a reason to pass with less: the PostgreSQL run and the fault
+// tests would be skipped without anyone noticing.
+const isCi = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+const missing = [];
+if (!isPostgres) missing.push("TEST_DATABASE_URL=postgres://…");
+if (!process.env.TEST_REDIS_URL) missing.push("TEST_REDIS_URL=redis://…");
+if (isCi && missing.length > 0) {
+  console.error(`CI is set and the integration run needs ${missing.join(" and ")}:`);
+  console.error("it fails rather than skip the PostgreSQL run and the fault tests.");
+  process.exit(1);
+}
+
 const { TEST_DATABASE_URL: _ignored, ...sqliteEnv } = process.env;
 let status = run("SQLite", sqliteEnv);
-const isPostgres = Boolean(postgresUrl && /^postgres(ql)?:\/\//.test(postgresUrl));
 if (status === 0 && isPostgres) status = run("PostgreSQL", process.env);
 if (status === 0 && isPostgres && process.env.TEST_REDIS_URL) status = run("PostgreSQL and Redis", process.env, "faults");
 else if (status === 0) console.log("\n--- fault tests not run: they need TEST_DATABASE_URL=postgres://… and TEST_REDIS_URL=redis://… ---");

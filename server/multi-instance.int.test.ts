@@ -144,24 +144,32 @@ async function createVerifiedUser(input: UserInput): Promise<User> {
 /** A change's check on B: a read, and whether its answer shows the change. */
 type Probe = { read: () => Promise<Answer>; shows: (answer: Answer) => boolean };
 
+/** Per probe, ms after `since`: when B's first answer showing the change arrived, when its last stale read was sent. */
+type Timings = { shownAfter: Record<string, number>; lastStaleSentAfter: Record<string, number> };
+
 /**
  * Reads B every 25 ms until every probe shows the change, and returns, per probe, how long after `since` (when A's
- * answer arrived) B's first answer showing it arrived; fails if one still shows the old state after 5 s.
+ * answer arrived) B's first answer showing it arrived, and its last answer showing the old state was asked for;
+ * fails if one still shows the old state after 5 s.
  */
-async function timesUntilShownOnB(since: number, probes: Record<string, Probe>): Promise<Record<string, number>> {
+async function timesUntilShownOnB(since: number, probes: Record<string, Probe>): Promise<Timings> {
   const pending = new Map(Object.entries(probes));
   const last = new Map<string, Answer>();
   const shownAfter: Record<string, number> = {};
+  const lastStaleSentAfter: Record<string, number> = {};
   for (;;) {
     for (const [name, probe] of [...pending]) {
+      const sentAt = performance.now();
       const answer = await probe.read();
       last.set(name, answer);
       if (probe.shows(answer)) {
         shownAfter[name] = Math.round(answer.at - since);
         pending.delete(name);
+      } else {
+        lastStaleSentAfter[name] = Math.round(sentAt - since);
       }
     }
-    if (pending.size === 0) return shownAfter;
+    if (pending.size === 0) return { shownAfter, lastStaleSentAfter };
     if (performance.now() - since > 5_000) {
       const stale = [...pending.keys()].map((name) => `${name}: ${describeAnswer(last.get(name)!)}`);
       throw new Error(`5 s after A answered, B still shows the state before the change:\n${stale.join("\n")}`);
@@ -170,11 +178,15 @@ async function timesUntilShownOnB(since: number, probes: Record<string, Probe>):
   }
 }
 
-/** Every probe showed the change on B within the bound, and still shows it. */
+/**
+ * Every probe showed the change on B within the bound, and still shows it. The bound is on when B was asked, not on
+ * when its answer arrived: no read sent WITHIN_MS or more after A answered may show the old state. B checks its
+ * cache's freshness when the read comes in, so that holds however slowly a busy machine carries the answers back.
+ */
 async function expectShownOnBWithin(since: number, probes: Record<string, Probe>): Promise<void> {
-  const shownAfter = await timesUntilShownOnB(since, probes);
-  const late = Object.entries(shownAfter).filter(([, ms]) => ms >= WITHIN_MS);
-  expect(late, `ms after A's answer until B showed the change: ${JSON.stringify(shownAfter)}`).toEqual([]);
+  const timings = await timesUntilShownOnB(since, probes);
+  const late = Object.entries(timings.lastStaleSentAfter).filter(([, ms]) => ms >= WITHIN_MS);
+  expect(late, `ms after A's answer (stale read sent, change shown): ${JSON.stringify(timings)}`).toEqual([]);
   // And it stays shown: no later read goes back to the state before.
   for (const [name, probe] of Object.entries(probes)) {
     const again = await probe.read();

@@ -101,6 +101,8 @@ describe("PostgreSQL restarted under load", () => {
       const createdOrganizations: string[] = [];
       const health: Array<{ at: number; status: number | "socket error"; body: unknown }> = [];
       let running = true;
+      /** The workers that have signed in and gone round once: the load is under way before PostgreSQL stops. */
+      const warmedUp = new Set<UserInput>();
 
       async function call(kind: string, send: () => Promise<{ status: number; data: unknown }>): Promise<number | "socket error"> {
         const startedAt = Date.now();
@@ -131,6 +133,7 @@ describe("PostgreSQL restarted under load", () => {
           if ((await call("create-organization", () => device.post("/api/auth/organization/create", { name: "Restart", slug }))) === 200) {
             createdOrganizations.push(slug);
           }
+          warmedUp.add(steady);
         }
       }
 
@@ -148,10 +151,26 @@ describe("PostgreSQL restarted under load", () => {
       }
 
       const load = [...steadyUsers.map(worker), watchHealth()];
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Not a fixed wait: on a busy machine six sign-ins (scrypt) take longer than any, and would meet the outage.
+      const isWarm = () => warmedUp.size === LOAD_WORKERS;
+      /** More calls than workers started after `since` and answered, every kind among them. */
+      const hasGoneRound = (since: number, kinds: string[]) => {
+        const answered = calls.filter((c) => c.startedAt >= since);
+        return answered.length > LOAD_WORKERS && kinds.every((kind) => answered.some((c) => c.kind === kind));
+      };
+      const stopLoad = async (error: unknown) => {
+        // Stopped, or they would load the next test's server too.
+        running = false;
+        await Promise.allSettled(load);
+        throw error;
+      };
+      await waitFor(isWarm, { timeoutMs: 90_000, what: "every worker to go round once" }).catch(stopLoad);
       await postgres.stop(mode);
       const downAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      // And on until each kind of request has been answered while it is down: a busy machine goes round slower.
+      const whileDown = () => hasGoneRound(downAt, ["sign-up", "get-session", "sign-in"]);
+      await waitFor(whileDown, { timeoutMs: 60_000, what: "calls during the outage" }).catch(stopLoad);
       const restartingAt = Date.now();
       await postgres.start();
       const upAt = Date.now();
@@ -166,6 +185,9 @@ describe("PostgreSQL restarted under load", () => {
           throw new Error(`${error.message}${context()}`);
         });
         await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const kinds = ["sign-up", "sign-in", "get-session", "create-organization"];
+        const afterward = () => hasGoneRound(recoveredAt + 1_000, kinds);
+        await waitFor(afterward, { timeoutMs: 60_000, what: "calls after the recovery" });
       } finally {
         running = false;
         await Promise.all(load);

@@ -15,7 +15,7 @@ import {
 } from "./http/rate-limit-store";
 import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
-import { createReadCache, type ReadCache } from "./db/read-cache";
+import { createReadCache, type ReadCache, type ReadCacheOptions } from "./db/read-cache";
 import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
@@ -57,6 +57,8 @@ export type ServicesOptions = {
   migrate?: boolean;
   /** Sees the SQL of every statement (the query-budget tests count them). */
   onQuery?: (sql: string) => void;
+  /** The read cache's clock and background poll (tests that drive the cache turn the poll off). */
+  readCache?: Omit<ReadCacheOptions, "logger">;
 };
 
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
@@ -64,7 +66,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const { runJobs = true, migrate = true } = options;
   const database = openDatabase(config.database, { onQuery: options.onQuery });
   if (migrate) await migrateToLatest(database.db);
-  const readCache = createReadCache(database.db, { logger });
+  const readCache = createReadCache(database.db, { ...options.readCache, logger });
   const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;
   const rateLimitStore = redis

@@ -27,7 +27,23 @@ export type ReadCache = {
    * that wrote waits for it, so the same client's next read on this instance is already fresh.
    */
   catchUp(): Promise<void>;
+  /**
+   * Reads the change feed now, as the background poll does, without `catchUp`'s time limit; rejects when the read
+   * fails. Tests that drive the cache (`poll: false`) read the feed with it instead of waiting for the poll.
+   */
+  pollNow(): Promise<void>;
   stop(): Promise<void>;
+};
+
+export type ReadCacheOptions = {
+  logger: Logger;
+  /** The clock of the freshness bound and of the entries' expiry; tests drive it to move time on by hand. */
+  now?: () => number;
+  /**
+   * Whether the change feed is read in the background, every POLL_EVERY_MS (true, always outside tests). Without,
+   * only `catchUp` and `pollNow` read it: a test decides when, instead of hoping the poll ran on a busy machine.
+   */
+  poll?: boolean;
 };
 
 export type CacheEntryOptions = {
@@ -61,8 +77,8 @@ const SMALL_ENTRY_BYTES = 256;
 
 type Entry = { value: unknown; tags: readonly string[]; expiresAt: number };
 
-export function createReadCache(db: Kysely<Database>, options: { logger: Logger; now?: () => number }): ReadCache {
-  const { logger } = options;
+export function createReadCache(db: Kysely<Database>, options: ReadCacheOptions): ReadCache {
+  const { logger, poll = true } = options;
   const now = options.now ?? Date.now;
   const keysByTag = new Map<string, Set<string>>();
   const entries = new LRUCache<string, Entry>({
@@ -127,7 +143,7 @@ export function createReadCache(db: Kysely<Database>, options: { logger: Logger;
     }
     if (!isStopped) timer = setTimeout(tick, POLL_EVERY_MS).unref();
   };
-  void tick();
+  if (poll) void tick();
 
   const cache: ReadCache = {
     get<T>(key: string) {
@@ -162,6 +178,7 @@ export function createReadCache(db: Kysely<Database>, options: { logger: Logger;
             resolve();
           });
       }),
+    pollNow: () => catchUp(),
     async stop() {
       isStopped = true;
       clearTimeout(timer);

@@ -104,6 +104,48 @@ describe("an unknown error", () => {
   });
 });
 
+describe("an error thrown after the answer was built (a middleware failing after next())", () => {
+  test("answers its own body's length and encoding, keeping the replaced answer's other headers", async () => {
+    const app = new Hono();
+    app.onError(createAppErrorHandler(recordingLogger([]), { isDatabaseDown: async () => true }));
+    app.use("*", async (c, next) => {
+      await next();
+      throw new Error("Connection terminated unexpectedly");
+    });
+    const replaced = { "Content-Length": "712", "Content-Encoding": "gzip", ETag: '"v1"', "X-Frame-Options": "DENY" };
+    app.get("*", (c) => c.body(new Uint8Array(712), 200, { ...replaced, "Content-Type": "application/json" }));
+    const response = await app.request("/api/auth/get-session");
+    const body = await response.text();
+    expect(response.status).toBe(503);
+    // The replaced body's length on this shorter body left an HTTP client waiting until the connection was cut.
+    expect(response.headers.get("Content-Length")).toBeNull();
+    expect([response.headers.get("Content-Encoding"), response.headers.get("ETag")]).toEqual([null, null]);
+    expect(response.headers.get("Content-Type")).toBe("application/json");
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(JSON.parse(body)).toEqual({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The service is unavailable for a moment. Please try again shortly.",
+    });
+  });
+});
+
+describe("a lost database connection", () => {
+  const lost = new Error("Connection terminated");
+  test.each([
+    ["node-postgres's own words", new Error("Client has encountered a connection error and is not queryable")],
+    ["PostgreSQL's shutdown code", Object.assign(new Error("terminating connection"), { code: "57P01" })],
+    ["a cause", APIError.from("INTERNAL_SERVER_ERROR", { code: "X", message: "" }, { cause: lost })],
+  ])("is the 503 even when the database answers again by the time it is examined (%s)", async (_name, error) => {
+    const app = new Hono();
+    app.onError(createAppErrorHandler(recordingLogger([]), { isDatabaseDown: async () => false }));
+    app.post("*", () => {
+      throw error;
+    });
+    const response = await app.request("/api/auth/sign-up/email", { method: "POST" });
+    expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([503, "SERVICE_UNAVAILABLE"]);
+  });
+});
+
 describe("the database probe", () => {
   test("reports the database down while a ping fails, and puts failures down to it for 2 s after the last failed ping", async () => {
     let clock = 0;

@@ -141,7 +141,11 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
   const { errorAnswers = {}, uniqueConflicts = [] } = dependencies;
   const isConflictFor = (index: string, path: string) => (entry: UniqueConflict) =>
     entry.indexes.includes(index) && (entry.path === undefined || entry.path === path);
+  async function isDatabasesFailure(error: Error): Promise<boolean> {
+    return isLostConnection(error) || Boolean(await dependencies.isDatabaseDown?.());
+  }
   const handle = async (error: Error, c: Context): Promise<Response> => {
+    forgetReplacedBody(c);
     if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
@@ -149,7 +153,7 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
     }
     if (isAPIError(error)) {
       if (error.statusCode < 500) return apiErrorResponse(c, error, errorAnswers);
-      if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+      if (await isDatabasesFailure(error)) return databaseUnavailable(c, logger, error);
       logger.error("auth error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
       return apiErrorResponse(c, error, errorAnswers);
     }
@@ -160,11 +164,51 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
       logger.warn("unique violation without a mapped answer", { method: c.req.method, path: c.req.path, index });
       return errorResponse(c, ERROR_CODES.CONFLICT, "Another request changed the same data at the same moment. Please try again.");
     }
-    if (await dependencies.isDatabaseDown?.()) return databaseUnavailable(c, logger, error);
+    if (await isDatabasesFailure(error)) return databaseUnavailable(c, logger, error);
     logger.error("unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
     return errorResponse(c, ERROR_CODES.INTERNAL_ERROR, "Something went wrong on our side. Please try again.");
   };
   return handle;
+}
+
+/** PostgreSQL's codes of a connection exception (class 08) and of a shutdown or a crash (57P01–57P03). */
+const LOST_CONNECTION_CODES = /^(08\w{3}|57P0[1-3])$/;
+/** node-postgres's own words for a connection it lost or could not open (they carry no code). */
+const LOST_CONNECTION_MESSAGES = /Connection terminated|is not queryable|timeout exceeded when trying to connect/;
+
+/**
+ * Whether an error, or one it was caused by, is a database connection that was refused, lost or ended by a shutdown:
+ * the database's failure whatever a ping says now. On a busy machine a request whose connection PostgreSQL's crash
+ * cut is examined after it is back, and more than 2 s after the last failed ping: without this it was a 500
+ * ("Client has encountered a connection error and is not queryable", postgres-restart.fault.test.ts).
+ */
+export function isLostConnection(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string" && LOST_CONNECTION_CODES.test(code)) return true;
+    if (LOST_CONNECTION_MESSAGES.test(cause.message)) return true;
+  }
+  return false;
+}
+
+/** The headers that describe an answer's body, not the answer: they must not outlive the body they describe. */
+const BODY_HEADERS = ["content-length", "content-encoding", "content-range", "content-disposition", "etag"];
+
+/**
+ * An error thrown after an answer was built (a middleware failing after `next()`, as the read cache's `keep` does
+ * when the database goes down between the answer and its session check) replaces that answer, and Hono carries the
+ * replaced answer's headers over to the error's (`c.json`, and the `c.res` setter). The replaced body's length
+ * on a shorter error body left the client waiting for bytes that never came, until the server's keep-alive timeout
+ * (5 s) closed the connection: the `TypeError: terminated` postgres-restart.fault.test.ts saw instead of the 503.
+ * The other headers (security headers, cookies) are kept.
+ */
+function forgetReplacedBody(c: Context): void {
+  if (!c.finalized) return;
+  const headers = new Headers(c.res.headers);
+  for (const name of BODY_HEADERS) headers.delete(name);
+  // Unset first: setting `c.res` over an answer copies that answer's headers onto the new one.
+  c.res = undefined;
+  c.res = new Response(null, { headers });
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -20,7 +20,9 @@ describe("startPollingLoop", () => {
 
     let stopped = false;
     const stopping = loop.stop().then(() => (stopped = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Not a sleep: nothing here waits on a timer, so a stop that did not wait for the run would be done once the
+    // promises already queued have run, which is before the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(signals[0]!.aborted).toBe(true);
     expect(stopped).toBe(false);
 

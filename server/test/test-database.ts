@@ -9,7 +9,7 @@ import pg from "pg";
 import { createApp } from "../app";
 import { loadConfig, type Config } from "../config";
 import { createLogger, type Logger } from "../logger";
-import { createServices, type Services } from "../services";
+import { createServices, type Services, type ServicesOptions } from "../services";
 
 export type TestDatabase = {
   /** The DATABASE_URL to hand to `loadConfig`: a temp SQLite file, or a fresh PostgreSQL database. */
@@ -119,6 +119,8 @@ export async function createTestApp(
     listen?: boolean;
     /** Sees the SQL of every statement the app issues (the query-budget tests count them). */
     onQuery?: (sql: string) => void;
+    /** The read cache's clock and poll: `{ poll: false, now }` to read the change feed and move time on by hand. */
+    readCache?: ServicesOptions["readCache"];
   } = {},
 ): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
@@ -129,7 +131,8 @@ export async function createTestApp(
     const config = loadConfig(testEnvironment(database, { ...options.env, ...(listener ? { BASE_URL: listener.url } : {}) }));
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
-    const services = await createServices(config, logger, { pollMs: 60_000, onQuery: options.onQuery });
+    const { onQuery, readCache } = options;
+    const services = await createServices(config, logger, { pollMs: 60_000, onQuery, readCache });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);
     return {

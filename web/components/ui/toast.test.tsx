@@ -83,7 +83,7 @@ describe("<Toaster>", () => {
     act(() => void store.success("Profile saved"));
     fireEvent.mouseEnter(screen.getByRole("status"));
     act(() => vi.advanceTimersByTime(10_000));
-    expect(screen.getByRole("status")).toBeTruthy();
+    screen.getByRole("status");
     fireEvent.mouseLeave(screen.getByRole("status"));
     act(() => vi.advanceTimersByTime(1000));
     expect(screen.queryByRole("status")).toBeNull();
@@ -95,7 +95,7 @@ describe("<Toaster>", () => {
     act(() => void store.error("Could not save"));
     act(() => screen.getByRole("button", { name: "Dismiss notification" }).focus());
     act(() => vi.advanceTimersByTime(10_000));
-    expect(screen.getByRole("alert")).toBeTruthy();
+    screen.getByRole("alert");
     act(() => screen.getByRole("button", { name: "Dismiss notification" }).blur());
     act(() => vi.advanceTimersByTime(1000));
     expect(screen.queryByRole("alert")).toBeNull();

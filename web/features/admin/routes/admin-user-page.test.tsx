@@ -155,15 +155,15 @@ describe("banExpiresIn", () => {
 describe("AdminUserPage", () => {
   it("shows the profile, sign-in methods, organizations, sessions and audit log", async () => {
     renderPage();
-    expect(await screen.findByRole("heading", { name: "Grace Hopper" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "Grace Hopper" });
     const methods = screen.getByRole("heading", { name: "Sign-in methods" }).closest("section") as HTMLElement;
-    expect(within(methods).getByText("Password")).toBeTruthy();
-    expect(await within(methods).findByText("Dev identity provider")).toBeTruthy();
+    within(methods).getByText("Password");
+    await within(methods).findByText("Dev identity provider");
     expect(screen.getByRole("link", { name: "Navy Labs" })).toHaveProperty("pathname", "/admin/organizations/org_1");
     const sessions = await screen.findByRole("table", { name: "Sessions of Grace Hopper" });
-    expect(within(sessions).getByText("Chrome on macOS")).toBeTruthy();
-    expect(within(sessions).getByText("203.0.113.7")).toBeTruthy();
-    expect(await screen.findByText("Nothing recorded yet")).toBeTruthy();
+    within(sessions).getByText("Chrome on macOS");
+    within(sessions).getByText("203.0.113.7");
+    await screen.findByText("Nothing recorded yet");
     expect(authClient.admin.listUserSessions).toHaveBeenCalledWith({ userId: USER_ID });
   });
 
@@ -174,7 +174,7 @@ describe("AdminUserPage", () => {
 
     await actor.click(within(dialog).getByRole("radio", { name: "1 hour" }));
     await actor.click(within(dialog).getByRole("button", { name: "Ban Grace Hopper" }));
-    expect(await within(dialog).findByText("Say why, for the audit log")).toBeTruthy();
+    await within(dialog).findByText("Say why, for the audit log");
     expect(authClient.admin.banUser).not.toHaveBeenCalled();
 
     await actor.type(within(dialog).getByLabelText("Reason"), "Spam");
@@ -213,8 +213,8 @@ describe("AdminUserPage", () => {
     user = detail({ banned: true, banReason: "Spam", banExpires: null });
     authClient.admin.unbanUser.mockResolvedValue(ok({ user: {} }));
     renderPage();
-    expect(await screen.findByText("Banned permanently")).toBeTruthy();
-    expect(screen.getByText("Reason: Spam")).toBeTruthy();
+    await screen.findByText("Banned permanently");
+    screen.getByText("Reason: Spam");
 
     const { actor, dialog } = await openAction("Unban");
     await actor.click(within(dialog).getByRole("button", { name: "Unban" }));
@@ -249,7 +249,7 @@ describe("AdminUserPage", () => {
     const { actor, dialog } = await openAction("Change role");
 
     await actor.click(within(dialog).getByRole("radio", { name: /^User/ }));
-    expect(within(dialog).getByText("Grace Hopper will lose access to this console and everything in it.")).toBeTruthy();
+    within(dialog).getByText("Grace Hopper will lose access to this console and everything in it.");
     await actor.click(within(dialog).getByRole("button", { name: "Make regular user" }));
     expect(await within(dialog).findByRole("alert")).toHaveProperty(
       "textContent",
@@ -276,20 +276,20 @@ describe("AdminUserPage", () => {
   it("offers no impersonation of a platform admin", async () => {
     user = detail({ role: "admin", isPlatformAdmin: true });
     renderPage();
-    expect(await screen.findByText("Platform admins cannot be impersonated.")).toBeTruthy();
+    await screen.findByText("Platform admins cannot be impersonated.");
     expect(screen.queryByRole("button", { name: "Impersonate" })).toBeNull();
-    expect(screen.getByRole("button", { name: "Change role" })).toBeTruthy();
+    screen.getByRole("button", { name: "Change role" });
   });
 
   it("offers no action on the admin's own account, and leaves their sessions to Account settings", async () => {
     renderPage({ currentUserId: USER_ID });
-    expect(await screen.findByText("This is your account")).toBeTruthy();
+    await screen.findByText("This is your account");
     for (const name of ["Change role", "Set password", "Ban", "Impersonate", "Delete user"]) {
       expect(screen.queryByRole("button", { name })).toBeNull();
     }
     await screen.findByRole("table", { name: "Sessions of Grace Hopper" });
     expect(screen.queryByRole("button", { name: /^Revoke/ })).toBeNull();
-    expect(screen.getByRole("link", { name: "Account settings › Sessions" })).toBeTruthy();
+    screen.getByRole("link", { name: "Account settings › Sessions" });
   });
 
   it("revokes one session after confirmation", async () => {
@@ -302,7 +302,7 @@ describe("AdminUserPage", () => {
 
   it("says so when the user does not exist", async () => {
     renderPage({ userId: "user_gone" });
-    expect(await screen.findByText("There is no such user")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "All users" })).toBeTruthy();
+    await screen.findByText("There is no such user");
+    screen.getByRole("link", { name: "All users" });
   });
 });

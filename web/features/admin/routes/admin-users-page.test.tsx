@@ -126,7 +126,7 @@ describe("AdminUsersPage", () => {
   it("falls back to the defaults for values it cannot read, instead of failing", async () => {
     renderPage("?limit=7&sort=password&order=sideways&role=root&offset=-3&createdFrom=2026-13-45&verified=maybe");
 
-    expect(await screen.findByRole("link", { name: "Bob Banned" })).toBeTruthy();
+    await screen.findByRole("link", { name: "Bob Banned" });
     expect(lastQuery()).toEqual({ sort: "created", order: "desc", limit: "25", offset: "0" });
   });
 
@@ -188,7 +188,7 @@ describe("AdminUsersPage", () => {
     const user = userEvent.setup();
     const { router } = renderPage("?q=nobody&role=admin&sort=name&order=asc");
 
-    expect(await screen.findByText("No users match")).toBeTruthy();
+    await screen.findByText("No users match");
     await user.click(screen.getByRole("button", { name: "Clear filters" }));
     await waitFor(() => expect(router.state.location.search).toEqual({ sort: "name", order: "asc", limit: 25, offset: 0 }));
     expect(screen.getByLabelText<HTMLInputElement>("Search users").value).toBe("");
@@ -203,7 +203,7 @@ describe("AdminUsersPage", () => {
     expect(alert.textContent).toContain("You are not allowed to do this. Ask an administrator if you need it.");
     answer = () => ({ body: { users: [ada], total: 1, limit: 25, offset: 0 } });
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
-    expect(await screen.findByRole("link", { name: "Ada Lovelace" })).toBeTruthy();
+    await screen.findByRole("link", { name: "Ada Lovelace" });
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
@@ -261,6 +261,6 @@ describe("AdminUsersPage", () => {
     );
     const email = within(dialog).getByLabelText("E-mail");
     await waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
-    expect(within(dialog).getByText("An account with this e-mail address already exists. Use another address.")).toBeTruthy();
+    within(dialog).getByText("An account with this e-mail address already exists. Use another address.");
   });
 });

@@ -51,32 +51,32 @@ afterEach(() => vi.unstubAllGlobals());
 describe("SignInErrorPage", () => {
   it("explains an expired state and leads a signed-out person back to sign-in", async () => {
     renderPage("state_mismatch");
-    expect(await screen.findByRole("heading", { name: "This sign-in expired" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "This sign-in expired" });
     expect(screen.getByRole("alert").textContent).toContain("within 10 minutes");
-    expect(await screen.findByRole("link", { name: "Back to sign-in" })).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Create one" })).toBeTruthy();
+    await screen.findByRole("link", { name: "Back to sign-in" });
+    screen.getByRole("link", { name: "Create one" });
   });
 
   it("reads a cancellation and a confirmation mail as the next step, with the dev mailbox at hand", async () => {
     renderPage("email_not_verified");
-    expect(await screen.findByRole("heading", { name: "Confirm your e-mail address" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "Confirm your e-mail address" });
     expect(screen.queryByRole("alert")).toBeNull();
-    expect(await screen.findByRole("link", { name: "dev mailbox" })).toBeTruthy();
+    await screen.findByRole("link", { name: "dev mailbox" });
     // They have an account now: no offer to create one.
     expect(screen.queryByRole("link", { name: "Create one" })).toBeNull();
   });
 
   it("sends someone who was connecting a provider back to their sign-in methods", async () => {
     renderPage("email_does_not_match", { signedIn: true });
-    expect(await screen.findByRole("heading", { name: "That account uses another e-mail address" })).toBeTruthy();
-    expect(await screen.findByRole("link", { name: "Back to sign-in methods" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "That account uses another e-mail address" });
+    await screen.findByRole("link", { name: "Back to sign-in methods" });
   });
 
   it.each(["<b>call us</b>", "__proto__", "toString", undefined])(
     "shows the general explanation for an unknown code (%s), never the address's text",
     async (code) => {
       renderPage(code);
-      expect(await screen.findByRole("heading", { name: "Signing in did not finish" })).toBeTruthy();
+      await screen.findByRole("heading", { name: "Signing in did not finish" });
       if (code) expect(document.body.textContent).not.toContain(code);
     },
   );
@@ -84,7 +84,7 @@ describe("SignInErrorPage", () => {
   it("tells a banned person until when, in their own time, reading only the end from the description", async () => {
     const until = new Date("2030-04-05T06:07:08.000Z");
     renderPage("banned", { description: bannedUserMessage(until) });
-    expect(await screen.findByRole("heading", { name: "This account is banned" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "This account is banned" });
     expect(screen.getByRole("alert").textContent).toBe(
       `This account is banned until ${formatDateTime(until)}. Contact the administrators if you think this is a mistake.`,
     );
@@ -99,7 +99,7 @@ describe("SignInErrorPage", () => {
     ["banned", undefined],
   ])("says a ban without an end is in force (%s), never showing the description", async (code, description) => {
     renderPage(code, { description });
-    expect(await screen.findByRole("heading", { name: "This account is banned" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "This account is banned" });
     expect(screen.getByRole("alert").textContent).toBe("This account is banned. Contact the administrators if you think this is a mistake.");
     expect(document.body.textContent).not.toContain("555-0100");
   });

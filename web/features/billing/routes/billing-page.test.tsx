@@ -173,8 +173,8 @@ describe("BillingPage", () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("You are now on Pro"), { timeout: 4000 });
     await waitFor(() => expect(router.state.location.search).toEqual({}));
     expect(screen.queryByText(CHECKOUT_MESSAGES.confirming)).toBeNull();
-    expect(await screen.findByText("Visa ending in 4242")).toBeTruthy();
-    expect(screen.getByText("Renews on Apr 3, 2026 for $20.00 / month.", { exact: false })).toBeTruthy();
+    await screen.findByText("Visa ending in 4242");
+    screen.getByText("Renews on Apr 3, 2026 for $20.00 / month.", { exact: false });
     expect(polls).toBe(2);
   });
 
@@ -213,7 +213,7 @@ describe("BillingPage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Subscribe to Pro" });
     await user.type(within(dialog).getByLabelText("Discount code (optional)"), "NOPE");
     await user.click(within(dialog).getByRole("button", { name: "Continue to payment" }));
-    expect(await within(dialog).findByText("That discount code is not valid. Check it, or leave the field empty.")).toBeTruthy();
+    await within(dialog).findByText("That discount code is not valid. Check it, or leave the field empty.");
     expect(assign).not.toHaveBeenCalled();
 
     await user.clear(within(dialog).getByLabelText("Discount code (optional)"));
@@ -250,9 +250,9 @@ describe("BillingPage", () => {
     await user.click(await screen.findByRole("radio", { name: "Yearly" }));
     await user.click(screen.getByRole("button", { name: "Switch to yearly billing" }));
     const dialog = await screen.findByRole("dialog", { name: "Switch to Pro (yearly)" });
-    expect(within(dialog).getByText("From Pro (monthly) to Pro (yearly). The change applies as soon as you confirm.")).toBeTruthy();
-    expect(await within(dialog).findByText(`You'll be charged ${formatMoney(16_774, "usd")} now.`)).toBeTruthy();
-    expect(within(dialog).getByText(`After that, Pro is ${formatMoney(20_000, "usd")} / year.`)).toBeTruthy();
+    within(dialog).getByText("From Pro (monthly) to Pro (yearly). The change applies as soon as you confirm.");
+    await within(dialog).findByText(`You'll be charged ${formatMoney(16_774, "usd")} now.`);
+    within(dialog).getByText(`After that, Pro is ${formatMoney(20_000, "usd")} / year.`);
 
     await user.click(within(dialog).getByRole("button", { name: "Confirm change" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("You are now on Pro"));
@@ -308,7 +308,7 @@ describe("BillingPage", () => {
     await user.click(await screen.findByRole("button", { name: "Cancel subscription" }));
     const dialog = await screen.findByRole("dialog", { name: "Cancel Pro?" });
     await user.click(within(dialog).getByRole("button", { name: "Cancel subscription" }));
-    expect(await within(dialog).findByText("Choose a reason")).toBeTruthy();
+    await within(dialog).findByText("Choose a reason");
     expect(requests.some((request) => request.key === `POST ${BILLING}/subscription`)).toBe(false);
 
     await user.selectOptions(within(dialog).getByLabelText("Why are you canceling?"), "too_expensive");
@@ -318,8 +318,8 @@ describe("BillingPage", () => {
       cancelAtPeriodEnd: true,
       cancellationReason: "too_expensive",
     });
-    expect(await screen.findByRole("button", { name: "Resume subscription" })).toBeTruthy();
-    expect(screen.getByText("Cancels on Apr 3, 2026")).toBeTruthy();
+    await screen.findByRole("button", { name: "Resume subscription" });
+    screen.getByText("Cancels on Apr 3, 2026");
   });
 
   it("shows members the plan, usage and payments without any action", async () => {
@@ -327,10 +327,10 @@ describe("BillingPage", () => {
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
 
     renderPage();
-    expect(await screen.findByText("Only owners and admins can change billing.")).toBeTruthy();
-    expect(screen.getByText("Pro", { selector: "p" })).toBeTruthy();
+    await screen.findByText("Only owners and admins can change billing.");
+    screen.getByText("Pro", { selector: "p" });
     expect(screen.getByRole("progressbar", { name: "API requests" }).getAttribute("aria-valuenow")).toBe("25");
-    expect(screen.getByRole("table", { name: "Payments" })).toBeTruthy();
+    screen.getByRole("table", { name: "Payments" });
     expect(screen.queryAllByRole("button")).toEqual([]);
   });
 
@@ -346,7 +346,7 @@ describe("BillingPage", () => {
     expect(alert.textContent).toContain("The payment provider is not answering right now.");
     fail = false;
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
-    expect(await screen.findByRole("heading", { name: "Plans" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "Plans" });
   }, 15_000);
 });
 
@@ -360,14 +360,14 @@ describe("CheckoutReturnNotice", () => {
         <CheckoutReturnNotice organizationId={ORG} checkout="ck_3" lastCheckout={null} onDone={onDone} timeoutMs={150} intervalMs={20} />
       </QueryClientProvider>,
     );
-    expect(await screen.findByText(CHECKOUT_MESSAGES.slow)).toBeTruthy();
+    await screen.findByText(CHECKOUT_MESSAGES.slow);
     const asked = requests.length;
     expect(asked).toBeGreaterThan(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(requests.length).toBe(asked);
 
     await user.click(screen.getByRole("button", { name: "Check again" }));
-    expect(await screen.findByText(CHECKOUT_MESSAGES.confirming)).toBeTruthy();
+    await screen.findByText(CHECKOUT_MESSAGES.confirming);
     await waitFor(() => expect(requests.length).toBeGreaterThan(asked));
     expect(onDone).not.toHaveBeenCalled();
   });

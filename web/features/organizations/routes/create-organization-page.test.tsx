@@ -44,7 +44,7 @@ describe("CreateOrganizationPage", () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole("button", { name: "Create organization" }));
-    expect(await screen.findByText("Enter a name")).toBeTruthy();
+    await screen.findByText("Enter a name");
     expect(screen.getByLabelText("Name").getAttribute("aria-invalid")).toBe("true");
     expect(organization.create).not.toHaveBeenCalled();
   });
@@ -54,7 +54,7 @@ describe("CreateOrganizationPage", () => {
     renderPage();
     await user.type(await screen.findByLabelText("Name"), "Rocket Club");
     expect((screen.getByLabelText("Slug") as HTMLInputElement).value).toBe("rocket-club");
-    expect(await screen.findByText("✓ This slug is available", {}, { timeout: 2000 })).toBeTruthy();
+    await screen.findByText("✓ This slug is available", {}, { timeout: 2000 });
     expect(organization.checkSlug).toHaveBeenLastCalledWith({ slug: "rocket-club" });
   });
 
@@ -69,7 +69,7 @@ describe("CreateOrganizationPage", () => {
     await user.click(screen.getByRole("button", { name: "Create organization" }));
     expect((await screen.findByRole("alert")).textContent).toBe("An organization with this slug already exists. Choose another slug.");
     expect(notify.error).not.toHaveBeenCalled();
-    expect(screen.getByRole("heading", { name: "Create an organization" })).toBeTruthy();
+    screen.getByRole("heading", { name: "Create an organization" });
   });
 
   it("creates the organization, says so and opens its settings", async () => {
@@ -80,7 +80,7 @@ describe("CreateOrganizationPage", () => {
     await user.type(screen.getByLabelText("Logo URL (optional)"), "https://example.test/logo.png");
     await user.click(screen.getByRole("button", { name: "Create organization" }));
 
-    expect(await screen.findByRole("heading", { name: "Settings of org_1" })).toBeTruthy();
+    await screen.findByRole("heading", { name: "Settings of org_1" });
     expect(router.state.location.pathname).toBe("/organizations/org_1/settings");
     expect(organization.create).toHaveBeenCalledWith({ name: "Rocket Club", slug: "rocket-club", logo: "https://example.test/logo.png" });
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Rocket Club is ready"));

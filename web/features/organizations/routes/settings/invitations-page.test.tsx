@@ -41,7 +41,7 @@ describe("InvitationsPage with a plan limit", () => {
     organization.inviteMember.mockResolvedValue({ data: { id: "inv_1" }, error: null });
     const user = userEvent.setup();
     const { notify } = renderPage({ usage: "Seats: 3 of 5" });
-    expect(await screen.findByText("Seats: 3 of 5")).toBeTruthy();
+    await screen.findByText("Seats: 3 of 5");
     await user.type(screen.getByLabelText("E-mail"), "ann@example.test");
     await user.click(screen.getByRole("button", { name: "Send invitation" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Invitation sent to ann@example.test"));
@@ -49,7 +49,7 @@ describe("InvitationsPage with a plan limit", () => {
 
   it("replaces the submit button with the locked state once every seat is used, disables the fields, and sends nothing", async () => {
     renderPage({ usage: "Seats: 5 of 5", locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p> });
-    expect(await screen.findByText("Your plan includes 5 seats. Upgrade or add seats to invite more.")).toBeTruthy();
+    await screen.findByText("Your plan includes 5 seats. Upgrade or add seats to invite more.");
     expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
     const email = screen.getByLabelText<HTMLInputElement>("E-mail");
     expect(
