@@ -56,6 +56,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   FAILED_TO_UNLINK_LAST_ACCOUNT: "This is your only way to sign in. Set a password or connect another provider first.",
   ACCOUNT_NOT_FOUND: "That sign-in method is no longer connected. Reload the page.",
   PROVIDER_NOT_FOUND: "That sign-in provider is not available here.",
+  PROVIDER_UNAVAILABLE: "That sign-in provider does not answer right now. Try again soon, or sign in another way.",
   // Usernames.
   USERNAME_IS_ALREADY_TAKEN: USERNAME_TAKEN_MESSAGE,
   USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN_LENGTH} characters.`,
