@@ -26,11 +26,28 @@ export const ERROR_CODES = {
   PLAN_LIMIT_REACHED: "PLAN_LIMIT_REACHED",
   /** A webhook delivery whose signature headers do not verify; the message is the spec's. */
   WEBHOOK_VERIFICATION_FAILED: "WEBHOOK_VERIFICATION_FAILED",
+  /** A configured sign-in provider whose discovery did not answer at start (server/auth/social-sign-in.ts). */
+  PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-export const ERROR_STATUS: Record<ErrorCode, number> = {
+/**
+ * Every code the server's domain code may throw (common/domain-error.ts): the app's own, the rules' below, and the
+ * spec's catalogue of better-auth codes.
+ */
+export type CatalogueCode =
+  | ErrorCode
+  | keyof typeof ORGANIZATION_ERROR_CODES
+  | keyof typeof PLATFORM_ADMIN_ERROR_CODES
+  | keyof typeof ACCOUNT_ERROR_CODES
+  | SpecCatalogueCode;
+
+/**
+ * The status of every catalogued code. The spec's codes have the spec's status (server/auth/spec-errors.ts answers
+ * better-auth's own refusals with them too).
+ */
+export const ERROR_STATUS: Record<CatalogueCode, number> = {
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -48,6 +65,52 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   PLAN_LIMIT_REACHED: 403,
   WEBHOOK_VERIFICATION_FAILED: 400,
+  PROVIDER_UNAVAILABLE: 503,
+  INVALID_METADATA: 400,
+  INVALID_TEAM_NAME: 400,
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: 400,
+  YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: 400,
+  LAST_PLATFORM_ADMIN: 400,
+  ADMIN_EMAILS_ADMIN: 400,
+  PASSWORD_REQUIRED: 400,
+  PASSWORD_UNCHANGED: 400,
+  SOLE_OWNER: 400,
+  INVALID_USERNAME_OR_PASSWORD: 401,
+  EMAIL_NOT_VERIFIED: 403,
+  UNEXPECTED_ERROR: 500,
+  USERNAME_IS_ALREADY_TAKEN: 422,
+  USERNAME_TOO_SHORT: 422,
+  USERNAME_TOO_LONG: 422,
+  INVALID_USERNAME: 422,
+  NO_ACTIVE_ORGANIZATION: 400,
+  MEMBER_NOT_FOUND: 400,
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: 400,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: 401,
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: 403,
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: 403,
+  ORGANIZATION_ALREADY_EXISTS: 400,
+  ORGANIZATION_NOT_FOUND: 400,
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: 400,
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: 403,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: 403,
+  TEAM_NOT_FOUND: 400,
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: 403,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: 403,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: 403,
+  UNABLE_TO_REMOVE_LAST_TEAM: 400,
+  ORGANIZATION_SLUG_ALREADY_TAKEN: 400,
+  FAILED_TO_CREATE_SESSION: 500,
+  YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: 403,
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_BAN_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: 403,
+  YOU_ARE_NOT_ALLOWED_TO_GET_USER: 403,
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: 403,
+  YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: 403,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -68,6 +131,8 @@ export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
   INVALID_TEAM_NAME: "team name must be at least 1 character",
   ORGANIZATION_NOT_FOUND: "Organization not found",
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "User is not a member of the organization",
+  /** A pending invitation of the address that another request created at the same moment (its unique index). */
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "User is already invited to this organization",
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "You are not allowed to delete this member",
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You are not allowed to delete this team",
 });

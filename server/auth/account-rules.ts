@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { sql, type Kysely } from "kysely";
+import { DomainError } from "../../common/domain-error";
 import { displayNameFrom } from "../../common/display-name";
 import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
@@ -83,7 +84,7 @@ export function accountRules() {
             if (!session) return;
             const accounts = await ctx.context.internalAdapter.findAccountByUserId(session.user.id);
             if (accounts.some((account) => account.providerId === "credential" && account.password)) {
-              throw APIError.from("BAD_REQUEST", ACCOUNT_ERROR_CODES.PASSWORD_REQUIRED);
+              throw DomainError.of(ACCOUNT_ERROR_CODES.PASSWORD_REQUIRED);
             }
           }),
         },
@@ -99,7 +100,7 @@ export function accountRules() {
               const session = await getSessionFromCtx(ctx);
               const account = session ? await ctx.context.internalAdapter.findCredentialAccount(session.user.id) : null;
               if (account?.password && (await ctx.context.password.verify({ hash: account.password, password: body.newPassword }))) {
-                throw APIError.from("BAD_REQUEST", ACCOUNT_ERROR_CODES.PASSWORD_UNCHANGED);
+                throw DomainError.of(ACCOUNT_ERROR_CODES.PASSWORD_UNCHANGED);
               }
             }
             return { context: { body: { ...body, revokeOtherSessions: true } } };

@@ -15,6 +15,7 @@ import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from 
 import { isPlatformAdmin } from "../../common/permissions";
 import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
+import { withDomainErrors } from "./domain-errors";
 import { adminEmails } from "./platform-admins";
 import { boundedPasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
@@ -164,7 +165,7 @@ export function createAuth(deps: AuthDeps) {
     ],
   } satisfies BetterAuthOptions;
 
-  return betterAuth(options);
+  return betterAuth(withDomainErrors(options));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { APIError } from "better-auth/api";
 import { z } from "zod";
+import { DomainError } from "../../common/domain-error";
 import {
   asSent,
   banDurationSchema,
@@ -242,7 +242,9 @@ function storeNormalisedNames(schema: z.ZodType, sent: unknown, parsed: unknown)
 function assertMatches(table: Record<string, z.ZodType>, path: string, value: unknown): void {
   const schema = Object.hasOwn(table, path) ? table[path] : undefined;
   const result = schema?.safeParse(value);
-  if (result && !result.success) throw APIError.from("BAD_REQUEST", { code: ERROR_CODES.VALIDATION_ERROR, message: describeIssues(result.error.issues) });
+  if (result && !result.success) {
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, describeIssues(result.error.issues));
+  }
   if (schema && result) storeNormalisedNames(schema, value, result.data);
 }
 

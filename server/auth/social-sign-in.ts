@@ -1,6 +1,8 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { createAuthMiddleware } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
+import { DomainError } from "../../common/domain-error";
+import { ERROR_CODES } from "../../common/error-codes";
 import type { Config } from "../config";
 
 /** The e-mail a provider asserted, kept for the account row written later in the same request. */
@@ -76,10 +78,10 @@ export function signInMethods(config: Pick<Config, "socialProviders">) {
             const requested = (ctx.body as { provider?: unknown } | undefined)?.provider;
             const isConfigured = config.socialProviders.some((provider) => provider.id === requested);
             if (isConfigured && !ctx.context.socialProviders.some((provider) => provider.id === requested)) {
-              throw new APIError("SERVICE_UNAVAILABLE", {
-                code: "PROVIDER_UNAVAILABLE",
-                message: "The sign-in provider does not answer. Try again in a moment, or sign in another way.",
-              });
+              throw new DomainError(
+                ERROR_CODES.PROVIDER_UNAVAILABLE,
+                "The sign-in provider does not answer. Try again in a moment, or sign in another way.",
+              );
             }
           }),
         },

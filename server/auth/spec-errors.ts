@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, dispatchAuthEndpoint, isAPIError, signUpEmail } from "better-auth/api";
+import { createAuthMiddleware, dispatchAuthEndpoint, isAPIError, signUpEmail } from "better-auth/api";
 import { USERNAME_ERROR_CODES } from "better-auth/plugins";
+import { DomainError } from "../../common/domain-error";
 import type { SpecCatalogueCode } from "../../common/error-codes";
 
 /**
@@ -77,7 +78,7 @@ export function specErrors(): BetterAuthPlugin {
               // The username plugin stores usernames in lowercase (its default normaliser, which the app keeps).
               const where = [{ field: "username", value: username.toLowerCase() }];
               const holder = await ctx.context.adapter.findOne({ model: "user", where });
-              if (holder) throw APIError.from("BAD_REQUEST", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+              if (holder) throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
             }
             if (typeof email !== "string") return;
             if (!(await ctx.context.internalAdapter.findUserByEmail(email.toLowerCase()))) return;

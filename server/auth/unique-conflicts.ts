@@ -1,4 +1,4 @@
-import { APIError } from "better-auth/api";
+import { DomainError } from "../../common/domain-error";
 import type { UniqueConflict } from "../http/errors";
 
 /** A sign-up or username change that lost a race on the username index answers like its sequential duplicate. */
@@ -6,9 +6,6 @@ export const accountUniqueConflicts: readonly UniqueConflict[] = [
   {
     indexes: ["user_username_key", "user.username"],
     answer: () =>
-      APIError.from("BAD_REQUEST", {
-        code: "USERNAME_IS_ALREADY_TAKEN",
-        message: "Username is already taken. Please try another.",
-      }),
+      new DomainError("USERNAME_IS_ALREADY_TAKEN", "Username is already taken. Please try another."),
   },
 ];

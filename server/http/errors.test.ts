@@ -1,6 +1,7 @@
 import { APIError } from "better-auth/api";
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
+import { DomainError } from "../../common/domain-error";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createAppErrorHandler } from "../app-errors";
 import { createDatabaseProbe } from "./errors";
@@ -20,6 +21,20 @@ async function answer(error: Error, path = "/api/thing"): Promise<{ status: numb
 const postgresUniqueViolation = (constraint: string) =>
   Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), { code: "23505", constraint });
 const sqliteUniqueViolation = (columns: string) => Object.assign(new Error(`UNIQUE constraint failed: ${columns}`), { code: "SQLITE_CONSTRAINT_UNIQUE" });
+
+describe("a DomainError thrown from an app route or let through by better-auth", () => {
+  test("answers its code's status from the catalogue, its message and its details, without logging", async () => {
+    const message = "Transfer ownership or delete these organizations first";
+    const error = new DomainError("SOLE_OWNER", message, [{ id: "o1" }]);
+    expect(await answer(error)).toEqual({ status: 400, body: { code: "SOLE_OWNER", message, details: [{ id: "o1" }] }, lines: [] });
+  });
+
+  test("answers the spec's status and message where the spec catalogues its code", async () => {
+    const error = new DomainError("ORGANIZATION_SLUG_ALREADY_TAKEN", "Organization slug already taken");
+    const body = { code: "ORGANIZATION_SLUG_ALREADY_TAKEN", message: "slug is taken" };
+    expect(await answer(error)).toMatchObject({ status: 400, body });
+  });
+});
 
 describe("an APIError thrown from an app route", () => {
   test("answers the spec's status and message where the spec catalogues its code", async () => {

@@ -2,26 +2,11 @@ import { isAPIError, type APIError } from "better-auth/api";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
-import { ERROR_CODES, ERROR_STATUS, type ErrorBody, type ErrorCode } from "../../common/error-codes";
+import { DomainError } from "../../common/domain-error";
+import { ERROR_CODES, ERROR_STATUS, type CatalogueCode, type ErrorBody } from "../../common/error-codes";
 import { serializeError, type Logger } from "../logger";
 import { currentRequestScope } from "../request-scope";
 import { withTimeout } from "../timeout";
-
-/** The one error type services throw; routes never build error responses by hand. */
-export class AppError extends Error {
-  constructor(
-    public readonly code: ErrorCode,
-    message: string,
-    public readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = "AppError";
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-}
 
 /**
  * The body of every error answer: the code clients branch on, a sentence, the details of a validation error, and
@@ -48,7 +33,7 @@ export async function withRequestIdInBody(response: Response): Promise<Response>
   return new Response(JSON.stringify({ ...body, requestId }), { status: response.status, statusText: response.statusText, headers });
 }
 
-export function errorResponse(c: Context, code: ErrorCode, message: string, details?: unknown): Response {
+export function errorResponse(c: Context, code: CatalogueCode, message: string, details?: unknown): Response {
   return c.json(errorBody(code, message, details), ERROR_STATUS[code] as 400);
 }
 
@@ -146,7 +131,12 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
   }
   const handle = async (error: Error, c: Context): Promise<Response> => {
     forgetReplacedBody(c);
-    if (error instanceof AppError) return errorResponse(c, error.code, error.message, error.details);
+    if (error instanceof DomainError) {
+      // A code of the spec's catalogue answers with the spec's message, as better-auth's own refusals do.
+      const spec = errorAnswers[error.code];
+      if (spec) return c.json(errorBody(error.code, spec.message, error.details), spec.status as 400);
+      return errorResponse(c, error.code, error.message, error.details);
+    }
     if (error instanceof HTTPException) {
       const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
       return c.json(errorBody(code, error.message || "Bad request"), error.status);
@@ -219,19 +209,19 @@ function describeIssues(error: z.ZodError): string {
 export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   const contentType = c.req.header("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new AppError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json");
+    throw new DomainError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, "Send the body as application/json");
   }
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
-    throw new AppError(ERROR_CODES.INVALID_JSON, "The request body is not valid JSON");
+    throw new DomainError(ERROR_CODES.INVALID_JSON, "The request body is not valid JSON");
   }
   return parseWith(schema, raw);
 }
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new AppError(ERROR_CODES.VALIDATION_ERROR, describeIssues(result.error), result.error.issues);
+  if (!result.success) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, describeIssues(result.error), result.error.issues);
   return result.data;
 }

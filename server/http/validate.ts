@@ -12,7 +12,7 @@ type Target = "query" | "json" | "param";
 type ValidatedInput<T extends Target, S extends z.ZodType> = T extends "json" ? z.input<S> : { [K in keyof z.input<S>]: ValidationTargets[T][string] };
 
 /**
- * Hono's validator with a zod schema: a refused value throws the app's `AppError` (400 VALIDATION_ERROR,
+ * Hono's validator with a zod schema: a refused value throws the app's `DomainError` (400 VALIDATION_ERROR,
  * "field: message"), so the one error handler answers; the handler reads `c.req.valid(target)`.
  */
 export function validate<T extends Target, S extends z.ZodType, E extends Env = Env, P extends string = string>(

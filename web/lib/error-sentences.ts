@@ -56,6 +56,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   FAILED_TO_UNLINK_LAST_ACCOUNT: "This is your only way to sign in. Set a password or connect another provider first.",
   ACCOUNT_NOT_FOUND: "That sign-in method is no longer connected. Reload the page.",
   PROVIDER_NOT_FOUND: "That sign-in provider is not available here.",
+  PROVIDER_UNAVAILABLE: "That sign-in provider does not answer right now. Try again soon, or sign in another way.",
   // Usernames.
   USERNAME_IS_ALREADY_TAKEN: USERNAME_TAKEN_MESSAGE,
   USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN_LENGTH} characters.`,
@@ -145,6 +146,63 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
 };
+
+/**
+ * The billing screens word some of the same codes for their readers (the payment provider, who may change billing):
+ * the organization's screens, and the platform admins' console, where the reader is staff. Same codes, same table's
+ * keys; only these sentences differ.
+ */
+const BILLING_SENTENCES: Readonly<Record<string, string>> = {
+  PLAN_LIMIT_REACHED: "Your plan's limit is reached. Upgrade or add seats to continue.",
+  FORBIDDEN: "Only owners and admins can change billing.",
+  UNAUTHORIZED: "Your session has ended. Sign in again to continue.",
+  NOT_FOUND: "We could not find this billing information. Reload the page and try again.",
+  CONFLICT: "Billing changed in the meantime. Reload the page to see the current plan, then try again.",
+  TOO_MANY_REQUESTS: "Too many attempts. Wait a minute, then try again.",
+  SERVICE_UNAVAILABLE: "The payment provider is not answering right now. Nothing was changed; try again in a moment.",
+  BAD_GATEWAY:
+    "The payment provider did not accept this change. Nothing was changed; try again, or contact support if it " +
+    "keeps happening.",
+  UPSTREAM_TIMEOUT:
+    "The payment provider did not answer in time. Reload the page in a moment: if the change is not there, try again " +
+    "(it is never made twice).",
+  VALIDATION_ERROR: "Some details are not right. Check them and try again.",
+  INTERNAL_ERROR: "Something went wrong on our side. Nothing was changed; try again in a moment.",
+};
+
+const ADMIN_BILLING_SENTENCES: Readonly<Record<string, string>> = {
+  ...BILLING_SENTENCES,
+  FORBIDDEN: "Only platform admins can do this.",
+  NOT_FOUND: "This organization no longer exists, or has no billing record.",
+  BAD_GATEWAY:
+    "The payment provider refused this request. Nothing was changed; check the order in the provider's dashboard.",
+};
+
+/** A VALIDATION_ERROR whose `details.fieldErrors` names the discount code: the server did not know the code. */
+export const DISCOUNT_CODE_REFUSED_MESSAGE = "That discount code is not valid. Check it, or leave the field empty.";
+
+/** The code a billing answer without a known code is worded as, by its status. */
+function billingCodeForStatus(status: number): string {
+  if (status === 401) return "UNAUTHORIZED";
+  if (status === 403) return "FORBIDDEN";
+  if (status === 404) return "NOT_FOUND";
+  if (status === 409) return "CONFLICT";
+  if (status === 429) return "TOO_MANY_REQUESTS";
+  if (status === 502) return "BAD_GATEWAY";
+  if (status === 503 || status === 504) return "SERVICE_UNAVAILABLE";
+  return status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR";
+}
+
+/** What a billing screen's reader is told for a billing endpoint's refusal: its code's sentence, or its status's. */
+export function billingErrorSentence(
+  error: { status: number; code?: string },
+  audience: "organization" | "admin",
+): string {
+  const table = audience === "admin" ? ADMIN_BILLING_SENTENCES : BILLING_SENTENCES;
+  if (error.code && Object.hasOwn(table, error.code)) return table[error.code]!;
+  if (audience === "admin" && error.status === 403) return ADMIN_BILLING_SENTENCES.FORBIDDEN!;
+  return table[billingCodeForStatus(error.status)]!;
+}
 
 /** For a code nobody worded (a new one): a sentence by status, never the server's own text. */
 function sentenceForStatus(status: number): string {

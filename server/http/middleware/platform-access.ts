@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { platformAllows, type PlatformPermissions } from "../../../common/permissions";
 import type { GetSession, SessionEnv } from "../app-env";
-import { AppError } from "../errors";
+import { DomainError } from "../../../common/domain-error";
 
 /**
  * The platform-admin console's guard: 401 without a session; 403 with the spec's access-check message unless the
@@ -16,9 +16,9 @@ export function requirePlatformPermission(
   const resource = Object.keys(permissions)[0] ?? "resource";
   return async (c, next) => {
     const session = await deps.getSession(c.req.raw.headers);
-    if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+    if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     if (session.session.impersonatedBy || !platformAllows(session.user, permissions, deps.adminUserIds)) {
-      throw new AppError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
+      throw new DomainError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
     }
     c.set("session", session);
     await next();

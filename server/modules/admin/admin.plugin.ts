@@ -5,7 +5,8 @@ import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
 import { bannedUserMessage } from "../../../common/admin.schemas";
-import { PLATFORM_ADMIN_ERROR_CODES } from "../../../common/error-codes";
+import { DomainError } from "../../../common/domain-error";
+import { PLATFORM_ADMIN_ERROR_CODES, type SpecCatalogueCode } from "../../../common/error-codes";
 import { isPlatformAdmin, platformAccessControl, platformAllows, platformRoles, type PlatformPermissions } from "../../../common/permissions";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
@@ -82,7 +83,7 @@ const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
 const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
 
 /** The permission each admin endpoint checks, with better-auth's code for its refusal (worded by spec-errors). */
-const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, string]>([
+const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, SpecCatalogueCode]>([
   ["/admin/set-role", [{ user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"]],
   ["/admin/create-user", [{ user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"]],
   ["/admin/list-users", [{ user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS"]],
@@ -105,10 +106,11 @@ export async function assertMayCallAdminEndpoint(ctx: HookContext, adminUserIds:
   const [permissions, code] = ENDPOINT_PERMISSIONS.get(ctx.path) ?? [];
   if (!permissions || !code) return;
   const session = await getSessionFromCtx(ctx);
+  // better-auth's own answer without a session (its session check's bodiless 401), not a refusal of the app's.
   if (!session) throw APIError.fromStatus("UNAUTHORIZED");
   if (session.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
   if (platformAllows(session.user as { id: string; role?: string | null }, permissions, adminUserIds)) return;
-  throw APIError.from("FORBIDDEN", { code, message: accessMessage(ctx.path) });
+  throw new DomainError(code, accessMessage(ctx.path));
 }
 
 /** The spec's access-check message, naming the resource the endpoint acts on. */
@@ -117,8 +119,8 @@ function accessMessage(path: string): string {
 }
 
 /** While an admin browses as someone else, the console is closed: only stopping the impersonation is open. */
-function closedWhileImpersonating(path: string): APIError {
-  return APIError.from("FORBIDDEN", { code: "FORBIDDEN", message: accessMessage(path) });
+function closedWhileImpersonating(path: string): DomainError {
+  return new DomainError("FORBIDDEN", accessMessage(path));
 }
 
 type AdminTarget = { id: string; email: string; emailVerified?: boolean | null; role?: string | null };
@@ -165,10 +167,10 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           // update would change a role, a ban or an e-mail past both.
           matcher: (context) => context.path === "/admin/update-user",
           handler: createAuthMiddleware(async () => {
-            throw APIError.from("NOT_FOUND", {
-              code: "NOT_FOUND",
-              message: "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password",
-            });
+            throw new DomainError(
+              "NOT_FOUND",
+              "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password",
+            );
           }),
         },
         {
@@ -183,7 +185,8 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             // Without the permission better-auth's own refusal answers, with the spec's message.
             if (!session || !userId || !may(session, permission)) return;
             if (ctx.path === "/admin/set-role") {
-              if (userId === session.user.id) throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
+              const { YOU_CANNOT_CHANGE_YOUR_OWN_ROLE } = PLATFORM_ADMIN_ERROR_CODES;
+              if (userId === session.user.id) throw DomainError.of(YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
               // A configured administrator id stays an admin whatever its role; a role that keeps `admin` demotes no one.
               if (isPlatformAdmin({ id: userId, role: rolesOf(body.role) }, adminUserIds)) return;
             }
@@ -193,10 +196,10 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             if (!target || !isPlatformAdmin(target, adminUserIds)) return;
             // The admin-emails plugin would grant the role again at the user's next update: no demotion would hold.
             if (ctx.path === "/admin/set-role" && isListedInAdminEmails(target, options.adminEmails)) {
-              throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.ADMIN_EMAILS_ADMIN);
+              throw DomainError.of(PLATFORM_ADMIN_ERROR_CODES.ADMIN_EMAILS_ADMIN);
             }
             if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
-              throw APIError.from("BAD_REQUEST", PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
+              throw DomainError.of(PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
             }
           }),
         },
@@ -208,11 +211,11 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             const data = body.data && typeof body.data === "object" ? (body.data as Body) : undefined;
             const username = text(data?.username);
             if (!data || !username) return;
-            if (username.length < USERNAME_MIN_LENGTH) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_TOO_SHORT);
-            if (username.length > USERNAME_MAX_LENGTH) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_TOO_LONG);
-            if (!USERNAME_PATTERN.test(username)) throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.INVALID_USERNAME);
+            if (username.length < USERNAME_MIN_LENGTH) throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_TOO_SHORT);
+            if (username.length > USERNAME_MAX_LENGTH) throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_TOO_LONG);
+            if (!USERNAME_PATTERN.test(username)) throw DomainError.of(USERNAME_ERROR_CODES.INVALID_USERNAME);
             if (await isTakenUsername(await currentDatabase(db), username.toLowerCase())) {
-              throw APIError.from("UNPROCESSABLE_ENTITY", USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
+              throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
             }
             return {
               context: { body: { ...body, data: { ...data, username: username.toLowerCase(), displayUsername: text(data.displayUsername) ?? username } } },

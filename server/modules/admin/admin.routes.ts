@@ -4,7 +4,7 @@ import { ERROR_CODES } from "../../../common/error-codes";
 import type { Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
 import {
@@ -34,7 +34,7 @@ export function adminRoutes(deps: { getSession: GetSession; adminUserIds: readon
     )
     .get("/users/:userId", users, validate("param", adminUserParamsSchema), async (c) => {
       const detail = await getUserDetail(deps.db, deps.adminUserIds, c.req.valid("param").userId);
-      if (!detail) throw new AppError(ERROR_CODES.NOT_FOUND, "user not found");
+      if (!detail) throw new DomainError(ERROR_CODES.NOT_FOUND, "user not found");
       return c.json(detail satisfies AdminUserDetail);
     })
     .get("/organizations", organizations, validate("query", adminOrganizationListQuerySchema), async (c) =>
@@ -42,7 +42,7 @@ export function adminRoutes(deps: { getSession: GetSession; adminUserIds: readon
     )
     .get("/organizations/:organizationId", organizations, validate("param", adminOrganizationParamsSchema), async (c) => {
       const detail = await getOrganizationDetail(deps.db, c.req.valid("param").organizationId);
-      if (!detail) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+      if (!detail) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
       return c.json(detail satisfies AdminOrganizationDetail);
     });
 }

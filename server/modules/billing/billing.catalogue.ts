@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "../../../common/error-codes";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import type { ProductCatalogue } from "./billing.context";
 import { toProviderError, type models, type ProviderClient } from "./billing.provider";
 import { isOffered } from "./billing.pricing";
@@ -29,6 +29,6 @@ export function createProductCatalogue(provider: () => ProviderClient): ProductC
 export async function getOfferedProduct(catalogue: ProductCatalogue, productId: string): Promise<models.Product> {
   const product = (await catalogue.products()).find((candidate) => candidate.id === productId);
   if (!product || !isOffered(product))
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, "Choose one of the plans on offer.");
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "Choose one of the plans on offer.");
   return product;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import type { Logger } from "../../logger";
 import type { AuditEventInput } from "../audit";
 import type { models, ProviderClient } from "./billing.provider";
@@ -30,7 +30,7 @@ export type SubscriptionChange = { updated: models.Subscription; event: Pick<Aud
 
 /** The provider client, or 503 when the deployment has none. */
 export function requireProvider(provider: ProviderClient | null): ProviderClient {
-  if (!provider) throw new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+  if (!provider) throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
   return provider;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FREE_PLAN_LIMITS, type PlanPrice } from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import {
   assertSeats,
   freePlan,
@@ -65,9 +65,9 @@ function seatRefusal(seats: number, used: number, planPrice: PlanPrice | null): 
     assertSeats(seats, used, planPrice);
     return null;
   } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe(ERROR_CODES.VALIDATION_ERROR);
-    return (error as AppError).message;
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe(ERROR_CODES.VALIDATION_ERROR);
+    return (error as DomainError).message;
   }
 }
 

@@ -1,6 +1,6 @@
 import { FREE_PLAN_LIMITS, type Plan, type PlanCatalogue, type PlanPrice } from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { limitsOf, planKeyOf, planNameOf } from "./billing.entitlements";
 import type { models } from "./billing.provider";
 import { isoText } from "./billing.projection";
@@ -105,13 +105,13 @@ export function initialSeats(asked: number | undefined, used: number, price: Pla
 /** Throws 422 when a seat count is outside the price's bounds or below the seats already used. */
 export function assertSeats(seats: number, used: number, price: PlanPrice | null): void {
   if (price?.minSeats != null && seats < price.minSeats) {
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, `Choose at least ${price.minSeats} seats.`);
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, `Choose at least ${price.minSeats} seats.`);
   }
   if (price?.maxSeats != null && seats > price.maxSeats) {
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, `Choose at most ${price.maxSeats} seats.`);
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, `Choose at most ${price.maxSeats} seats.`);
   }
   if (seats < used) {
-    throw new AppError(
+    throw new DomainError(
       ERROR_CODES.VALIDATION_ERROR,
       `Choose at least ${used} seats: members and pending invitations use ${used}. ` +
         "Remove members or cancel invitations first.",

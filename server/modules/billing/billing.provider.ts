@@ -1,6 +1,6 @@
 import { createPolar, type models, type Polar } from "@polar-sh/sdk/2026-10";
 import { ERROR_CODES } from "../../../common/error-codes";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 
 export type { models };
 export type ProviderClient = Polar;
@@ -57,20 +57,20 @@ export async function callProvider<T>(action: string, run: () => Promise<T>): Pr
   }
 }
 
-export function toProviderError(action: string, error: unknown): AppError {
-  if (error instanceof AppError) return error;
+export function toProviderError(action: string, error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
   // A request that timed out may have reached the provider: the answer cannot say nothing was changed.
   if (isTimeout(error)) {
-    return new AppError(
+    return new DomainError(
       ERROR_CODES.UPSTREAM_TIMEOUT,
       `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`,
     );
   }
   if (isProviderUnavailable(error)) {
-    return new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
+    return new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
   }
   const detail = providerDetail(error);
-  return new AppError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+  return new DomainError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
 }
 
 /** Whether a call failed because the provider could not act now (unreachable, overloaded, failing), not because it refused. */

@@ -13,7 +13,7 @@ import { ERROR_CODES } from "../../../common/error-codes";
 import { organizationParamsSchema } from "../../../common/organization.schemas";
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "../organizations";
@@ -41,7 +41,7 @@ export function billingRoutes(deps: RouteDeps) {
   const organization = "/organizations/:organizationId/billing";
   return new Hono<ScopedEnv>()
     .post("/billing/webhooks", async (c) => {
-      if (!verify) throw new AppError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+      if (!verify) throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
       const body = await c.req.text();
       const delivery = verify(body, c.req.raw.headers);
       const { duplicate } = await receiveWebhook(deps, { ...delivery, body });
@@ -86,7 +86,7 @@ export function adminBillingRoutes(deps: { getSession: GetSession; adminUserIds:
   const organization = "/organizations/:organizationId";
   const organizationView = async (organizationId: string): Promise<AdminOrganizationBilling> => {
     const found = await repository.findOrganization(deps.db, organizationId);
-    if (!found) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+    if (!found) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
     const [overview, refunds] = await Promise.all([deps.billing.overview(organizationId, []), deps.billing.refunds(organizationId)]);
     return { organization: found, overview, refunds };
   };

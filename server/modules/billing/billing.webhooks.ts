@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { ERROR_CODES } from "../../../common/error-codes";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import type { Billing, BillingDeps } from "./billing.service";
 import { organizationExists } from "../organizations";
 import type { models } from "./billing.provider";
@@ -23,11 +23,11 @@ export function createWebhookVerifier(secret: string): (body: string, headers: H
     try {
       verifier.verify(body, signed, { jsonParse: false });
     } catch (error) {
-      if (error instanceof WebhookVerificationError) throw new AppError(ERROR_CODES.WEBHOOK_VERIFICATION_FAILED, error.message);
+      if (error instanceof WebhookVerificationError) throw new DomainError(ERROR_CODES.WEBHOOK_VERIFICATION_FAILED, error.message);
       throw error;
     }
     const type = (parseJson(body) as { type?: unknown } | null)?.type;
-    if (typeof type !== "string" || !type) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "Invalid webhook payload");
+    if (typeof type !== "string" || !type) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "Invalid webhook payload");
     return { id: signed["webhook-id"], type };
   };
 }

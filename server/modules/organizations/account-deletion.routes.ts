@@ -4,7 +4,7 @@ import { ERROR_CODES } from "../../../common/error-codes";
 import type { AccountDeletionPreview } from "../../../common/organization.schemas";
 import type { Database } from "../../db/schema";
 import type { AppEnv, GetSession } from "../../http/app-env";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { previewAccountDeletion } from "./account-deletion";
 
 /**
@@ -15,7 +15,7 @@ import { previewAccountDeletion } from "./account-deletion";
 export function accountDeletionRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return new Hono<AppEnv>().get("/deletion-preview", async (c) => {
     const session = await deps.getSession(c.req.raw.headers);
-    if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+    if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     return c.json((await previewAccountDeletion(deps.db, session.user.id)) satisfies AccountDeletionPreview);
   });
 }

@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, deleteUser } from "better-auth/api";
+import { createAuthMiddleware, deleteUser } from "better-auth/api";
 import type { Kysely } from "kysely";
+import { DomainError } from "../../../common/domain-error";
 import { ACCOUNT_ERROR_CODES } from "../../../common/error-codes";
 import type { AccountDeletionPreview, OrganizationSummary } from "../../../common/organization.schemas";
 import { currentDatabase } from "../../db/current-database";
@@ -56,7 +57,7 @@ async function releaseAccountOrganizations(options: AccountDeletionOptions, user
   await lockAccountOrganizations(db, userId);
   const { deletedWithAccount, soleOwnerOf } = await previewAccountDeletion(db, userId);
   if (soleOwnerOf.length > 0) {
-    throw new APIError("BAD_REQUEST", { ...ACCOUNT_ERROR_CODES.SOLE_OWNER, details: soleOwnerOf });
+    throw DomainError.of(ACCOUNT_ERROR_CODES.SOLE_OWNER, soleOwnerOf);
   }
   const session = (call?.context?.session ?? null) as AuditedSession | null;
   const headers = call?.headers;

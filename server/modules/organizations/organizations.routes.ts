@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
 import type { GetSession } from "../../http/app-env";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { replayable } from "../../http/response-cache";
 import { validate } from "../../http/validate";
 import { auditCsvResponse, auditLogQuerySchema, exportAuditLog, listAuditLog, withoutPaging, type AuditLogPage } from "../audit";
@@ -36,7 +36,7 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
 export function invitationRoutes(deps: { db: Kysely<Database> }) {
   return new Hono().get("/:invitationId", validate("param", invitationParamsSchema), async (c) => {
     const preview = await getInvitationPreview(deps.db, c.req.valid("param").invitationId);
-    if (!preview) throw new AppError(ERROR_CODES.NOT_FOUND, "invitation not found");
+    if (!preview) throw new DomainError(ERROR_CODES.NOT_FOUND, "invitation not found");
     return c.json(preview satisfies InvitationPreview);
   });
 }

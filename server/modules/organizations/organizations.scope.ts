@@ -4,7 +4,7 @@ import { ERROR_CODES } from "../../../common/error-codes";
 import { rolesAllow, type OrganizationPermissions } from "../../../common/permissions";
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
-import { AppError } from "../../http/errors";
+import { DomainError } from "../../../common/domain-error";
 import { findMembership } from "./organizations.repository";
 import type { OrganizationScope } from "./organizations.schemas";
 
@@ -21,12 +21,12 @@ export function requireOrganizationScope(deps: { getSession: GetSession; db: Kys
   return async (c, next) => {
     if (c.get("scope")?.organizationId === c.req.param("organizationId")) return next();
     const session = await deps.getSession(c.req.raw.headers);
-    if (!session) throw new AppError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+    if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
-    if (!organizationId) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+    if (!organizationId) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
     const scope = await findMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
-    if (!scope) throw new AppError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
+    if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
     c.set("session", session);
     c.set("scope", scope);
     await next();
@@ -38,7 +38,7 @@ export function requireOrganizationPermission(c: Context<ScopedEnv>, permissions
   const scope = c.get("scope");
   if (!rolesAllow(scope.roles.join(","), permissions)) {
     const resource = Object.keys(permissions)[0] ?? "resource";
-    throw new AppError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
+    throw new DomainError(ERROR_CODES.FORBIDDEN, `You are not allowed to access resource: ${resource}`);
   }
   return scope;
 }

@@ -1,5 +1,5 @@
-import { APIError } from "better-auth/api";
 import { describe, expect, it } from "vitest";
+import { DomainError } from "../../../common/domain-error";
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH } from "./organizations.schemas";
 import { normalizeMetadata } from "./organizations.service";
 
@@ -14,15 +14,16 @@ function refusal(input: unknown): { status: unknown; message: string } {
   try {
     normalizeMetadata(input);
   } catch (error) {
-    expect(error).toBeInstanceOf(APIError);
-    return { status: (error as APIError).status, message: (error as APIError).message };
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe("INVALID_METADATA");
+    return { status: (error as DomainError).status, message: (error as DomainError).message };
   }
   throw new Error(`normalizeMetadata accepted ${JSON.stringify(input)?.slice(0, 80)}`);
 }
 
 describe("normalizeMetadata", () => {
   it("refuses metadata nested 100,000 levels deep with a 400, walking no further than the limit", () => {
-    expect(refusal(nested(100_000))).toEqual({ status: "BAD_REQUEST", message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep` });
+    expect(refusal(nested(100_000))).toEqual({ status: 400, message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep` });
   });
 
   it("passes no metadata through as undefined", () => {
@@ -42,7 +43,7 @@ describe("normalizeMetadata", () => {
   it(`accepts exactly ${METADATA_MAX_DEPTH} levels and refuses ${METADATA_MAX_DEPTH + 1}`, () => {
     expect(normalizeMetadata(nested(METADATA_MAX_DEPTH))).toEqual(nested(METADATA_MAX_DEPTH));
     expect(normalizeMetadata(JSON.stringify(nested(METADATA_MAX_DEPTH)))).toEqual(nested(METADATA_MAX_DEPTH));
-    const tooDeep = { status: "BAD_REQUEST", message: "metadata may be nested at most 10 levels deep" };
+    const tooDeep = { status: 400, message: "metadata may be nested at most 10 levels deep" };
     expect(refusal(nested(METADATA_MAX_DEPTH + 1))).toEqual(tooDeep);
     expect(refusal(JSON.stringify(nested(METADATA_MAX_DEPTH + 1)))).toEqual(tooDeep);
   });
@@ -61,7 +62,7 @@ describe("normalizeMetadata", () => {
     expect(normalizeMetadata(JSON.stringify(exact))).toEqual(exact);
 
     const over = { blob: "x".repeat(METADATA_MAX_BYTES - overhead + 1) };
-    const tooLarge = { status: "BAD_REQUEST", message: "metadata may be at most 16 KB" };
+    const tooLarge = { status: 400, message: "metadata may be at most 16 KB" };
     expect(refusal(over)).toEqual(tooLarge);
     expect(refusal(JSON.stringify(over))).toEqual(tooLarge);
   });
@@ -74,7 +75,7 @@ describe("normalizeMetadata", () => {
   });
 
   it("refuses prototype-polluting keys at any depth", () => {
-    expect(refusal('{"__proto__":{"polluted":true}}')).toEqual({ status: "BAD_REQUEST", message: 'metadata may not contain the key "__proto__"' });
+    expect(refusal('{"__proto__":{"polluted":true}}')).toEqual({ status: 400, message: 'metadata may not contain the key "__proto__"' });
     expect(refusal('{"a":{"b":{"__proto__":{}}}}').message).toBe('metadata may not contain the key "__proto__"');
     expect(refusal({ constructor: { prototype: { polluted: true } } }).message).toBe('metadata may not contain the key "constructor"');
     expect(refusal({ nested: { prototype: 1 } }).message).toBe('metadata may not contain the key "prototype"');
@@ -83,7 +84,7 @@ describe("normalizeMetadata", () => {
 
   it("refuses what is not a map", () => {
     for (const input of [[1, 2], "[1,2]", 42, "42", '"text"', "null", true]) {
-      expect(refusal(input).status).toBe("BAD_REQUEST");
+      expect(refusal(input).status).toBe(400);
     }
     expect(refusal([1]).message).toBe("metadata must be an object");
     expect(refusal("{not json").message).toBe("metadata is not valid JSON");

@@ -1,5 +1,5 @@
-import { APIError } from "better-auth/api";
 import type { Kysely } from "kysely";
+import { DomainError } from "../../../common/domain-error";
 import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
 import {
@@ -34,7 +34,7 @@ import {
 
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-const invalidMetadata = (message: string) => APIError.from("BAD_REQUEST", { ...ORGANIZATION_ERROR_CODES.INVALID_METADATA, message });
+const invalidMetadata = (message: string) => new DomainError(ORGANIZATION_ERROR_CODES.INVALID_METADATA.code, message);
 
 /** Walks at most `max` + 1 levels, so hostile nesting costs no more than allowed nesting (and cannot overflow the stack). */
 function isNestedDeeperThan(value: unknown, max: number, depth = 1): boolean {
@@ -70,14 +70,14 @@ export function normalizeMetadata(metadata: unknown): Record<string, unknown> | 
 
 /** A team needs a name that is not blank. */
 export function assertValidTeamName(name: unknown): void {
-  if (typeof name !== "string" || name.trim().length < 1) throw APIError.from("BAD_REQUEST", ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
+  if (typeof name !== "string" || name.trim().length < 1) throw DomainError.of(ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
 }
 
 /** The spec: a member cannot delete a team they belong to (better-auth only checks the active team). */
 export async function assertMayDeleteTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; teamId: string }): Promise<void> {
   const scope = await findMembership(db, input.organizationId, input.userId);
   if (scope && (await isTeamMember(db, scope, input.teamId)))
-    throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM);
+    throw DomainError.of(ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM);
 }
 
 /** An expired pending invitation would otherwise make re-inviting the address fail on the unique index. */
@@ -100,7 +100,7 @@ export async function assertMayRemoveMember(db: Kysely<Database>, input: { userI
   // No such member: better-auth answers that itself.
   if (targetRole === undefined) return;
   if (targetRole.split(",").some((role) => role.trim() === "owner") && !hasRole(caller, "owner")) {
-    throw APIError.from("UNAUTHORIZED", ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER);
+    throw DomainError.of(ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER);
   }
 }
 
@@ -117,8 +117,8 @@ export async function assertMemberOfRequestedOrganization(
   const organizationId = requested.organizationId ?? (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
   if (!organizationId) return;
   const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
-  if (!exists) throw APIError.from("BAD_REQUEST", ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
-  if (!membership) throw APIError.from("FORBIDDEN", ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
+  if (!exists) throw DomainError.of(ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
+  if (!membership) throw DomainError.of(ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { LimitedResource } from "../../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../../common/error-codes";
 import { currentDatabase } from "../../../db/current-database";
 import type { Database } from "../../../db/schema";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import { countSeats, countTeams, lockOrganization } from "../../organizations";
 import { entitlementsFrom, freePlanSummary, limitReachedMessage, planNameOf } from "../billing.entitlements";
 import { stateOf } from "../billing.projection";
@@ -31,7 +31,7 @@ export async function assertWithinLimit(
   const used = resource === "members" ? await countSeats(trx, scope) : await countTeams(trx, scope);
   if (used + (typeof adding === "number" ? adding : await adding(trx)) <= limit) return;
   const plan = subscription ? planNameOf(subscription.product) : freePlanSummary().name;
-  throw new AppError(ERROR_CODES.PLAN_LIMIT_REACHED, limitReachedMessage(resource, plan, limit), {
+  throw new DomainError(ERROR_CODES.PLAN_LIMIT_REACHED, limitReachedMessage(resource, plan, limit), {
     resource,
     limit,
     used,

@@ -1,6 +1,6 @@
 import type { PlanPrice } from "../../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import { getOfferedProduct } from "../billing.catalogue";
 import type { BillingContext, SubscriptionChange } from "../billing.context";
 import { planNameOf } from "../billing.entitlements";
@@ -15,11 +15,11 @@ export async function changePlan(
 ): Promise<SubscriptionChange> {
   const product = await getOfferedProduct(deps.catalogue, productId);
   if (product.id === subscription.product_id)
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The organization is already on this plan.");
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "The organization is already on this plan.");
   // The provider's plan change carries no seat count: moving between per-seat and flat pricing is a new subscription.
   if ((priceOf(product) as PlanPrice).perSeat !== (subscription.seats != null)) {
     const name = planNameOf(product);
-    throw new AppError(
+    throw new DomainError(
       ERROR_CODES.VALIDATION_ERROR,
       `${name} is priced differently (per seat or per organization): cancel the current subscription, ` +
         `then subscribe to ${name} when it ends.`,

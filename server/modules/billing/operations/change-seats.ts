@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import { countSeats } from "../../organizations";
 import type { BillingContext, SubscriptionChange } from "../billing.context";
 import { assertSeats, priceOf } from "../billing.pricing";
@@ -13,7 +13,7 @@ export async function changeSeats(
   subscription: models.Subscription,
   seats: number,
 ): Promise<SubscriptionChange> {
-  if (subscription.seats == null) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");
+  if (subscription.seats == null) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");
   const used = await countSeats(deps.db, scope);
   assertSeats(seats, used, priceOf(subscription.product));
   const updated = await callProvider("change the seats", () =>

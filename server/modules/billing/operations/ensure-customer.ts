@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { BillingContext } from "../billing.context";
 import { isNotFound, providerStatus, toProviderError } from "../billing.provider";
 import * as repository from "../billing.repository";
@@ -14,7 +14,7 @@ export async function ensureCustomer(deps: Deps, scope: repository.BillingScope)
   const existing = await findProviderCustomer(deps, scope);
   if (existing) return existing;
   const organization = await repository.findOrganization(deps.db, scope.organizationId);
-  if (!organization) throw new AppError(ERROR_CODES.NOT_FOUND, "organization not found");
+  if (!organization) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
   try {
     const created = await client.customers.create({
       type: "team",

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { ERROR_CODES } from "../../../../common/error-codes";
 import type { Database } from "../../../db/schema";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import { isChangeable, isCurrent } from "../billing.entitlements";
 import type { models } from "../billing.provider";
 import * as repository from "../billing.repository";
@@ -22,7 +22,7 @@ export async function getChangeableSubscription(
 ): Promise<models.Subscription> {
   const subscription = await findCurrentSubscription(db, scope);
   if (!subscription || !isChangeable(subscription)) {
-    throw new AppError(
+    throw new DomainError(
       ERROR_CODES.CONFLICT,
       "This organization has no subscription to change: choose a plan to subscribe.",
     );

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { CheckoutProgress } from "../../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../../common/error-codes";
 import type { Database } from "../../../db/schema";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { BillingContext } from "../billing.context";
 import { stateOf } from "../billing.projection";
 import { isNotFound, toProviderError, type models } from "../billing.provider";
@@ -18,12 +18,12 @@ export async function getCheckoutProgress(
   try {
     checkout = await deps.provider().checkouts.get(checkoutId);
   } catch (error) {
-    if (isNotFound(error)) throw new AppError(ERROR_CODES.NOT_FOUND, "checkout not found");
+    if (isNotFound(error)) throw new DomainError(ERROR_CODES.NOT_FOUND, "checkout not found");
     throw toProviderError("read the checkout", error);
   }
   const { organizationId } = scope;
   if (checkout.external_customer_id !== organizationId && checkout.metadata.organization_id !== organizationId) {
-    throw new AppError(ERROR_CODES.NOT_FOUND, "checkout not found");
+    throw new DomainError(ERROR_CODES.NOT_FOUND, "checkout not found");
   }
   return checkoutProgressOf(deps.db, scope, checkout);
 }

@@ -1,6 +1,6 @@
 import type { BillingRefund, RefundBody } from "../../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { AuditContext } from "../../audit";
 import type { BillingContext } from "../billing.context";
 import { toRefund } from "../billing.projection";
@@ -16,12 +16,12 @@ export async function refundOrder(
   audit: AuditContext,
 ): Promise<BillingRefund> {
   const order = await repository.findObject<models.Order>(deps.db, scope, "order", body.orderId);
-  if (!order) throw new AppError(ERROR_CODES.NOT_FOUND, "order not found");
+  if (!order) throw new DomainError(ERROR_CODES.NOT_FOUND, "order not found");
   const refundable = order.total_amount - order.refunded_amount;
   const amount = body.amount ?? refundable;
-  if (refundable <= 0) throw new AppError(ERROR_CODES.VALIDATION_ERROR, "This order has been refunded in full.");
+  if (refundable <= 0) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "This order has been refunded in full.");
   if (amount > refundable) {
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, `Refund at most ${refundable} (the amount not refunded yet).`);
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, `Refund at most ${refundable} (the amount not refunded yet).`);
   }
   const comment = body.comment ?? null;
   const created = await callProvider("refund the order", () =>

@@ -1,5 +1,5 @@
 import { currentDatabase } from "../../../db/current-database";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { BillingContext } from "../billing.context";
 import { isNotFound, toProviderError } from "../billing.provider";
 import * as repository from "../billing.repository";
@@ -19,7 +19,7 @@ export async function releaseOrganization(
   } catch (error) {
     if (!isNotFound(error)) {
       const failure = toProviderError("end this organization's subscription", error);
-      throw new AppError(failure.code, `${failure.message} The organization was not deleted.`);
+      throw new DomainError(failure.code, `${failure.message} The organization was not deleted.`);
     }
   }
 }

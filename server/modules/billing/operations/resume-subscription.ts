@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { BillingContext, SubscriptionChange } from "../billing.context";
 import { callProvider, type models } from "../billing.provider";
 
@@ -9,7 +9,7 @@ export async function resumeSubscription(
   subscription: models.Subscription,
 ): Promise<SubscriptionChange> {
   if (!subscription.cancel_at_period_end)
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, "The subscription is not set to cancel.");
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "The subscription is not set to cancel.");
   const updated = await callProvider("resume the subscription", () =>
     deps.provider().subscriptions.update(subscription.id, { cancel_at_period_end: false }),
   );

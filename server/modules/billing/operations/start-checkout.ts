@@ -1,6 +1,6 @@
 import type { CheckoutBody, PlanPrice, UrlResponse } from "../../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../../common/error-codes";
-import { AppError } from "../../../http/errors";
+import { DomainError } from "../../../../common/domain-error";
 import type { AuditContext } from "../../audit";
 import { countSeats } from "../../organizations";
 import { getOfferedProduct } from "../billing.catalogue";
@@ -26,7 +26,7 @@ export async function startCheckout(
   const product = await getOfferedProduct(deps.catalogue, body.productId);
   const current = await findCurrentSubscription(deps.db, scope);
   if (current && isChangeable(current)) {
-    throw new AppError(ERROR_CODES.CONFLICT, "This organization already has a subscription: change its plan instead.");
+    throw new DomainError(ERROR_CODES.CONFLICT, "This organization already has a subscription: change its plan instead.");
   }
   const price = priceOf(product) as PlanPrice;
   let seats: number | undefined;
@@ -65,7 +65,7 @@ async function findDiscountId(deps: Pick<BillingContext, "provider">, code: stri
   );
   const discount = page.items.find((candidate) => candidate.code?.toLowerCase() === code.toLowerCase());
   if (!discount) {
-    throw new AppError(ERROR_CODES.VALIDATION_ERROR, "That discount code is not valid.", {
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "That discount code is not valid.", {
       fieldErrors: { discountCode: ["That discount code is not valid."] },
     });
   }

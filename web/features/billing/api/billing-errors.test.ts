@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../lib/api-error";
-import { billingErrorMessage, DISCOUNT_CODE_INVALID, DISCOUNT_CODE_INVALID_MESSAGE, toBillingError } from "./billing-errors";
+import { DISCOUNT_CODE_REFUSED_MESSAGE } from "../../../lib/error-sentences";
+import { billingErrorMessage, isDiscountCodeRefusal, toBillingError } from "./billing-errors";
 
 describe("billing errors in product words", () => {
   it("words each code the billing endpoints answer with, not the server's message", () => {
@@ -31,13 +32,16 @@ describe("billing errors in product words", () => {
     expect(billingErrorMessage(new ApiError("forbidden", 403, "FORBIDDEN"), "admin")).toBe("Only platform admins can do this.");
   });
 
-  it("keeps the status and code, and turns an unknown discount code into its own code for the form", () => {
+  it("keeps the status, code and details, and words an unknown discount code for its field", () => {
     const rewritten = toBillingError(new ApiError("Request failed", 409, "CONFLICT"));
     expect(rewritten).toMatchObject({ status: 409, code: "CONFLICT" });
     const discount = toBillingError(
       new ApiError("That discount code is not valid.", 400, "VALIDATION_ERROR", { fieldErrors: { discountCode: ["That discount code is not valid."] } }),
     );
-    expect(discount).toMatchObject({ status: 400, code: DISCOUNT_CODE_INVALID, message: DISCOUNT_CODE_INVALID_MESSAGE });
+    expect(discount).toMatchObject({ status: 400, code: "VALIDATION_ERROR", message: DISCOUNT_CODE_REFUSED_MESSAGE });
+    expect(isDiscountCodeRefusal(discount)).toBe(true);
+    const seats = new ApiError("seats", 400, "VALIDATION_ERROR", { fieldErrors: { seats: ["too many"] } });
+    expect(isDiscountCodeRefusal(seats)).toBe(false);
     const network = new TypeError("Failed to fetch");
     expect(toBillingError(network)).toBe(network);
   });

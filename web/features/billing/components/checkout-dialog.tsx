@@ -5,7 +5,7 @@ import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useStartCheckout } from "../api/billing";
-import { DISCOUNT_CODE_INVALID } from "../api/billing-errors";
+import { isDiscountCodeRefusal } from "../api/billing-errors";
 import { formatPrice, formatSeatTotal } from "./billing-format";
 import type { PlanChoice } from "./plan-comparison";
 
@@ -13,11 +13,17 @@ function CheckoutForm({ organizationId, choice, onCancel }: { organizationId: st
   const startCheckout = useStartCheckout(organizationId);
   const form = useZodForm(checkoutBodySchema, {
     defaultValues: { productId: choice.price.productId, discountCode: "", seats: choice.seats },
-    serverErrors: { [DISCOUNT_CODE_INVALID]: "discountCode" },
   });
   const isRedirecting = form.formState.isSubmitting || startCheckout.isSuccess;
   const onSubmit = form.submit(async ({ productId, discountCode, seats }) => {
-    await startCheckout.mutateAsync({ productId, ...(discountCode ? { discountCode } : {}), ...(seats === undefined ? {} : { seats }) });
+    try {
+      const body = { productId, ...(discountCode ? { discountCode } : {}), ...(seats === undefined ? {} : { seats }) };
+      await startCheckout.mutateAsync(body);
+    } catch (error) {
+      // An unknown discount code is shown on its field; every other refusal above the form.
+      if (!isDiscountCodeRefusal(error)) throw error;
+      form.setServerError(error, "discountCode");
+    }
   });
 
   return (
