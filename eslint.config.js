@@ -173,7 +173,9 @@ export default tseslint.config(
       "boundaries/files": files,
       // Static imports, `export ... from`, `require()`, dynamic `import("...")` and type-level `import("...")` all count.
       "boundaries/dependency-nodes": ["import", "export", "require", "dynamic-import"],
-      "boundaries/additional-dependency-nodes": [{ selector: "TSImportType > Literal", kind: "type", name: "type-import" }],
+      "boundaries/additional-dependency-nodes": [
+        { selector: "TSImportType > Literal", kind: "type", name: "type-import" },
+      ],
     },
     rules: {
       "boundaries/dependencies": [

@@ -25,7 +25,10 @@ const SCENARIOS: Array<{ title: string; query: Record<string, string> }> = [
   { title: "search a common term", query: { q: "son" } },
   { title: "search a term matching nobody", query: { q: "xqzvw" } },
   { title: "search a 2-letter term", query: { q: "li" } },
-  { title: "search a common term, broad filters", query: { q: "son", status: "active", verified: "yes", role: "user" } },
+  {
+    title: "search a common term, broad filters",
+    query: { q: "son", status: "active", verified: "yes", role: "user" },
+  },
   { title: "search a 2-letter term, broad filters", query: { q: "li", status: "active", verified: "yes" } },
   { title: "search a common term, by name", query: { q: "son", sort: "name", order: "asc" } },
   { title: "banned and unverified", query: { status: "banned", verified: "no" } },
@@ -39,7 +42,12 @@ function percentile(sorted: number[], fraction: number): number {
 type Summary = { p50: number; p95: number; p99: number; max: number };
 
 function summary(sorted: number[]): Summary {
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }
 
 /** Every call's time, sorted, with `callers` loops of `runs` calls each running at once. */
@@ -66,7 +74,9 @@ try {
   const started = performance.now();
   await insertUsers(db, buildUsers(USERS, dialect, now));
   await settle(handle);
-  console.log(`${dialect}: ${USERS.toLocaleString("en")} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${dialect}: ${USERS.toLocaleString("en")} users seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const columns = ["p50", "p95", "p99", "max"] as const;
   const header = columns.map((column) => `${column} ms`.padStart(8)).join(" ");
   console.log(`${"scenario".padEnd(38)} ${"matches".padStart(8)} │ alone ${header} │ ${CALLERS} callers ${header}`);
@@ -79,8 +89,10 @@ try {
     const alone = summary(await timeCalls(1, RUNS, call));
     if (alone.p95 >= BUDGET_MS) slow.push(`${scenario.title} (p95 alone ${alone.p95.toFixed(1)} ms)`);
     const together = scenario.query.q ? summary(await timeCalls(CALLERS, RUNS_PER_CALLER, call)) : undefined;
-    if (together && together.p99 >= BUDGET_MS) slow.push(`${scenario.title} (p99 with ${CALLERS} callers ${together.p99.toFixed(1)} ms)`);
-    const cells = (times: Summary | undefined) => columns.map((column) => (times ? times[column].toFixed(2) : "").padStart(8)).join(" ");
+    if (together && together.p99 >= BUDGET_MS)
+      slow.push(`${scenario.title} (p99 with ${CALLERS} callers ${together.p99.toFixed(1)} ms)`);
+    const cells = (times: Summary | undefined) =>
+      columns.map((column) => (times ? times[column].toFixed(2) : "").padStart(8)).join(" ");
     console.log(
       `${scenario.title.padEnd(38)} ${String(total).padStart(8)} │       ${cells(alone)} │ ${" ".repeat(`${CALLERS} callers `.length)}${cells(together)}`,
     );

@@ -4,12 +4,19 @@ import path from "node:path";
 import { root } from "./processes";
 
 type CallFrame = { functionName: string; url: string; lineNumber: number };
-type CpuProfile = { nodes: Array<{ id: number; callFrame: CallFrame }>; startTime: number; samples: number[]; timeDeltas: number[] };
+type CpuProfile = {
+  nodes: Array<{ id: number; callFrame: CallFrame }>;
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+};
 export type SelfTime = { name: string; ms: number };
 
 /** The one profile node writes into `dir` when the process exits, or undefined when it wrote none (killed). */
 export function readProfile(dir: string): CpuProfile | undefined {
-  const file = readdirSync(dir, { withFileTypes: true }).find((entry) => entry.isFile() && entry.name.endsWith(".cpuprofile"));
+  const file = readdirSync(dir, { withFileTypes: true }).find(
+    (entry) => entry.isFile() && entry.name.endsWith(".cpuprofile"),
+  );
   return file && (JSON.parse(readFileSync(path.join(dir, file.name), "utf8")) as CpuProfile);
 }
 
@@ -26,14 +33,27 @@ function location(frame: CallFrame): string {
  * Self time per function, largest first, over the samples taken between `from` and `to` (µs on the monotonic clock,
  * which V8's profile and `process.hrtime` share), leaving out idle time and the frames `exclude` names.
  */
-export function selfTimes(profile: CpuProfile, from: number, to: number, exclude: (frame: CallFrame) => boolean): SelfTime[] {
+export function selfTimes(
+  profile: CpuProfile,
+  from: number,
+  to: number,
+  exclude: (frame: CallFrame) => boolean,
+): SelfTime[] {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const totals = new Map<string, number>();
   let at = profile.startTime;
   profile.samples.forEach((id, index) => {
     at += profile.timeDeltas[index] ?? 0;
     const frame = frames.get(id);
-    if (at < from || at > to || !frame || frame.functionName === "(idle)" || frame.functionName === "(root)" || exclude(frame)) return;
+    if (
+      at < from ||
+      at > to ||
+      !frame ||
+      frame.functionName === "(idle)" ||
+      frame.functionName === "(root)" ||
+      exclude(frame)
+    )
+      return;
     // A sample stands for the time until the next one.
     const spent = profile.timeDeltas[index + 1] ?? 0;
     const name = `${frame.functionName || "(anonymous)"}${location(frame)}`;

@@ -11,7 +11,15 @@ export async function measureFirstLoad(baseUrl: string): Promise<FirstLoadJavaSc
   if (!existsSync(CHROMIUM)) return { notMeasured: `${CHROMIUM} is missing (Debian: apt-get install chromium)` };
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     // The browser test's device and headers.

@@ -34,8 +34,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests: options.paths.map((path) => ({
       method: "GET" as const,
       path,
-      setupRequest: (request) => ({ ...request, headers: { ...request.headers, "x-forwarded-for": nextClientAddress() } }),
+      setupRequest: (request) => ({
+        ...request,
+        headers: { ...request.headers, "x-forwarded-for": nextClientAddress() },
+      }),
     })),
   });
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+  };
 }

@@ -34,7 +34,12 @@ export async function startServer(options: {
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const baseUrl = `http://127.0.0.1:${options.port}`;
-  const server: ServerProcess = { pid: child.pid ?? 0, baseUrl, logFile: options.logFile, stop: () => stop(child).finally(() => log.end()) };
+  const server: ServerProcess = {
+    pid: child.pid ?? 0,
+    baseUrl,
+    logFile: options.logFile,
+    stop: () => stop(child).finally(() => log.end()),
+  };
   try {
     await waitUntilReady(`${baseUrl}${options.readyPath}`, child, options.logFile, 90_000);
   } catch (error) {
@@ -47,7 +52,8 @@ export async function startServer(options: {
 async function waitUntilReady(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited with code ${child.exitCode} before it was ready:\n${tail(logFile)}`);
+    if (child.exitCode !== null)
+      throw new Error(`${url}: the server exited with code ${child.exitCode} before it was ready:\n${tail(logFile)}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -79,7 +85,8 @@ export function readMemory(pid: number): { rss: number; highWaterMark: number } 
   } catch {
     return undefined;
   }
-  const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+  const kilobytes = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
   return { rss: kilobytes("VmRSS"), highWaterMark: kilobytes("VmHWM") };
 }
 

@@ -15,10 +15,13 @@ export type BenchAccount = { email: string; password: string; userId: string; or
  * so that the measured pid is the server's; the builds are fresh, so it runs the compiled server at once.
  */
 function startCommand(): { nodeFlags: string[]; entry: string } {
-  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
   const [node, ...rest] = scripts.start.split(/\s+/);
   const entry = rest.pop();
-  if (node !== "node" || !entry) throw new Error(`package.json's start script is not "node [flags] file": ${scripts.start}`);
+  if (node !== "node" || !entry)
+    throw new Error(`package.json's start script is not "node [flags] file": ${scripts.start}`);
   return { nodeFlags: rest, entry };
 }
 
@@ -26,7 +29,10 @@ function startCommand(): { nodeFlags: string[]; entry: string } {
  * The product as `npm start` runs it, in a process of its own; development mode (the default), with the bench's database.
  * `nodeOptions` go to node (a CPU profile); `label` names the log file in the data folder.
  */
-export async function startProduct(database: BenchDatabase, options: { nodeOptions?: string[]; label?: string } = {}): Promise<ServerProcess> {
+export async function startProduct(
+  database: BenchDatabase,
+  options: { nodeOptions?: string[]; label?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const { nodeFlags, entry } = startCommand();
   return startServer({
@@ -74,12 +80,21 @@ export class CookieJar {
 }
 
 /** One API call as the web app makes it (same origin, JSON), from a client address of its own; throws unless 2xx. */
-export async function callApi(baseUrl: string, method: "GET" | "POST", path: string, options: { body?: unknown; jar?: CookieJar } = {}): Promise<unknown> {
+export async function callApi(
+  baseUrl: string,
+  method: "GET" | "POST",
+  path: string,
+  options: { body?: unknown; jar?: CookieJar } = {},
+): Promise<unknown> {
   const headers: Record<string, string> = { origin: baseUrl, "x-forwarded-for": nextClientAddress() };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   const cookie = options.jar?.header();
   if (cookie) headers.cookie = cookie;
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
   options.jar?.store(response);
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -92,7 +107,11 @@ export async function callApi(baseUrl: string, method: "GET" | "POST", path: str
  * made with the old values; then an organization created through the API (with its default team, as the web app
  * creates one) and `members` added as plain members, as accepted invitations without a team add them.
  */
-export async function seedBenchAccount(baseUrl: string, database: BenchDatabase, members: readonly SeededUser[]): Promise<BenchAccount> {
+export async function seedBenchAccount(
+  baseUrl: string,
+  database: BenchDatabase,
+  members: readonly SeededUser[],
+): Promise<BenchAccount> {
   const { db, dialect } = database.handle;
   const email = "bench-owner@example.test";
   const password = "bench-password-1";
@@ -106,7 +125,10 @@ export async function seedBenchAccount(baseUrl: string, database: BenchDatabase,
 
   const jar = new CookieJar();
   await callApi(baseUrl, "POST", "/api/auth/sign-in/email", { body: { email, password }, jar });
-  const organization = (await callApi(baseUrl, "POST", "/api/auth/organization/create", { body: { name: "Bench Org", slug: "bench-org" }, jar })) as {
+  const organization = (await callApi(baseUrl, "POST", "/api/auth/organization/create", {
+    body: { name: "Bench Org", slug: "bench-org" },
+    jar,
+  })) as {
     id: string;
   };
   const joinedFrom = Date.now();
@@ -123,6 +145,9 @@ export async function seedBenchAccount(baseUrl: string, database: BenchDatabase,
       })),
     )
     .execute();
-  await callApi(baseUrl, "POST", "/api/auth/organization/set-active", { body: { organizationId: organization.id }, jar });
+  await callApi(baseUrl, "POST", "/api/auth/organization/set-active", {
+    body: { organizationId: organization.id },
+    jar,
+  });
   return { email, password, userId, organizationId: organization.id, cookie: jar.header() };
 }

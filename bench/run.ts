@@ -40,7 +40,8 @@ const BROWSER_HEADERS = { "accept-encoding": "gzip, deflate, br" };
 /** Cleanups run in reverse order, once, on every way out (an error or Ctrl-C included). */
 const cleanups: Array<() => Promise<void>> = [];
 async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => console.error("cleanup failed:", error));
+  for (const cleanup of cleanups.splice(0).reverse())
+    await cleanup().catch((error: unknown) => console.error("cleanup failed:", error));
 }
 process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
 
@@ -77,7 +78,8 @@ type MeasuredPath = {
 function productPaths(account: BenchAccount): MeasuredPath[] {
   const headers = { ...BROWSER_HEADERS, cookie: account.cookie };
   // The query the members page sends (web/features/organizations/api): search, offset and limit, in that order.
-  const members = (limit: number) => `/api/organizations/${account.organizationId}/members?search=&offset=0&limit=${limit}`;
+  const members = (limit: number) =>
+    `/api/organizations/${account.organizationId}/members?search=&offset=0&limit=${limit}`;
   type MemberList = { members?: unknown[]; total?: number };
   const onePath = (title: string, url: string, check: MeasuredPath["check"], target?: LoadTarget): MeasuredPath => ({
     title,
@@ -93,14 +95,17 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
       "/api/auth/get-session",
       (body) => {
         const session = body as { user?: { email?: string }; session?: { activeOrganizationId?: string } } | null;
-        return session?.user?.email === account.email && session.session?.activeOrganizationId === account.organizationId;
+        return (
+          session?.user?.email === account.email && session.session?.activeOrganizationId === account.organizationId
+        );
       },
       { name: "get-session", ratioAtLeast: 0.5 },
     ),
     onePath(
       "GET /api/auth/organization/list",
       "/api/auth/organization/list",
-      (body) => Array.isArray(body) && body.some((organization: { id?: string }) => organization.id === account.organizationId),
+      (body) =>
+        Array.isArray(body) && body.some((organization: { id?: string }) => organization.id === account.organizationId),
       { name: "organization/list", ratioAtLeast: 0.25 },
     ),
     onePath(
@@ -108,7 +113,11 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
       "/api/auth/organization/get-active-member",
       (body) => {
         const member = body as { organizationId?: string; userId?: string; role?: string } | null;
-        return member?.organizationId === account.organizationId && member.userId === account.userId && member.role === "owner";
+        return (
+          member?.organizationId === account.organizationId &&
+          member.userId === account.userId &&
+          member.role === "owner"
+        );
       },
       { name: "organization/get-active-member", ratioAtLeast: 0.25 },
     ),
@@ -132,7 +141,10 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
         const list = body as { users?: unknown[]; total?: number } | null;
         return Array.isArray(list?.users) && (list.total ?? 0) > 0;
       },
-      target: { name: `admin users search over ${USERS.toLocaleString("en")} users, ${ADMIN_CONNECTIONS} connections`, p99BelowMs: ADMIN_P99_BUDGET_MS },
+      target: {
+        name: `admin users search over ${USERS.toLocaleString("en")} users, ${ADMIN_CONNECTIONS} connections`,
+        p99BelowMs: ADMIN_P99_BUDGET_MS,
+      },
     },
   ];
 }
@@ -140,7 +152,9 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
 /** Each path once, before any load: a 200 with the expected body, so a bench of error pages cannot happen. */
 async function checkAnswers(baseUrl: string, measured: MeasuredPath): Promise<void> {
   for (const url of measured.paths) {
-    const response = await fetch(`${baseUrl}${url}`, { headers: { ...measured.headers, "x-forwarded-for": nextClientAddress() } });
+    const response = await fetch(`${baseUrl}${url}`, {
+      headers: { ...measured.headers, "x-forwarded-for": nextClientAddress() },
+    });
     const text = await response.text();
     let body: unknown;
     try {
@@ -167,7 +181,13 @@ async function measure(baseUrl: string, measured: MeasuredPath, memory: MemorySa
 
 async function measureHelloWorld(when: "before" | "after"): Promise<Row> {
   const port = await freePort();
-  const hello = await startServer({ entry: "bench/hello-world.mjs", port, env: { PORT: String(port) }, readyPath: "/", logFile: "/dev/null" });
+  const hello = await startServer({
+    entry: "bench/hello-world.mjs",
+    port,
+    env: { PORT: String(port) },
+    readyPath: "/",
+    logFile: "/dev/null",
+  });
   const memory = sampleMemory(hello.pid);
   try {
     const measured: MeasuredPath = {
@@ -233,7 +253,8 @@ async function main(): Promise<boolean> {
   const helloAfter = await measureHelloWorld("after");
   const hello = helloBefore.requestsPerSecond >= helloAfter.requestsPerSecond ? helloBefore : helloAfter;
   console.log(`\n${rowsHeader()}`);
-  for (const run of [helloBefore, helloAfter]) console.log(rowLine({ ...run, ratio: run.requestsPerSecond / hello.requestsPerSecond }));
+  for (const run of [helloBefore, helloAfter])
+    console.log(rowLine({ ...run, ratio: run.requestsPerSecond / hello.requestsPerSecond }));
   const targets: Target[] = [];
   for (const { entry, row } of rows) {
     const rated = { ...row, ratio: row.requestsPerSecond / hello.requestsPerSecond };
@@ -241,7 +262,13 @@ async function main(): Promise<boolean> {
     if (entry.target) targets.push(loadTarget(entry.target, rated));
   }
 
-  const signIn = await measureSignInCpu({ baseUrl: product.baseUrl, pid: product.pid, email: account.email, password: account.password, count: SIGN_INS });
+  const signIn = await measureSignInCpu({
+    baseUrl: product.baseUrl,
+    pid: product.pid,
+    email: account.email,
+    password: account.password,
+    count: SIGN_INS,
+  });
   const firstLoad = await measureFirstLoad(product.baseUrl);
   const { sampledPeak, highWaterMark } = memory.stop();
   const peak = Math.max(sampledPeak, highWaterMark);
@@ -268,7 +295,9 @@ async function main(): Promise<boolean> {
         `largest chunk ${largest ? `${path.basename(largest.path)} (${(largest.bytes / 1024).toFixed(1)} KB)` : "none"}`,
     );
   }
-  console.log(`Product RSS: peak ${mb(sampledPeak)} sampled every 200 ms, high-water mark (VmHWM) ${mb(highWaterMark)}`);
+  console.log(
+    `Product RSS: peak ${mb(sampledPeak)} sampled every 200 ms, high-water mark (VmHWM) ${mb(highWaterMark)}`,
+  );
 
   targets.push(
     { name: "sign-in CPU in password hashing ≥ 85 %", measured: percent(signIn.share), met: signIn.share >= 0.85 },

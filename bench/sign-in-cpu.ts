@@ -10,7 +10,8 @@ import { callApi, startProduct } from "./product";
 import { readCpuMs } from "./processes";
 
 /** One successful sign-in through the API; throws otherwise. */
-const signInOnce = (baseUrl: string, email: string, password: string) => callApi(baseUrl, "POST", "/api/auth/sign-in/email", { body: { email, password } });
+const signInOnce = (baseUrl: string, email: string, password: string) =>
+  callApi(baseUrl, "POST", "/api/auth/sign-in/email", { body: { email, password } });
 
 export type SignInCpu = { signIns: number; productMsPerSignIn: number; verifyMsPerSignIn: number; share: number };
 
@@ -19,7 +20,13 @@ export type SignInCpu = { signIns: number; productMsPerSignIn: number; verifyMsP
  * the sign-in rate limit never refuses one; (b) the CPU time of better-auth's own `verifyPassword` on the same
  * password, run `count` times in this process (scrypt with the parameters better-auth uses). Share = (b) / (a).
  */
-export async function measureSignInCpu(options: { baseUrl: string; pid: number; email: string; password: string; count: number }): Promise<SignInCpu> {
+export async function measureSignInCpu(options: {
+  baseUrl: string;
+  pid: number;
+  email: string;
+  password: string;
+  count: number;
+}): Promise<SignInCpu> {
   const { baseUrl, pid, email, password, count } = options;
   const signIn = () => signInOnce(baseUrl, email, password);
   // One first, so what a first sign-in initialises is not counted.
@@ -54,14 +61,18 @@ export async function profileSignIns(
 ): Promise<SignInProfile | undefined> {
   const dir = path.join(database.dataDir, "cpu-profile");
   mkdirSync(dir, { recursive: true });
-  const product = await startProduct(database, { nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${dir}`], label: "product-cpu-profile" });
+  const product = await startProduct(database, {
+    nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
+    label: "product-cpu-profile",
+  });
   const now = () => Number(process.hrtime.bigint() / 1000n);
   let from = 0;
   let to = 0;
   try {
     await signInOnce(product.baseUrl, credentials.email, credentials.password);
     from = now();
-    for (let index = 0; index < count; index += 1) await signInOnce(product.baseUrl, credentials.email, credentials.password);
+    for (let index = 0; index < count; index += 1)
+      await signInOnce(product.baseUrl, credentials.email, credentials.password);
     to = now();
   } finally {
     await product.stop();
@@ -72,5 +83,9 @@ export async function profileSignIns(
   const hashing = /\/crypto\/password\.mjs$|\/password\.node\.mjs$|^node:internal\/crypto\/scrypt$/;
   const times = selfTimes(profile, from, to, (frame) => hashing.test(frame.url));
   const total = times.reduce((sum, time) => sum + time.ms, 0);
-  return { signIns: count, mainThreadMsPerSignIn: total / count, top: times.slice(0, 5).map((time) => ({ ...time, ms: time.ms / count })) };
+  return {
+    signIns: count,
+    mainThreadMsPerSignIn: total / count,
+    top: times.slice(0, 5).map((time) => ({ ...time, ms: time.ms / count })),
+  };
 }

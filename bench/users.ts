@@ -28,7 +28,8 @@ const LAST_NAMES = (
   "Okafor Silva Jensen O'Brien"
 ).split(" ");
 /** One user in a thousand has one of these: what an admin searching for a particular person types. */
-const RARE_LAST_NAMES = "Okonkwo-Ridley Vanterpool Zbikowski Quattlebaum Przybylski Featherstonehaugh Wojciechowska Ekwueme".split(" ");
+const RARE_LAST_NAMES =
+  "Okonkwo-Ridley Vanterpool Zbikowski Quattlebaum Przybylski Featherstonehaugh Wojciechowska Ekwueme".split(" ");
 const DOMAINS = (
   "gmail.com gmail.com gmail.com outlook.com outlook.com yahoo.com icloud.com proton.me hey.com fastmail.com acme-corp.example globex.example " +
   "initech.example umbrella.example stark.example"
@@ -69,11 +70,20 @@ export function buildUsers(count: number, dialect: DatabaseHandle["dialect"], no
     const first = pick(FIRST_NAMES);
     const last = chance(0.001) ? pick(RARE_LAST_NAMES) : pick(LAST_NAMES);
     const name = chance(0.1) ? `${first} ${pick(INITIALS)}. ${last}` : `${first} ${last}`;
-    const local = pick([`${slug(first)}.${slug(last)}`, `${slug(first)[0]}${slug(last)}`, `${slug(first)}_${slug(last)}`, `${slug(first)}${slug(last)}`]);
-    const email = unique(emails, `${local}${chance(0.3) ? Math.floor(next() * 100) : ""}@${pick(DOMAINS)}`, () => String(Math.floor(next() * 10_000)));
+    const local = pick([
+      `${slug(first)}.${slug(last)}`,
+      `${slug(first)[0]}${slug(last)}`,
+      `${slug(first)}_${slug(last)}`,
+      `${slug(first)}${slug(last)}`,
+    ]);
+    const email = unique(emails, `${local}${chance(0.3) ? Math.floor(next() * 100) : ""}@${pick(DOMAINS)}`, () =>
+      String(Math.floor(next() * 10_000)),
+    );
     const username = chance(2 / 3)
-      ? unique(usernames, pick([`${slug(first)}${slug(last)}`, `${slug(first)}_${slug(last)[0]}`, `${slug(last)}${slug(first)[0]}`]), () =>
-          String(Math.floor(next() * 10_000)),
+      ? unique(
+          usernames,
+          pick([`${slug(first)}${slug(last)}`, `${slug(first)}_${slug(last)[0]}`, `${slug(last)}${slug(first)[0]}`]),
+          () => String(Math.floor(next() * 10_000)),
         )
       : null;
     const createdAt = new Date(now - Math.floor(next() * twoYears)).toISOString();

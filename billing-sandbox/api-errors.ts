@@ -57,7 +57,11 @@ export type SandboxLogger = {
 export function createErrorHandler(logger: SandboxLogger | undefined) {
   return (error: Error, c: Context): Response => {
     if (error instanceof ApiError) return c.json(error.body, error.status);
-    logger?.error("billing sandbox: unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
+    logger?.error("billing sandbox: unhandled error", {
+      method: c.req.method,
+      path: c.req.path,
+      error: serializeError(error),
+    });
     return c.json({ error: "InternalServerError", detail: error.message }, 500);
   };
 }

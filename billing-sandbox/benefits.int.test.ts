@@ -43,7 +43,10 @@ describe("benefit updates", () => {
     await harness.polar.customers.deleteExternal("org_benefit_deleted");
 
     let mark = await harness.mark();
-    const limited = await harness.polar.benefits.update(unlimited.id, { type: "custom", metadata: { limit_members: 25, limit_teams: "unlimited" } });
+    const limited = await harness.polar.benefits.update(unlimited.id, {
+      type: "custom",
+      metadata: { limit_members: 25, limit_teams: "unlimited" },
+    });
     expect(limited.metadata).toEqual({ limit_members: 25, limit_teams: "unlimited" });
     expect(await webhooksAfter(harness, mark)).toEqual([
       "benefit.updated",
@@ -54,8 +57,14 @@ describe("benefit updates", () => {
     ]);
     const received = harness.receiver.received.slice(mark).map((webhook) => webhook.payload);
     expect(received.slice(1, 3).map((payload) => [payload.data.customer_id, payload.data.benefit])).toEqual([
-      [monthly.customer_id, expect.objectContaining({ id: unlimited.id, metadata: { limit_members: 25, limit_teams: "unlimited" } })],
-      [team.customer_id, expect.objectContaining({ id: unlimited.id, metadata: { limit_members: 25, limit_teams: "unlimited" } })],
+      [
+        monthly.customer_id,
+        expect.objectContaining({ id: unlimited.id, metadata: { limit_members: 25, limit_teams: "unlimited" } }),
+      ],
+      [
+        team.customer_id,
+        expect.objectContaining({ id: unlimited.id, metadata: { limit_members: 25, limit_teams: "unlimited" } }),
+      ],
     ]);
     expect(received.slice(3).map((payload) => payload.data.id)).toEqual([monthly.customer_id, team.customer_id]);
     const state = await harness.polar.customers.getStateExternal("org_benefit_team");
@@ -76,7 +85,10 @@ describe("benefit updates", () => {
 
     mark = await harness.mark();
     await harness.polar.benefits.update(unlimited.id, { type: "custom", description: "Members and teams" });
-    await harness.polar.benefits.update(unlimited.id, { type: "custom", metadata: { limit_members: 25, limit_teams: "unlimited" } });
+    await harness.polar.benefits.update(unlimited.id, {
+      type: "custom",
+      metadata: { limit_members: 25, limit_teams: "unlimited" },
+    });
     expect(await webhooksAfter(harness, mark)).toEqual(["benefit.updated", "benefit.updated"]);
   });
 });

@@ -12,7 +12,10 @@ export function benefitRoutes(ctx: SandboxContext) {
 
   router.get("/", (c) => {
     const types = queryList(c, "type");
-    const benefits = ctx.store.list("benefit", (benefit) => !benefit.is_deleted && (!types || types.includes(benefit.type)));
+    const benefits = ctx.store.list(
+      "benefit",
+      (benefit) => !benefit.is_deleted && (!types || types.includes(benefit.type)),
+    );
     return c.json(paginate(c, benefits, (benefit) => serializeBenefit(ctx, benefit)));
   });
 

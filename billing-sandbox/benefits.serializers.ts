@@ -11,7 +11,17 @@ export function serializeBenefit(ctx: SandboxContext, benefit: BenefitRecord): J
 /** BenefitPublic: what buyers may see. */
 export function serializeBenefitPublic(ctx: SandboxContext, benefit: BenefitRecord): Json {
   const { id, created_at, modified_at, type, description, selectable, deletable, is_deleted } = benefit;
-  return { id, created_at, modified_at, type, description, selectable, deletable, is_deleted, organization_id: ctx.organization.id };
+  return {
+    id,
+    created_at,
+    modified_at,
+    type,
+    description,
+    selectable,
+    deletable,
+    is_deleted,
+    organization_id: ctx.organization.id,
+  };
 }
 
 /** BenefitGrant (and the BenefitGrant*Webhook variants, which share its fields). */

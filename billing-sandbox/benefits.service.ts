@@ -46,20 +46,32 @@ export function createBenefit(ctx: SandboxContext, input: z.infer<typeof benefit
  * The provider re-runs grants only for benefit types whose change affects the grant (not for custom benefits);
  * the sandbox announces every change, so an app can follow its features through grants.
  */
-export function updateBenefit(ctx: SandboxContext, benefit: BenefitRecord, input: z.infer<typeof benefitUpdateSchema>): BenefitRecord {
+export function updateBenefit(
+  ctx: SandboxContext,
+  benefit: BenefitRecord,
+  input: z.infer<typeof benefitUpdateSchema>,
+): BenefitRecord {
   const updated = ctx.store.put("benefit", {
     ...benefit,
     description: input.description ?? benefit.description,
-    properties: input.properties ? parseProperties(benefit.type, { ...benefit.properties, ...input.properties }) : benefit.properties,
+    properties: input.properties
+      ? parseProperties(benefit.type, { ...benefit.properties, ...input.properties })
+      : benefit.properties,
     metadata: input.metadata ?? benefit.metadata,
     modified_at: ctx.clock.iso(),
   });
   ctx.webhooks.emit("benefit.updated", serializeBenefit(ctx, updated));
   if (isDeepStrictEqual([updated.properties, updated.metadata], [benefit.properties, benefit.metadata])) return updated;
-  const grants = activeGrants(ctx, (grant) => grant.benefit_id === benefit.id && !requireRecord(ctx.store, "customer", grant.customer_id).deleted_at);
+  const grants = activeGrants(
+    ctx,
+    (grant) => grant.benefit_id === benefit.id && !requireRecord(ctx.store, "customer", grant.customer_id).deleted_at,
+  );
   for (const grant of grants) {
     const touched = ctx.store.put("grant", { ...grant, modified_at: ctx.clock.iso() });
-    ctx.webhooks.emit("benefit_grant.updated", { ...serializeGrant(ctx, touched), previous_properties: grant.properties });
+    ctx.webhooks.emit("benefit_grant.updated", {
+      ...serializeGrant(ctx, touched),
+      previous_properties: grant.properties,
+    });
   }
   for (const customerId of new Set(grants.map((grant) => grant.customer_id))) emitCustomerStateChanged(ctx, customerId);
   return updated;
@@ -114,8 +126,16 @@ function creditMeter(
   properties: Record<string, unknown>,
   units = Number(properties.units ?? 0),
 ): Record<string, unknown> {
-  recordSystemEvent(ctx, customer, "meter.credited", { meter_id: properties.meter_id, units, rollover: Boolean(properties.rollover) });
-  return { last_credited_meter_id: String(properties.meter_id), last_credited_units: units, last_credited_at: ctx.clock.iso() };
+  recordSystemEvent(ctx, customer, "meter.credited", {
+    meter_id: properties.meter_id,
+    units,
+    rollover: Boolean(properties.rollover),
+  });
+  return {
+    last_credited_meter_id: String(properties.meter_id),
+    last_credited_units: units,
+    last_credited_at: ctx.clock.iso(),
+  };
 }
 
 export function activeGrants(ctx: SandboxContext, predicate: (grant: GrantRecord) => boolean): GrantRecord[] {
@@ -133,7 +153,13 @@ export function revokeGrants(ctx: SandboxContext, grants: GrantRecord[]): void {
       });
     }
     const now = ctx.clock.iso();
-    const revoked = ctx.store.put("grant", { ...grant, is_granted: false, is_revoked: true, revoked_at: now, modified_at: now });
+    const revoked = ctx.store.put("grant", {
+      ...grant,
+      is_granted: false,
+      is_revoked: true,
+      revoked_at: now,
+      modified_at: now,
+    });
     ctx.webhooks.emit("benefit_grant.revoked", serializeGrant(ctx, revoked));
   }
 }
@@ -159,7 +185,8 @@ export function cycleGrants(
       const units = Number(benefit.properties.units ?? 0);
       if (benefit.properties.rollover) {
         const rollover = Math.min(Math.max(0, before.credited - before.consumed), units);
-        if (rollover > 0) recordSystemEvent(ctx, customer, "meter.credited", { meter_id: meterId, units: rollover, rollover: true });
+        if (rollover > 0)
+          recordSystemEvent(ctx, customer, "meter.credited", { meter_id: meterId, units: rollover, rollover: true });
       }
       properties = creditMeter(ctx, customer, benefit.properties, units);
     }

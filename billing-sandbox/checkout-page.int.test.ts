@@ -85,7 +85,9 @@ describe("the hosted checkout page", () => {
 
       await page.payWith("4242 4242 4242 4242");
       expect(page.text("error")).toBe("");
-      expect(page.navigations).toEqual([expect.stringMatching(new RegExp(`^${checkout.url}/confirmation\\?customer_session_token=polar_cst_`))]);
+      expect(page.navigations).toEqual([
+        expect.stringMatching(new RegExp(`^${checkout.url}/confirmation\\?customer_session_token=polar_cst_`)),
+      ]);
     } finally {
       await page.close();
     }
@@ -123,7 +125,11 @@ describe("the hosted checkout page", () => {
       const mark = await harness.mark();
       await page.click("confirm-payment");
       expect(page.text("error")).toBe("");
-      expect(page.navigations).toEqual([expect.stringMatching(new RegExp(`^https://app.example/done/${checkout.id}\\?customer_session_token=polar_cst_`))]);
+      expect(page.navigations).toEqual([
+        expect.stringMatching(
+          new RegExp(`^https://app.example/done/${checkout.id}\\?customer_session_token=polar_cst_`),
+        ),
+      ]);
       expect((await webhooksAfter(harness, mark)).slice(0, 2)).toEqual(["subscription.updated", "subscription.active"]);
       expect((await harness.polar.subscriptions.get(held.subscription_id as string)).status).toBe("active");
     } finally {
@@ -132,19 +138,28 @@ describe("the hosted checkout page", () => {
   });
 
   it("offers the confirmation again when the page is reloaded before it was given, and its control needs the client secret only", async () => {
-    const checkout = await harness.polar.checkouts.create({ products: [productIds["Pro yearly"] as string], customer_email: "reload@3ds.example" });
-    await harness.polar.checkouts.clientConfirm(checkout.client_secret, { confirmation_token_id: "tok_threeDSecureRequired" });
+    const checkout = await harness.polar.checkouts.create({
+      products: [productIds["Pro yearly"] as string],
+      customer_email: "reload@3ds.example",
+    });
+    await harness.polar.checkouts.clientConfirm(checkout.client_secret, {
+      confirmation_token_id: "tok_threeDSecureRequired",
+    });
     const page = await openPage(checkout.url);
     try {
       expect(page.element<{ hidden: boolean }>("action").hidden).toBe(false);
       expect(page.text("status")).toBe("");
       // The page sends no organization token: the client secret in the path is the credential.
-      const unknown = await fetch(`${harness.url}/sandbox/checkouts/client/polar_c_unknown/complete-payment`, { method: "POST" });
+      const unknown = await fetch(`${harness.url}/sandbox/checkouts/client/polar_c_unknown/complete-payment`, {
+        method: "POST",
+      });
       expect(unknown.status).toBe(404);
       await page.click("confirm-payment");
       expect(page.navigations).toEqual([`${checkout.url}/confirmation`]);
       expect((await harness.polar.checkouts.get(checkout.id)).status).toBe("succeeded");
-      const again = await fetch(`${harness.url}/sandbox/checkouts/client/${checkout.client_secret}/complete-payment`, { method: "POST" });
+      const again = await fetch(`${harness.url}/sandbox/checkouts/client/${checkout.client_secret}/complete-payment`, {
+        method: "POST",
+      });
       expect(again.status).toBe(403);
     } finally {
       await page.close();

@@ -1,10 +1,22 @@
 import type { z } from "zod";
 import { readJson } from "./api-errors";
 import { serializeCheckout, serializeCheckoutPublic } from "./checkouts.serializers";
-import { confirmCheckout, createCheckout, expireIfDue, findCheckout, findCheckoutBySecret, updateCheckout } from "./checkouts.service";
+import {
+  confirmCheckout,
+  createCheckout,
+  expireIfDue,
+  findCheckout,
+  findCheckoutBySecret,
+  updateCheckout,
+} from "./checkouts.service";
 import type { SandboxContext } from "./context";
 import { newRouter, paginate, queryList } from "./http";
-import { checkoutClientUpdateSchema, checkoutConfirmSchema, checkoutCreateSchema, checkoutUpdateSchema } from "./schemas";
+import {
+  checkoutClientUpdateSchema,
+  checkoutConfirmSchema,
+  checkoutCreateSchema,
+  checkoutUpdateSchema,
+} from "./schemas";
 
 /**
  * Checkout sessions: the organization's API (`/v1/checkouts/`) and the client API the hosted page
@@ -12,7 +24,8 @@ import { checkoutClientUpdateSchema, checkoutConfirmSchema, checkoutCreateSchema
  */
 
 /** Confirm may carry last-minute field changes (CheckoutConfirmStripe extends CheckoutUpdatePublic). */
-const hasChanges = (input: z.infer<typeof checkoutClientUpdateSchema>) => Object.values(input).some((value) => value !== undefined);
+const hasChanges = (input: z.infer<typeof checkoutClientUpdateSchema>) =>
+  Object.values(input).some((value) => value !== undefined);
 
 export function checkoutRoutes(ctx: SandboxContext) {
   const router = newRouter();
@@ -27,7 +40,8 @@ export function checkoutRoutes(ctx: SandboxContext) {
       (checkout) =>
         (!productIds || productIds.includes(checkout.product_id)) &&
         (!customerIds || (checkout.customer_id !== null && customerIds.includes(checkout.customer_id))) &&
-        (!externalIds || (checkout.external_customer_id !== null && externalIds.includes(checkout.external_customer_id))) &&
+        (!externalIds ||
+          (checkout.external_customer_id !== null && externalIds.includes(checkout.external_customer_id))) &&
         (!statuses || statuses.includes(checkout.status)),
     );
     return c.json(paginate(c, checkouts, (checkout) => serializeCheckout(ctx, checkout)));
@@ -63,7 +77,9 @@ export function checkoutRoutes(ctx: SandboxContext) {
 export function checkoutClientRoutes(ctx: SandboxContext) {
   const router = newRouter();
 
-  router.get("/:secret", (c) => c.json(serializeCheckoutPublic(ctx, expireIfDue(ctx, findCheckoutBySecret(ctx, c.req.param("secret"))))));
+  router.get("/:secret", (c) =>
+    c.json(serializeCheckoutPublic(ctx, expireIfDue(ctx, findCheckoutBySecret(ctx, c.req.param("secret"))))),
+  );
 
   router.patch("/:secret", async (c) => {
     const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
@@ -79,7 +95,14 @@ export function checkoutClientRoutes(ctx: SandboxContext) {
   router.post("/:secret/confirm", async (c) => {
     const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
     const { confirmation_token_id: token, ...changes } = await readJson(c, checkoutConfirmSchema);
-    return c.json(confirmCheckout(ctx, checkout.id, token, hasChanges(changes) ? (current) => updateCheckout(ctx, current, changes) : undefined));
+    return c.json(
+      confirmCheckout(
+        ctx,
+        checkout.id,
+        token,
+        hasChanges(changes) ? (current) => updateCheckout(ctx, current, changes) : undefined,
+      ),
+    );
   });
 
   return router;

@@ -10,10 +10,21 @@ export function checkoutAmounts(ctx: SandboxContext, checkout: CheckoutRecord) {
   const price = findPrice(ctx.store, checkout.product_price_id);
   const amount = price ? priceAmount(price, { customAmount: checkout.custom_amount, seats: checkout.seats }) : 0;
   const discount = checkout.discount_id ? ctx.store.get("discount", checkout.discount_id) : undefined;
-  const isDiscountApplicable = Boolean(discount && (discount.product_ids.length === 0 || discount.product_ids.includes(checkout.product_id)));
+  const isDiscountApplicable = Boolean(
+    discount && (discount.product_ids.length === 0 || discount.product_ids.includes(checkout.product_id)),
+  );
   const discountAmount = discount && isDiscountApplicable ? discountFor(discount, amount) : 0;
   const netAmount = amount - discountAmount;
-  return { price, amount, discount, discountAmount, netAmount, taxAmount: 0, totalAmount: netAmount, currency: price?.price_currency ?? "usd" };
+  return {
+    price,
+    amount,
+    discount,
+    discountAmount,
+    netAmount,
+    taxAmount: 0,
+    totalAmount: netAmount,
+    currency: price?.price_currency ?? "usd",
+  };
 }
 
 function checkoutSuccessUrl(ctx: SandboxContext, checkout: CheckoutRecord): string {
@@ -21,7 +32,8 @@ function checkoutSuccessUrl(ctx: SandboxContext, checkout: CheckoutRecord): stri
   return checkout.success_url.replaceAll("{CHECKOUT_ID}", checkout.id);
 }
 
-const checkoutUrl = (ctx: SandboxContext, checkout: CheckoutRecord) => `${ctx.publicUrl}/checkout/${checkout.client_secret}`;
+const checkoutUrl = (ctx: SandboxContext, checkout: CheckoutRecord) =>
+  `${ctx.publicUrl}/checkout/${checkout.client_secret}`;
 
 /** Checkout (the organization's view). */
 export function serializeCheckout(ctx: SandboxContext, checkout: CheckoutRecord): Json {
@@ -93,7 +105,9 @@ export function serializeCheckout(ctx: SandboxContext, checkout: CheckoutRecord)
     products: products.map((item) => serializePublicProduct(ctx, item)),
     product: serializePublicProduct(ctx, product),
     product_price: amounts.price ? serializePrice(ctx, amounts.price) : null,
-    prices: Object.fromEntries(products.map((item) => [item.id, activePrices(item).map((price) => serializePrice(ctx, price))])),
+    prices: Object.fromEntries(
+      products.map((item) => [item.id, activePrices(item).map((price) => serializePrice(ctx, price))]),
+    ),
     discount: amounts.discount ? serializeCheckoutDiscount(amounts.discount) : null,
     subscription_id: checkout.subscription_id,
     attached_custom_fields: serializeProduct(ctx, product).attached_custom_fields,

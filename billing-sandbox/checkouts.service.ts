@@ -17,9 +17,25 @@ import { assertDiscountRedeemable, findDiscountByCode } from "./discounts.servic
 import { serializeOrder } from "./orders.serializers";
 import { createOrder, itemFor, markOrderPaid } from "./orders.service";
 import { findProduct } from "./products.service";
-import type { CheckoutRecord, CustomerRecord, OrderItemRecord, PriceRecord, ProductRecord, SubscriptionRecord } from "./records";
+import type {
+  CheckoutRecord,
+  CustomerRecord,
+  OrderItemRecord,
+  PriceRecord,
+  ProductRecord,
+  SubscriptionRecord,
+} from "./records";
 import type { checkoutCreateSchema, checkoutUpdateSchema } from "./schemas";
-import { ACTION_REQUIRED_TOKEN, DECLINED_TOKEN, findRecord, newId, newToken, PAYING_TOKEN, requireRecord, TEST_CARDS } from "./shared";
+import {
+  ACTION_REQUIRED_TOKEN,
+  DECLINED_TOKEN,
+  findRecord,
+  newId,
+  newToken,
+  PAYING_TOKEN,
+  requireRecord,
+  TEST_CARDS,
+} from "./shared";
 import { serializeSubscription } from "./subscriptions.serializers";
 import { createSubscription } from "./subscriptions.service";
 
@@ -57,14 +73,18 @@ function assertPriceInputs(price: PriceRecord, input: { amount?: number | null; 
     seats != null &&
     (seats < tiers.minimum_seats || (tiers.maximum_seats !== null && seats > tiers.maximum_seats))
   ) {
-    throw validationError(["body", "seats"], `Seats must be between ${tiers.minimum_seats} and ${tiers.maximum_seats ?? "unlimited"}.`);
+    throw validationError(
+      ["body", "seats"],
+      `Seats must be between ${tiers.minimum_seats} and ${tiers.maximum_seats ?? "unlimited"}.`,
+    );
   }
 }
 
 export function createCheckout(ctx: SandboxContext, input: z.infer<typeof checkoutCreateSchema>): CheckoutRecord {
   const products = input.products.map((id, index) => {
     const product = ctx.store.get("product", id);
-    if (!product || product.is_archived) throw validationError(["body", "products", index], "Product does not exist or is archived.");
+    if (!product || product.is_archived)
+      throw validationError(["body", "products", index], "Product does not exist or is archived.");
     return product;
   });
   const product = products[0] as ProductRecord;
@@ -130,7 +150,8 @@ export function updateCheckout(ctx: SandboxContext, checkout: CheckoutRecord, in
   assertCheckoutPayable(ctx, checkout);
   let { product_id: productId, product_price_id: priceId } = checkout;
   if (input.product_id && input.product_id !== productId) {
-    if (!checkout.product_ids.includes(input.product_id)) throw validationError(["body", "product_id"], "Product is not available in this checkout.");
+    if (!checkout.product_ids.includes(input.product_id))
+      throw validationError(["body", "product_id"], "Product is not available in this checkout.");
     productId = input.product_id;
     priceId = defaultPrice(findProduct(ctx, productId))?.id ?? priceId;
   }
@@ -146,7 +167,8 @@ export function updateCheckout(ctx: SandboxContext, checkout: CheckoutRecord, in
   if (input.discount_code !== undefined) {
     if (!input.discount_code) discountId = null;
     else {
-      if (!checkout.allow_discount_codes) throw validationError(["body", "discount_code"], "Discount codes are not allowed on this checkout.");
+      if (!checkout.allow_discount_codes)
+        throw validationError(["body", "discount_code"], "Discount codes are not allowed on this checkout.");
       const discount = findDiscountByCode(ctx, input.discount_code);
       if (!discount) throw validationError(["body", "discount_code"], "Discount code is invalid.");
       discountId = discount.id;
@@ -196,14 +218,18 @@ function expireCheckout(ctx: SandboxContext, checkout: CheckoutRecord): Checkout
 
 /** Open checkouts past their expiry become `expired` (with checkout.expired) the moment anyone looks. */
 export function expireIfDue(ctx: SandboxContext, checkout: CheckoutRecord): CheckoutRecord {
-  return checkout.status === "open" && checkout.expires_at <= ctx.clock.iso() ? expireCheckout(ctx, checkout) : checkout;
+  return checkout.status === "open" && checkout.expires_at <= ctx.clock.iso()
+    ? expireCheckout(ctx, checkout)
+    : checkout;
 }
 
 /** The checkout is usable for paying: open (or failed, to try another card) and not past its expiry. */
 export function assertCheckoutPayable(ctx: SandboxContext, checkout: CheckoutRecord): void {
   const current = expireIfDue(ctx, checkout);
-  if (current.status === "expired") throw new ApiError(410, { error: "ExpiredCheckoutError", detail: "This checkout session has expired." });
-  if (current.status !== "open" && current.status !== "failed") throw forbidden("AlreadyActiveSubscriptionError", "This checkout is already confirmed.");
+  if (current.status === "expired")
+    throw new ApiError(410, { error: "ExpiredCheckoutError", detail: "This checkout session has expired." });
+  if (current.status !== "open" && current.status !== "failed")
+    throw forbidden("AlreadyActiveSubscriptionError", "This checkout is already confirmed.");
 }
 
 /**
@@ -224,7 +250,8 @@ export function confirmCheckout(
     applyChanges?.(before);
     const checkout = ctx.store.get("checkout", checkoutId)!;
     assertCheckoutPayable(ctx, checkout);
-    if (!checkout.customer_email && !checkout.customer_id) throw validationError(["body", "customer_email"], "Field required");
+    if (!checkout.customer_email && !checkout.customer_id)
+      throw validationError(["body", "customer_email"], "Field required");
     const amounts = checkoutAmounts(ctx, checkout);
     const product = findProduct(ctx, checkout.product_id);
     // A paid subscription needs a card on file even when a discount makes the first order free.
@@ -254,11 +281,16 @@ export function confirmCheckout(
     }
     const requiresAction = needsCard && token === ACTION_REQUIRED_TOKEN;
     if (requiresAction && !product.recurring_interval) {
-      throw validationError(["body", "confirmation_token_id"], `${ACTION_REQUIRED_TOKEN} works with subscription checkouts only in the sandbox.`);
+      throw validationError(
+        ["body", "confirmation_token_id"],
+        `${ACTION_REQUIRED_TOKEN} works with subscription checkouts only in the sandbox.`,
+      );
     }
 
     const resolved = resolveCheckoutCustomer(ctx, checkout);
-    const adopted = resolved.isNew ? { customer: resolved.customer, changed: false } : adoptCheckoutEmail(ctx, resolved.customer, checkout.customer_email);
+    const adopted = resolved.isNew
+      ? { customer: resolved.customer, changed: false }
+      : adoptCheckoutEmail(ctx, resolved.customer, checkout.customer_email);
     const customer = needsCard && token ? saveCard(ctx, adopted.customer, token) : adopted.customer;
     const sessionToken = resolved.issuesSessionToken ? createCustomerSession(ctx, customer.id, null).token : null;
     const confirmed = ctx.store.put("checkout", {
@@ -283,8 +315,16 @@ export function confirmCheckout(
 }
 
 /** Checkout → customer: by id, by external id, by e-mail, else a new one (the provider's order). */
-function resolveCheckoutCustomer(ctx: SandboxContext, checkout: CheckoutRecord): { customer: CustomerRecord; isNew: boolean; issuesSessionToken: boolean } {
-  if (checkout.customer_id) return { customer: requireRecord(ctx.store, "customer", checkout.customer_id), isNew: false, issuesSessionToken: true };
+function resolveCheckoutCustomer(
+  ctx: SandboxContext,
+  checkout: CheckoutRecord,
+): { customer: CustomerRecord; isNew: boolean; issuesSessionToken: boolean } {
+  if (checkout.customer_id)
+    return {
+      customer: requireRecord(ctx.store, "customer", checkout.customer_id),
+      isNew: false,
+      issuesSessionToken: true,
+    };
   if (checkout.external_customer_id) {
     const linked = findCustomerByExternalId(ctx, checkout.external_customer_id);
     if (linked) return { customer: linked, isNew: false, issuesSessionToken: true };
@@ -293,7 +333,10 @@ function resolveCheckoutCustomer(ctx: SandboxContext, checkout: CheckoutRecord):
   const byEmail = findCustomerByEmail(ctx, email);
   if (byEmail) {
     if (checkout.external_customer_id && byEmail.external_id && byEmail.external_id !== checkout.external_customer_id) {
-      throw forbidden("CheckoutCustomerExternalIdMismatch", "The customer with this e-mail already has another external ID.");
+      throw forbidden(
+        "CheckoutCustomerExternalIdMismatch",
+        "The customer with this e-mail already has another external ID.",
+      );
     }
     return { customer: byEmail, isNew: false, issuesSessionToken: false };
   }
@@ -323,7 +366,8 @@ function fulfilCheckout(
 ): void {
   const product = findProduct(ctx, checkout.product_id);
   const amounts = checkoutAmounts(ctx, checkout);
-  if (amounts.discount) ctx.store.put("discount", { ...amounts.discount, redemptions_count: amounts.discount.redemptions_count + 1 });
+  if (amounts.discount)
+    ctx.store.put("discount", { ...amounts.discount, redemptions_count: amounts.discount.redemptions_count + 1 });
   const price = amounts.price;
   if (!price) throw new Error(`checkout ${checkout.id} has no price`);
 
@@ -361,7 +405,12 @@ function fulfilCheckout(
 }
 
 /** The end of a paid checkout: succeeded (checkout.updated), then the benefit grants and customer.state_changed. */
-function succeedCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer: CustomerRecord, product: ProductRecord): void {
+function succeedCheckout(
+  ctx: SandboxContext,
+  checkout: CheckoutRecord,
+  customer: CustomerRecord,
+  product: ProductRecord,
+): void {
   const succeeded = ctx.store.put("checkout", {
     ...checkout,
     status: "succeeded",
@@ -376,15 +425,25 @@ function succeedCheckout(ctx: SandboxContext, checkout: CheckoutRecord, customer
   emitCustomerStateChanged(ctx, customer.id);
 }
 
-const lastOrderId = (ctx: SandboxContext, checkoutId: string) => ctx.store.list("order", (order) => order.checkout_id === checkoutId).at(-1)?.id ?? null;
+const lastOrderId = (ctx: SandboxContext, checkoutId: string) =>
+  ctx.store.list("order", (order) => order.checkout_id === checkoutId).at(-1)?.id ?? null;
 
 const firstOrders = (ctx: SandboxContext, subscription: SubscriptionRecord) =>
-  ctx.store.list("order", (order) => order.subscription_id === subscription.id && order.billing_reason === "subscription_create" && order.status === "pending");
+  ctx.store.list(
+    "order",
+    (order) =>
+      order.subscription_id === subscription.id &&
+      order.billing_reason === "subscription_create" &&
+      order.status === "pending",
+  );
 
 /** The checkout whose first payment the subscription waits for; anything but an incomplete subscription is refused. */
 function pendingCheckoutId(subscription: SubscriptionRecord): string {
   if (subscription.status !== "incomplete" || !subscription.checkout_id)
-    throw forbidden("SubscriptionNotIncomplete", "Only the first payment of an incomplete subscription awaits confirmation.");
+    throw forbidden(
+      "SubscriptionNotIncomplete",
+      "Only the first payment of an incomplete subscription awaits confirmation.",
+    );
   return subscription.checkout_id;
 }
 
@@ -400,7 +459,12 @@ export function completeFirstPayment(ctx: SandboxContext, subscription: Subscrip
   ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, started));
   if (status === "active") ctx.webhooks.emit("subscription.active", serializeSubscription(ctx, started));
   for (const order of firstOrders(ctx, started)) markOrderPaid(ctx, order);
-  succeedCheckout(ctx, checkout, requireRecord(ctx.store, "customer", started.customer_id), findProduct(ctx, started.product_id));
+  succeedCheckout(
+    ctx,
+    checkout,
+    requireRecord(ctx.store, "customer", started.customer_id),
+    findProduct(ctx, started.product_id),
+  );
   return started;
 }
 
@@ -425,7 +489,12 @@ export function expireFirstPayment(ctx: SandboxContext, subscription: Subscripti
     ctx.webhooks.emit("order.updated", serializeOrder(ctx, voided));
   }
   // As the provider's failure handling does, the intent's status is dropped with the payment attempt.
-  const failed = ctx.store.put("checkout", { ...checkout, status: "failed", payment_processor_metadata: {}, modified_at: ctx.clock.iso() });
+  const failed = ctx.store.put("checkout", {
+    ...checkout,
+    status: "failed",
+    payment_processor_metadata: {},
+    modified_at: ctx.clock.iso(),
+  });
   ctx.webhooks.emit("checkout.updated", serializeCheckout(ctx, failed));
 }
 
@@ -434,6 +503,7 @@ export function firstPaymentsDue(ctx: SandboxContext): SubscriptionRecord[] {
   const now = ctx.clock.now().getTime();
   return ctx.store.list(
     "subscription",
-    (subscription) => subscription.status === "incomplete" && new Date(subscription.created_at).getTime() + FIRST_PAYMENT_TTL_MS <= now,
+    (subscription) =>
+      subscription.status === "incomplete" && new Date(subscription.created_at).getTime() + FIRST_PAYMENT_TTL_MS <= now,
   );
 }

@@ -51,7 +51,12 @@ describe("billing period arithmetic", () => {
       end = nextPeriodEnd(anchor, "month", 1, end);
       renewals.push(iso(end));
     }
-    expect(renewals).toEqual(["2025-03-31T12:00:00.000Z", "2025-04-30T12:00:00.000Z", "2025-05-31T12:00:00.000Z", "2025-06-30T12:00:00.000Z"]);
+    expect(renewals).toEqual([
+      "2025-03-31T12:00:00.000Z",
+      "2025-04-30T12:00:00.000Z",
+      "2025-05-31T12:00:00.000Z",
+      "2025-06-30T12:00:00.000Z",
+    ]);
     expect(iso(nextPeriodEnd(anchor, "month", 3, at("2025-04-30T12:00:00.000Z")))).toBe("2025-07-31T12:00:00.000Z");
     expect(iso(nextPeriodEnd(anchor, "year", 1, at("2031-06-01T00:00:00.000Z")))).toBe("2032-01-31T12:00:00.000Z");
     expect(iso(nextPeriodEnd(anchor, "week", 2, at("2025-02-14T12:00:00.000Z")))).toBe("2025-02-28T12:00:00.000Z");

@@ -58,7 +58,12 @@ class UtcDate extends Date {
     return this.setUTCDate(date);
   }
   override setHours(hours: number, min?: number, sec?: number, ms?: number) {
-    return this.setUTCHours(hours, min ?? this.getUTCMinutes(), sec ?? this.getUTCSeconds(), ms ?? this.getUTCMilliseconds());
+    return this.setUTCHours(
+      hours,
+      min ?? this.getUTCMinutes(),
+      sec ?? this.getUTCSeconds(),
+      ms ?? this.getUTCMilliseconds(),
+    );
   }
 }
 const inUtc = { in: (value: Date | number | string) => new UtcDate(value) };
@@ -85,7 +90,8 @@ const DAY_MS = 86_400_000;
 
 /** The first period end on the anchor's calendar that comes strictly after `instant` (the next renewal). */
 export function nextPeriodEnd(anchor: Date, interval: RecurringInterval, count: number, instant: Date): Date {
-  const months = (instant.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + instant.getUTCMonth() - anchor.getUTCMonth();
+  const months =
+    (instant.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + instant.getUTCMonth() - anchor.getUTCMonth();
   const elapsedUnits = {
     day: (instant.getTime() - anchor.getTime()) / DAY_MS,
     week: (instant.getTime() - anchor.getTime()) / (7 * DAY_MS),

@@ -8,7 +8,12 @@ describe("loadSandboxConfig", () => {
 
   test("refuses to face a network without its own token", () => {
     expect(() => loadSandboxConfig({ SANDBOX_HOST: "0.0.0.0" })).toThrow(SandboxConfigError);
-    expect(() => loadSandboxConfig({ SANDBOX_HOST: "0.0.0.0" })).toThrow(/SANDBOX_ACCESS_TOKEN: required when SANDBOX_HOST is not a loopback address/);
-    expect(loadSandboxConfig({ SANDBOX_HOST: "0.0.0.0", SANDBOX_ACCESS_TOKEN: "a-token" })).toMatchObject({ host: "0.0.0.0", accessToken: "a-token" });
+    expect(() => loadSandboxConfig({ SANDBOX_HOST: "0.0.0.0" })).toThrow(
+      /SANDBOX_ACCESS_TOKEN: required when SANDBOX_HOST is not a loopback address/,
+    );
+    expect(loadSandboxConfig({ SANDBOX_HOST: "0.0.0.0", SANDBOX_ACCESS_TOKEN: "a-token" })).toMatchObject({
+      host: "0.0.0.0",
+      accessToken: "a-token",
+    });
   });
 });

@@ -12,7 +12,10 @@ const envSchema = z
     SANDBOX_WEBHOOK_URL: z.url().optional(),
     SANDBOX_WEBHOOK_SECRET: z.string().min(1).optional(),
   })
-  .refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, { path: ["SANDBOX_WEBHOOK_SECRET"], message: "required with SANDBOX_WEBHOOK_URL" })
+  .refine((env) => !env.SANDBOX_WEBHOOK_URL || env.SANDBOX_WEBHOOK_SECRET, {
+    path: ["SANDBOX_WEBHOOK_SECRET"],
+    message: "required with SANDBOX_WEBHOOK_URL",
+  })
   // Without a token the sandbox takes any token, its reset control included: fine on this machine only.
   .refine((env) => isLoopbackHost(env.SANDBOX_HOST) || env.SANDBOX_ACCESS_TOKEN, {
     path: ["SANDBOX_ACCESS_TOKEN"],
@@ -48,6 +51,9 @@ export function loadSandboxConfig(source: Record<string, string | undefined> = p
     publicUrl: (env.SANDBOX_PUBLIC_URL ?? `http://${env.SANDBOX_HOST}:${env.SANDBOX_PORT}`).replace(/\/+$/, ""),
     accessToken: env.SANDBOX_ACCESS_TOKEN,
     dataFile: env.SANDBOX_DATA_FILE === ":memory:" ? ":memory:" : path.resolve(env.SANDBOX_DATA_FILE),
-    webhookEndpoint: env.SANDBOX_WEBHOOK_URL && env.SANDBOX_WEBHOOK_SECRET ? { url: env.SANDBOX_WEBHOOK_URL, secret: env.SANDBOX_WEBHOOK_SECRET } : undefined,
+    webhookEndpoint:
+      env.SANDBOX_WEBHOOK_URL && env.SANDBOX_WEBHOOK_SECRET
+        ? { url: env.SANDBOX_WEBHOOK_URL, secret: env.SANDBOX_WEBHOOK_SECRET }
+        : undefined,
   };
 }

@@ -92,7 +92,8 @@ export function controlRoutes(ctx: SandboxContext, reset: () => void) {
    */
   router.post("/checkouts/client/:secret/complete-payment", (c) => {
     const checkout = findCheckoutBySecret(ctx, c.req.param("secret"));
-    if (!checkout.subscription_id) throw forbidden("SubscriptionNotIncomplete", "This checkout has no payment awaiting confirmation.");
+    if (!checkout.subscription_id)
+      throw forbidden("SubscriptionNotIncomplete", "This checkout has no payment awaiting confirmation.");
     const subscription = findSubscription(ctx, checkout.subscription_id);
     ctx.store.transaction(() => completeFirstPayment(ctx, subscription));
     return c.json(serializeCheckoutPublic(ctx, findCheckout(ctx, checkout.id)));

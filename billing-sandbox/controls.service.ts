@@ -8,12 +8,17 @@ import { DUNNING_PERIOD_MS, endAtPeriodEnd, renewSubscription, settlePastDue } f
 export function processDueWork(ctx: SandboxContext): void {
   ctx.store.transaction(() => {
     const now = () => ctx.clock.iso();
-    for (const checkout of ctx.store.list("checkout", (candidate) => candidate.status === "open")) expireIfDue(ctx, checkout);
+    for (const checkout of ctx.store.list("checkout", (candidate) => candidate.status === "open"))
+      expireIfDue(ctx, checkout);
     // An incomplete subscription never renews, so expiring it first cannot reorder anything below.
     for (const subscription of firstPaymentsDue(ctx)) expireFirstPayment(ctx, subscription);
     for (;;) {
       const due = ctx.store
-        .list("subscription", (candidate) => (candidate.status === "active" || candidate.status === "trialing") && candidate.current_period_end <= now())
+        .list(
+          "subscription",
+          (candidate) =>
+            (candidate.status === "active" || candidate.status === "trialing") && candidate.current_period_end <= now(),
+        )
         .sort((a, b) => a.current_period_end.localeCompare(b.current_period_end))[0];
       const overdue = ctx.store.list(
         "subscription",

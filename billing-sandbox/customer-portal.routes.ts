@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { notFound, readJson, unauthorized } from "./api-errors";
 import type { SandboxContext } from "./context";
-import { serializeCustomerCustomerMeter, serializeCustomerGrant, serializeCustomerOrder, serializeCustomerSubscription } from "./customer-portal.serializers";
+import {
+  serializeCustomerCustomerMeter,
+  serializeCustomerGrant,
+  serializeCustomerOrder,
+  serializeCustomerSubscription,
+} from "./customer-portal.serializers";
 import { findPortalCustomer } from "./customer-portal.service";
 import { booleanQuery, newRouter, paginate } from "./http";
 import { customerMeterBalances } from "./meters.service";
@@ -36,12 +41,18 @@ export function customerPortalRoutes(ctx: SandboxContext) {
     );
     return c.json(paginate(c, subscriptions, (subscription) => serializeCustomerSubscription(ctx, subscription)));
   });
-  router.get("/subscriptions/:id", (c) => c.json(serializeCustomerSubscription(ctx, ownSubscription(c.get("customer").id, c.req.param("id")))));
+  router.get("/subscriptions/:id", (c) =>
+    c.json(serializeCustomerSubscription(ctx, ownSubscription(c.get("customer").id, c.req.param("id")))),
+  );
   router.patch("/subscriptions/:id", async (c) => {
     const subscription = ownSubscription(c.get("customer").id, c.req.param("id"));
     const input = await readJson(
       c,
-      z.object({ cancel_at_period_end: z.boolean(), cancellation_reason: z.string().nullish(), cancellation_comment: z.string().nullish() }),
+      z.object({
+        cancel_at_period_end: z.boolean(),
+        cancellation_reason: z.string().nullish(),
+        cancellation_comment: z.string().nullish(),
+      }),
     );
     const updated = ctx.store.transaction(() =>
       input.cancel_at_period_end
@@ -65,7 +76,9 @@ export function customerPortalRoutes(ctx: SandboxContext) {
     const billingType = c.req.query("product_billing_type");
     const orders = ctx.store.list(
       "order",
-      (order) => order.customer_id === c.get("customer").id && (!billingType || (billingType === "recurring") === (order.subscription_id !== null)),
+      (order) =>
+        order.customer_id === c.get("customer").id &&
+        (!billingType || (billingType === "recurring") === (order.subscription_id !== null)),
     );
     return c.json(paginate(c, orders, (order) => serializeCustomerOrder(ctx, order)));
   });
@@ -87,11 +100,17 @@ export function customerPortalRoutes(ctx: SandboxContext) {
 
   router.get("/meters", (c) => {
     const customer = c.get("customer");
-    return c.json(paginate(c, customerMeterBalances(ctx, customer), ({ meter }) => serializeCustomerCustomerMeter(ctx, customer, meter)));
+    return c.json(
+      paginate(c, customerMeterBalances(ctx, customer), ({ meter }) =>
+        serializeCustomerCustomerMeter(ctx, customer, meter),
+      ),
+    );
   });
   router.get("/meters/:id", (c) => {
     const customer = c.get("customer");
-    const entry = customerMeterBalances(ctx, customer).find(({ meter }) => stableId(customer.id, meter.id) === c.req.param("id"));
+    const entry = customerMeterBalances(ctx, customer).find(
+      ({ meter }) => stableId(customer.id, meter.id) === c.req.param("id"),
+    );
     if (!entry) throw notFound();
     return c.json(serializeCustomerCustomerMeter(ctx, customer, entry.meter));
   });

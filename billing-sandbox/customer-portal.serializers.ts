@@ -20,8 +20,33 @@ function customerOrganization(ctx: SandboxContext): Json {
 
 /** CustomerPortalCustomer. */
 function serializePortalCustomer(customer: CustomerRecord): Json {
-  const { id, created_at, modified_at, email, email_verified, name, billing_name, billing_address, tax_id, type, locale } = customer;
-  return { id, created_at, modified_at, email, email_verified, name, billing_name, billing_address, tax_id, oauth_accounts: {}, type, locale };
+  const {
+    id,
+    created_at,
+    modified_at,
+    email,
+    email_verified,
+    name,
+    billing_name,
+    billing_address,
+    tax_id,
+    type,
+    locale,
+  } = customer;
+  return {
+    id,
+    created_at,
+    modified_at,
+    email,
+    email_verified,
+    name,
+    billing_name,
+    billing_address,
+    tax_id,
+    oauth_accounts: {},
+    type,
+    locale,
+  };
 }
 
 /** CustomerSubscription. */
@@ -29,7 +54,10 @@ export function serializeCustomerSubscription(ctx: SandboxContext, subscription:
   const { metadata: _metadata, ...core } = serializeSubscriptionCore(subscription);
   return {
     ...core,
-    product: { ...serializePublicProduct(ctx, findRecord(ctx.store, "product", subscription.product_id)), organization: customerOrganization(ctx) },
+    product: {
+      ...serializePublicProduct(ctx, findRecord(ctx.store, "product", subscription.product_id)),
+      organization: customerOrganization(ctx),
+    },
     prices: subscriptionPrices(ctx, subscription).map((price) => serializePrice(ctx, price)),
     meters: serializeSubscriptionMeters(ctx, subscription, false).map((entry) => ({
       ...entry,
@@ -55,7 +83,12 @@ export function serializeCustomerOrder(ctx: SandboxContext, order: OrderRecord):
 /** CustomerBenefitGrant*. */
 export function serializeCustomerGrant(ctx: SandboxContext, grant: GrantRecord): Json {
   const benefit = findRecord(ctx.store, "benefit", grant.benefit_id);
-  const { metadata: _metadata, visibility: _visibility, visibility_configurable: _configurable, ...benefitWire } = serializeBenefit(ctx, benefit);
+  const {
+    metadata: _metadata,
+    visibility: _visibility,
+    visibility_configurable: _configurable,
+    ...benefitWire
+  } = serializeBenefit(ctx, benefit);
   return {
     ...grant,
     customer: serializePortalCustomer(requireRecord(ctx.store, "customer", grant.customer_id)),
@@ -64,6 +97,10 @@ export function serializeCustomerGrant(ctx: SandboxContext, grant: GrantRecord):
 }
 
 /** CustomerCustomerMeter. */
-export function serializeCustomerCustomerMeter(ctx: SandboxContext, customer: CustomerRecord, meter: MeterRecord): Json {
+export function serializeCustomerCustomerMeter(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  meter: MeterRecord,
+): Json {
   return { ...customerMeterBase(ctx, customer, meter), meter: serializeMeterSummary(meter) };
 }

@@ -2,7 +2,12 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { notFound, readJson, validationError } from "./api-errors";
 import type { SandboxContext } from "./context";
-import { serializeCustomer, serializeCustomerSession, serializeCustomerState, serializePaymentMethod } from "./customers.serializers";
+import {
+  serializeCustomer,
+  serializeCustomerSession,
+  serializeCustomerState,
+  serializePaymentMethod,
+} from "./customers.serializers";
 import {
   assertCustomerUnique,
   createCustomer,
@@ -70,7 +75,11 @@ export function customerRoutes(ctx: SandboxContext) {
     );
 
   const update = (customer: CustomerRecord, input: z.infer<typeof customerUpdateSchema>) => {
-    if (input.external_id !== undefined && customer.external_id !== null && input.external_id !== customer.external_id) {
+    if (
+      input.external_id !== undefined &&
+      customer.external_id !== null &&
+      input.external_id !== customer.external_id
+    ) {
       throw validationError(["body", "external_id"], "Customer external ID cannot be updated.");
     }
     assertCustomerUnique(ctx, { email: input.email, external_id: input.external_id }, customer.id);
@@ -105,7 +114,9 @@ export function customerRoutes(ctx: SandboxContext) {
       ctx.webhooks.emit("customer.deleted", serializeCustomer(ctx, deleted));
     });
 
-  router.get("/external/:externalId", (c) => c.json(serializeCustomer(ctx, byExternalId(ctx, c.req.param("externalId")))));
+  router.get("/external/:externalId", (c) =>
+    c.json(serializeCustomer(ctx, byExternalId(ctx, c.req.param("externalId")))),
+  );
   router.patch("/external/:externalId", async (c) => {
     const customer = byExternalId(ctx, c.req.param("externalId"));
     return c.json(update(customer, await readJson(c, customerUpdateSchema)));
@@ -114,8 +125,12 @@ export function customerRoutes(ctx: SandboxContext) {
     remove(byExternalId(ctx, c.req.param("externalId")), c.req.query("anonymize") === "true");
     return c.body(null, 204);
   });
-  router.get("/external/:externalId/state", (c) => c.json(serializeCustomerState(ctx, byExternalId(ctx, c.req.param("externalId")))));
-  router.get("/external/:externalId/payment-methods", (c) => c.json(paymentMethods(c, byExternalId(ctx, c.req.param("externalId")))));
+  router.get("/external/:externalId/state", (c) =>
+    c.json(serializeCustomerState(ctx, byExternalId(ctx, c.req.param("externalId")))),
+  );
+  router.get("/external/:externalId/payment-methods", (c) =>
+    c.json(paymentMethods(c, byExternalId(ctx, c.req.param("externalId")))),
+  );
 
   router.get("/:id", (c) => c.json(serializeCustomer(ctx, byId(ctx, c.req.param("id")))));
   router.patch("/:id", async (c) => {
@@ -136,10 +151,19 @@ export function customerSessionRoutes(ctx: SandboxContext) {
   const router = newRouter();
   router.post("/", async (c) => {
     const input = await readJson(c, customerSessionCreateSchema);
-    const customer = "customer_id" in input ? ctx.store.get("customer", input.customer_id) : findCustomerByExternalId(ctx, input.external_customer_id);
+    const customer =
+      "customer_id" in input
+        ? ctx.store.get("customer", input.customer_id)
+        : findCustomerByExternalId(ctx, input.external_customer_id);
     if (!customer || customer.deleted_at)
-      throw validationError(["body", "customer_id" in input ? "customer_id" : "external_customer_id"], "Customer does not exist.");
-    return c.json(serializeCustomerSession(ctx, createCustomerSession(ctx, customer.id, input.return_url ?? null)), 201);
+      throw validationError(
+        ["body", "customer_id" in input ? "customer_id" : "external_customer_id"],
+        "Customer does not exist.",
+      );
+    return c.json(
+      serializeCustomerSession(ctx, createCustomerSession(ctx, customer.id, input.return_url ?? null)),
+      201,
+    );
   });
   return router;
 }

@@ -11,10 +11,15 @@ export function serializeCustomer(ctx: SandboxContext, customer: CustomerRecord)
 
 /** CustomerState (CustomerStateIndividual | CustomerStateTeam): the customer with active subscriptions, granted benefits and meter balances. */
 export function serializeCustomerState(ctx: SandboxContext, customer: CustomerRecord): Json {
-  const grants = ctx.store.list("grant", (grant) => grant.customer_id === customer.id && grant.is_granted && !grant.is_revoked);
+  const grants = ctx.store.list(
+    "grant",
+    (grant) => grant.customer_id === customer.id && grant.is_granted && !grant.is_revoked,
+  );
   const activeSubscriptions = ctx.store.list(
     "subscription",
-    (subscription) => subscription.customer_id === customer.id && (subscription.status === "active" || subscription.status === "trialing"),
+    (subscription) =>
+      subscription.customer_id === customer.id &&
+      (subscription.status === "active" || subscription.status === "trialing"),
   );
   return {
     ...serializeCustomer(ctx, customer),
@@ -85,7 +90,11 @@ export function customerMeterBase(ctx: SandboxContext, customer: CustomerRecord,
 
 /** CustomerMeter (the organization's view). */
 export function serializeCustomerMeter(ctx: SandboxContext, customer: CustomerRecord, meter: MeterRecord): Json {
-  return { ...customerMeterBase(ctx, customer, meter), customer: serializeCustomer(ctx, customer), meter: serializeMeter(ctx, meter) };
+  return {
+    ...customerMeterBase(ctx, customer, meter),
+    customer: serializeCustomer(ctx, customer),
+    meter: serializeMeter(ctx, meter),
+  };
 }
 
 /** CustomerSession. */

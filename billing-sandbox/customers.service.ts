@@ -12,7 +12,10 @@ import { newId, newToken, requireRecord, TEST_CARDS } from "./shared";
 export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
 
 export function emitCustomerStateChanged(ctx: SandboxContext, customerId: string): void {
-  ctx.webhooks.emit("customer.state_changed", serializeCustomerState(ctx, requireRecord(ctx.store, "customer", customerId)));
+  ctx.webhooks.emit(
+    "customer.state_changed",
+    serializeCustomerState(ctx, requireRecord(ctx.store, "customer", customerId)),
+  );
 }
 
 type CustomerInput = {
@@ -29,7 +32,11 @@ type CustomerInput = {
 /** E-mail addresses are unique per organization regardless of case; a team without one matches nothing. */
 export const isSameEmail = (email: string | null, other: string) => email?.toLowerCase() === other.toLowerCase();
 
-export function assertCustomerUnique(ctx: SandboxContext, input: { email?: string | null; external_id?: string | null }, exceptId?: string): void {
+export function assertCustomerUnique(
+  ctx: SandboxContext,
+  input: { email?: string | null; external_id?: string | null },
+  exceptId?: string,
+): void {
   const others = ctx.store.list("customer", (customer) => customer.deleted_at === null && customer.id !== exceptId);
   const { email } = input;
   if (email && others.some((customer) => isSameEmail(customer.email, email))) {
@@ -69,12 +76,18 @@ export function insertCustomer(ctx: SandboxContext, input: CustomerInput): Custo
 }
 
 export function findCustomerByExternalId(ctx: SandboxContext, externalId: string): CustomerRecord | undefined {
-  return ctx.store.list("customer", (customer) => customer.external_id === externalId && customer.deleted_at === null)[0];
+  return ctx.store.list(
+    "customer",
+    (customer) => customer.external_id === externalId && customer.deleted_at === null,
+  )[0];
 }
 
 /** The live customer with this e-mail address, compared case-insensitively. */
 export function findCustomerByEmail(ctx: SandboxContext, email: string): CustomerRecord | undefined {
-  return ctx.store.list("customer", (customer) => customer.deleted_at === null && isSameEmail(customer.email, email))[0];
+  return ctx.store.list(
+    "customer",
+    (customer) => customer.deleted_at === null && isSameEmail(customer.email, email),
+  )[0];
 }
 
 /**
@@ -82,7 +95,11 @@ export function findCustomerByEmail(ctx: SandboxContext, email: string): Custome
  * already has it: the address is unique per organization, and a checkout never takes it from its owner.
  * Returns the customer, changed or not, and whether it changed.
  */
-export function adoptCheckoutEmail(ctx: SandboxContext, customer: CustomerRecord, email: string | null): { customer: CustomerRecord; changed: boolean } {
+export function adoptCheckoutEmail(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  email: string | null,
+): { customer: CustomerRecord; changed: boolean } {
   if (customer.email || !email || findCustomerByEmail(ctx, email)) return { customer, changed: false };
   return { customer: ctx.store.put("customer", { ...customer, email, modified_at: ctx.clock.iso() }), changed: true };
 }

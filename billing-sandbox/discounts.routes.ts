@@ -9,7 +9,9 @@ import { discountCreateSchema, discountUpdateSchema } from "./schemas";
 
 export function discountRoutes(ctx: SandboxContext) {
   const router = newRouter();
-  router.get("/", (c) => c.json(paginate(c, ctx.store.list("discount"), (discount) => serializeDiscount(ctx, discount))));
+  router.get("/", (c) =>
+    c.json(paginate(c, ctx.store.list("discount"), (discount) => serializeDiscount(ctx, discount))),
+  );
   router.post("/", async (c) => {
     const input = await readJson(c, discountCreateSchema);
     return c.json(serializeDiscount(ctx, createDiscount(ctx, input)), 201);

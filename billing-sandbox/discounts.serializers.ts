@@ -4,7 +4,11 @@ import type { DiscountRecord } from "./records";
 import type { Json } from "./shared";
 
 /** Discount, or the `*Base` variant (no `products`) nested in subscriptions and orders. */
-export function serializeDiscount(ctx: SandboxContext, discount: DiscountRecord, options: { withProducts: boolean } = { withProducts: true }): Json {
+export function serializeDiscount(
+  ctx: SandboxContext,
+  discount: DiscountRecord,
+  options: { withProducts: boolean } = { withProducts: true },
+): Json {
   const wire: Json = {
     id: discount.id,
     created_at: discount.created_at,
@@ -35,11 +39,22 @@ function discountAmountFields(discount: DiscountRecord): Json {
   const amount =
     discount.type === "percentage"
       ? { basis_points: discount.basis_points }
-      : { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } };
+      : {
+          amount: discount.amount,
+          currency: discount.currency,
+          amounts: { [discount.currency ?? "usd"]: discount.amount },
+        };
   return discount.duration === "repeating" ? { ...amount, duration_in_months: discount.duration_in_months } : amount;
 }
 
 /** CheckoutDiscount*: the slim discount a buyer sees. */
 export function serializeCheckoutDiscount(discount: DiscountRecord): Json {
-  return { id: discount.id, name: discount.name, code: discount.code, type: discount.type, duration: discount.duration, ...discountAmountFields(discount) };
+  return {
+    id: discount.id,
+    name: discount.name,
+    code: discount.code,
+    type: discount.type,
+    duration: discount.duration,
+    ...discountAmountFields(discount),
+  };
 }

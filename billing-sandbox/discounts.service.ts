@@ -14,15 +14,19 @@ export const toIso = (value: string | null | undefined) => (value ? new Date(val
 export const findDiscount = (ctx: SandboxContext, id: string): DiscountRecord => findRecord(ctx.store, "discount", id);
 
 export function createDiscount(ctx: SandboxContext, input: z.infer<typeof discountCreateSchema>): DiscountRecord {
-  if (input.duration === "repeating" && !input.duration_in_months) throw validationError(["body", "duration_in_months"], "Field required");
-  if (input.code && findDiscountByCode(ctx, input.code)) throw validationError(["body", "code"], "Discount with this code already exists.");
+  if (input.duration === "repeating" && !input.duration_in_months)
+    throw validationError(["body", "duration_in_months"], "Field required");
+  if (input.code && findDiscountByCode(ctx, input.code))
+    throw validationError(["body", "code"], "Discount with this code already exists.");
   const discount = ctx.store.put("discount", {
     id: newId(),
     created_at: ctx.clock.iso(),
     modified_at: null,
     name: input.name,
     type: input.type,
-    ...(input.type === "percentage" ? { basis_points: input.basis_points } : { amount: input.amount, currency: input.currency }),
+    ...(input.type === "percentage"
+      ? { basis_points: input.basis_points }
+      : { amount: input.amount, currency: input.currency }),
     duration: input.duration,
     ...(input.duration === "repeating" ? { duration_in_months: input.duration_in_months ?? 1 } : {}),
     code: input.code ?? null,
@@ -38,7 +42,12 @@ export function createDiscount(ctx: SandboxContext, input: z.infer<typeof discou
 }
 
 /** Whether a discount may be redeemed now on this product: dates, redemption limit and product restriction. */
-export function assertDiscountRedeemable(ctx: SandboxContext, discount: DiscountRecord, productId: string, loc: string[]): void {
+export function assertDiscountRedeemable(
+  ctx: SandboxContext,
+  discount: DiscountRecord,
+  productId: string,
+  loc: string[],
+): void {
   const now = ctx.clock.iso();
   const isUsable =
     (!discount.starts_at || discount.starts_at <= now) &&
@@ -49,5 +58,8 @@ export function assertDiscountRedeemable(ctx: SandboxContext, discount: Discount
 }
 
 export function findDiscountByCode(ctx: SandboxContext, code: string): DiscountRecord | undefined {
-  return ctx.store.list("discount", (discount) => discount.code !== null && discount.code.toLowerCase() === code.toLowerCase())[0];
+  return ctx.store.list(
+    "discount",
+    (discount) => discount.code !== null && discount.code.toLowerCase() === code.toLowerCase(),
+  )[0];
 }

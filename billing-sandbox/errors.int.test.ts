@@ -42,7 +42,12 @@ describe("an unhandled error in the sandbox", () => {
         fields: {
           method: "GET",
           path: "/v1/products",
-          error: { name: "Error", message: "disk I/O error", code: "SQLITE_IOERR", stack: expect.stringContaining("disk I/O error") },
+          error: {
+            name: "Error",
+            message: "disk I/O error",
+            code: "SQLITE_IOERR",
+            stack: expect.stringContaining("disk I/O error"),
+          },
         },
       },
     ]);

@@ -17,13 +17,17 @@ const sandbox = createBillingSandbox({
   accessToken: config.accessToken,
   webhookEndpoint: config.webhookEndpoint,
   logger: {
-    warn: (message, fields) => console.warn(JSON.stringify({ time: new Date().toISOString(), level: "warn", message, ...fields })),
-    error: (message, fields) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields })),
+    warn: (message, fields) =>
+      console.warn(JSON.stringify({ time: new Date().toISOString(), level: "warn", message, ...fields })),
+    error: (message, fields) =>
+      console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", message, ...fields })),
   },
 });
 
 const server = serve({ fetch: sandbox.app.fetch, port: config.port, hostname: config.host }, (info) => {
-  process.stdout.write(`Billing sandbox on ${config.publicUrl} (listening on ${info.address}:${info.port}); dashboard at ${config.publicUrl}/dashboard\n`);
+  process.stdout.write(
+    `Billing sandbox on ${config.publicUrl} (listening on ${info.address}:${info.port}); dashboard at ${config.publicUrl}/dashboard\n`,
+  );
 });
 
 const shutdown = () => server.close(() => void sandbox.close().then(() => process.exit(0)));

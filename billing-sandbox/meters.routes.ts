@@ -23,7 +23,10 @@ export function meterRoutes(ctx: SandboxContext) {
   const router = newRouter();
   router.get("/", (c) => {
     const isArchived = c.req.query("is_archived");
-    const meters = ctx.store.list("meter", (meter) => isArchived === undefined || (meter.archived_at !== null) === (isArchived === "true"));
+    const meters = ctx.store.list(
+      "meter",
+      (meter) => isArchived === undefined || (meter.archived_at !== null) === (isArchived === "true"),
+    );
     return c.json(paginate(c, meters, (meter) => serializeMeter(ctx, meter)));
   });
   router.post("/", async (c) => {
@@ -41,7 +44,11 @@ export function meterRoutes(ctx: SandboxContext) {
       aggregation: input.aggregation ?? meter.aggregation,
       metadata: input.metadata ?? meter.metadata,
       archived_at:
-        input.is_archived === undefined || input.is_archived === null ? meter.archived_at : input.is_archived ? (meter.archived_at ?? ctx.clock.iso()) : null,
+        input.is_archived === undefined || input.is_archived === null
+          ? meter.archived_at
+          : input.is_archived
+            ? (meter.archived_at ?? ctx.clock.iso())
+            : null,
       modified_at: ctx.clock.iso(),
     });
     return c.json(serializeMeter(ctx, updated));
@@ -51,7 +58,10 @@ export function meterRoutes(ctx: SandboxContext) {
     const query = parseBody(quantitiesQuerySchema, c.req.query());
     const customerIds = queryList(c, "customer_id");
     const externalIds = queryList(c, "external_customer_id");
-    const events = meterEvents(ctx, meter, { since: new Date(query.start_timestamp).toISOString(), until: new Date(query.end_timestamp).toISOString() }).filter(
+    const events = meterEvents(ctx, meter, {
+      since: new Date(query.start_timestamp).toISOString(),
+      until: new Date(query.end_timestamp).toISOString(),
+    }).filter(
       (event) =>
         (!customerIds || (event.customer_id !== null && customerIds.includes(event.customer_id))) &&
         (!externalIds || (event.external_customer_id !== null && externalIds.includes(event.external_customer_id))),
@@ -60,10 +70,13 @@ export function meterRoutes(ctx: SandboxContext) {
     const first = new Date(query.start_timestamp);
     const end = new Date(query.end_timestamp);
     // Every bucket starts a whole number of intervals after the first, so monthly buckets from Jan 31 keep the 31st where there is one.
-    const bucketStart = (index: number) => (query.interval === "hour" ? addHours(first, index) : addInterval(first, query.interval, index));
+    const bucketStart = (index: number) =>
+      query.interval === "hour" ? addHours(first, index) : addInterval(first, query.interval, index);
     for (let index = 0, start = first; start < end && quantities.length < 1000; index += 1) {
       const next = bucketStart(index + 1);
-      const bucket = events.filter((event) => event.timestamp >= start.toISOString() && event.timestamp < next.toISOString());
+      const bucket = events.filter(
+        (event) => event.timestamp >= start.toISOString() && event.timestamp < next.toISOString(),
+      );
       quantities.push({ timestamp: start.toISOString(), quantity: aggregate(bucket, meter.aggregation) });
       start = next;
     }
@@ -81,12 +94,16 @@ export function eventRoutes(ctx: SandboxContext) {
       let inserted = 0;
       let duplicates = 0;
       input.events.forEach((event, index) => {
-        if (!event.customer_id && !event.external_customer_id) throw validationError(["body", "events", index, "external_customer_id"], "Field required");
+        if (!event.customer_id && !event.external_customer_id)
+          throw validationError(["body", "events", index, "external_customer_id"], "Field required");
         if (event.timestamp && new Date(event.timestamp).toISOString() > now)
           throw validationError(["body", "events", index, "timestamp"], "Timestamp must be in the past.");
         if (event.customer_id && !ctx.store.get("customer", event.customer_id))
           throw validationError(["body", "events", index, "customer_id"], "Customer does not exist.");
-        if (event.external_id && ctx.store.list("event", (stored) => stored.external_id === event.external_id).length > 0) {
+        if (
+          event.external_id &&
+          ctx.store.list("event", (stored) => stored.external_id === event.external_id).length > 0
+        ) {
           duplicates += 1;
           return;
         }
@@ -122,7 +139,8 @@ export function eventRoutes(ctx: SandboxContext) {
     );
     return c.json(
       paginate(c, events, (event) => {
-        const customer = (event.customer_id ? customers.get(event.customer_id) : byExternalId.get(event.external_customer_id)) ?? null;
+        const customer =
+          (event.customer_id ? customers.get(event.customer_id) : byExternalId.get(event.external_customer_id)) ?? null;
         return {
           id: event.id,
           timestamp: event.timestamp,
@@ -147,7 +165,11 @@ export function customerMeterRoutes(ctx: SandboxContext) {
     ctx.store
       .list("customer", (customer) => customer.deleted_at === null)
       .flatMap((customer: CustomerRecord) =>
-        customerMeterBalances(ctx, customer).map(({ meter }) => ({ customer, meter, id: stableId(customer.id, meter.id) })),
+        customerMeterBalances(ctx, customer).map(({ meter }) => ({
+          customer,
+          meter,
+          id: stableId(customer.id, meter.id),
+        })),
       );
   router.get("/", (c) => {
     const customerIds = queryList(c, "customer_id");

@@ -14,16 +14,26 @@ export function serializeMeterSummary(meter: MeterRecord): Json {
 }
 
 export function subscriptionPrices(ctx: SandboxContext, subscription: SubscriptionRecord): PriceRecord[] {
-  return subscription.price_ids.map((id) => findPrice(ctx.store, id)).filter((price): price is PriceRecord => Boolean(price));
+  return subscription.price_ids
+    .map((id) => findPrice(ctx.store, id))
+    .filter((price): price is PriceRecord => Boolean(price));
 }
 
 /** SubscriptionMeter entries: usage of each metered price in the current period, with the Meter when `withMeter`. */
-export function serializeSubscriptionMeters(ctx: SandboxContext, subscription: SubscriptionRecord, withMeter: boolean): Json[] {
+export function serializeSubscriptionMeters(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  withMeter: boolean,
+): Json[] {
   return subscriptionPrices(ctx, subscription)
     .filter((price) => price.amount_type === "metered_unit")
     .map((price) => {
       const meter = requireRecord(ctx.store, "meter", price.meter_id ?? "");
-      const balance = meterBalanceForCustomer(ctx, requireRecord(ctx.store, "customer", subscription.customer_id), meter);
+      const balance = meterBalanceForCustomer(
+        ctx,
+        requireRecord(ctx.store, "customer", subscription.customer_id),
+        meter,
+      );
       const entry: Json = {
         id: stableId(subscription.id, meter.id),
         created_at: subscription.created_at,

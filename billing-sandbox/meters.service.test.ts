@@ -14,7 +14,9 @@ const event = (name: string, metadata: Record<string, unknown>): EventRecord => 
 });
 
 describe("meter filters and aggregations", () => {
-  const events = [10, 20, 30, 30].map((tokens) => event("completion", { total_tokens: tokens, usage: { model: tokens > 15 ? "large" : "small" } }));
+  const events = [10, 20, 30, 30].map((tokens) =>
+    event("completion", { total_tokens: tokens, usage: { model: tokens > 15 ? "large" : "small" } }),
+  );
 
   it("aggregates like the provider's documented example", () => {
     expect(aggregate(events, { func: "count" })).toBe(4);
@@ -29,10 +31,24 @@ describe("meter filters and aggregations", () => {
   it("matches clauses on name, metadata paths, and nested and/or filters; mismatched types never match", () => {
     const [small, large] = [events[0] as EventRecord, events[1] as EventRecord];
     expect(filterMatches(small, { conjunction: "and", clauses: [] })).toBe(true);
-    expect(filterMatches(small, { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "completion" }] })).toBe(true);
-    expect(filterMatches(large, { conjunction: "and", clauses: [{ property: "metadata.usage.model", operator: "like", value: "arg" }] })).toBe(true);
-    expect(filterMatches(small, { conjunction: "and", clauses: [{ property: "total_tokens", operator: "gt", value: "5" }] })).toBe(false);
-    expect(filterMatches(small, { conjunction: "and", clauses: [{ property: "missing", operator: "ne", value: 1 }] })).toBe(false);
+    expect(
+      filterMatches(small, {
+        conjunction: "and",
+        clauses: [{ property: "name", operator: "eq", value: "completion" }],
+      }),
+    ).toBe(true);
+    expect(
+      filterMatches(large, {
+        conjunction: "and",
+        clauses: [{ property: "metadata.usage.model", operator: "like", value: "arg" }],
+      }),
+    ).toBe(true);
+    expect(
+      filterMatches(small, { conjunction: "and", clauses: [{ property: "total_tokens", operator: "gt", value: "5" }] }),
+    ).toBe(false);
+    expect(
+      filterMatches(small, { conjunction: "and", clauses: [{ property: "missing", operator: "ne", value: 1 }] }),
+    ).toBe(false);
     const filter = {
       conjunction: "and" as const,
       clauses: [

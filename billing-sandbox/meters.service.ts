@@ -49,7 +49,9 @@ function clauseMatches(event: EventRecord, clause: FilterClause): boolean {
 
 export function filterMatches(event: EventRecord, filter: Filter): boolean {
   if (filter.clauses.length === 0) return true;
-  const results = filter.clauses.map((clause) => ("conjunction" in clause ? filterMatches(event, clause) : clauseMatches(event, clause)));
+  const results = filter.clauses.map((clause) =>
+    "conjunction" in clause ? filterMatches(event, clause) : clauseMatches(event, clause),
+  );
   return filter.conjunction === "and" ? results.every(Boolean) : results.some(Boolean);
 }
 
@@ -72,7 +74,8 @@ export function aggregate(events: EventRecord[], aggregation: Aggregation): numb
 }
 
 const belongsTo = (event: EventRecord, customer: CustomerRecord) =>
-  event.customer_id === customer.id || (customer.external_id !== null && event.external_customer_id === customer.external_id);
+  event.customer_id === customer.id ||
+  (customer.external_id !== null && event.external_customer_id === customer.external_id);
 
 /** Events of one meter, optionally limited to a customer and a time window. */
 export function meterEvents(
@@ -93,7 +96,11 @@ export function meterEvents(
 
 export type MeterBalance = { consumed: number; credited: number };
 
-export function meterBalanceForCustomer(ctx: SandboxContext, customer: CustomerRecord, meter: MeterRecord): MeterBalance {
+export function meterBalanceForCustomer(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+  meter: MeterRecord,
+): MeterBalance {
   const systemEvents = ctx.store.list(
     "event",
     (event) => event.source === "system" && event.customer_id === customer.id && event.metadata.meter_id === meter.id,
@@ -109,7 +116,10 @@ export function meterBalanceForCustomer(ctx: SandboxContext, customer: CustomerR
 }
 
 /** Meters the customer has used or been credited on. */
-export function customerMeterBalances(ctx: SandboxContext, customer: CustomerRecord): { meter: MeterRecord; balance: MeterBalance }[] {
+export function customerMeterBalances(
+  ctx: SandboxContext,
+  customer: CustomerRecord,
+): { meter: MeterRecord; balance: MeterBalance }[] {
   return ctx.store
     .list("meter", (meter) => meter.archived_at === null)
     .map((meter) => ({ meter, balance: meterBalanceForCustomer(ctx, customer, meter) }))
@@ -137,7 +147,8 @@ export function recordSystemEvent(
 export const findMeter = (ctx: SandboxContext, id: string): MeterRecord => findRecord(ctx.store, "meter", id);
 
 export function createMeter(ctx: SandboxContext, input: z.infer<typeof meterCreateSchema>): MeterRecord {
-  if (input.unit === "custom" && !input.custom_label) throw validationError(["body", "custom_label"], "Field required for a custom unit.");
+  if (input.unit === "custom" && !input.custom_label)
+    throw validationError(["body", "custom_label"], "Field required for a custom unit.");
   return ctx.store.put("meter", {
     id: newId(),
     created_at: ctx.clock.iso(),

@@ -15,10 +15,13 @@ beforeAll(async () => {
   const parent = new Hono();
   let port = 0;
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: (request) => parent.fetch(request), port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
-      port = info.port;
-      resolve();
-    });
+    server = serve(
+      { fetch: (request) => parent.fetch(request), port: 0, hostname: "127.0.0.1" },
+      (info: AddressInfo) => {
+        port = info.port;
+        resolve();
+      },
+    );
   });
   baseUrl = `http://127.0.0.1:${port}/sandbox/polar`;
   sandbox = createBillingSandbox({ dataFile: ":memory:", publicUrl: baseUrl });
@@ -38,10 +41,14 @@ describe("mounted under /sandbox/polar", () => {
     expectSchema("Checkout", checkout);
     expect(checkout.url).toBe(`${baseUrl}/checkout/${checkout.client_secret}`);
     expect((await fetch(checkout.url)).status).toBe(200);
-    expect((await fetch(`${baseUrl}/assets/checkout-page/checkout.js`)).headers.get("content-type")).toContain("text/javascript");
+    expect((await fetch(`${baseUrl}/assets/checkout-page/checkout.js`)).headers.get("content-type")).toContain(
+      "text/javascript",
+    );
     const root = await fetch(baseUrl, { redirect: "manual" });
     expect([root.status, root.headers.get("location")]).toEqual([302, `${baseUrl}/dashboard`]);
-    expect(await (await fetch(`${baseUrl}/v1/nothing-here`, { headers: { authorization: "Bearer x" } })).json()).toEqual({
+    expect(
+      await (await fetch(`${baseUrl}/v1/nothing-here`, { headers: { authorization: "Bearer x" } })).json(),
+    ).toEqual({
       error: "ResourceNotFound",
       detail: "Not found",
     });

@@ -8,8 +8,23 @@ import { discountFor, newId } from "./shared";
 
 /** Orders (made by checkouts, renewals, and plan and seat changes), their payment, and refunds. */
 
-export function itemFor(ctx: SandboxContext, label: string, amount: number, priceId: string | null, proration = false): OrderItemRecord {
-  return { id: newId(), created_at: ctx.clock.iso(), modified_at: null, label, amount, tax_amount: 0, proration, product_price_id: priceId };
+export function itemFor(
+  ctx: SandboxContext,
+  label: string,
+  amount: number,
+  priceId: string | null,
+  proration = false,
+): OrderItemRecord {
+  return {
+    id: newId(),
+    created_at: ctx.clock.iso(),
+    modified_at: null,
+    label,
+    amount,
+    tax_amount: 0,
+    proration,
+    product_price_id: priceId,
+  };
 }
 
 type OrderInput = {
@@ -95,9 +110,13 @@ export function refundOrder(
     if (order.status === "refunded") throw forbidden("RefundedAlready", "Order is already fully refunded.");
     if (!order.paid) throw validationError(["body", "order_id"], "Order is not paid.");
     const refundable = order.net_amount - order.refunded_amount;
-    if (input.amount <= 0 || input.amount > refundable) throw validationError(["body", "amount"], `Amount must be between 1 and ${refundable}.`);
+    if (input.amount <= 0 || input.amount > refundable)
+      throw validationError(["body", "amount"], `Amount must be between 1 and ${refundable}.`);
     if (input.revoke_benefits && order.subscription_id)
-      throw validationError(["body", "revoke_benefits"], "Subscription benefits are revoked by canceling the subscription.");
+      throw validationError(
+        ["body", "revoke_benefits"],
+        "Subscription benefits are revoked by canceling the subscription.",
+      );
     const now = ctx.clock.iso();
     const pending = ctx.store.put("refund", {
       id: newId(),

@@ -19,7 +19,8 @@ async function subscribe(productName: string, organizationId: string, seats?: nu
   return harness.polar.subscriptions.get(checkout.subscription_id as string);
 }
 
-const allTrue = <K extends string>(names: K[]) => Object.fromEntries(names.map((name) => [name, true])) as Record<K, boolean>;
+const allTrue = <K extends string>(names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, true])) as Record<K, boolean>;
 const customerEmails = allTrue([
   "order_confirmation",
   "payment_method_expiration_reminder",
@@ -62,9 +63,19 @@ describe("the provider organization", () => {
       },
       customer_email_settings: customerEmails,
       customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true } },
-      capabilities: { checkout_payments: true, subscription_renewals: true, payouts: true, refunds: true, api_access: true, dashboard_access: true },
+      capabilities: {
+        checkout_payments: true,
+        subscription_renewals: true,
+        payouts: true,
+        refunds: true,
+        api_access: true,
+        dashboard_access: true,
+      },
     });
-    expect(organization.feature_settings).toMatchObject({ seat_based_pricing_enabled: true, member_model_enabled: false });
+    expect(organization.feature_settings).toMatchObject({
+      seat_based_pricing_enabled: true,
+      member_model_enabled: false,
+    });
     expect(await harness.polar.organizations.get(organization.id)).toEqual(organization);
     expect((await harness.polar.organizations.list({ slug: "sandbox-merchant" })).items).toHaveLength(1);
     expect((await harness.polar.organizations.list({ slug: "someone-else" })).items).toEqual([]);
@@ -97,7 +108,11 @@ describe("the provider organization", () => {
       socials: [{ platform: "github", url: "https://github.com/atrium" }],
       proration_behavior: "invoice",
       allow_customer_updates: false,
-      subscription_settings: { proration_behavior: "invoice", benefit_revocation_grace_period: 7, allow_multiple_subscriptions: false },
+      subscription_settings: {
+        proration_behavior: "invoice",
+        benefit_revocation_grace_period: 7,
+        allow_multiple_subscriptions: false,
+      },
       feature_settings: { member_model_enabled: true, seat_based_pricing_enabled: true },
       customer_email_settings: customerEmails,
       modified_at: expect.any(String),
@@ -134,21 +149,40 @@ describe("the provider organization", () => {
     });
     const prorated = await subscribe("Team", "org_default_prorate_seats", 2);
     await harness.polar.subscriptions.update(prorated.id, { seats: 4 });
-    expect((await harness.polar.orders.list({ subscription_id: prorated.id })).items.map((order) => order.billing_reason)).toEqual(["subscription_create"]);
+    expect(
+      (await harness.polar.orders.list({ subscription_id: prorated.id })).items.map((order) => order.billing_reason),
+    ).toEqual(["subscription_create"]);
     expect((await harness.polar.subscriptions.get(prorated.id)).amount).toBe(6000);
     expect((await harness.polar.organizations.get(id)).website).toBeNull();
   });
 
   it("refuses a proration behavior the sandbox does not implement, partial settings objects and unknown organizations", async () => {
     const { id } = harness.sandbox.context.organization;
-    const settings = { allow_multiple_subscriptions: true, benefit_revocation_grace_period: 0, prevent_trial_abuse: false, allow_customer_updates: true };
-    const nextPeriod = await harness.request("PATCH", `/v1/organizations/${id}`, { subscription_settings: { ...settings, proration_behavior: "next_period" } });
-    expect(nextPeriod).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "subscription_settings", "proration_behavior"] }] } });
-    const partial = await harness.request("PATCH", `/v1/organizations/${id}`, { subscription_settings: { proration_behavior: "invoice" } });
+    const settings = {
+      allow_multiple_subscriptions: true,
+      benefit_revocation_grace_period: 0,
+      prevent_trial_abuse: false,
+      allow_customer_updates: true,
+    };
+    const nextPeriod = await harness.request("PATCH", `/v1/organizations/${id}`, {
+      subscription_settings: { ...settings, proration_behavior: "next_period" },
+    });
+    expect(nextPeriod).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ["body", "subscription_settings", "proration_behavior"] }] },
+    });
+    const partial = await harness.request("PATCH", `/v1/organizations/${id}`, {
+      subscription_settings: { proration_behavior: "invoice" },
+    });
     expect(partial.status).toBe(422);
-    const social = await harness.request("PATCH", `/v1/organizations/${id}`, { socials: [{ platform: "myspace", url: "https://myspace.example" }] });
+    const social = await harness.request("PATCH", `/v1/organizations/${id}`, {
+      socials: [{ platform: "myspace", url: "https://myspace.example" }],
+    });
     expect(social.status).toBe(422);
-    expect((await harness.request("PATCH", "/v1/organizations/00000000-0000-4000-8000-000000000000", { name: "Nope" })).status).toBe(404);
+    expect(
+      (await harness.request("PATCH", "/v1/organizations/00000000-0000-4000-8000-000000000000", { name: "Nope" }))
+        .status,
+    ).toBe(404);
   });
 
   it("keeps its id through a reset, with the settings back to their defaults", async () => {
@@ -157,7 +191,12 @@ describe("the provider organization", () => {
       const { id } = scratch.sandbox.context.organization;
       await scratch.polar.organizations.update(id, { name: "Renamed", default_tax_behavior: "inclusive" });
       expect((await scratch.request("POST", "/sandbox/reset")).status).toBe(200);
-      expect(await scratch.polar.organizations.get(id)).toMatchObject({ id, name: "Sandbox Merchant", default_tax_behavior: "exclusive", modified_at: null });
+      expect(await scratch.polar.organizations.get(id)).toMatchObject({
+        id,
+        name: "Sandbox Merchant",
+        default_tax_behavior: "exclusive",
+        modified_at: null,
+      });
       expect(scratch.problems).toEqual([]);
     } finally {
       await scratch.close();

@@ -16,12 +16,20 @@ export function serializeOrganization(organization: OrganizationRecord): Json {
     embed_hosts_enforced: false,
     account_id: null,
     payout_account_id: null,
-    capabilities: { checkout_payments: true, subscription_renewals: true, payouts: true, refunds: true, api_access: true, dashboard_access: true },
+    capabilities: {
+      checkout_payments: true,
+      subscription_renewals: true,
+      payouts: true,
+      refunds: true,
+      api_access: true,
+      dashboard_access: true,
+    },
   };
 }
 
 /** The organization as buyers see it: CheckoutOrganization (in CheckoutPublic) and the portal's organizations. */
 export function serializeOrganizationPublic(ctx: SandboxContext): Json {
-  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } = serializeOrganization(ctx.organization);
+  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } =
+    serializeOrganization(ctx.organization);
   return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates };
 }

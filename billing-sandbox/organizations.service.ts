@@ -56,7 +56,11 @@ function withDefaultSettings(identity: Identity): OrganizationRecord {
       allow_customer_updates: true,
     },
     customer_email_settings: Object.fromEntries(customerEmailSettingNames.map((name) => [name, true])),
-    customer_portal_settings: { usage: { show: true }, subscription: { update_seats: true, update_plan: true }, customer: { allow_email_change: false } },
+    customer_portal_settings: {
+      usage: { show: true },
+      subscription: { update_seats: true, update_plan: true },
+      customer: { allow_email_change: false },
+    },
     dispute_settings: { auto_accept_below_amount: null },
   };
 }
@@ -78,13 +82,17 @@ export function saveOrganization(ctx: SandboxContext, organization: Organization
 }
 
 /** A reset keeps the organization's id (the app stores it) and starts its settings over like everything else. */
-export const resetOrganization = (organization: OrganizationRecord): OrganizationRecord => withDefaultSettings(organization);
+export const resetOrganization = (organization: OrganizationRecord): OrganizationRecord =>
+  withDefaultSettings(organization);
 
 /**
  * OrganizationUpdate: a settings object replaces the stored one whole (the schema requires all its keys), feature
  * flags merge into the stored ones, a nullable field given as null is cleared, and any other null changes nothing.
  */
-export function updateOrganization(ctx: SandboxContext, input: z.infer<typeof organizationUpdateSchema>): OrganizationRecord {
+export function updateOrganization(
+  ctx: SandboxContext,
+  input: z.infer<typeof organizationUpdateSchema>,
+): OrganizationRecord {
   const current = ctx.organization;
   const clearable = <T>(value: T | null | undefined, fallback: T | null) => (value === undefined ? fallback : value);
   const updated: OrganizationRecord = {
@@ -99,7 +107,9 @@ export function updateOrganization(ctx: SandboxContext, input: z.infer<typeof or
     subscription_settings: input.subscription_settings ?? current.subscription_settings,
     customer_email_settings: input.customer_email_settings ?? current.customer_email_settings,
     customer_portal_settings: input.customer_portal_settings ?? current.customer_portal_settings,
-    dispute_settings: input.dispute_settings ? { auto_accept_below_amount: input.dispute_settings.auto_accept_below_amount ?? null } : current.dispute_settings,
+    dispute_settings: input.dispute_settings
+      ? { auto_accept_below_amount: input.dispute_settings.auto_accept_below_amount ?? null }
+      : current.dispute_settings,
     embed_hosts: input.embed_hosts ?? current.embed_hosts,
     default_presentment_currency: input.default_presentment_currency ?? current.default_presentment_currency,
     default_tax_behavior: input.default_tax_behavior ?? current.default_tax_behavior,

@@ -17,9 +17,19 @@ const read = (file: string) => readFileSync(new URL(file, import.meta.url), "utf
  * (`../layout/format.js`) resolves the same in the browser as in the source tree.
  */
 const assets = new Map(
-  ["checkout-page/checkout.js", "dashboard/dashboard.js", "portal/portal.js", "layout/format.js", "layout/theme.js", "layout/sandbox.css"].map((file) => [
+  [
+    "checkout-page/checkout.js",
+    "dashboard/dashboard.js",
+    "portal/portal.js",
+    "layout/format.js",
+    "layout/theme.js",
+    "layout/sandbox.css",
+  ].map((file) => [
     file,
-    { body: read(`./${file}`), type: file.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8" },
+    {
+      body: read(`./${file}`),
+      type: file.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
+    },
   ]),
 );
 const checkoutHtml = read("./checkout-page/checkout.html");
@@ -138,7 +148,8 @@ export function pageRoutes(ctx: SandboxContext) {
       layout({
         title: "Dashboard",
         root: "",
-        notice: "The provider's merchant dashboard, offline: its catalogue, customers, payments, clock and webhook deliveries.",
+        notice:
+          "The provider's merchant dashboard, offline: its catalogue, customers, payments, clock and webhook deliveries.",
         content: dashboardHtml,
         script: "dashboard/dashboard.js",
       }),
@@ -150,7 +161,8 @@ export function pageRoutes(ctx: SandboxContext) {
       layout({
         title: "Customer portal",
         root: "",
-        notice: "This page stands in for the billing provider's customer portal: no card is charged and no money moves.",
+        notice:
+          "This page stands in for the billing provider's customer portal: no card is charged and no money moves.",
         content: portalHtml,
         script: "portal/portal.js",
       }),

@@ -3,7 +3,14 @@ import { notFound, readJson } from "./api-errors";
 import type { SandboxContext } from "./context";
 import { booleanQuery, metadataQuery, matchesMetadata, newRouter, paginate, queryList } from "./http";
 import { serializeCustomField, serializeProduct } from "./products.serializers";
-import { attachFields, buildPrice, createCustomField, createProduct, findProduct, setProductBenefits } from "./products.service";
+import {
+  attachFields,
+  buildPrice,
+  createCustomField,
+  createProduct,
+  findProduct,
+  setProductBenefits,
+} from "./products.service";
 import type { ProductRecord } from "./records";
 import { customFieldCreateSchema, productCreateSchema, productUpdateSchema } from "./schemas";
 
@@ -62,14 +69,21 @@ export function productRoutes(ctx: SandboxContext) {
         name: input.name ?? product.name,
         description: input.description === undefined ? product.description : input.description,
         visibility: input.visibility ?? product.visibility,
-        recurring_interval: input.recurring_interval === undefined ? product.recurring_interval : input.recurring_interval,
-        recurring_interval_count: input.recurring_interval_count === undefined ? product.recurring_interval_count : input.recurring_interval_count,
+        recurring_interval:
+          input.recurring_interval === undefined ? product.recurring_interval : input.recurring_interval,
+        recurring_interval_count:
+          input.recurring_interval_count === undefined
+            ? product.recurring_interval_count
+            : input.recurring_interval_count,
         trial_interval: input.trial_interval === undefined ? product.trial_interval : input.trial_interval,
-        trial_interval_count: input.trial_interval_count === undefined ? product.trial_interval_count : input.trial_interval_count,
+        trial_interval_count:
+          input.trial_interval_count === undefined ? product.trial_interval_count : input.trial_interval_count,
         is_archived: input.is_archived ?? product.is_archived,
         metadata: input.metadata ?? product.metadata,
         prices,
-        attached_custom_fields: input.attached_custom_fields ? attachFields(ctx, input.attached_custom_fields) : product.attached_custom_fields,
+        attached_custom_fields: input.attached_custom_fields
+          ? attachFields(ctx, input.attached_custom_fields)
+          : product.attached_custom_fields,
         modified_at: ctx.clock.iso(),
       };
       ctx.store.put("product", next);
@@ -95,7 +109,9 @@ export function productRoutes(ctx: SandboxContext) {
 
 export function customFieldRoutes(ctx: SandboxContext) {
   const router = newRouter();
-  router.get("/", (c) => c.json(paginate(c, ctx.store.list("custom_field"), (field) => serializeCustomField(ctx, field))));
+  router.get("/", (c) =>
+    c.json(paginate(c, ctx.store.list("custom_field"), (field) => serializeCustomField(ctx, field))),
+  );
   router.post("/", async (c) => {
     const input = await readJson(c, customFieldCreateSchema);
     return c.json(serializeCustomField(ctx, createCustomField(ctx, input)), 201);

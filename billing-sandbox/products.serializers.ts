@@ -25,7 +25,12 @@ export function serializePrice(ctx: SandboxContext, price: PriceRecord): Json {
     case "fixed":
       return { ...base, price_amount: price.price_amount ?? 0 };
     case "custom":
-      return { ...base, minimum_amount: price.minimum_amount ?? 0, maximum_amount: price.maximum_amount ?? null, preset_amount: price.preset_amount ?? null };
+      return {
+        ...base,
+        minimum_amount: price.minimum_amount ?? 0,
+        maximum_amount: price.maximum_amount ?? null,
+        preset_amount: price.preset_amount ?? null,
+      };
     case "seat_based":
       return { ...base, seat_tiers: price.seat_tiers };
     case "metered_unit": {
@@ -35,7 +40,13 @@ export function serializePrice(ctx: SandboxContext, price: PriceRecord): Json {
         unit_amount: price.unit_amount,
         cap_amount: price.cap_amount ?? null,
         meter_id: meter.id,
-        meter: { id: meter.id, name: meter.name, unit: meter.unit, custom_label: meter.custom_label, custom_multiplier: meter.custom_multiplier },
+        meter: {
+          id: meter.id,
+          name: meter.name,
+          unit: meter.unit,
+          custom_label: meter.custom_label,
+          custom_multiplier: meter.custom_multiplier,
+        },
       };
     }
   }
@@ -46,7 +57,9 @@ export function serializeCustomField(ctx: SandboxContext, field: CustomFieldReco
 }
 
 function benefitsOf(ctx: SandboxContext, product: ProductRecord): BenefitRecord[] {
-  return product.benefit_ids.map((id) => ctx.store.get("benefit", id)).filter((benefit): benefit is BenefitRecord => Boolean(benefit && !benefit.is_deleted));
+  return product.benefit_ids
+    .map((id) => ctx.store.get("benefit", id))
+    .filter((benefit): benefit is BenefitRecord => Boolean(benefit && !benefit.is_deleted));
 }
 
 /** The product fields every product-shaped schema shares (DiscountProduct, OrderProduct). */

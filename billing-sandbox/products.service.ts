@@ -35,14 +35,25 @@ export function buildPrice(ctx: SandboxContext, productId: string, input: PriceC
         preset_amount: input.preset_amount ?? null,
       };
     case "metered_unit":
-      if (!ctx.store.get("meter", input.meter_id)) throw validationError(["body", "prices", "meter_id"], "Meter does not exist.");
-      return { ...base, amount_type: "metered_unit", meter_id: input.meter_id, unit_amount: String(input.unit_amount), cap_amount: input.cap_amount ?? null };
+      if (!ctx.store.get("meter", input.meter_id))
+        throw validationError(["body", "prices", "meter_id"], "Meter does not exist.");
+      return {
+        ...base,
+        amount_type: "metered_unit",
+        meter_id: input.meter_id,
+        unit_amount: String(input.unit_amount),
+        cap_amount: input.cap_amount ?? null,
+      };
     case "seat_based":
       return {
         ...base,
         amount_type: "seat_based",
         seat_tiers: {
-          tiers: input.seat_tiers.tiers.map((tier) => ({ min_seats: tier.min_seats, max_seats: tier.max_seats ?? null, price_per_seat: tier.price_per_seat })),
+          tiers: input.seat_tiers.tiers.map((tier) => ({
+            min_seats: tier.min_seats,
+            max_seats: tier.max_seats ?? null,
+            price_per_seat: tier.price_per_seat,
+          })),
           minimum_seats: input.seat_tiers.minimum_seats ?? 1,
           maximum_seats: input.seat_tiers.maximum_seats ?? null,
         },
@@ -50,10 +61,16 @@ export function buildPrice(ctx: SandboxContext, productId: string, input: PriceC
   }
 }
 
-export function attachFields(ctx: SandboxContext, fields: { custom_field_id: string; required: boolean }[]): AttachedCustomFieldRecord[] {
+export function attachFields(
+  ctx: SandboxContext,
+  fields: { custom_field_id: string; required: boolean }[],
+): AttachedCustomFieldRecord[] {
   return fields.map((field, order) => {
     if (!ctx.store.get("custom_field", field.custom_field_id))
-      throw validationError(["body", "attached_custom_fields", order, "custom_field_id"], "Custom field does not exist.");
+      throw validationError(
+        ["body", "attached_custom_fields", order, "custom_field_id"],
+        "Custom field does not exist.",
+      );
     return { custom_field_id: field.custom_field_id, required: field.required, order };
   });
 }
@@ -83,7 +100,8 @@ export function createProduct(ctx: SandboxContext, input: z.infer<typeof product
 
 export function setProductBenefits(ctx: SandboxContext, product: ProductRecord, benefitIds: string[]): ProductRecord {
   benefitIds.forEach((benefitId, index) => {
-    if (!ctx.store.get("benefit", benefitId)) throw validationError(["body", "benefits", index], "Benefit does not exist.");
+    if (!ctx.store.get("benefit", benefitId))
+      throw validationError(["body", "benefits", index], "Benefit does not exist.");
   });
   const updated = ctx.store.put("product", { ...product, benefit_ids: benefitIds, modified_at: ctx.clock.iso() });
   ctx.webhooks.emit("product.updated", serializeProduct(ctx, updated));
@@ -93,6 +111,7 @@ export function setProductBenefits(ctx: SandboxContext, product: ProductRecord, 
 export function createCustomField(ctx: SandboxContext, input: z.infer<typeof customFieldCreateSchema>) {
   if (ctx.store.list("custom_field", (field) => field.slug === input.slug).length > 0)
     throw validationError(["body", "slug"], "A custom field with this slug already exists.");
-  if (input.type === "select" && !Array.isArray(input.properties.options)) throw validationError(["body", "properties", "options"], "Field required");
+  if (input.type === "select" && !Array.isArray(input.properties.options))
+    throw validationError(["body", "properties", "options"], "Field required");
   return ctx.store.put("custom_field", { id: newId(), created_at: ctx.clock.iso(), modified_at: null, ...input });
 }

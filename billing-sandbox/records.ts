@@ -22,7 +22,11 @@ export type PriceRecord = Timestamps & {
   unit_amount?: string;
   cap_amount?: number | null;
   meter_id?: string;
-  seat_tiers?: { tiers: { min_seats: number; max_seats: number | null; price_per_seat: number }[]; minimum_seats: number; maximum_seats: number | null };
+  seat_tiers?: {
+    tiers: { min_seats: number; max_seats: number | null; price_per_seat: number }[];
+    minimum_seats: number;
+    maximum_seats: number | null;
+  };
 };
 
 export type AttachedCustomFieldRecord = { custom_field_id: string; order: number; required: boolean };
@@ -42,7 +46,8 @@ export type ProductRecord = Timestamps & {
   attached_custom_fields: AttachedCustomFieldRecord[];
 };
 
-export type BenefitType = "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit" | "feature_flag";
+export type BenefitType =
+  "custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit" | "feature_flag";
 
 export type BenefitRecord = Timestamps & {
   type: BenefitType;
@@ -193,7 +198,8 @@ export type CheckoutRecord = Timestamps & {
   customer_session_token: string | null;
 };
 
-export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+export type SubscriptionStatus =
+  "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 
 export type SubscriptionRecord = Timestamps & {
   amount: number;
@@ -232,7 +238,13 @@ export type SubscriptionRecord = Timestamps & {
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded" | "void";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
 
-export type OrderItemRecord = Timestamps & { label: string; amount: number; tax_amount: number; proration: boolean; product_price_id: string | null };
+export type OrderItemRecord = Timestamps & {
+  label: string;
+  amount: number;
+  tax_amount: number;
+  proration: boolean;
+  product_price_id: string | null;
+};
 
 export type OrderRecord = Timestamps & {
   status: OrderStatus;
@@ -287,7 +299,11 @@ export type GrantRecord = Timestamps & {
   properties: Record<string, unknown>;
 };
 
-export type FilterClause = { property: string; operator: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "not_like"; value: string | number | boolean };
+export type FilterClause = {
+  property: string;
+  operator: "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "like" | "not_like";
+  value: string | number | boolean;
+};
 export type Filter = { conjunction: "and" | "or"; clauses: (FilterClause | Filter)[] };
 export type Aggregation = { func: "count" } | { func: "sum" | "max" | "min" | "avg" | "unique"; property: string };
 
@@ -313,7 +329,12 @@ export type EventRecord = {
   metadata: Record<string, unknown>;
 };
 
-export type CustomerSessionRecord = Timestamps & { token: string; expires_at: string; return_url: string | null; customer_id: string };
+export type CustomerSessionRecord = Timestamps & {
+  token: string;
+  expires_at: string;
+  return_url: string | null;
+  customer_id: string;
+};
 
 export type WebhookEndpointRecord = Timestamps & {
   url: string;
@@ -336,7 +357,12 @@ export type WebhookEventRecord = Timestamps & {
   next_attempt_at: number;
 };
 
-export type WebhookDeliveryRecord = Timestamps & { webhook_event_id: string; succeeded: boolean; http_code: number | null; response: string | null };
+export type WebhookDeliveryRecord = Timestamps & {
+  webhook_event_id: string;
+  succeeded: boolean;
+  http_code: number | null;
+  response: string | null;
+};
 
 export type RecordKinds = {
   product: ProductRecord;

@@ -29,7 +29,13 @@ export const priceCreateSchema = z.discriminatedUnion("amount_type", [
     price_currency: currency,
     seat_tiers: z.object({
       tiers: z
-        .array(z.object({ min_seats: z.number().int().min(1), max_seats: z.number().int().min(1).nullish(), price_per_seat: z.number().int().min(0) }))
+        .array(
+          z.object({
+            min_seats: z.number().int().min(1),
+            max_seats: z.number().int().min(1).nullish(),
+            price_per_seat: z.number().int().min(0),
+          }),
+        )
         .min(1),
       minimum_seats: z.number().int().min(1).optional(),
       maximum_seats: z.number().int().min(1).nullish(),
@@ -68,7 +74,15 @@ export const productUpdateSchema = z.object({
   attached_custom_fields: attachedCustomFieldsSchema.optional(),
 });
 
-export const benefitTypes = ["custom", "discord", "github_repository", "downloadables", "license_keys", "meter_credit", "feature_flag"] as const;
+export const benefitTypes = [
+  "custom",
+  "discord",
+  "github_repository",
+  "downloadables",
+  "license_keys",
+  "meter_credit",
+  "feature_flag",
+] as const;
 
 /** Benefit properties per type, with the provider's defaults filled in so responses are complete. */
 export const benefitPropertiesSchemas = {
@@ -153,7 +167,12 @@ const discountBase = {
 };
 export const discountCreateSchema = z.discriminatedUnion("type", [
   z.object({ ...discountBase, type: z.literal("percentage"), basis_points: z.number().int().min(1).max(10_000) }),
-  z.object({ ...discountBase, type: z.literal("fixed"), amount: z.number().int().min(1), currency: z.string().length(3).default("usd") }),
+  z.object({
+    ...discountBase,
+    type: z.literal("fixed"),
+    amount: z.number().int().min(1),
+    currency: z.string().length(3).default("usd"),
+  }),
 ]);
 
 export const discountUpdateSchema = z.object({
@@ -256,7 +275,16 @@ export const subscriptionUpdateSchema = z.union([
   z.object({
     cancel_at_period_end: z.boolean(),
     customer_cancellation_reason: z
-      .enum(["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"])
+      .enum([
+        "customer_service",
+        "low_quality",
+        "missing_features",
+        "switched_service",
+        "too_complex",
+        "too_expensive",
+        "unused",
+        "other",
+      ])
       .nullish(),
     customer_cancellation_comment: z.string().nullish(),
   }),
@@ -295,7 +323,18 @@ export const organizationUpdateSchema = z.object({
   socials: z
     .array(
       z.object({
-        platform: z.enum(["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"]),
+        platform: z.enum([
+          "x",
+          "github",
+          "facebook",
+          "instagram",
+          "youtube",
+          "tiktok",
+          "linkedin",
+          "threads",
+          "discord",
+          "other",
+        ]),
         url: z.url(),
       }),
     )
@@ -318,7 +357,11 @@ export const organizationUpdateSchema = z.object({
       allow_customer_updates: z.boolean(),
     })
     .nullish(),
-  customer_email_settings: z.object(Object.fromEntries(customerEmailSettingNames.map((name) => [name, z.boolean()])) as Record<string, z.ZodBoolean>).nullish(),
+  customer_email_settings: z
+    .object(
+      Object.fromEntries(customerEmailSettingNames.map((name) => [name, z.boolean()])) as Record<string, z.ZodBoolean>,
+    )
+    .nullish(),
   customer_portal_settings: z
     .object({
       usage: z.object({ show: z.boolean() }),
@@ -338,7 +381,14 @@ export const organizationUpdateSchema = z.object({
 
 export const refundCreateSchema = z.object({
   order_id: z.uuid(),
-  reason: z.enum(["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "other"]),
+  reason: z.enum([
+    "duplicate",
+    "fraudulent",
+    "customer_request",
+    "service_disruption",
+    "satisfaction_guarantee",
+    "other",
+  ]),
   amount: z.number().int().min(1),
   comment: z.string().nullish(),
   revoke_benefits: z.boolean().default(false),

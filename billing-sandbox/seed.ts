@@ -40,7 +40,13 @@ export function seedCatalogue(ctx: SandboxContext): void {
       properties: { note: null },
       metadata: { limit_members: "unlimited", limit_teams: "unlimited" },
     });
-    const metered = { amount_type: "metered_unit" as const, price_currency: "usd", meter_id: meter.id, unit_amount: "0.1", cap_amount: null };
+    const metered = {
+      amount_type: "metered_unit" as const,
+      price_currency: "usd",
+      meter_id: meter.id,
+      unit_amount: "0.1",
+      cap_amount: null,
+    };
 
     createProduct(ctx, {
       name: "Free",
@@ -72,7 +78,11 @@ export function seedCatalogue(ctx: SandboxContext): void {
     const perSeat = (pricePerSeat: number) => ({
       amount_type: "seat_based" as const,
       price_currency: "usd",
-      seat_tiers: { tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: pricePerSeat }], minimum_seats: 1, maximum_seats: 50 },
+      seat_tiers: {
+        tiers: [{ min_seats: 1, max_seats: 50, price_per_seat: pricePerSeat }],
+        minimum_seats: 1,
+        maximum_seats: 50,
+      },
     });
     const team = createProduct(ctx, {
       name: "Team",
@@ -92,7 +102,8 @@ export function seedCatalogue(ctx: SandboxContext): void {
       metadata: { plan: "team" },
       attached_custom_fields: [],
     });
-    for (const product of [proMonthly, proYearly, team, teamYearly]) setProductBenefits(ctx, product, [support.id, credits.id, unlimited.id]);
+    for (const product of [proMonthly, proYearly, team, teamYearly])
+      setProductBenefits(ctx, product, [support.id, credits.id, unlimited.id]);
     createDiscount(ctx, {
       name: "Launch offer: 20% off for 3 months",
       type: "percentage",

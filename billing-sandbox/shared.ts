@@ -62,7 +62,10 @@ export const TEST_CARDS = new Map([
 ]);
 
 /** What one period of a price costs before discounts; metered prices are billed afterwards from usage. */
-export function priceAmount(price: PriceRecord, options: { customAmount?: number | null; seats?: number | null } = {}): number {
+export function priceAmount(
+  price: PriceRecord,
+  options: { customAmount?: number | null; seats?: number | null } = {},
+): number {
   switch (price.amount_type) {
     case "fixed":
       return price.price_amount ?? 0;
@@ -70,7 +73,9 @@ export function priceAmount(price: PriceRecord, options: { customAmount?: number
       return options.customAmount ?? price.preset_amount ?? price.minimum_amount ?? 0;
     case "seat_based": {
       const seats = options.seats ?? price.seat_tiers?.minimum_seats ?? 1;
-      const tier = price.seat_tiers?.tiers.find((candidate) => seats >= candidate.min_seats && (candidate.max_seats === null || seats <= candidate.max_seats));
+      const tier = price.seat_tiers?.tiers.find(
+        (candidate) => seats >= candidate.min_seats && (candidate.max_seats === null || seats <= candidate.max_seats),
+      );
       return seats * (tier?.price_per_seat ?? 0);
     }
     case "metered_unit":

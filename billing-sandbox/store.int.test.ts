@@ -38,9 +38,27 @@ beforeAll(() => {
   store = openStore(file);
   for (let index = 0; index < 50; index += 1) {
     store.put("checkout", { id: `checkout-${index}`, client_secret: `polar_c_${index}` } as CheckoutRecord);
-    store.put("customer_session", { id: `session-${index}`, token: `polar_cst_${index}`, customer_id: "customer" } as CustomerSessionRecord);
-    store.put("webhook_event", event(`event-${index}`, index % 10 === 0 ? null : true, `2025-01-${String(1 + (index % 28)).padStart(2, "0")}T00:00:00.000Z`));
-    store.put("webhook_delivery", delivery(`delivery-${index}`, `event-${index}`, `2025-01-${String(1 + (index % 28)).padStart(2, "0")}T00:00:00.000Z`));
+    store.put("customer_session", {
+      id: `session-${index}`,
+      token: `polar_cst_${index}`,
+      customer_id: "customer",
+    } as CustomerSessionRecord);
+    store.put(
+      "webhook_event",
+      event(
+        `event-${index}`,
+        index % 10 === 0 ? null : true,
+        `2025-01-${String(1 + (index % 28)).padStart(2, "0")}T00:00:00.000Z`,
+      ),
+    );
+    store.put(
+      "webhook_delivery",
+      delivery(
+        `delivery-${index}`,
+        `event-${index}`,
+        `2025-01-${String(1 + (index % 28)).padStart(2, "0")}T00:00:00.000Z`,
+      ),
+    );
   }
 });
 afterAll(() => {
@@ -68,22 +86,42 @@ describe("store lookups", () => {
     expect(store.findBy("checkout", "client_secret", "polar_c_missing")).toBeUndefined();
 
     const bySecret = plan(STORE_SQL.lookup("checkout"), "polar_c_17");
-    expect(bySecret).toEqual([expect.stringMatching(/^SEARCH records USING INDEX records_checkout_client_secret \(<expr>=\?\)$/)]);
+    expect(bySecret).toEqual([
+      expect.stringMatching(/^SEARCH records USING INDEX records_checkout_client_secret \(<expr>=\?\)$/),
+    ]);
     const byToken = plan(STORE_SQL.lookup("customer_session"), "polar_cst_42");
-    expect(byToken).toEqual([expect.stringMatching(/^SEARCH records USING INDEX records_customer_session_token \(<expr>=\?\)$/)]);
+    expect(byToken).toEqual([
+      expect.stringMatching(/^SEARCH records USING INDEX records_customer_session_token \(<expr>=\?\)$/),
+    ]);
   });
 
   it("reads the pending webhook events through an index, oldest first", () => {
-    expect(store.pendingWebhookEvents().map((pending) => pending.id)).toEqual(["event-0", "event-10", "event-20", "event-30", "event-40"]);
+    expect(store.pendingWebhookEvents().map((pending) => pending.id)).toEqual([
+      "event-0",
+      "event-10",
+      "event-20",
+      "event-30",
+      "event-40",
+    ]);
     // The index keeps equal keys in rowid (seq) order, so no sort step follows the search.
-    expect(plan(STORE_SQL.pendingWebhookEvents)).toEqual([expect.stringMatching(/^SEARCH records USING INDEX records_webhook_event_succeeded \(<expr>=\?\)$/)]);
+    expect(plan(STORE_SQL.pendingWebhookEvents)).toEqual([
+      expect.stringMatching(/^SEARCH records USING INDEX records_webhook_event_succeeded \(<expr>=\?\)$/),
+    ]);
   });
 
   it("prunes the delivery history by range searches, never a scan", () => {
     const deliveries = plan(STORE_SQL.pruneWebhookDeliveries, "2025-01-15T00:00:00.000Z");
-    expect(deliveries).toEqual([expect.stringMatching(/^SEARCH records USING INDEX records_webhook_delivery_created_at \(kind=\? AND <expr><\?\)$/)]);
+    expect(deliveries).toEqual([
+      expect.stringMatching(
+        /^SEARCH records USING INDEX records_webhook_delivery_created_at \(kind=\? AND <expr><\?\)$/,
+      ),
+    ]);
     const events = plan(STORE_SQL.pruneWebhookEvents, "2025-01-15T00:00:00.000Z");
-    expect(events).toEqual([expect.stringMatching(/^SEARCH records USING INDEX records_webhook_event_last_attempt \(kind=\? AND <expr><\?\)$/)]);
+    expect(events).toEqual([
+      expect.stringMatching(
+        /^SEARCH records USING INDEX records_webhook_event_last_attempt \(kind=\? AND <expr><\?\)$/,
+      ),
+    ]);
     for (const step of [...deliveries, ...events]) expect(step).not.toMatch(/^SCAN/);
   });
 
@@ -92,7 +130,12 @@ describe("store lookups", () => {
     // Deliveries and events of days 1–14: indexes 0–13 and 28–41; the pending ones among them are 0, 10, 30 and 40.
     expect(store.pruneWebhookHistory(cutoff)).toEqual({ deliveries: 28, events: 24 });
     expect(store.list("webhook_delivery").every((kept) => kept.created_at >= cutoff)).toBe(true);
-    expect(store.list("webhook_event", (kept) => kept.created_at < cutoff).map((kept) => kept.id)).toEqual(["event-0", "event-10", "event-30", "event-40"]);
+    expect(store.list("webhook_event", (kept) => kept.created_at < cutoff).map((kept) => kept.id)).toEqual([
+      "event-0",
+      "event-10",
+      "event-30",
+      "event-40",
+    ]);
     expect(store.pendingWebhookEvents()).toHaveLength(5);
     expect(store.pruneWebhookHistory(cutoff)).toEqual({ deliveries: 0, events: 0 });
   });

@@ -36,16 +36,20 @@ type LookupKind = keyof typeof LOOKUPS;
  * must name its kind literally, not as a parameter, for SQLite to pick the index; tests check the plans.
  */
 export const STORE_SQL = {
-  lookup: (kind: LookupKind) => `select data from records where kind = '${kind}' and json_extract(data, '$.${LOOKUPS[kind]}') = ? limit 1`,
-  pendingWebhookEvents: "select data from records where kind = 'webhook_event' and json_extract(data, '$.succeeded') is null order by seq",
-  pruneWebhookDeliveries: "delete from records where kind = 'webhook_delivery' and json_extract(data, '$.created_at') < ?",
+  lookup: (kind: LookupKind) =>
+    `select data from records where kind = '${kind}' and json_extract(data, '$.${LOOKUPS[kind]}') = ? limit 1`,
+  pendingWebhookEvents:
+    "select data from records where kind = 'webhook_event' and json_extract(data, '$.succeeded') is null order by seq",
+  pruneWebhookDeliveries:
+    "delete from records where kind = 'webhook_delivery' and json_extract(data, '$.created_at') < ?",
   pruneWebhookEvents: `delete from records where kind = 'webhook_event' and coalesce(json_extract(data, '$.modified_at'), json_extract(data, '$.created_at')) < ?
     and json_extract(data, '$.succeeded') is not null`,
 } as const;
 
 const INDEXES = [
   ...Object.entries(LOOKUPS).map(
-    ([kind, field]) => `create index if not exists records_${kind}_${field} on records (json_extract(data, '$.${field}')) where kind = '${kind}'`,
+    ([kind, field]) =>
+      `create index if not exists records_${kind}_${field} on records (json_extract(data, '$.${field}')) where kind = '${kind}'`,
   ),
   "create index if not exists records_webhook_event_succeeded on records (json_extract(data, '$.succeeded')) where kind = 'webhook_event'",
   // The range indexes lead with `kind` too: with the kind and the range both on one index, the planner
@@ -71,17 +75,26 @@ export function openStore(file: string): Store {
     create table if not exists settings (key text primary key, value text not null);
   `);
   for (const index of INDEXES) db.exec(index);
-  const selectOne = db.prepare<[string, string], { data: string }>("select data from records where kind = ? and id = ?");
+  const selectOne = db.prepare<[string, string], { data: string }>(
+    "select data from records where kind = ? and id = ?",
+  );
   const selectKind = db.prepare<[string], { data: string }>("select data from records where kind = ? order by seq");
   const lookups = Object.fromEntries(
-    Object.keys(LOOKUPS).map((kind) => [kind, db.prepare<[string], { data: string }>(STORE_SQL.lookup(kind as LookupKind))]),
+    Object.keys(LOOKUPS).map((kind) => [
+      kind,
+      db.prepare<[string], { data: string }>(STORE_SQL.lookup(kind as LookupKind)),
+    ]),
   ) as Record<LookupKind, SQLite.Statement<[string], { data: string }>>;
   const selectPending = db.prepare<[], { data: string }>(STORE_SQL.pendingWebhookEvents);
   const pruneDeliveries = db.prepare<[string]>(STORE_SQL.pruneWebhookDeliveries);
   const pruneEvents = db.prepare<[string]>(STORE_SQL.pruneWebhookEvents);
-  const upsert = db.prepare("insert into records (kind, id, data) values (?, ?, ?) on conflict (kind, id) do update set data = excluded.data");
+  const upsert = db.prepare(
+    "insert into records (kind, id, data) values (?, ?, ?) on conflict (kind, id) do update set data = excluded.data",
+  );
   const selectSetting = db.prepare<[string], { value: string }>("select value from settings where key = ?");
-  const upsertSetting = db.prepare("insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value");
+  const upsertSetting = db.prepare(
+    "insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value",
+  );
 
   return {
     get(kind, id) {
@@ -97,7 +110,11 @@ export function openStore(file: string): Store {
       return row ? JSON.parse(row.data) : undefined;
     },
     pendingWebhookEvents: () => selectPending.all().map((row) => JSON.parse(row.data) as WebhookEventRecord),
-    pruneWebhookHistory: (before) => db.transaction(() => ({ deliveries: pruneDeliveries.run(before).changes, events: pruneEvents.run(before).changes }))(),
+    pruneWebhookHistory: (before) =>
+      db.transaction(() => ({
+        deliveries: pruneDeliveries.run(before).changes,
+        events: pruneEvents.run(before).changes,
+      }))(),
     put(kind, record) {
       upsert.run(kind, record.id, JSON.stringify(record));
       return record;

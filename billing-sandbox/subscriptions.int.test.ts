@@ -17,7 +17,8 @@ afterEach(() => {
 });
 
 /** Buys a product for an app organization through a checkout, paid by the sandbox control. */
-const buy = (productName: string, organizationId: string) => purchase(harness, productIds[productName] as string, organizationId);
+const buy = (productName: string, organizationId: string) =>
+  purchase(harness, productIds[productName] as string, organizationId);
 
 async function subscribe(productName: string, organizationId: string) {
   const checkout = await buy(productName, organizationId);
@@ -50,7 +51,9 @@ describe("subscription lifecycle", () => {
       ["subscription_create", "paid", 2000],
       ["subscription_cycle", "paid", 2000],
     ]);
-    const cycledOrder = harness.receiver.received.slice(mark).find((delivery) => delivery.payload.type === "order.created");
+    const cycledOrder = harness.receiver.received
+      .slice(mark)
+      .find((delivery) => delivery.payload.type === "order.created");
     expect(cycledOrder?.payload.data).toMatchObject({ status: "pending", billing_reason: "subscription_cycle" });
   });
 
@@ -87,12 +90,18 @@ describe("subscription lifecycle", () => {
     });
     expect(ingest).toEqual({ inserted: 5, duplicates: 0 });
     expect(
-      await harness.polar.events.ingest({ events: [{ name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: "request-0", metadata: {} }] }),
+      await harness.polar.events.ingest({
+        events: [
+          { name: API_REQUEST_EVENT, external_customer_id: "org_usage", external_id: "request-0", metadata: {} },
+        ],
+      }),
     ).toEqual({ inserted: 0, duplicates: 1 });
 
     const state = await harness.polar.customers.getStateExternal("org_usage");
     expectSchema("CustomerState", state);
-    expect(state.active_meters).toMatchObject([{ meter_id: meter?.id, consumed_units: 8, credited_units: 3, balance: -5 }]);
+    expect(state.active_meters).toMatchObject([
+      { meter_id: meter?.id, consumed_units: 8, credited_units: 3, balance: -5 },
+    ]);
     const withUsage = await harness.polar.subscriptions.get(subscription.id);
     expect(withUsage.meters).toMatchObject([{ consumed_units: 8, credited_units: 3, amount: 10 }]);
 
@@ -114,7 +123,10 @@ describe("subscription lifecycle", () => {
   it("cancels at period end (still active), then ends with updated → canceled → revoked at the period end", async () => {
     const subscription = await subscribe("Pro monthly", "org_cancel");
     let mark = await harness.mark();
-    const canceled = await harness.polar.subscriptions.update(subscription.id, { cancel_at_period_end: true, customer_cancellation_reason: "too_expensive" });
+    const canceled = await harness.polar.subscriptions.update(subscription.id, {
+      cancel_at_period_end: true,
+      customer_cancellation_reason: "too_expensive",
+    });
     expect(canceled).toMatchObject({
       status: "active",
       cancel_at_period_end: true,
@@ -122,9 +134,15 @@ describe("subscription lifecycle", () => {
       customer_cancellation_reason: "too_expensive",
     });
     expect(canceled.canceled_at).not.toBeNull();
-    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "subscription.canceled", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "subscription.updated",
+      "subscription.canceled",
+      "customer.state_changed",
+    ]);
 
-    const again = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { cancel_at_period_end: true });
+    const again = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, {
+      cancel_at_period_end: true,
+    });
     expect(again.status).toBe(403);
     expect(again.body).toMatchObject({ error: "AlreadyCanceledSubscription" });
 
@@ -175,7 +193,9 @@ describe("subscription lifecycle", () => {
 
   it("turns past_due when the renewal card is declined, and unpaid (revoked) after the dunning period", async () => {
     const subscription = await subscribe("Pro monthly", "org_dunning");
-    const card = await harness.request("POST", `/sandbox/subscriptions/${subscription.id}/card`, { token: "tok_chargeDeclined" });
+    const card = await harness.request("POST", `/sandbox/subscriptions/${subscription.id}/card`, {
+      token: "tok_chargeDeclined",
+    });
     expect(card.status).toBe(200);
     let mark = await harness.mark();
     await advanceDays(31);
@@ -244,7 +264,9 @@ describe("subscription lifecycle", () => {
     await harness.sandbox.context.webhooks.drain();
     const periods = harness.receiver.received
       .slice(mark)
-      .filter((webhook) => webhook.payload.type === "subscription.cycled" && webhook.payload.data.id === subscription.id)
+      .filter(
+        (webhook) => webhook.payload.type === "subscription.cycled" && webhook.payload.data.id === subscription.id,
+      )
       .map((webhook) => [webhook.payload.data.current_period_start, webhook.payload.data.current_period_end]);
     expect(periods.slice(0, 4)).toEqual([
       [`${year}-02-28T10:00:00.000Z`, `${year}-03-31T10:00:00.000Z`],
@@ -266,7 +288,10 @@ describe("subscription lifecycle", () => {
   it("changes product with proration_behavior invoice (subscription_update order now) or prorate (on the next renewal)", async () => {
     const invoiced = await subscribe("Pro monthly", "org_upgrade");
     const mark = await harness.mark();
-    const upgraded = await harness.polar.subscriptions.update(invoiced.id, { product_id: productIds.Team as string, proration_behavior: "invoice" });
+    const upgraded = await harness.polar.subscriptions.update(invoiced.id, {
+      product_id: productIds.Team as string,
+      proration_behavior: "invoice",
+    });
     expect(upgraded).toMatchObject({ product_id: productIds.Team, amount: 1500 });
     const types = await webhooksAfter(harness, mark);
     expect(types.slice(0, 4)).toEqual(["subscription.updated", "order.created", "order.updated", "order.paid"]);
@@ -276,7 +301,10 @@ describe("subscription lifecycle", () => {
     expect(updateOrders[0]?.items.every((item) => item.proration)).toBe(true);
 
     const prorated = await subscribe("Pro monthly", "org_prorate");
-    await harness.polar.subscriptions.update(prorated.id, { product_id: productIds["Pro yearly"] as string, proration_behavior: "prorate" });
+    await harness.polar.subscriptions.update(prorated.id, {
+      product_id: productIds["Pro yearly"] as string,
+      proration_behavior: "prorate",
+    });
     const proratedOrders = await harness.polar.orders.list({ customer_id: prorated.customer_id });
     expect(proratedOrders.items.map((order) => order.billing_reason)).toEqual(["subscription_create"]);
   });
@@ -299,9 +327,18 @@ describe("seats", () => {
     const subscription = await team("org_seats_invoice", 3);
     expect(subscription).toMatchObject({ seats: 3, amount: 4500 });
     const mark = await harness.mark();
-    const updated = await harness.polar.subscriptions.update(subscription.id, { seats: 5, proration_behavior: "invoice" });
+    const updated = await harness.polar.subscriptions.update(subscription.id, {
+      seats: 5,
+      proration_behavior: "invoice",
+    });
     expect(updated).toMatchObject({ seats: 5, amount: 7500, status: "active" });
-    expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "order.created", "order.updated", "order.paid", "customer.state_changed"]);
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "subscription.updated",
+      "order.created",
+      "order.updated",
+      "order.paid",
+      "customer.state_changed",
+    ]);
     const state = harness.receiver.received.at(-1)?.payload.data as { active_subscriptions: { amount: number }[] };
     expect(state.active_subscriptions.map((item) => item.amount)).toEqual([7500]);
     const orders = await harness.polar.orders.list({ customer_id: subscription.customer_id, sorting: ["created_at"] });
@@ -318,7 +355,10 @@ describe("seats", () => {
   it("removes seats with proration_behavior prorate: no order now, the difference on the next renewal", async () => {
     const subscription = await team("org_seats_prorate", 4);
     let mark = await harness.mark();
-    const updated = await harness.polar.subscriptions.update(subscription.id, { seats: 2, proration_behavior: "prorate" });
+    const updated = await harness.polar.subscriptions.update(subscription.id, {
+      seats: 2,
+      proration_behavior: "prorate",
+    });
     expect(updated).toMatchObject({ seats: 2, amount: 3000 });
     expect(await webhooksAfter(harness, mark)).toEqual(["subscription.updated", "customer.state_changed"]);
     expect((await harness.polar.orders.list({ customer_id: subscription.customer_id })).items).toHaveLength(1);
@@ -347,13 +387,27 @@ describe("seats", () => {
     const pro = await subscribe("Pro monthly", "org_seats_pro");
     const mark = await harness.mark();
     const tooMany = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { seats: 51 });
-    expect(tooMany).toEqual({ status: 422, body: { detail: [{ loc: ["body", "seats"], msg: "Maximum 50 seats allowed.", type: "value_error" }] } });
+    expect(tooMany).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "seats"], msg: "Maximum 50 seats allowed.", type: "value_error" }] },
+    });
     const none = await harness.request("PATCH", `/v1/subscriptions/${subscription.id}`, { seats: 0 });
-    expect(none).toEqual({ status: 422, body: { detail: [{ loc: ["body", "seats"], msg: "Minimum 1 seats required.", type: "value_error" }] } });
+    expect(none).toEqual({
+      status: 422,
+      body: { detail: [{ loc: ["body", "seats"], msg: "Minimum 1 seats required.", type: "value_error" }] },
+    });
     const notSeatBased = await harness.request("PATCH", `/v1/subscriptions/${pro.id}`, { seats: 2 });
     expect(notSeatBased).toEqual({
       status: 422,
-      body: { detail: [{ loc: ["body", "seats"], msg: "This subscription does not support seat-based pricing.", type: "value_error" }] },
+      body: {
+        detail: [
+          {
+            loc: ["body", "seats"],
+            msg: "This subscription does not support seat-based pricing.",
+            type: "value_error",
+          },
+        ],
+      },
     });
     expect((await harness.polar.subscriptions.get(subscription.id)).seats).toBe(1);
     expect(await webhooksAfter(harness, mark)).toEqual([]);
@@ -366,8 +420,15 @@ describe("seats", () => {
 
 describe("orders and refunds", () => {
   it("refunds partially then fully: refund.created (pending) → refund.updated (succeeded) → order.updated → order.refunded, and refuses more", async () => {
-    const product = await harness.polar.products.create({ name: "Workshop", prices: [{ amount_type: "fixed", price_amount: 10_000, price_currency: "usd" }] });
-    const credits = await harness.polar.benefits.create({ type: "custom", description: "Workshop access", properties: { note: null } });
+    const product = await harness.polar.products.create({
+      name: "Workshop",
+      prices: [{ amount_type: "fixed", price_amount: 10_000, price_currency: "usd" }],
+    });
+    const credits = await harness.polar.benefits.create({
+      type: "custom",
+      description: "Workshop access",
+      properties: { note: null },
+    });
     await harness.polar.products.updateBenefits(product.id, { benefits: [credits.id] });
     productIds.Workshop = product.id;
     const checkout = await buy("Workshop", "org_refund");
@@ -375,22 +436,47 @@ describe("orders and refunds", () => {
     expectSchema("Order", await harness.polar.orders.get(order?.id as string));
 
     let mark = await harness.mark();
-    const partial = await harness.polar.refunds.create({ order_id: order?.id as string, reason: "customer_request", amount: 4000, comment: "Half day only" });
+    const partial = await harness.polar.refunds.create({
+      order_id: order?.id as string,
+      reason: "customer_request",
+      amount: 4000,
+      comment: "Half day only",
+    });
     expectSchema("Refund", partial);
     expect(partial).toMatchObject({ status: "succeeded", amount: 4000, reason: "customer_request" });
-    expect(await webhooksAfter(harness, mark)).toEqual(["refund.created", "refund.updated", "order.updated", "order.refunded"]);
-    const refundEvents = harness.receiver.received.slice(mark).filter((webhook) => webhook.payload.type.startsWith("refund."));
+    expect(await webhooksAfter(harness, mark)).toEqual([
+      "refund.created",
+      "refund.updated",
+      "order.updated",
+      "order.refunded",
+    ]);
+    const refundEvents = harness.receiver.received
+      .slice(mark)
+      .filter((webhook) => webhook.payload.type.startsWith("refund."));
     expect(refundEvents.map((webhook) => [webhook.payload.data.id, webhook.payload.data.status])).toEqual([
       [partial.id, "pending"],
       [partial.id, "succeeded"],
     ]);
-    expect(await harness.polar.orders.get(order?.id as string)).toMatchObject({ status: "partially_refunded", refunded_amount: 4000, refundable_amount: 6000 });
+    expect(await harness.polar.orders.get(order?.id as string)).toMatchObject({
+      status: "partially_refunded",
+      refunded_amount: 4000,
+      refundable_amount: 6000,
+    });
 
-    const tooMuch = await harness.request("POST", "/v1/refunds/", { order_id: order?.id, reason: "other", amount: 7000 });
+    const tooMuch = await harness.request("POST", "/v1/refunds/", {
+      order_id: order?.id,
+      reason: "other",
+      amount: 7000,
+    });
     expect(tooMuch.status).toBe(422);
 
     mark = await harness.mark();
-    await harness.polar.refunds.create({ order_id: order?.id as string, reason: "satisfaction_guarantee", amount: 6000, revoke_benefits: true });
+    await harness.polar.refunds.create({
+      order_id: order?.id as string,
+      reason: "satisfaction_guarantee",
+      amount: 6000,
+      revoke_benefits: true,
+    });
     expect(await webhooksAfter(harness, mark)).toEqual([
       "refund.created",
       "refund.updated",
@@ -400,15 +486,27 @@ describe("orders and refunds", () => {
       "customer.state_changed",
     ]);
     expect((await harness.polar.orders.get(order?.id as string)).status).toBe("refunded");
-    const again = await harness.request("POST", "/v1/refunds/", { order_id: order?.id, reason: "duplicate", amount: 1 });
-    expect(again).toEqual({ status: 403, body: { error: "RefundedAlready", detail: "Order is already fully refunded." } });
+    const again = await harness.request("POST", "/v1/refunds/", {
+      order_id: order?.id,
+      reason: "duplicate",
+      amount: 1,
+    });
+    expect(again).toEqual({
+      status: 403,
+      body: { error: "RefundedAlready", detail: "Order is already fully refunded." },
+    });
     expect((await harness.polar.refunds.list({ order_id: order?.id as string })).items).toHaveLength(2);
   });
 
   it("refuses revoke_benefits on a subscription order", async () => {
     const subscription = await subscribe("Pro monthly", "org_refund_sub");
     const order = (await harness.polar.orders.list({ customer_id: subscription.customer_id })).items[0];
-    const refused = await harness.request("POST", "/v1/refunds/", { order_id: order?.id, reason: "fraudulent", amount: 100, revoke_benefits: true });
+    const refused = await harness.request("POST", "/v1/refunds/", {
+      order_id: order?.id,
+      reason: "fraudulent",
+      amount: 100,
+      revoke_benefits: true,
+    });
     expect(refused.status).toBe(422);
   });
 });
@@ -454,7 +552,9 @@ describe("meters and events", () => {
     const end = new Date(new Date((now.body as { now: string }).now).getTime() + 60_000).toISOString();
     const start = new Date(new Date(end).getTime() - 2 * 86_400_000).toISOString();
     const totals = await Promise.all(
-      meters.map((meter) => harness.polar.meters.quantities(meter.id, { start_timestamp: start, end_timestamp: end, interval: "day" })),
+      meters.map((meter) =>
+        harness.polar.meters.quantities(meter.id, { start_timestamp: start, end_timestamp: end, interval: "day" }),
+      ),
     );
     for (const total of totals) expectSchema("MeterQuantities", total);
     expect(totals.map((total) => total.total)).toEqual([2, 310, 300, 10, 155]);
@@ -469,7 +569,10 @@ describe("meters and events", () => {
 describe("customer sessions and the customer portal", () => {
   it("creates a session by external id and serves the portal's subscriptions, orders, grants and meters to its token", async () => {
     const subscription = await subscribe("Pro monthly", "org_portal");
-    const session = await harness.polar.customerSessions.create({ external_customer_id: "org_portal", return_url: "https://app.example/billing" });
+    const session = await harness.polar.customerSessions.create({
+      external_customer_id: "org_portal",
+      return_url: "https://app.example/billing",
+    });
     expectSchema("CustomerSession", session);
     expect(session.token).toMatch(/^polar_cst_/);
     expect(session.customer_portal_url).toContain(`${harness.url}/portal?customer_session_token=`);
@@ -486,11 +589,19 @@ describe("customer sessions and the customer portal", () => {
 
     const canceled = await harness.polar.customerPortal.subscriptions.cancel(subscription.id, asCustomer);
     expect(canceled.cancel_at_period_end).toBe(true);
-    const resumed = await harness.polar.customerPortal.subscriptions.update(subscription.id, { cancel_at_period_end: false }, asCustomer);
+    const resumed = await harness.polar.customerPortal.subscriptions.update(
+      subscription.id,
+      { cancel_at_period_end: false },
+      asCustomer,
+    );
     expect(resumed.cancel_at_period_end).toBe(false);
 
     const other = await subscribe("Pro monthly", "org_portal_other");
-    expect((await harness.request("GET", `/v1/customer-portal/subscriptions/${other.id}`, undefined, session.token)).status).toBe(404);
-    expect((await harness.request("GET", "/v1/customer-portal/subscriptions/", undefined, "anything")).status).toBe(401);
+    expect(
+      (await harness.request("GET", `/v1/customer-portal/subscriptions/${other.id}`, undefined, session.token)).status,
+    ).toBe(404);
+    expect((await harness.request("GET", "/v1/customer-portal/subscriptions/", undefined, "anything")).status).toBe(
+      401,
+    );
   });
 });

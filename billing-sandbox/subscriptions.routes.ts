@@ -3,7 +3,14 @@ import type { SandboxContext } from "./context";
 import { booleanQuery, matchesMetadata, metadataQuery, newRouter, paginate, queryList } from "./http";
 import { subscriptionUpdateSchema } from "./schemas";
 import { serializeSubscription } from "./subscriptions.serializers";
-import { cancelAtPeriodEnd, changeProduct, changeSeats, findSubscription, revokeSubscription, uncancel } from "./subscriptions.service";
+import {
+  cancelAtPeriodEnd,
+  changeProduct,
+  changeSeats,
+  findSubscription,
+  revokeSubscription,
+  uncancel,
+} from "./subscriptions.service";
 
 /** Subscriptions: list, get, cancel at period end / uncancel, change product or seats, revoke. */
 
@@ -38,12 +45,21 @@ export function subscriptionRoutes(ctx: SandboxContext) {
       if ("revoke" in input) return revokeSubscription(ctx, subscription);
       if ("cancel_at_period_end" in input) {
         return input.cancel_at_period_end
-          ? cancelAtPeriodEnd(ctx, subscription, input.customer_cancellation_reason ?? null, input.customer_cancellation_comment ?? null)
+          ? cancelAtPeriodEnd(
+              ctx,
+              subscription,
+              input.customer_cancellation_reason ?? null,
+              input.customer_cancellation_comment ?? null,
+            )
           : uncancel(ctx, subscription);
       }
       if ("product_id" in input) return changeProduct(ctx, subscription, input.product_id, input.proration_behavior);
       if ("seats" in input) return changeSeats(ctx, subscription, input.seats, input.proration_behavior);
-      const next = ctx.store.put("subscription", { ...subscription, metadata: input.metadata, modified_at: ctx.clock.iso() });
+      const next = ctx.store.put("subscription", {
+        ...subscription,
+        metadata: input.metadata,
+        modified_at: ctx.clock.iso(),
+      });
       ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, next));
       return next;
     });

@@ -17,7 +17,15 @@ export function serializeSubscriptionCore(subscription: SubscriptionRecord): Jso
     metadata,
     ...core
   } = subscription;
-  return { ...core, metadata, current_meter_period_start: null, current_meter_period_end: null, pause_at_period_end: false, paused_at: null, resumes_at: null };
+  return {
+    ...core,
+    metadata,
+    current_meter_period_start: null,
+    current_meter_period_end: null,
+    pause_at_period_end: false,
+    paused_at: null,
+    resumes_at: null,
+  };
 }
 
 /** Subscription. */

@@ -26,7 +26,8 @@ import { serializeSubscription } from "./subscriptions.serializers";
  * Each flow emits its webhooks in the provider's order (see the provider notes, §4).
  */
 
-export const findSubscription = (ctx: SandboxContext, id: string): SubscriptionRecord => findRecord(ctx.store, "subscription", id);
+export const findSubscription = (ctx: SandboxContext, id: string): SubscriptionRecord =>
+  findRecord(ctx.store, "subscription", id);
 
 /** A declined renewal leaves the subscription past_due for this long before it becomes unpaid. */
 export const DUNNING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
@@ -35,7 +36,8 @@ export const DUNNING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
  * The instant every period end is counted from: the trial's end when there was a trial (billing starts
  * there), else the start. Renewals keep its day of the month (see `periodEnd`).
  */
-const billingAnchor = (subscription: SubscriptionRecord) => new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+const billingAnchor = (subscription: SubscriptionRecord) =>
+  new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
 
 /** The prices a subscription bills (they may since have been archived on the product). */
 const pricesOf = (ctx: SandboxContext, subscription: SubscriptionRecord) =>
@@ -70,7 +72,10 @@ export function createSubscription(
   const trialEnd = trialInterval ? addInterval(now, trialInterval, trialCount) : null;
   const prices = product.prices.filter((price) => !price.is_archived);
   const mainPrice = findPrice(ctx.store, checkout.product_price_id);
-  const amount = mainPrice?.amount_type === "custom" ? priceAmount(mainPrice, { customAmount: checkout.custom_amount }) : staticAmount(prices, checkout.seats);
+  const amount =
+    mainPrice?.amount_type === "custom"
+      ? priceAmount(mainPrice, { customAmount: checkout.custom_amount })
+      : staticAmount(prices, checkout.seats);
   const subscription = ctx.store.put("subscription", {
     id: newId(),
     created_at: now.toISOString(),
@@ -105,12 +110,17 @@ export function createSubscription(
     pending_proration: [],
   });
   ctx.webhooks.emit("subscription.created", serializeSubscription(ctx, subscription));
-  if (subscription.status === "active") ctx.webhooks.emit("subscription.active", serializeSubscription(ctx, subscription));
+  if (subscription.status === "active")
+    ctx.webhooks.emit("subscription.active", serializeSubscription(ctx, subscription));
   ctx.webhooks.emit("subscription.updated", serializeSubscription(ctx, subscription));
   return subscription;
 }
 
-function putSubscription(ctx: SandboxContext, subscription: SubscriptionRecord, changes: Partial<SubscriptionRecord>): SubscriptionRecord {
+function putSubscription(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  changes: Partial<SubscriptionRecord>,
+): SubscriptionRecord {
   return ctx.store.put("subscription", { ...subscription, ...changes, modified_at: ctx.clock.iso() });
 }
 
@@ -118,7 +128,8 @@ const emitSubscription = (ctx: SandboxContext, subscription: SubscriptionRecord,
   for (const type of types) ctx.webhooks.emit(`subscription.${type}`, serializeSubscription(ctx, subscription));
 };
 
-const isEnded = (subscription: SubscriptionRecord) => ["canceled", "unpaid", "incomplete_expired"].includes(subscription.status);
+const isEnded = (subscription: SubscriptionRecord) =>
+  ["canceled", "unpaid", "incomplete_expired"].includes(subscription.status);
 
 /** The customer's subscriptions that have not ended (incomplete and past_due ones included). */
 export const liveSubscriptions = (ctx: SandboxContext, customerId: string) =>
@@ -128,9 +139,17 @@ export const liveSubscriptions = (ctx: SandboxContext, customerId: string) =>
 const prorationBehavior = (ctx: SandboxContext, requested: ProrationBehavior | null | undefined): ProrationBehavior =>
   requested ?? ctx.organization.subscription_settings.proration_behavior;
 
-export function cancelAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord, reason: string | null, comment: string | null): SubscriptionRecord {
+export function cancelAtPeriodEnd(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  reason: string | null,
+  comment: string | null,
+): SubscriptionRecord {
   if (isEnded(subscription) || subscription.cancel_at_period_end)
-    throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+    throw forbidden(
+      "AlreadyCanceledSubscription",
+      "This subscription is already canceled or will be at the end of the period.",
+    );
   const updated = putSubscription(ctx, subscription, {
     cancel_at_period_end: true,
     canceled_at: ctx.clock.iso(),
@@ -161,7 +180,13 @@ export function uncancel(ctx: SandboxContext, subscription: SubscriptionRecord):
 export function revokeSubscription(ctx: SandboxContext, subscription: SubscriptionRecord): SubscriptionRecord {
   if (isEnded(subscription)) throw forbidden("AlreadyCanceledSubscription", "This subscription is already canceled.");
   const now = ctx.clock.iso();
-  const updated = putSubscription(ctx, subscription, { status: "canceled", cancel_at_period_end: false, canceled_at: now, ends_at: now, ended_at: now });
+  const updated = putSubscription(ctx, subscription, {
+    status: "canceled",
+    cancel_at_period_end: false,
+    canceled_at: now,
+    ends_at: now,
+    ended_at: now,
+  });
   emitSubscription(ctx, updated, "updated", "canceled", "revoked");
   revokeGrants(
     ctx,
@@ -185,8 +210,20 @@ function prorationItems(
   const end = new Date(subscription.current_period_end).getTime();
   const remaining = Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start)));
   return [
-    itemFor(ctx, `Remaining time on ${change.newLabel}`, Math.round(change.newAmount * remaining), change.newPriceId, true),
-    itemFor(ctx, `Unused time on ${change.oldLabel}`, -Math.round(subscription.amount * remaining), subscription.price_ids[0] ?? null, true),
+    itemFor(
+      ctx,
+      `Remaining time on ${change.newLabel}`,
+      Math.round(change.newAmount * remaining),
+      change.newPriceId,
+      true,
+    ),
+    itemFor(
+      ctx,
+      `Unused time on ${change.oldLabel}`,
+      -Math.round(subscription.amount * remaining),
+      subscription.price_ids[0] ?? null,
+      true,
+    ),
   ];
 }
 
@@ -195,7 +232,12 @@ const pendingProration = (subscription: SubscriptionRecord, items: OrderItemReco
   behavior === "prorate" ? [...subscription.pending_proration, ...items] : subscription.pending_proration;
 
 /** `invoice` bills the proration items now, in a paid subscription_update order (after the change's subscription.updated). */
-function invoiceProration(ctx: SandboxContext, subscription: SubscriptionRecord, items: OrderItemRecord[], behavior: ProrationBehavior): void {
+function invoiceProration(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  items: OrderItemRecord[],
+  behavior: ProrationBehavior,
+): void {
   if (behavior !== "invoice" || items.length === 0) return;
   createOrder(ctx, {
     customer: requireRecord(ctx.store, "customer", subscription.customer_id),
@@ -226,7 +268,12 @@ export function changeProduct(
   const oldProduct = findProduct(ctx, subscription.product_id);
   const prices = product.prices.filter((price) => !price.is_archived);
   const newAmount = staticAmount(prices, subscription.seats);
-  const items = prorationItems(ctx, subscription, { newLabel: product.name, newAmount, newPriceId: prices[0]?.id ?? null, oldLabel: oldProduct.name });
+  const items = prorationItems(ctx, subscription, {
+    newLabel: product.name,
+    newAmount,
+    newPriceId: prices[0]?.id ?? null,
+    oldLabel: oldProduct.name,
+  });
   const updated = putSubscription(ctx, subscription, {
     product_id: product.id,
     price_ids: prices.map((price) => price.id),
@@ -243,7 +290,9 @@ export function changeProduct(
     ctx,
     activeGrants(ctx, (grant) => grant.subscription_id === subscription.id && !kept.has(grant.benefit_id)),
   );
-  const granted = new Set(activeGrants(ctx, (grant) => grant.subscription_id === subscription.id).map((grant) => grant.benefit_id));
+  const granted = new Set(
+    activeGrants(ctx, (grant) => grant.subscription_id === subscription.id).map((grant) => grant.benefit_id),
+  );
   grantBenefits(
     ctx,
     customer,
@@ -266,12 +315,17 @@ export function changeSeats(
   requested: ProrationBehavior | null | undefined,
 ): SubscriptionRecord {
   if (isEnded(subscription) || subscription.cancel_at_period_end)
-    throw forbidden("AlreadyCanceledSubscription", "This subscription is canceled or will be at the end of the period.");
+    throw forbidden(
+      "AlreadyCanceledSubscription",
+      "This subscription is canceled or will be at the end of the period.",
+    );
   const prices = pricesOf(ctx, subscription);
   const tiers = prices.find((price) => price.amount_type === "seat_based")?.seat_tiers;
   if (!tiers) throw validationError(["body", "seats"], "This subscription does not support seat-based pricing.");
-  if (seats < tiers.minimum_seats) throw validationError(["body", "seats"], `Minimum ${tiers.minimum_seats} seats required.`);
-  if (tiers.maximum_seats !== null && seats > tiers.maximum_seats) throw validationError(["body", "seats"], `Maximum ${tiers.maximum_seats} seats allowed.`);
+  if (seats < tiers.minimum_seats)
+    throw validationError(["body", "seats"], `Minimum ${tiers.minimum_seats} seats required.`);
+  if (tiers.maximum_seats !== null && seats > tiers.maximum_seats)
+    throw validationError(["body", "seats"], `Maximum ${tiers.maximum_seats} seats allowed.`);
   if (seats === subscription.seats) return subscription;
   const behavior = prorationBehavior(ctx, requested);
   const product = findProduct(ctx, subscription.product_id);
@@ -283,7 +337,11 @@ export function changeSeats(
     newPriceId: subscription.price_ids[0] ?? null,
     oldLabel: seatsLabel(subscription.seats),
   });
-  const updated = putSubscription(ctx, subscription, { seats, amount: newAmount, pending_proration: pendingProration(subscription, items, behavior) });
+  const updated = putSubscription(ctx, subscription, {
+    seats,
+    amount: newAmount,
+    pending_proration: pendingProration(subscription, items, behavior),
+  });
   emitSubscription(ctx, updated, "updated");
   invoiceProration(ctx, updated, items, behavior);
   emitCustomerStateChanged(ctx, updated.customer_id);
@@ -294,7 +352,8 @@ export function changeSeats(
 function discountApplies(discount: DiscountRecord, subscription: SubscriptionRecord): boolean {
   if (discount.duration === "forever") return true;
   if (discount.duration === "once") return subscription.discount_periods_used === 0;
-  const monthsPerPeriod = subscription.recurring_interval === "year" ? 12 : subscription.recurring_interval === "month" ? 1 : 0;
+  const monthsPerPeriod =
+    subscription.recurring_interval === "year" ? 12 : subscription.recurring_interval === "month" ? 1 : 0;
   return subscription.discount_periods_used * monthsPerPeriod < (discount.duration_in_months ?? 0);
 }
 
@@ -308,7 +367,12 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
   const prices = pricesOf(ctx, subscription);
   const product = findProduct(ctx, subscription.product_id);
   const periodStart = new Date(subscription.current_period_end);
-  const nextEnd = nextPeriodEnd(billingAnchor(subscription), subscription.recurring_interval, subscription.recurring_interval_count, periodStart);
+  const nextEnd = nextPeriodEnd(
+    billingAnchor(subscription),
+    subscription.recurring_interval,
+    subscription.recurring_interval_count,
+    periodStart,
+  );
 
   const items: OrderItemRecord[] = [];
   for (const price of prices) {
@@ -318,7 +382,8 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
       const usage = meteredCharge(price, meterBalanceForCustomer(ctx, customer, meter));
       if (usage > 0) items.push(itemFor(ctx, `${meter.name} usage`, usage, price.id));
     } else {
-      const amount = price.amount_type === "custom" ? subscription.amount : priceAmount(price, { seats: subscription.seats });
+      const amount =
+        price.amount_type === "custom" ? subscription.amount : priceAmount(price, { seats: subscription.seats });
       items.push(itemFor(ctx, product.name, amount, price.id));
     }
   }
@@ -351,7 +416,9 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
     const meter = price.amount_type === "metered_unit" ? ctx.store.get("meter", price.meter_id ?? "") : undefined;
     return meter ? [meter] : [];
   });
-  const balancesBefore = new Map(meteredMeters.map((meter) => [meter.id, meterBalanceForCustomer(ctx, customer, meter)]));
+  const balancesBefore = new Map(
+    meteredMeters.map((meter) => [meter.id, meterBalanceForCustomer(ctx, customer, meter)]),
+  );
   // Usage is billed on this order, so every meter of the subscription starts the new period at zero.
   for (const meterId of balancesBefore.keys()) recordSystemEvent(ctx, customer, "meter.reset", { meter_id: meterId });
 
@@ -369,7 +436,11 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
 
 /** Ends a subscription that was set to cancel, at its period end: updated → canceled → revoked. */
 export function endAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRecord): void {
-  const ended = putSubscription(ctx, subscription, { status: "canceled", ended_at: subscription.current_period_end, ends_at: subscription.current_period_end });
+  const ended = putSubscription(ctx, subscription, {
+    status: "canceled",
+    ended_at: subscription.current_period_end,
+    ends_at: subscription.current_period_end,
+  });
   emitSubscription(ctx, ended, "updated", "canceled", "revoked");
   revokeGrants(
     ctx,
@@ -380,7 +451,10 @@ export function endAtPeriodEnd(ctx: SandboxContext, subscription: SubscriptionRe
 
 /** After the dunning period a past_due subscription is retried once more: paid → active, else unpaid and revoked. */
 export function settlePastDue(ctx: SandboxContext, subscription: SubscriptionRecord): void {
-  const pending = ctx.store.list("order", (order) => order.subscription_id === subscription.id && order.status === "pending");
+  const pending = ctx.store.list(
+    "order",
+    (order) => order.subscription_id === subscription.id && order.status === "pending",
+  );
   if (subscription.card_token !== DECLINED_TOKEN) {
     for (const order of pending) markOrderPaid(ctx, order);
     const active = putSubscription(ctx, subscription, { status: "active", past_due_at: null });

@@ -87,7 +87,15 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     }
     const succeeded = httpCode !== null && httpCode >= 200 && httpCode < 300;
     const now = clock.iso();
-    store.put("webhook_delivery", { id: newId(), created_at: now, modified_at: null, webhook_event_id: event.id, succeeded, http_code: httpCode, response });
+    store.put("webhook_delivery", {
+      id: newId(),
+      created_at: now,
+      modified_at: null,
+      webhook_event_id: event.id,
+      succeeded,
+      http_code: httpCode,
+      response,
+    });
     const attempts = event.attempts + 1;
     const exhausted = !succeeded && attempts >= MAX_ATTEMPTS;
     store.put("webhook_event", {
@@ -167,7 +175,10 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     emit(type, data) {
       const payload = JSON.stringify({ type, timestamp: clock.iso(), data });
       const now = clock.iso();
-      for (const endpoint of store.list("webhook_endpoint", (candidate) => candidate.enabled && candidate.events.includes(type))) {
+      for (const endpoint of store.list(
+        "webhook_endpoint",
+        (candidate) => candidate.enabled && candidate.events.includes(type),
+      )) {
         store.put("webhook_event", {
           id: newId(),
           created_at: now,

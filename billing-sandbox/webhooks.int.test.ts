@@ -34,16 +34,28 @@ describe("webhook signing", () => {
     const body = JSON.stringify({ type: "customer.created", timestamp: new Date().toISOString(), data: {} });
     const id = "2f7c3a49-7d0e-4a3c-9d7b-1f2e3d4c5b6a";
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signWebhook(secret, id, timestamp, body) };
-    expect(new Webhook(Buffer.from(secret, "utf-8").toString("base64")).verify(body, headers)).toEqual(JSON.parse(body));
+    const headers = {
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signWebhook(secret, id, timestamp, body),
+    };
+    expect(new Webhook(Buffer.from(secret, "utf-8").toString("base64")).verify(body, headers)).toEqual(
+      JSON.parse(body),
+    );
     await expect(polarWebhooks.validateEvent(body, headers, secret)).resolves.toEqual(JSON.parse(body));
-    await expect(polarWebhooks.validateEvent(body, headers, "whsec_another")).rejects.toThrow("No matching signature found");
+    await expect(polarWebhooks.validateEvent(body, headers, "whsec_another")).rejects.toThrow(
+      "No matching signature found",
+    );
   });
 });
 
 describe("webhook endpoints and delivery", () => {
   it("registers an endpoint for chosen event types and delivers only those", async () => {
-    const endpoint = await harness.polar.webhooks.createWebhookEndpoint({ url: flaky.url, format: "raw", events: ["customer.created", "customer.updated"] });
+    const endpoint = await harness.polar.webhooks.createWebhookEndpoint({
+      url: flaky.url,
+      format: "raw",
+      events: ["customer.created", "customer.updated"],
+    });
     expectSchema("WebhookEndpoint", endpoint);
     expect(endpoint.secret).toMatch(/^whsec_/);
     expect((await harness.polar.webhooks.getWebhookEndpoint(endpoint.id)).url).toBe(flaky.url);
@@ -51,10 +63,19 @@ describe("webhook endpoints and delivery", () => {
     expect(listed.items.map((item) => item.url).sort()).toEqual([harness.receiver.url, flaky.url].sort());
 
     const customer = await harness.polar.customers.create({ email: "hooks@example.test", external_id: "org_hooks" });
-    await harness.polar.products.create({ name: "Not subscribed", prices: [{ amount_type: "fixed", price_amount: 100, price_currency: "usd" }] });
-    const delivered = await waitFor(() => flaky.received.find((webhook) => webhook.payload.type === "customer.created"), 5000, "customer.created");
+    await harness.polar.products.create({
+      name: "Not subscribed",
+      prices: [{ amount_type: "fixed", price_amount: 100, price_currency: "usd" }],
+    });
+    const delivered = await waitFor(
+      () => flaky.received.find((webhook) => webhook.payload.type === "customer.created"),
+      5000,
+      "customer.created",
+    );
     expect(delivered.payload.data).toMatchObject({ id: customer.id, external_id: "org_hooks" });
-    await expect(polarWebhooks.validateEvent(delivered.body, headersOf(delivered), endpoint.secret)).resolves.toMatchObject({ type: "customer.created" });
+    await expect(
+      polarWebhooks.validateEvent(delivered.body, headersOf(delivered), endpoint.secret),
+    ).resolves.toMatchObject({ type: "customer.created" });
     await harness.sandbox.context.webhooks.drain();
     expect(flaky.received.map((webhook) => webhook.payload.type)).toEqual(["customer.created"]);
 
@@ -64,7 +85,11 @@ describe("webhook endpoints and delivery", () => {
   });
 
   it("retries failed deliveries with exponential backoff and the same webhook-id, first in first out, and logs every attempt", async () => {
-    const endpoint = await harness.polar.webhooks.createWebhookEndpoint({ url: flaky.url, format: "raw", events: ["customer.created"] });
+    const endpoint = await harness.polar.webhooks.createWebhookEndpoint({
+      url: flaky.url,
+      format: "raw",
+      events: ["customer.created"],
+    });
     flaky.received.length = 0;
     const attempts: { id: string; at: number; type: string }[] = [];
     flaky.respondWith = (webhook) => {
@@ -98,7 +123,9 @@ describe("webhook endpoints and delivery", () => {
     expect(redelivered.status).toBe(202);
     await waitFor(() => flaky.received.length === 3, 5000, "redelivery");
     expect(flaky.received[2]?.headers["webhook-id"]).toBe(attempts[0]?.id);
-    expect((await harness.request("POST", "/v1/webhooks/events/00000000-0000-4000-8000-000000000000/redeliver")).status).toBe(404);
+    expect(
+      (await harness.request("POST", "/v1/webhooks/events/00000000-0000-4000-8000-000000000000/redeliver")).status,
+    ).toBe(404);
     await harness.polar.webhooks.deleteWebhookEndpoint(endpoint.id);
   });
 
@@ -110,7 +137,11 @@ describe("webhook endpoints and delivery", () => {
     try {
       await unreachable.polar.customers.create({ email: "nobody@example.test" });
       const events = () => unreachable.sandbox.context.store.list("webhook_event");
-      await waitFor(() => events().length > 0 && events().every((event) => event.succeeded === false), 10_000, "retries exhausted");
+      await waitFor(
+        () => events().length > 0 && events().every((event) => event.succeeded === false),
+        10_000,
+        "retries exhausted",
+      );
       expect(events()[0]?.attempts).toBe(10);
       expect((await unreachable.polar.products.list({})).items.length).toBeGreaterThan(0);
     } finally {
@@ -128,7 +159,15 @@ describe("webhook delivery history", () => {
     const dispatcher = createWebhookDispatcher({ store, clock, retryBaseMs: 60_000 });
     try {
       const at = clock.iso();
-      const endpoint = { created_at: at, modified_at: null, url: receiver.url, name: null, format: "raw", secret: "whsec_x", enabled: true } as const;
+      const endpoint = {
+        created_at: at,
+        modified_at: null,
+        url: receiver.url,
+        name: null,
+        format: "raw",
+        secret: "whsec_x",
+        enabled: true,
+      } as const;
       store.put("webhook_endpoint", { ...endpoint, id: "paid", events: ["order.created"] });
       // Its receiver refuses: the event stays pending, its retry a minute away (and it holds back nothing of the other endpoint).
       store.put("webhook_endpoint", { ...endpoint, id: "refunded", events: ["order.refunded"] });

@@ -12,7 +12,9 @@ import { createWebhookEndpoint, findEndpoint } from "./webhooks.service";
 export function webhookRoutes(ctx: SandboxContext) {
   const router = newRouter();
 
-  router.get("/endpoints", (c) => c.json(paginate(c, ctx.store.list("webhook_endpoint"), (endpoint) => serializeEndpoint(ctx, endpoint))));
+  router.get("/endpoints", (c) =>
+    c.json(paginate(c, ctx.store.list("webhook_endpoint"), (endpoint) => serializeEndpoint(ctx, endpoint))),
+  );
   router.post("/endpoints", async (c) => {
     const input = await readJson(c, webhookEndpointCreateSchema);
     return c.json(serializeEndpoint(ctx, createWebhookEndpoint(ctx, input)), 201);
@@ -34,7 +36,12 @@ export function webhookRoutes(ctx: SandboxContext) {
   });
   router.patch("/endpoints/:id/secret", (c) => {
     const endpoint = findEndpoint(ctx, c.req.param("id"));
-    return c.json(serializeEndpoint(ctx, ctx.store.put("webhook_endpoint", { ...endpoint, secret: newToken("whsec_"), modified_at: ctx.clock.iso() })));
+    return c.json(
+      serializeEndpoint(
+        ctx,
+        ctx.store.put("webhook_endpoint", { ...endpoint, secret: newToken("whsec_"), modified_at: ctx.clock.iso() }),
+      ),
+    );
   });
   router.delete("/endpoints/:id", (c) => {
     const endpoint = findEndpoint(ctx, c.req.param("id"));
@@ -49,7 +56,11 @@ export function webhookRoutes(ctx: SandboxContext) {
       const event = events.get(delivery.webhook_event_id);
       return Boolean(event && (!endpointIds || endpointIds.includes(event.endpoint_id)));
     });
-    return c.json(paginate(c, deliveries, (delivery) => serializeDelivery(delivery, events.get(delivery.webhook_event_id) as WebhookEventRecord)));
+    return c.json(
+      paginate(c, deliveries, (delivery) =>
+        serializeDelivery(delivery, events.get(delivery.webhook_event_id) as WebhookEventRecord),
+      ),
+    );
   });
 
   router.post("/events/:id/redeliver", (c) => {

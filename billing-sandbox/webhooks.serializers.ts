@@ -3,7 +3,10 @@ import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord }
 import type { Json } from "./shared";
 
 /** WebhookEndpoint. */
-export const serializeEndpoint = (ctx: SandboxContext, endpoint: WebhookEndpointRecord): Json => ({ ...endpoint, organization_id: ctx.organization.id });
+export const serializeEndpoint = (ctx: SandboxContext, endpoint: WebhookEndpointRecord): Json => ({
+  ...endpoint,
+  organization_id: ctx.organization.id,
+});
 
 /** WebhookEvent. */
 export const serializeEvent = (event: WebhookEventRecord): Json => ({

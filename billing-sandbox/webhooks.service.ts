@@ -4,7 +4,8 @@ import { findRecord, newId, newToken } from "./shared";
 
 /** Webhook endpoints; the dispatcher (webhook-dispatcher.ts) stores, signs, delivers, retries and prunes their events. */
 
-export const findEndpoint = (ctx: SandboxContext, id: string): WebhookEndpointRecord => findRecord(ctx.store, "webhook_endpoint", id);
+export const findEndpoint = (ctx: SandboxContext, id: string): WebhookEndpointRecord =>
+  findRecord(ctx.store, "webhook_endpoint", id);
 
 export function createWebhookEndpoint(
   ctx: SandboxContext,

@@ -50,10 +50,14 @@ export const nameSchema = displayNameSchemaWith("Enter your name");
 export const displayUsernameSchema = z.string().max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));
 
 /** An absolute http(s) URL: what an avatar or a logo may point at (never javascript: or a data: blob). */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: "Enter a full URL, starting with https://" }).max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
+export const httpUrlSchema = z
+  .url({ protocol: /^https?$/, error: "Enter a full URL, starting with https://" })
+  .max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
 
 /** A picture URL, or "" for none. */
-export const imageUrlSchema = z.union([z.literal(""), httpUrlSchema], { error: "Enter a full URL, starting with https://" });
+export const imageUrlSchema = z.union([z.literal(""), httpUrlSchema], {
+  error: "Enter a full URL, starting with https://",
+});
 
 /** Where better-auth sends the browser next: a path or an absolute URL, whose origin better-auth checks itself. */
 export const callbackUrlSchema = z.string().max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
@@ -62,10 +66,12 @@ export const callbackUrlSchema = z.string().max(URL_MAX_LENGTH, atMost(URL_MAX_L
  * A field as a request sends it: the forms trim before they count, a request may not, so the raw value is
  * bounded too (a name padded with a megabyte of spaces would otherwise pass and be stored).
  */
-export const asSent = (schema: z.ZodType<string, string>, maxLength: number) => z.string().max(maxLength, atMost(maxLength)).pipe(schema);
+export const asSent = (schema: z.ZodType<string, string>, maxLength: number) =>
+  z.string().max(maxLength, atMost(maxLength)).pipe(schema);
 
 /** A query field naming a column (better-auth hands sort and filter fields to its adapter unchecked): one of `columns`. */
-export const columnSchema = (columns: [string, ...string[]]) => z.enum(columns, { error: `Use one of: ${columns.join(", ")}` }).optional();
+export const columnSchema = (columns: [string, ...string[]]) =>
+  z.enum(columns, { error: `Use one of: ${columns.join(", ")}` }).optional();
 
 /** A record id: whether it exists is the endpoint's to answer. */
 export const idSchema = z.string().max(ID_MAX_LENGTH, atMost(ID_MAX_LENGTH));
@@ -87,9 +93,12 @@ export const banDurationSchema = z
 const PLATFORM_ROLES = Object.keys(platformRoles) as [PlatformRole, ...PlatformRole[]];
 export const platformRoleSchema = z.enum(PLATFORM_ROLES, { error: `Use one of: ${PLATFORM_ROLES.join(", ")}` });
 /** One platform role, or several as a list. */
-export const platformRolesSchema = z.union([platformRoleSchema, z.array(platformRoleSchema).min(1).max(PLATFORM_ROLES.length)], {
-  error: `Use one or more of: ${PLATFORM_ROLES.join(", ")}`,
-});
+export const platformRolesSchema = z.union(
+  [platformRoleSchema, z.array(platformRoleSchema).min(1).max(PLATFORM_ROLES.length)],
+  {
+    error: `Use one or more of: ${PLATFORM_ROLES.join(", ")}`,
+  },
+);
 
 const optionalUsername = z.union([z.literal(""), usernameSchema]).optional();
 

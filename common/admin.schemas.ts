@@ -28,7 +28,10 @@ export const calendarDaySchema = z
 const pageSizeSchema = z.coerce
   .number()
   .int()
-  .refine((value) => (ADMIN_PAGE_SIZES as readonly number[]).includes(value), `Use a page size of ${ADMIN_PAGE_SIZES.join(", ")}`)
+  .refine(
+    (value) => (ADMIN_PAGE_SIZES as readonly number[]).includes(value),
+    `Use a page size of ${ADMIN_PAGE_SIZES.join(", ")}`,
+  )
   .default(ADMIN_DEFAULT_PAGE_SIZE);
 const offsetSchema = z.coerce.number().int().min(0).max(1_000_000).default(0);
 
@@ -93,13 +96,24 @@ export type AdminOrganizationListItem = {
   plan: { key: string; name: string };
   status: SubscriptionStatus | null;
 };
-export type AdminOrganizationList = { organizations: AdminOrganizationListItem[]; total: number; limit: number; offset: number };
+export type AdminOrganizationList = {
+  organizations: AdminOrganizationListItem[];
+  total: number;
+  limit: number;
+  offset: number;
+};
 
 export type AdminOrganizationDetail = {
   organization: { id: string; name: string; slug: string; logo: string | null; createdAt: string };
   members: Array<{ id: string; userId: string; name: string; email: string; role: string; joinedAt: string }>;
   teams: Array<{ id: string; name: string; memberCount: number; createdAt: string }>;
-  invitations: Array<{ id: string; email: string; role: string; expiresAt: string; inviter: { id: string; name: string } | null }>;
+  invitations: Array<{
+    id: string;
+    email: string;
+    role: string;
+    expiresAt: string;
+    inviter: { id: string; name: string } | null;
+  }>;
 };
 
 export const adminUserParamsSchema = z.object({ userId: idSchema });
@@ -108,7 +122,11 @@ export const adminOrganizationParamsSchema = z.object({ organizationId: idSchema
 const SAY_WHY = "Say why, for the audit log";
 export const reasonSchema = z.string().trim().max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
 /** Why a ban or an impersonation: required, it goes into the audit log. */
-export const requiredReasonSchema = z.string({ error: SAY_WHY }).trim().min(1, SAY_WHY).max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
+export const requiredReasonSchema = z
+  .string({ error: SAY_WHY })
+  .trim()
+  .min(1, SAY_WHY)
+  .max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
 
 /**
  * Create a user: a password, or an invitation by mail to set one. The body of better-auth's
@@ -126,19 +144,31 @@ export const createUserSchema = z
   .superRefine((value, ctx) => {
     if (value.passwordMode !== "set") return;
     const result = passwordSchema.safeParse(value.password ?? "");
-    if (!result.success) ctx.addIssue({ code: "custom", path: ["password"], message: result.error.issues[0]?.message ?? "Enter a password" });
+    if (!result.success)
+      ctx.addIssue({
+        code: "custom",
+        path: ["password"],
+        message: result.error.issues[0]?.message ?? "Enter a password",
+      });
   });
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 
 /** The one reading of a user's ban: a ban whose expiry has passed no longer counts (better-auth lifts it at the next sign-in). */
-export function isBannedNow(user: { banned?: boolean | number | null; banExpires?: Date | string | null }, now = new Date()): boolean {
+export function isBannedNow(
+  user: { banned?: boolean | number | null; banExpires?: Date | string | null },
+  now = new Date(),
+): boolean {
   return Boolean(user.banned) && (user.banExpires == null || new Date(user.banExpires).getTime() > now.getTime());
 }
 
 /** Ban presets: the expiry of a ban as the console offers it; "date" takes a day, "permanent" never expires. */
 export const BAN_DURATIONS = ["1h", "1d", "7d", "date", "permanent"] as const;
 export type BanDuration = (typeof BAN_DURATIONS)[number];
-export const BAN_DURATION_SECONDS: Record<Exclude<BanDuration, "date" | "permanent">, number> = { "1h": 3600, "1d": 86_400, "7d": 604_800 };
+export const BAN_DURATION_SECONDS: Record<Exclude<BanDuration, "date" | "permanent">, number> = {
+  "1h": 3600,
+  "1d": 86_400,
+  "7d": 604_800,
+};
 
 export const banUserSchema = z
   .object({
@@ -149,7 +179,8 @@ export const banUserSchema = z
   .superRefine((value, ctx) => {
     if (value.duration !== "date") return;
     if (!value.until) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose the day the ban ends" });
-    else if (Date.parse(`${value.until}T00:00:00Z`) <= Date.now()) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose a day in the future" });
+    else if (Date.parse(`${value.until}T00:00:00Z`) <= Date.now())
+      ctx.addIssue({ code: "custom", path: ["until"], message: "Choose a day in the future" });
   });
 export type BanUserInput = z.infer<typeof banUserSchema>;
 

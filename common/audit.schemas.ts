@@ -79,11 +79,17 @@ export const auditLogQuerySchema = z
     limit: z.coerce
       .number()
       .int()
-      .refine((value) => (ADMIN_PAGE_SIZES as readonly number[]).includes(value), `Use a page size of ${ADMIN_PAGE_SIZES.join(", ")}`)
+      .refine(
+        (value) => (ADMIN_PAGE_SIZES as readonly number[]).includes(value),
+        `Use a page size of ${ADMIN_PAGE_SIZES.join(", ")}`,
+      )
       .default(ADMIN_DEFAULT_PAGE_SIZE),
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   })
-  .refine((query) => !query.from || !query.to || query.from <= query.to, { message: "The start date must be on or before the end date", path: ["to"] });
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: "The start date must be on or before the end date",
+    path: ["to"],
+  });
 export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 
 /** The most rows one CSV export holds; narrower filters export the rest. */

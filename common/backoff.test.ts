@@ -7,6 +7,8 @@ describe("backoffMs", () => {
   });
 
   it("never exceeds the cap", () => {
-    expect([4, 5, 6, 50].map((attempt) => backoffMs(attempt, { baseMs: 500, maxMs: 8_000 }))).toEqual([4_000, 8_000, 8_000, 8_000]);
+    expect([4, 5, 6, 50].map((attempt) => backoffMs(attempt, { baseMs: 500, maxMs: 8_000 }))).toEqual([
+      4_000, 8_000, 8_000, 8_000,
+    ]);
   });
 });

@@ -8,11 +8,24 @@ import { idSchema } from "./account.schemas";
  */
 
 /** The spec's lists (section 4). */
-export const SUBSCRIPTION_STATUSES = ["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"] as const;
+export const SUBSCRIPTION_STATUSES = [
+  "incomplete",
+  "incomplete_expired",
+  "trialing",
+  "active",
+  "past_due",
+  "canceled",
+  "unpaid",
+] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const BILLING_REASONS = ["purchase", "subscription_create", "subscription_cycle", "subscription_update"] as const;
+export const BILLING_REASONS = [
+  "purchase",
+  "subscription_create",
+  "subscription_cycle",
+  "subscription_update",
+] as const;
 export type BillingReason = (typeof BILLING_REASONS)[number];
 export const CANCELLATION_REASONS = [
   "customer_service",
@@ -25,7 +38,14 @@ export const CANCELLATION_REASONS = [
   "other",
 ] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
-export const REFUND_REASONS = ["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "other"] as const;
+export const REFUND_REASONS = [
+  "duplicate",
+  "fraudulent",
+  "customer_request",
+  "service_disruption",
+  "satisfaction_guarantee",
+  "other",
+] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 export const RECURRING_INTERVALS = ["month", "year"] as const;
 export type RecurringInterval = (typeof RECURRING_INTERVALS)[number];
@@ -43,7 +63,11 @@ export const USAGE_EVENT_NAME_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 export const USAGE_MAX_QUANTITY = 1_000_000;
 
 const productIdSchema = idSchema.min(1, "Choose a plan");
-const seatsSchema = z.number().int("Seats must be a whole number").min(1, "Use at least 1 seat").max(1000, "Use at most 1000 seats");
+const seatsSchema = z
+  .number()
+  .int("Seats must be a whole number")
+  .min(1, "Use at least 1 seat")
+  .max(1000, "Use at most 1000 seats");
 
 export const checkoutBodySchema = z.object({
   productId: productIdSchema,
@@ -58,7 +82,9 @@ export const subscriptionChangeBodySchema = z
     productId: productIdSchema.optional(),
     seats: seatsSchema.optional(),
     cancelAtPeriodEnd: z.boolean().optional(),
-    cancellationReason: z.enum(CANCELLATION_REASONS, { error: `Use one of: ${CANCELLATION_REASONS.join(", ")}` }).optional(),
+    cancellationReason: z
+      .enum(CANCELLATION_REASONS, { error: `Use one of: ${CANCELLATION_REASONS.join(", ")}` })
+      .optional(),
     cancellationComment: z.string().trim().max(500, "Use at most 500 characters").optional(),
   })
   .refine(
@@ -199,7 +225,15 @@ export type ChangePreview = {
 
 export type UrlResponse = { url: string; redirect: true };
 
-export type BillingRefund = { id: string; orderId: string; createdAt: string; amount: number; currency: string; status: string; reason: string };
+export type BillingRefund = {
+  id: string;
+  orderId: string;
+  createdAt: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string;
+};
 
 export type AdminOrganizationBilling = {
   organization: { id: string; name: string; slug: string };

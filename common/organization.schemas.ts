@@ -46,7 +46,9 @@ export const updateOrganizationSchema = z.object({
  * Organization metadata as the API takes it: a map or its JSON string. Only the type is checked here; its
  * size, depth and keys are checked where it is parsed (the organizations module).
  */
-export const organizationMetadataSchema = z.union([z.string(), z.record(z.string(), z.unknown())], { error: "Send a JSON object or its string" });
+export const organizationMetadataSchema = z.union([z.string(), z.record(z.string(), z.unknown())], {
+  error: "Send a JSON object or its string",
+});
 
 const roleList = ORGANIZATION_ROLES.join(", ");
 export const organizationRoleSchema = z.enum(ORGANIZATION_ROLES, { error: `Use one of: ${roleList}` });
@@ -58,7 +60,10 @@ export const organizationRolesSchema = z.union(
       .string()
       .max(ID_MAX_LENGTH, `Use at most ${ID_MAX_LENGTH} characters`)
       .refine((value) => value.split(",").every(isOrganizationRole), `Use one or more of: ${roleList}`),
-    z.array(organizationRoleSchema).min(1, `Use one or more of: ${roleList}`).max(ORGANIZATION_ROLES.length, `Use each role at most once: ${roleList}`),
+    z
+      .array(organizationRoleSchema)
+      .min(1, `Use one or more of: ${roleList}`)
+      .max(ORGANIZATION_ROLES.length, `Use each role at most once: ${roleList}`),
   ],
   { error: `Use one or more of: ${roleList}` },
 );
@@ -82,13 +87,17 @@ export const teamNameSchema = z.object({ name: teamNameFieldSchema });
 
 /** The permissions a has-permission call asks about: resource → actions, both short names. */
 const permissionName = z.string().max(ID_MAX_LENGTH, `Use at most ${ID_MAX_LENGTH} characters`);
-export const permissionsSchema = z.record(permissionName, z.array(permissionName).max(32, "Ask about at most 32 actions per resource"));
+export const permissionsSchema = z.record(
+  permissionName,
+  z.array(permissionName).max(32, "Ask about at most 32 actions per resource"),
+);
 /** A has-permission body: exactly one of `permission` and `permissions` (better-auth takes either name). */
 export const permissionCheckSchema = (shape: z.ZodRawShape) =>
   z
     .strictObject({ ...shape, permission: permissionsSchema.optional(), permissions: permissionsSchema.optional() })
     .refine(
-      (body: { permission?: unknown; permissions?: unknown }) => (body.permission === undefined) !== (body.permissions === undefined),
+      (body: { permission?: unknown; permissions?: unknown }) =>
+        (body.permission === undefined) !== (body.permissions === undefined),
       "Send either permission or permissions: a map of resource to actions",
     );
 
@@ -116,7 +125,13 @@ export type MemberListItem = {
 };
 
 /** `ownerCount` counts the organization's owners whatever the search (the last owner can neither leave nor be demoted). */
-export type MemberList = { members: MemberListItem[]; total: number; ownerCount: number; limit: number; offset: number };
+export type MemberList = {
+  members: MemberListItem[];
+  total: number;
+  ownerCount: number;
+  limit: number;
+  offset: number;
+};
 
 export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
 

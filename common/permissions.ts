@@ -13,7 +13,8 @@ export const organizationStatements = {
   auditLog: ["list"],
 } as const;
 
-export const organizationAccessControl: AccessControl<typeof organizationStatements> = createAccessControl(organizationStatements);
+export const organizationAccessControl: AccessControl<typeof organizationStatements> =
+  createAccessControl(organizationStatements);
 
 export const organizationRoles = {
   owner: organizationAccessControl.newRole({
@@ -82,7 +83,11 @@ export type PlatformPermissions = {
  * The spec's platform check: passes for a configured administrator id, or when any of the user's comma-separated
  * roles grants every requested action; with no requested action it fails.
  */
-export function platformAllows(user: { id: string; role?: string | null }, permissions: PlatformPermissions, adminUserIds: readonly string[]): boolean {
+export function platformAllows(
+  user: { id: string; role?: string | null },
+  permissions: PlatformPermissions,
+  adminUserIds: readonly string[],
+): boolean {
   if (adminUserIds.includes(user.id)) return true;
   if (Object.keys(permissions).length === 0) return false;
   return (user.role || "user")

@@ -5,7 +5,9 @@
 export function serializeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return error;
   const { name, message, stack } = error;
-  const extra = Object.fromEntries(Object.entries(error).filter(([key]) => ["code", "status", "statusCode", "errno", "constraint"].includes(key)));
+  const extra = Object.fromEntries(
+    Object.entries(error).filter(([key]) => ["code", "status", "statusCode", "errno", "constraint"].includes(key)),
+  );
   const cause = error.cause !== undefined && depth < 3 ? { cause: serializeError(error.cause, depth + 1) } : {};
   return { name, message, ...extra, stack, ...cause };
 }

@@ -9,7 +9,9 @@ describe("signInSchema", () => {
     expect(validate({ identifier: "  ada@example.test ", password: " secret ", rememberMe: true })).toEqual({
       value: { identifier: "ada@example.test", password: " secret ", rememberMe: true },
     });
-    expect(validate({ identifier: "ada", password: "x", extra: "dropped" })).toEqual({ value: { identifier: "ada", password: "x" } });
+    expect(validate({ identifier: "ada", password: "x", extra: "dropped" })).toEqual({
+      value: { identifier: "ada", password: "x" },
+    });
   });
 
   it("asks for both fields, on their own paths", () => {
@@ -22,8 +24,12 @@ describe("signInSchema", () => {
   });
 
   it("refuses what is too long, at the limits the server keeps", () => {
-    expect(validate({ identifier: "a".repeat(EMAIL_MAX_LENGTH), password: "p".repeat(PASSWORD_MAX_LENGTH) })).toHaveProperty("value");
-    expect(validate({ identifier: "a".repeat(EMAIL_MAX_LENGTH + 1), password: "p".repeat(PASSWORD_MAX_LENGTH + 1) })).toEqual({
+    expect(
+      validate({ identifier: "a".repeat(EMAIL_MAX_LENGTH), password: "p".repeat(PASSWORD_MAX_LENGTH) }),
+    ).toHaveProperty("value");
+    expect(
+      validate({ identifier: "a".repeat(EMAIL_MAX_LENGTH + 1), password: "p".repeat(PASSWORD_MAX_LENGTH + 1) }),
+    ).toEqual({
       issues: [
         { message: `Use at most ${EMAIL_MAX_LENGTH} characters`, path: ["identifier"] },
         { message: `Use at most ${PASSWORD_MAX_LENGTH} characters`, path: ["password"] },

@@ -14,7 +14,9 @@ type StandardSchema<T> = {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (value: unknown) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+    readonly validate: (
+      value: unknown,
+    ) => { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
     readonly types?: { readonly input: T; readonly output: T };
   };
 };
@@ -31,12 +33,20 @@ export const signInSchema: StandardSchema<SignInInput> = {
       const password = typeof rawPassword === "string" ? rawPassword : "";
       const issues: Issue[] = [];
       if (identifier.length === 0) issues.push({ message: "Enter your e-mail or username", path: ["identifier"] });
-      if (identifier.length > EMAIL_MAX_LENGTH) issues.push({ message: `Use at most ${EMAIL_MAX_LENGTH} characters`, path: ["identifier"] });
-      if (password.length > PASSWORD_MAX_LENGTH) issues.push({ message: `Use at most ${PASSWORD_MAX_LENGTH} characters`, path: ["password"] });
+      if (identifier.length > EMAIL_MAX_LENGTH)
+        issues.push({ message: `Use at most ${EMAIL_MAX_LENGTH} characters`, path: ["identifier"] });
+      if (password.length > PASSWORD_MAX_LENGTH)
+        issues.push({ message: `Use at most ${PASSWORD_MAX_LENGTH} characters`, path: ["password"] });
       if (password.length === 0) issues.push({ message: "Enter your password", path: ["password"] });
-      if (rememberMe !== undefined && typeof rememberMe !== "boolean") issues.push({ message: "Check or clear this box", path: ["rememberMe"] });
+      if (rememberMe !== undefined && typeof rememberMe !== "boolean")
+        issues.push({ message: "Check or clear this box", path: ["rememberMe"] });
       if (issues.length > 0) return { issues };
-      return { value: rememberMe === undefined ? { identifier, password } : { identifier, password, rememberMe: rememberMe as boolean } };
+      return {
+        value:
+          rememberMe === undefined
+            ? { identifier, password }
+            : { identifier, password, rememberMe: rememberMe as boolean },
+      };
     },
   },
 };

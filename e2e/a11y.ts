@@ -35,14 +35,19 @@ export async function axeViolations(page: Page): Promise<string> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const results = await page.evaluate(
     (tags) =>
-      (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, {
-        runOnly: { type: "tag", values: tags },
-        rules: { "label-content-name-mismatch": { enabled: true } },
-        // An open menu is a popup rendered at the end of <body>, owned by its button (aria-controls) like a dialog,
-        // which the "region" rule already accepts outside the landmarks; menus are added to its list.
-        checks: { region: { options: { regionMatcher: "dialog, [role=dialog], [role=alertdialog], [role=menu], svg" } } },
-        resultTypes: ["violations"],
-      }),
+      (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(
+        document,
+        {
+          runOnly: { type: "tag", values: tags },
+          rules: { "label-content-name-mismatch": { enabled: true } },
+          // An open menu is a popup rendered at the end of <body>, owned by its button (aria-controls) like a dialog,
+          // which the "region" rule already accepts outside the landmarks; menus are added to its list.
+          checks: {
+            region: { options: { regionMatcher: "dialog, [role=dialog], [role=alertdialog], [role=menu], svg" } },
+          },
+          resultTypes: ["violations"],
+        },
+      ),
     TAGS,
   );
   return describe(results.violations);
@@ -87,7 +92,12 @@ export function ownerPages(organizationId: string, name: string, organizationNam
 }
 
 /** Every page of the admin console: the lists, one user, one organization. */
-export function adminPages(userId: string, userName: string, organizationId: string, organizationName: string): PageVisit[] {
+export function adminPages(
+  userId: string,
+  userName: string,
+  organizationId: string,
+  organizationName: string,
+): PageVisit[] {
   return [
     { path: "/admin", heading: "Users" },
     { path: `/admin/users/${userId}`, heading: userName },
@@ -126,7 +136,13 @@ export async function createTeam(page: Page, organizationId: string, name: strin
  * Makes `member` (signed in on `memberPage`) a member of the owner's organization the way people do it: the owner
  * invites their e-mail, they accept the mailed invitation.
  */
-export async function addMember(ownerPage: Page, memberPage: Page, mailbox: Mailbox, organizationId: string, email: string): Promise<void> {
+export async function addMember(
+  ownerPage: Page,
+  memberPage: Page,
+  mailbox: Mailbox,
+  organizationId: string,
+  email: string,
+): Promise<void> {
   await authCall(ownerPage, "organization/invite-member", { organizationId, email, role: "member" });
   const invitationId = new URL(await invitationLink(mailbox, email)).pathname.split("/").pop()!;
   await authCall(memberPage, "organization/accept-invitation", { invitationId });

@@ -43,7 +43,13 @@ test("every signed-out page passes axe in both themes", async ({ page }) => {
   await checkPages(page, SIGNED_OUT_PAGES);
 });
 
-test("every page of an organization owner, the open menus and a dialog pass axe in both themes", async ({ page, mailbox, user, browser, baseURL }) => {
+test("every page of an organization owner, the open menus and a dialog pass axe in both themes", async ({
+  page,
+  mailbox,
+  user,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   await signUpAndVerify(page, mailbox, user);
   const suffix = user.username.slice(-6).toLowerCase();

@@ -35,7 +35,9 @@ test("the new password must differ from the current one", async ({ page, mailbox
   await page.getByLabel("New password", { exact: true }).fill(user.password);
   await page.getByLabel("Confirm new password", { exact: true }).fill(user.password);
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText("The new password is the same as your current one. Choose a different password.")).toBeVisible();
+  await expect(
+    page.getByText("The new password is the same as your current one. Choose a different password."),
+  ).toBeVisible();
   await expect(page.getByLabel("New password", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("New password", { exact: true })).toBeFocused();
 
@@ -52,7 +54,11 @@ test("the new password must differ from the current one", async ({ page, mailbox
   });
 });
 
-test("after saving a username the field no longer says it is available, and the toast leaves the button free", async ({ page, mailbox, user }) => {
+test("after saving a username the field no longer says it is available, and the toast leaves the button free", async ({
+  page,
+  mailbox,
+  user,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signUpAndVerify(page, mailbox, user);
   await page.goto("/account");

@@ -1,4 +1,14 @@
-import { expect, invite, invitationLink, newDevice, openSettingsTab, signIn, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import {
+  expect,
+  invite,
+  invitationLink,
+  newDevice,
+  openSettingsTab,
+  signIn,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+} from "./fixtures";
 
 // global-setup.ts lists this address in ADMIN_EMAILS, so whoever signs up with it is a platform admin.
 const PLATFORM_ADMIN_EMAIL = "platform-admin@example.test";
@@ -82,13 +92,22 @@ test("a platform admin finds a user with a filter, bans and unbans them, imperso
   // Every one of those changes is in the audit log, with the reasons given.
   await page.getByRole("navigation", { name: "Admin console" }).getByRole("link", { name: "Audit log" }).click();
   const log = page.getByRole("table", { name: "Audit log" });
-  await expect(log.getByRole("row").filter({ hasText: `Banned ${person.email}` })).toContainText("Spam in every organization");
+  await expect(log.getByRole("row").filter({ hasText: `Banned ${person.email}` })).toContainText(
+    "Spam in every organization",
+  );
   await expect(log.getByRole("row").filter({ hasText: `Lifted the ban on ${person.email}` })).toBeVisible();
-  await expect(log.getByRole("row").filter({ hasText: `Started impersonating ${other.email}` })).toContainText("Support ticket 4711");
+  await expect(log.getByRole("row").filter({ hasText: `Started impersonating ${other.email}` })).toContainText(
+    "Support ticket 4711",
+  );
   await expect(log.getByRole("row").filter({ hasText: `Stopped impersonating ${other.email}` })).toBeVisible();
 });
 
-test("an organization owner sees their organization's audit log and exports it; a member is not offered it", async ({ page, browser, baseURL, mailbox }) => {
+test("an organization owner sees their organization's audit log and exports it; a member is not offered it", async ({
+  page,
+  browser,
+  baseURL,
+  mailbox,
+}) => {
   test.setTimeout(90_000);
   const owner = uniqueUser("owner");
   const member = uniqueUser("member");
@@ -106,7 +125,9 @@ test("an organization owner sees their organization's audit log and exports it; 
   await memberDevice.page.goto(await invitationLink(mailbox, member.email));
   await memberDevice.page.getByRole("button", { name: "Accept invitation" }).click();
   // Accepting leads home: the member opens the organization's settings from there, and finds no audit log tab.
-  await expect(memberDevice.page.getByRole("status").filter({ hasText: `Welcome to ${organizationName}` })).toBeVisible();
+  await expect(
+    memberDevice.page.getByRole("status").filter({ hasText: `Welcome to ${organizationName}` }),
+  ).toBeVisible();
   await memberDevice.page.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(memberDevice.page.getByRole("heading", { name: organizationName })).toBeVisible();
   const memberTabs = memberDevice.page.getByRole("navigation", { name: "Organization settings" });

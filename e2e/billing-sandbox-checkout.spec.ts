@@ -15,14 +15,22 @@ async function createCheckout(request: APIRequestContext, baseURL: string, organ
   const pro = items.find((product) => product.name === "Pro monthly");
   const response = await request.post(`${SANDBOX}/v1/checkouts/`, {
     headers,
-    data: { products: [pro?.id], external_customer_id: organizationId, success_url: `${baseURL}/billing/success?checkout_id={CHECKOUT_ID}` },
+    data: {
+      products: [pro?.id],
+      external_customer_id: organizationId,
+      success_url: `${baseURL}/billing/success?checkout_id={CHECKOUT_ID}`,
+    },
   });
   expect(response.status()).toBe(201);
   return (await response.json()) as { id: string; url: string };
 }
 
 test.describe("billing sandbox hosted checkout", () => {
-  test("pays with 4242 4242 4242 4242 and a discount code, then lands on success_url", async ({ page, request, baseURL }) => {
+  test("pays with 4242 4242 4242 4242 and a discount code, then lands on success_url", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const organizationId = `org_e2e_paid_${Date.now()}`;
     const checkout = await createCheckout(request, baseURL as string, organizationId);
     expect(checkout.url).toBe(`${baseURL}${SANDBOX}/checkout/${checkout.url.split("/").pop()}`);
@@ -38,12 +46,17 @@ test.describe("billing sandbox hosted checkout", () => {
     await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
     await page.getByRole("button", { name: "Pay $16.00" }).click();
 
-    await expect(page).toHaveURL(new RegExp(`/billing/success\\?checkout_id=${checkout.id}&customer_session_token=polar_cst_`));
+    await expect(page).toHaveURL(
+      new RegExp(`/billing/success\\?checkout_id=${checkout.id}&customer_session_token=polar_cst_`),
+    );
     const after = await request.get(`${SANDBOX}/v1/checkouts/${checkout.id}`, { headers });
     expect(await after.json()).toMatchObject({ status: "succeeded", total_amount: 1600 });
 
     // The customer portal behind a customer session: the subscription can be set to cancel.
-    const session = await request.post(`${SANDBOX}/v1/customer-sessions/`, { headers, data: { external_customer_id: organizationId } });
+    const session = await request.post(`${SANDBOX}/v1/customer-sessions/`, {
+      headers,
+      data: { external_customer_id: organizationId },
+    });
     expect(session.status()).toBe(201);
     await page.goto(((await session.json()) as { customer_portal_url: string }).customer_portal_url);
     const subscriptions = page.getByRole("table", { name: "Subscriptions" });
@@ -76,7 +89,9 @@ test.describe("billing sandbox pages", () => {
     const products = page.getByRole("table", { name: "Products" });
     await expect(products.getByRole("cell", { name: "Pro monthly", exact: true })).toBeVisible();
     await expect(products.getByRole("cell", { name: "Team", exact: true })).toBeVisible();
-    await expect(page.getByText(/^Sandbox time:/)).toContainText(/^Sandbox time: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}/);
+    await expect(page.getByText(/^Sandbox time:/)).toContainText(
+      /^Sandbox time: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}/,
+    );
     await expect(page.getByRole("alert")).toBeEmpty();
   });
 });

@@ -26,7 +26,10 @@ async function json<T>(response: Awaited<ReturnType<APIRequestContext["get"]>>, 
 }
 
 async function createCheckout(request: APIRequestContext, data: Record<string, unknown>) {
-  const { items } = await json<{ items: { id: string; name: string }[] }>(await request.get(`${SANDBOX}/v1/products/?limit=100`, { headers }), 200);
+  const { items } = await json<{ items: { id: string; name: string }[] }>(
+    await request.get(`${SANDBOX}/v1/products/?limit=100`, { headers }),
+    200,
+  );
   const pro = items.find((product) => product.name === "Pro monthly");
   return json<{ id: string; url: string; client_secret: string }>(
     await request.post(`${SANDBOX}/v1/checkouts/`, { headers, data: { products: [pro?.id], ...data } }),
@@ -42,7 +45,12 @@ async function paidCustomerPortal(request: APIRequestContext): Promise<string> {
     // A long address: it must wrap rather than widen the page.
     customer_email: `a-rather-long-billing-contact-address-${organizationId}@example.test`,
   });
-  await json(await request.post(`${SANDBOX}/v1/checkouts/client/${checkout.client_secret}/confirm`, { data: { confirmation_token_id: "tok_visa" } }), 200);
+  await json(
+    await request.post(`${SANDBOX}/v1/checkouts/client/${checkout.client_secret}/confirm`, {
+      data: { confirmation_token_id: "tok_visa" },
+    }),
+    200,
+  );
   const session = await json<{ customer_portal_url: string }>(
     await request.post(`${SANDBOX}/v1/customer-sessions/`, { headers, data: { external_customer_id: organizationId } }),
     201,
@@ -60,7 +68,9 @@ const style = (page: Page, selector: string, property: string) =>
 async function expectWellFormed(page: Page, scheme: Scheme) {
   expect(await style(page, "html", "background-color")).toBe(PAGE_BACKGROUND[scheme]);
   expect(await style(page, "body", "font-family")).toMatch(/^ui-sans-serif, system-ui/);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
   expect(await axeViolations(page)).toBe("");
 }
 
@@ -68,7 +78,9 @@ async function expectWellFormed(page: Page, scheme: Scheme) {
 async function expectLocalDates(page: Page, atLeast: number) {
   const times = await page
     .locator("main time")
-    .evaluateAll((elements) => elements.map((element) => ({ iso: element.getAttribute("datetime") ?? "", text: element.textContent ?? "" })));
+    .evaluateAll((elements) =>
+      elements.map((element) => ({ iso: element.getAttribute("datetime") ?? "", text: element.textContent ?? "" })),
+    );
   expect(times.length).toBeGreaterThanOrEqual(atLeast);
   const local = new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
   for (const { iso, text } of times) {
@@ -105,7 +117,9 @@ for (const scheme of SCHEMES) {
         await page.getByLabel("Email", { exact: true }).fill("pages@example.test");
         await page.getByLabel("Card number", { exact: true }).fill("4000 0000 0000 0002");
         await pay.click();
-        await expect(page.getByRole("alert")).toHaveText("Your card was declined. Nothing was charged; try another card.");
+        await expect(page.getByRole("alert")).toHaveText(
+          "Your card was declined. Nothing was charged; try another card.",
+        );
         await expectWellFormed(page, scheme);
       }
     });
@@ -117,7 +131,9 @@ for (const scheme of SCHEMES) {
         const confirmation = await page.goto(`${checkout.url}/confirmation`);
         expect(confirmation?.status()).toBe(200);
         await expect(page).toHaveTitle("Payment received · Billing sandbox");
-        await expect(page.getByRole("heading", { level: 1, name: "Thank you, your payment was received." })).toBeVisible();
+        await expect(
+          page.getByRole("heading", { level: 1, name: "Thank you, your payment was received." }),
+        ).toBeVisible();
         await expectWellFormed(page, scheme);
 
         const missing = await page.goto(`${SANDBOX}/checkout/polar_c_does_not_exist`);
@@ -158,7 +174,9 @@ for (const scheme of SCHEMES) {
         await expect(page).toHaveTitle("Dashboard · Billing sandbox");
         await expect(page.getByRole("heading", { level: 1, name: "Billing sandbox" })).toBeVisible();
         await expect(page.getByRole("table", { name: "Orders" }).getByRole("row").nth(1)).toBeVisible();
-        await expect(page.getByRole("table", { name: "Webhook deliveries" }).getByRole("button", { name: "Redeliver" }).first()).toBeVisible();
+        await expect(
+          page.getByRole("table", { name: "Webhook deliveries" }).getByRole("button", { name: "Redeliver" }).first(),
+        ).toBeVisible();
         await expect(page.getByRole("alert")).toBeEmpty();
         expect(await style(page, "#refresh", "background-color")).toBe(SURFACE[scheme]);
         await expectLocalDates(page, 4);

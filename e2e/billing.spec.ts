@@ -4,7 +4,10 @@ import { expect, signUpAndVerify, test, uniqueUser } from "./fixtures";
  * Billing as an owner does it with nothing configured: the plan comparison, the provider's hosted checkout
  * (the sandbox's page), the return that waits for the webhook, the paid plan's limits, then a cancellation.
  */
-test("an owner upgrades an organization through the hosted checkout, sees the paid plan's limits, then cancels", async ({ page, mailbox }) => {
+test("an owner upgrades an organization through the hosted checkout, sees the paid plan's limits, then cancels", async ({
+  page,
+  mailbox,
+}) => {
   test.setTimeout(120_000);
   const owner = uniqueUser("payer");
   const organizationName = `Billing ${owner.username.slice(-6)}`;
@@ -54,7 +57,10 @@ test("an owner upgrades an organization through the hosted checkout, sees the pa
   await expect(page.getByRole("button", { name: "Resume subscription" })).toBeVisible();
 });
 
-test("a declined card on the hosted checkout comes back to Atrium with a clear message and the plan unchanged", async ({ page, mailbox }) => {
+test("a declined card on the hosted checkout comes back to Atrium with a clear message and the plan unchanged", async ({
+  page,
+  mailbox,
+}) => {
   test.setTimeout(90_000);
   const owner = uniqueUser("declined");
   await signUpAndVerify(page, mailbox, owner);
@@ -63,7 +69,10 @@ test("a declined card on the hosted checkout comes back to Atrium with a clear m
   await page.getByRole("button", { name: "Create organization" }).click();
   await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Billing" }).click();
   await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-  await page.getByRole("dialog", { name: "Subscribe to Pro" }).getByRole("button", { name: "Continue to payment" }).click();
+  await page
+    .getByRole("dialog", { name: "Subscribe to Pro" })
+    .getByRole("button", { name: "Continue to payment" })
+    .click();
 
   await page.getByLabel("Email", { exact: true }).fill(owner.email);
   await page.getByLabel("Card number", { exact: true }).fill("4000 0000 0000 0002");
@@ -71,6 +80,8 @@ test("a declined card on the hosted checkout comes back to Atrium with a clear m
   await expect(page.getByRole("alert")).toHaveText("Your card was declined. Nothing was charged; try another card.");
   await page.getByRole("link", { name: /^Back to / }).click();
 
-  await expect(page.getByText("Your card was declined. Nothing was charged and your plan has not changed.")).toBeVisible();
+  await expect(
+    page.getByText("Your card was declined. Nothing was charged and your plan has not changed."),
+  ).toBeVisible();
   await expect(page.getByText("Free forever, no card needed.")).toBeVisible();
 });

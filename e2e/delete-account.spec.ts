@@ -3,7 +3,10 @@ import { SUBJECTS, expect, fillSignIn, newDevice, signUpAndVerify, test, uniqueU
 test("delete the account through the confirmation dialog; signing in again fails", async ({ page, mailbox, user }) => {
   await signUpAndVerify(page, mailbox, user);
   await page.goto("/account");
-  await page.getByRole("navigation", { name: "Account settings" }).getByRole("link", { name: "Delete account" }).click();
+  await page
+    .getByRole("navigation", { name: "Account settings" })
+    .getByRole("link", { name: "Delete account" })
+    .click();
   await page.getByRole("button", { name: "Delete my account…" }).click();
 
   const dialog = page.getByRole("dialog", { name: "Delete your account?" });
@@ -47,7 +50,8 @@ test("cancelling the dialog keeps the account", async ({ page, mailbox, user }) 
   await expect(page.getByRole("button", { name: `Account menu for ${user.name}` })).toBeVisible();
 });
 
-const LISTING_AND_TRANSFER = "the confirmation lists the organizations going with the account; a sole owner transfers first";
+const LISTING_AND_TRANSFER =
+  "the confirmation lists the organizations going with the account; a sole owner transfers first";
 
 test(LISTING_AND_TRANSFER, async ({ page, browser, baseURL, mailbox, user }) => {
   const suffix = user.username

@@ -10,7 +10,8 @@ test.describe("first load", () => {
     const responses: Array<{ url: string; type: string; encoding: string | undefined }> = [];
     page.on("response", (response) => {
       const type = response.request().resourceType();
-      if (["document", "script", "stylesheet"].includes(type)) responses.push({ url: response.url(), type, encoding: response.headers()["content-encoding"] });
+      if (["document", "script", "stylesheet"].includes(type))
+        responses.push({ url: response.url(), type, encoding: response.headers()["content-encoding"] });
     });
     await page.goto("/sign-in");
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
@@ -53,7 +54,9 @@ test.describe("first load", () => {
     expect(plain.headers()["content-encoding"]).toBeUndefined();
   });
 
-  test("shows the app's header and a loading state before the session answers, and the form once it does", async ({ page }) => {
+  test("shows the app's header and a loading state before the session answers, and the form once it does", async ({
+    page,
+  }) => {
     let answerSession: () => void = () => {};
     const sessionHeld = new Promise<void>((resolve) => (answerSession = resolve));
     await page.route("**/api/auth/get-session", async (route) => {

@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from "@playwright/test";
 
 export { expect };
 
@@ -86,7 +93,12 @@ export async function signUp(page: Page, user: TestUser, options: { withUsername
 }
 
 /** Signs up through the form, opens the mailed verification link and lands signed in on the home page. */
-export async function signUpAndVerify(page: Page, mailbox: Mailbox, user: TestUser, options: { withUsername?: boolean } = {}): Promise<void> {
+export async function signUpAndVerify(
+  page: Page,
+  mailbox: Mailbox,
+  user: TestUser,
+  options: { withUsername?: boolean } = {},
+): Promise<void> {
   await signUp(page, user, options);
   const mail = await mailbox.waitFor(user.email, SUBJECTS.verification);
   await page.goto(extractLink(mail.text));

@@ -39,7 +39,11 @@ test("sign-up checks each field as the server does, inline, before anything is s
   await expect(page.getByText("Use at least 3 characters")).toHaveCount(0);
 });
 
-test("the sign-in button shows progress and refuses a second click while the request runs", async ({ page, mailbox, user }) => {
+test("the sign-in button shows progress and refuses a second click while the request runs", async ({
+  page,
+  mailbox,
+  user,
+}) => {
   await signUpAndVerify(page, mailbox, user);
   await page.context().clearCookies();
   let release!: () => void;

@@ -14,7 +14,9 @@ function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -26,7 +28,8 @@ function tail(file: string, lines = 40): string {
 async function waitForHealth(baseUrl: string, server: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode} before it was healthy:\n${tail(logFile)}`);
+    if (server.exitCode !== null)
+      throw new Error(`The server exited with code ${server.exitCode} before it was healthy:\n${tail(logFile)}`);
     try {
       const response = await fetch(`${baseUrl}/healthz`);
       if (response.ok) return;
@@ -95,7 +98,9 @@ export default async function globalSetup() {
   let isStopping = false;
   server.once("exit", (code, signal) => {
     if (isStopping) return;
-    console.error(`\n[e2e] The server stopped during the run (code ${code}, signal ${signal}). Its log, ${logFile}:\n${tail(logFile)}`);
+    console.error(
+      `\n[e2e] The server stopped during the run (code ${code}, signal ${signal}). Its log, ${logFile}:\n${tail(logFile)}`,
+    );
   });
 
   try {

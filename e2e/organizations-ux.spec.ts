@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { expect, invitationLink, invite, newDevice, openSettingsTab, signIn, signOut, signUpAndVerify, test, uniqueUser, type TestUser } from "./fixtures";
+import {
+  expect,
+  invitationLink,
+  invite,
+  newDevice,
+  openSettingsTab,
+  signIn,
+  signOut,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+  type TestUser,
+} from "./fixtures";
 
 /**
  * The organization screens without dead ends: only what a role may do is offered (with the reason where it is
@@ -43,7 +55,9 @@ test("offers follow the role: sole owner, default team, role changes, a member's
   await expect(page).toHaveTitle(`Teams · ${name} · Atrium`);
   await expect(page.getByRole("heading", { name, exact: true }).last()).toBeVisible();
   await expect(page.getByText("Default team", { exact: true })).toBeVisible();
-  await expect(page.getByText("An organization keeps at least one team, so its last team cannot be removed.")).toBeVisible();
+  await expect(
+    page.getByText("An organization keeps at least one team, so its last team cannot be removed."),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: `Remove team ${name}` })).toHaveCount(0);
   await openSettingsTab(page, "General");
   const renamed = `${name} Renamed`;
@@ -70,7 +84,9 @@ test("offers follow the role: sole owner, default team, role changes, a member's
   await memberPage.goto(`/organizations/${organizationId}/settings/danger`);
   await expect(memberPage.getByText("Only an owner can delete this organization")).toBeVisible();
   await expect(memberPage.getByRole("button", { name: /Delete organization/ })).toHaveCount(0);
-  await expect(memberPage.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Danger zone" })).toHaveCount(0);
+  await expect(
+    memberPage.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Danger zone" }),
+  ).toHaveCount(0);
   await expect(memberPage).toHaveTitle(`Danger zone · ${renamed} · Atrium`);
 
   // After a fresh sign-in (no active organization yet), the switcher names the organization whose page is open.
@@ -88,7 +104,9 @@ test("offers follow the role: sole owner, default team, role changes, a member's
   await expect(page).toHaveTitle(`Members · ${renamed} · Atrium`);
   const role = page.getByLabel(`Role of ${member.name}`);
   await expect(role.locator("option")).toHaveText(["Owner", "Admin", "Member"]);
-  await expect(page.getByRole("row").filter({ hasText: owner.email }).getByText("Owner", { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("row").filter({ hasText: owner.email }).getByText("Owner", { exact: true }),
+  ).toBeVisible();
   await role.selectOption("owner");
   const dialog = page.getByRole("dialog", { name: `Make ${member.name} an Owner?` });
   await expect(dialog).toContainText(
@@ -132,7 +150,9 @@ test("links that lead nowhere lead home; an invitation for someone else offers S
   // An unknown (or foreign) organization.
   await otherPage.goto("/organizations/no-such-organization/settings/members");
   await expect(otherPage.getByRole("heading", { name: "Organization not found" })).toBeVisible();
-  await expect(otherPage.getByText("It does not exist, it was deleted, or you are not a member of it.", { exact: false })).toBeVisible();
+  await expect(
+    otherPage.getByText("It does not exist, it was deleted, or you are not a member of it.", { exact: false }),
+  ).toBeVisible();
   await expect(otherPage).toHaveTitle("Organization not found · Atrium");
   await otherPage.getByRole("link", { name: "Go to your organizations" }).click();
   await expect(otherPage.getByRole("heading", { name: `Welcome, ${other.name}` })).toBeVisible();
@@ -155,7 +175,11 @@ test("links that lead nowhere lead home; an invitation for someone else offers S
   // Someone else's invitation: signing out leads to the signed-out invitation, which names inviter and organization.
   await otherPage.goto(link);
   await expect(otherPage.getByRole("heading", { name: "This invitation is for someone else" })).toBeVisible();
-  await expect(otherPage.getByText(`${owner.name} invited another e-mail address to join ${name}. You are signed in as ${other.email}.`)).toBeVisible();
+  await expect(
+    otherPage.getByText(
+      `${owner.name} invited another e-mail address to join ${name}. You are signed in as ${other.email}.`,
+    ),
+  ).toBeVisible();
   await otherPage.getByRole("button", { name: "Sign out" }).click();
   await expect(otherPage.getByRole("heading", { name: `${owner.name} invited you to join ${name}` })).toBeVisible();
   await expect(otherPage.getByRole("link", { name: "Sign in to continue" })).toBeVisible();

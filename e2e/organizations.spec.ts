@@ -1,11 +1,27 @@
-import { expect, extractLink, invitationLink, invite, newDevice, openSettingsTab, signUpAndVerify, test, uniqueUser, type TestUser } from "./fixtures";
+import {
+  expect,
+  extractLink,
+  invitationLink,
+  invite,
+  newDevice,
+  openSettingsTab,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+  type TestUser,
+} from "./fixtures";
 import type { Page } from "@playwright/test";
 
 function switcher(page: Page) {
   return page.getByRole("button", { name: /Switch organization$/ });
 }
 
-test("an organization's life: create, invite a newcomer, teams, roles, leave, delete", async ({ page, browser, baseURL, mailbox }) => {
+test("an organization's life: create, invite a newcomer, teams, roles, leave, delete", async ({
+  page,
+  browser,
+  baseURL,
+  mailbox,
+}) => {
   test.setTimeout(120_000);
   const owner = uniqueUser("owner");
   const organizationName = `Rocket ${owner.username.slice(-6)}`;
@@ -33,7 +49,9 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   const newcomerDevice = await newDevice(browser, baseURL);
   const newcomerPage = newcomerDevice.page;
   await newcomerPage.goto(newcomerLink);
-  await expect(newcomerPage.getByRole("heading", { name: `${owner.name} invited you to join ${organizationName}` })).toBeVisible();
+  await expect(
+    newcomerPage.getByRole("heading", { name: `${owner.name} invited you to join ${organizationName}` }),
+  ).toBeVisible();
   await newcomerPage.getByRole("link", { name: "Create an account" }).click();
   await expect(newcomerPage.getByLabel("E-mail", { exact: true })).toHaveValue(newcomer.email);
   await newcomerPage.getByLabel("Name", { exact: true }).fill(newcomer.name);
@@ -105,7 +123,9 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
     ] as const) {
       await openSettingsTab(page, tab);
       await page.reload();
-      await expect(page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+      await expect(
+        page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab }),
+      ).toHaveAttribute("aria-current", "page");
       await expect(page.getByText(/Loading/)).toHaveCount(0);
       if (theme === "dark") await expect(page.locator("html"), name).toHaveClass(/\bdark\b/);
       else await expect(page.locator("html"), name).not.toHaveClass(/\bdark\b/);

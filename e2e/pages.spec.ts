@@ -85,8 +85,15 @@ for (const theme of ["light", "dark"] as const) {
 test.describe("narrow screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("pages fit a phone without sideways scrolling of the page", async ({ page, mailbox, user, browser, baseURL }) => {
-    const fitsWidth = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  test("pages fit a phone without sideways scrolling of the page", async ({
+    page,
+    mailbox,
+    user,
+    browser,
+    baseURL,
+  }) => {
+    const fitsWidth = async () =>
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.goto("/sign-in");
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     await fitsWidth();

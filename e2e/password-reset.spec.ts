@@ -1,6 +1,10 @@
 import { SUBJECTS, expect, extractLink, signIn, signOut, signUpAndVerify, test } from "./fixtures";
 
-test("sign out, then reset a forgotten password through the mailed link and sign in with the new one", async ({ page, mailbox, user }) => {
+test("sign out, then reset a forgotten password through the mailed link and sign in with the new one", async ({
+  page,
+  mailbox,
+  user,
+}) => {
   await signUpAndVerify(page, mailbox, user);
   await signOut(page, user.name);
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
@@ -22,7 +26,9 @@ test("sign out, then reset a forgotten password through the mailed link and sign
   await page.getByRole("button", { name: "Save new password" }).click();
 
   await expect(page).toHaveURL(/\/sign-in/);
-  await expect(page.getByRole("status").filter({ hasText: "Your password was changed. Sign in with the new one." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Your password was changed. Sign in with the new one." }),
+  ).toBeVisible();
   await signIn(page, user.email, "Reset-and-renewed-42", user.name);
 
   // The link works once: opened again, it says so and offers a new one.

@@ -1,5 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, invitationLink, invite, newDevice, openSettingsTab, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import {
+  expect,
+  invitationLink,
+  invite,
+  newDevice,
+  openSettingsTab,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+} from "./fixtures";
 
 /** Creates an organization from the home page and waits for its settings. */
 async function createOrganization(page: Page, name: string): Promise<void> {
@@ -29,7 +38,9 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   await createOrganization(page, second);
 
   // A slug another organization holds: the live check is told "free" so the server's own refusal is what shows.
-  await page.route("**/api/auth/organization/check-slug", (route) => route.fulfill({ status: 200, json: { status: true } }));
+  await page.route("**/api/auth/organization/check-slug", (route) =>
+    route.fulfill({ status: 200, json: { status: true } }),
+  );
   await openSettingsTab(page, "General");
   await page.getByLabel("Slug", { exact: true }).fill(`alpha-${suffix}`);
   const refused = page.waitForResponse((response) => response.url().includes("/api/auth/organization/update"));
@@ -44,7 +55,9 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   await invite(page, invitee.email, "member");
   await page.getByLabel("E-mail", { exact: true }).fill(invitee.email);
   await page.getByRole("button", { name: "Send invitation", exact: true }).click();
-  await expect(page.getByText("This person already has a pending invitation. Resend or cancel it from the invitations list.")).toBeVisible();
+  await expect(
+    page.getByText("This person already has a pending invitation. Resend or cancel it from the invitations list."),
+  ).toBeVisible();
   await expect(page.getByText("User is already invited to this organization")).toHaveCount(0);
 
   // The only owner tries to leave. The page offers Leave only while there is another owner, so the refusal is met
@@ -69,12 +82,19 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   const leaveButton = page.getByRole("button", { name: "Leave organization" });
   await expect(leaveButton).toBeVisible();
   const organizationId = /\/organizations\/([^/]+)\//.exec(page.url())![1];
-  const left = await coOwnerDevice.page.request.post("/api/auth/organization/leave", { data: { organizationId }, headers: { origin: baseURL! } });
+  const left = await coOwnerDevice.page.request.post("/api/auth/organization/leave", {
+    data: { organizationId },
+    headers: { origin: baseURL! },
+  });
   expect(left.status()).toBe(200);
   await coOwnerDevice.context.close();
   await leaveButton.click();
   await page.getByRole("dialog").getByRole("button", { name: "Leave" }).click();
-  await expect(page.getByText("You are the only owner, so you cannot leave. Make another member an owner first, or delete the organization.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "You are the only owner, so you cannot leave. Make another member an owner first, or delete the organization.",
+    ),
+  ).toBeVisible();
   await expect(page.getByText("you cannot leave the organization as the only owner")).toHaveCount(0);
 });
 

@@ -1,6 +1,11 @@
 import { expect, signUp, signUpAndVerify, test, uniqueUser } from "./fixtures";
 
-test("edit the profile: name, avatar URL and username with the live availability check", async ({ page, mailbox, user, baseURL }) => {
+test("edit the profile: name, avatar URL and username with the live availability check", async ({
+  page,
+  mailbox,
+  user,
+  baseURL,
+}) => {
   const other = uniqueUser("taken");
   await signUp(page, other);
   await signUpAndVerify(page, mailbox, user);

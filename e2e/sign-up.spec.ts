@@ -1,6 +1,10 @@
 import { SUBJECTS, expect, extractLink, test } from "./fixtures";
 
-test("a new person signs up, verifies the e-mail from the mailbox and lands signed in", async ({ page, mailbox, user }) => {
+test("a new person signs up, verifies the e-mail from the mailbox and lands signed in", async ({
+  page,
+  mailbox,
+  user,
+}) => {
   await page.goto("/");
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();

@@ -13,7 +13,16 @@ import {
   visit,
   type PageVisit,
 } from "./a11y";
-import { expect, invitationLink, nextClientAddress, signIn, signUpAndVerify, test, uniqueUser, type TestUser } from "./fixtures";
+import {
+  expect,
+  invitationLink,
+  nextClientAddress,
+  signIn,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+  type TestUser,
+} from "./fixtures";
 
 /** A small phone. */
 const WIDTH = 375;
@@ -39,7 +48,11 @@ function longestEmail(label: string): string {
 /** A person whose name and e-mail are as long as the server takes, with no place to break a line. */
 function longPerson(label: string): TestUser {
   const user = uniqueUser(label);
-  return { ...user, name: unbroken(`${label}${user.username.slice(-6)}`, NAME_MAX_LENGTH), email: longestEmail(`${label}${user.username.slice(-6)}`) };
+  return {
+    ...user,
+    name: unbroken(`${label}${user.username.slice(-6)}`, NAME_MAX_LENGTH),
+    email: longestEmail(`${label}${user.username.slice(-6)}`),
+  };
 }
 
 /**
@@ -56,13 +69,17 @@ async function expectNoHorizontalOverflow(page: Page, where: string) {
       }
       return false;
     };
-    const wide = [...document.body.querySelectorAll("*")].filter((element) => sticksOut(element) && !isClipped(element));
+    const wide = [...document.body.querySelectorAll("*")].filter(
+      (element) => sticksOut(element) && !isClipped(element),
+    );
     const innermost = wide.filter((element) => !wide.some((other) => other !== element && element.contains(other)));
     const describe = (element: Element) =>
       `<${element.tagName.toLowerCase()} class="${element.getAttribute("class") ?? ""}"> ${(element.textContent ?? "").slice(0, 40)}`;
     return { width: document.documentElement.scrollWidth, culprits: innermost.slice(0, 5).map(describe) };
   }, WIDTH);
-  expect.soft(width, `${where} is ${width} px wide on a ${WIDTH} px screen:\n${culprits.join("\n")}`).toBeLessThanOrEqual(WIDTH);
+  expect
+    .soft(width, `${where} is ${width} px wide on a ${WIDTH} px screen:\n${culprits.join("\n")}`)
+    .toBeLessThanOrEqual(WIDTH);
 }
 
 /**
@@ -70,11 +87,18 @@ async function expectNoHorizontalOverflow(page: Page, where: string) {
  * and it is what a tap at its centre hits; then a click on it is tried.
  */
 async function expectReachable(control: Locator, where: string) {
-  await control.evaluate((element) => window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY - 200, behavior: "instant" }));
+  await control.evaluate((element) =>
+    window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY - 200, behavior: "instant" }),
+  );
   const placement = await control.evaluate((element) => {
     const box = element.getBoundingClientRect();
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    return { left: Math.round(box.left), right: Math.round(box.right), screen: window.innerWidth, isHit: hit !== null && element.contains(hit) };
+    return {
+      left: Math.round(box.left),
+      right: Math.round(box.right),
+      screen: window.innerWidth,
+      isHit: hit !== null && element.contains(hit),
+    };
   });
   expect.soft(placement.left, `${where} starts on screen`).toBeGreaterThanOrEqual(0);
   expect.soft(placement.right, `${where} ends on screen`).toBeLessThanOrEqual(placement.screen);
@@ -92,7 +116,11 @@ async function checkPages(page: Page, pages: PageVisit[]) {
 
 /** A signed-in phone: its own cookies, client address and viewport. */
 async function newPhone(browser: Browser, baseURL: string | undefined) {
-  const context = await browser.newContext({ baseURL, viewport: PHONE, extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: PHONE,
+    extraHTTPHeaders: { "x-forwarded-for": nextClientAddress() },
+  });
   return { context, page: await context.newPage() };
 }
 
@@ -140,7 +168,10 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   await expectReachable(page.getByRole("button", { name: `Remove ${member.name}` }), "the members table's Remove");
   await expectReachable(page.getByRole("combobox", { name: `Role of ${member.name}` }), "the members table's role");
   await visit(page, { path: `/organizations/${organizationId}/settings/invitations`, heading: "Invite someone" });
-  await expectReachable(page.getByRole("button", { name: `Resend invitation to ${invitee}` }), "the invitations' Resend");
+  await expectReachable(
+    page.getByRole("button", { name: `Resend invitation to ${invitee}` }),
+    "the invitations' Resend",
+  );
 
   // The last tabs of each settings page come into view and open.
   await visit(page, { path: `/organizations/${organizationId}/settings`, heading: "General" });
@@ -172,7 +203,10 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
     .getByRole("banner")
     .getByRole("button", { name: /organization/i })
     .click();
-  await expectReachable(page.getByRole("menuitem", { name: "Create organization" }), "the switcher's Create organization");
+  await expectReachable(
+    page.getByRole("menuitem", { name: "Create organization" }),
+    "the switcher's Create organization",
+  );
   await expectNoHorizontalOverflow(page, "the organization switcher");
   await page.keyboard.press("Escape");
 
@@ -180,13 +214,19 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   // out of sight.
   await page.setViewportSize({ width: 1280, height: 800 });
   await visit(page, { path: `/organizations/${organizationId}/settings/members`, heading: "Members" });
-  await expectReachable(page.getByRole("button", { name: `Remove ${member.name}` }), "the members table's Remove at 1280 px");
+  await expectReachable(
+    page.getByRole("button", { name: `Remove ${member.name}` }),
+    "the members table's Remove at 1280 px",
+  );
   await expect(page.getByText(member.name, { exact: true })).toHaveAttribute("title", member.name);
   await page.setViewportSize(PHONE);
 
   // The invitation page a newcomer opens.
   const newcomer = await newPhone(browser, baseURL);
-  await visit(newcomer.page, { path: new URL(await invitationLink(mailbox, invitee)).pathname, heading: / invited you to join / });
+  await visit(newcomer.page, {
+    path: new URL(await invitationLink(mailbox, invitee)).pathname,
+    heading: / invited you to join /,
+  });
   await expectNoHorizontalOverflow(newcomer.page, "the invitation page");
   await newcomer.context.close();
 

@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { expect, extractLink, invitationLink, invite, newDevice, signIn, signOut, signUpAndVerify, test, uniqueUser, type TestUser } from "./fixtures";
+import {
+  expect,
+  extractLink,
+  invitationLink,
+  invite,
+  newDevice,
+  signIn,
+  signOut,
+  signUpAndVerify,
+  test,
+  uniqueUser,
+  type TestUser,
+} from "./fixtures";
 
 const DEV_PROVIDER = "Dev identity provider";
 
@@ -12,7 +24,10 @@ async function continueAsNewIdentity(page: Page, person: Pick<TestUser, "name" |
   await page.getByRole("button", { name: "Continue as this identity" }).click();
 }
 
-test("sign up and back in through the dev identity provider, then disconnect and reconnect it in account settings", async ({ page, mailbox }) => {
+test("sign up and back in through the dev identity provider, then disconnect and reconnect it in account settings", async ({
+  page,
+  mailbox,
+}) => {
   const person = uniqueUser("social");
 
   await page.goto("/sign-up");
@@ -29,7 +44,10 @@ test("sign up and back in through the dev identity provider, then disconnect and
   // The provider is the only way in, so it cannot be disconnected until a password is set by mail.
   await page.goto("/account/sign-in-methods");
   await expect(page.getByText(`As ${person.email}, since`)).toBeVisible();
-  await expect(page.getByRole("button", { name: `Disconnect ${DEV_PROVIDER}` })).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByRole("button", { name: `Disconnect ${DEV_PROVIDER}` })).toHaveAttribute(
+    "aria-disabled",
+    "true",
+  );
   await page.getByRole("button", { name: "E-mail me a link to set a password" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
   const mail = await mailbox.waitFor(person.email, "Set a password for Atrium");
@@ -53,7 +71,12 @@ test("sign up and back in through the dev identity provider, then disconnect and
   await expect(page.getByText(`As ${person.email}, since`)).toBeVisible();
 });
 
-test("an invitation offers the providers and brings the newcomer back to accept it", async ({ page, browser, baseURL, mailbox }) => {
+test("an invitation offers the providers and brings the newcomer back to accept it", async ({
+  page,
+  browser,
+  baseURL,
+  mailbox,
+}) => {
   const owner = uniqueUser("owner");
   await signUpAndVerify(page, mailbox, owner);
   const created = await page.request.post("/api/auth/organization/create", {
@@ -74,7 +97,9 @@ test("an invitation offers the providers and brings the newcomer back to accept 
 
   const device = await newDevice(browser, baseURL);
   await device.page.goto(await invitationLink(mailbox, newcomer.email));
-  await expect(device.page.getByRole("heading", { name: `${owner.name} invited you to join Social ${owner.username.slice(-6)}` })).toBeVisible();
+  await expect(
+    device.page.getByRole("heading", { name: `${owner.name} invited you to join Social ${owner.username.slice(-6)}` }),
+  ).toBeVisible();
   await device.page.getByRole("button", { name: `Continue with ${DEV_PROVIDER}` }).click();
   await continueAsNewIdentity(device.page, newcomer);
   await device.page.getByRole("button", { name: "Accept invitation" }).click();

@@ -8,7 +8,10 @@ import { buildSync } from "esbuild";
 /** @param {string} root @param {Array<"web" | "server">} builds @returns {number} 0, or the exit status of the build that failed (its output goes to this terminal) */
 export function build(root, builds = ["web", "server"]) {
   if (builds.includes("web")) {
-    const web = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build"], { cwd: root, stdio: "inherit" });
+    const web = spawnSync(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+    });
     if (web.status !== 0) return web.status ?? 1;
   }
   if (builds.includes("server")) return buildServer(root);

@@ -8,9 +8,12 @@ import { ensureBuilt } from "./builds.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const name = process.argv[2] ?? "";
-const exists = existsSync(path.join(root, "server", `${name}.ts`)) || existsSync(path.join(root, "dist/server", `${name}.js`));
+const exists =
+  existsSync(path.join(root, "server", `${name}.ts`)) || existsSync(path.join(root, "dist/server", `${name}.js`));
 if (!/^[a-z0-9/-]+-cli$/.test(name) || !exists) {
-  process.stderr.write(`Usage: node scripts/cli.mjs NAME [ARGS…], NAME a command-line entry such as db/migrate-cli (server/NAME.ts); got "${name}"\n`);
+  process.stderr.write(
+    `Usage: node scripts/cli.mjs NAME [ARGS…], NAME a command-line entry such as db/migrate-cli (server/NAME.ts); got "${name}"\n`,
+  );
   process.exit(2);
 }
 await ensureBuilt(root, ["server"]);

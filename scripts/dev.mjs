@@ -7,7 +7,11 @@ const children = [
   spawn(process.execPath, ["--import", "tsx", "--watch", "server/main.ts"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, PORT: process.env.API_PORT ?? "3001", BASE_URL: process.env.BASE_URL ?? "http://localhost:3000" },
+    env: {
+      ...process.env,
+      PORT: process.env.API_PORT ?? "3001",
+      BASE_URL: process.env.BASE_URL ?? "http://localhost:3000",
+    },
   }),
   spawn(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js")], { cwd: root, stdio: "inherit" }),
 ];

@@ -61,7 +61,8 @@ function startMailCatcher(port: number): Promise<{ server: Server; messages: str
 async function main(): Promise<void> {
   const stage = runtimeStage(readFileSync(path.join(root, "Dockerfile"), "utf8"));
   const stale = staleBuilds(root);
-  if (stale.length > 0) fail(`dist/${stale.join(" and dist/")} missing or stale: run \`npm run build\` first (npm test does)`);
+  if (stale.length > 0)
+    fail(`dist/${stale.join(" and dist/")} missing or stale: run \`npm run build\` first (npm test does)`);
 
   // The image's /app: exactly what the runtime stage copies.
   const work = mkdtempSync(path.join(tmpdir(), "atrium-production-"));
@@ -74,21 +75,31 @@ async function main(): Promise<void> {
       const intoFolder = destination === "." || destination.endsWith("/") || sources.length > 1;
       for (const source of sources) {
         const from = path.join(root, source);
-        const to = intoFolder && !statSync(from).isDirectory() ? path.join(app, destination, path.basename(source)) : path.join(app, destination);
+        const to =
+          intoFolder && !statSync(from).isDirectory()
+            ? path.join(app, destination, path.basename(source))
+            : path.join(app, destination);
         cpSync(from, to, { recursive: true });
       }
     }
     step("copy the runtime stage's files");
 
     for (const command of stage.runs) {
-      const result = spawnSync("sh", ["-c", command], { cwd: app, encoding: "utf8", env: { ...process.env, npm_config_prefer_offline: "true" } });
+      const result = spawnSync("sh", ["-c", command], {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...process.env, npm_config_prefer_offline: "true" },
+      });
       if (result.status !== 0) fail(`RUN ${command} exited with ${result.status}`, `${result.stdout}${result.stderr}`);
       step(`RUN ${command}`);
     }
-    const { devDependencies = {} } = JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")) as { devDependencies?: Record<string, string> };
+    const { devDependencies = {} } = JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")) as {
+      devDependencies?: Record<string, string>;
+    };
     const installed = Object.keys(devDependencies).filter((name) => existsSync(path.join(app, "node_modules", name)));
     if (installed.length > 0) fail(`devDependencies installed by the production install: ${installed.join(", ")}`);
-    for (const tool of ["vite", "esbuild", "tsx", "typescript"]) if (!(tool in devDependencies)) fail(`${tool} is expected among the devDependencies`);
+    for (const tool of ["vite", "esbuild", "tsx", "typescript"])
+      if (!(tool in devDependencies)) fail(`${tool} is expected among the devDependencies`);
 
     const [port, smtpPort] = [await freePort(), await freePort()];
     mail = await startMailCatcher(smtpPort);
@@ -122,8 +133,11 @@ async function main(): Promise<void> {
     const [command = "", ...args] = stage.cmd;
     const server = spawn(command, args, { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
     const output: string[] = [];
-    for (const stream of [server.stdout, server.stderr]) createInterface({ input: stream }).on("line", (line) => output.push(line));
-    const exited = new Promise<number | string | null>((resolve) => server.once("exit", (code, signal) => resolve(signal ?? code)));
+    for (const stream of [server.stdout, server.stderr])
+      createInterface({ input: stream }).on("line", (line) => output.push(line));
+    const exited = new Promise<number | string | null>((resolve) =>
+      server.once("exit", (code, signal) => resolve(signal ?? code)),
+    );
     const logs = () => `--- server output ---\n${output.join("\n")}`;
     try {
       await waitFor(async () => (await fetch(`${baseUrl}/readyz`).catch(() => undefined))?.status === 200, {
@@ -140,7 +154,8 @@ async function main(): Promise<void> {
 
       const index = await fetch(`${baseUrl}/`);
       const html = await index.text();
-      if (index.status !== 200 || !html.includes('<div id="root">')) fail(`GET / answered ${index.status} without the web app`, html.slice(0, 500));
+      if (index.status !== 200 || !html.includes('<div id="root">'))
+        fail(`GET / answered ${index.status} without the web app`, html.slice(0, 500));
       const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1];
       const asset = script ? await fetch(new URL(script, baseUrl)) : undefined;
       if (asset?.status !== 200) fail(`the web app's script ${script} answered ${asset?.status}`);
@@ -152,13 +167,19 @@ async function main(): Promise<void> {
         body: JSON.stringify(user),
       });
       const body = (await signUp.json().catch(() => null)) as { user?: { email?: string } } | null;
-      if (signUp.status !== 200 || body?.user?.email !== user.email) fail(`sign-up answered ${signUp.status}`, JSON.stringify(body));
+      if (signUp.status !== 200 || body?.user?.email !== user.email)
+        fail(`sign-up answered ${signUp.status}`, JSON.stringify(body));
       const messages = mail.messages;
-      await waitFor(() => messages.some((message) => message.includes(user.email)), { timeoutMs: 20_000, what: `a mail to ${user.email} over SMTP` });
+      await waitFor(() => messages.some((message) => message.includes(user.email)), {
+        timeoutMs: 20_000,
+        what: `a mail to ${user.email} over SMTP`,
+      });
       step("HEALTHCHECK, web app, sign-up and its mail over SMTP");
 
       server.kill("SIGTERM");
-      const exit = await withTimeout(20_000, "still running 20 s after SIGTERM", () => exited).catch((error: Error) => error.message);
+      const exit = await withTimeout(20_000, "still running 20 s after SIGTERM", () => exited).catch(
+        (error: Error) => error.message,
+      );
       if (exit !== 0) fail(`the server exited with ${exit} on SIGTERM`);
       step("SIGTERM until exit 0");
     } catch (error) {
@@ -176,8 +197,12 @@ async function main(): Promise<void> {
 
 try {
   await main();
-  process.stdout.write(`Production path: ok in ${((performance.now() - started) / 1000).toFixed(1)} s\n  ${timings.join("\n  ")}\n`);
+  process.stdout.write(
+    `Production path: ok in ${((performance.now() - started) / 1000).toFixed(1)} s\n  ${timings.join("\n  ")}\n`,
+  );
 } catch (error) {
-  process.stderr.write(`Production path check failed: ${error instanceof Error ? error.message : String(error)}\n  ${timings.join("\n  ")}\n`);
+  process.stderr.write(
+    `Production path check failed: ${error instanceof Error ? error.message : String(error)}\n  ${timings.join("\n  ")}\n`,
+  );
   process.exitCode = 1;
 }

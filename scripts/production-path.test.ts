@@ -9,7 +9,10 @@ import { MIGRATE_COMMAND, parseDockerfile, runtimeStage } from "./production-pat
 const root = path.resolve(import.meta.dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 const dockerfile = read("Dockerfile");
-const packageJson = JSON.parse(read("package.json")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+const packageJson = JSON.parse(read("package.json")) as {
+  scripts: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 describe("the Dockerfile runs the tested production path", () => {
   const stage = runtimeStage(dockerfile);
@@ -24,7 +27,8 @@ describe("the Dockerfile runs the tested production path", () => {
     expect(stage.runs).toEqual(["npm ci --omit=dev --omit=optional --no-audit --no-fund"]);
     expect(stage.env.NODE_ENV).toBe("production");
     expect(stage.user).toBe("node");
-    for (const tool of ["vite", "esbuild", "tsx", "typescript"]) expect(packageJson.devDependencies).toHaveProperty(tool);
+    for (const tool of ["vite", "esbuild", "tsx", "typescript"])
+      expect(packageJson.devDependencies).toHaveProperty(tool);
   });
 
   test("its CMD is `npm start`'s command, so a developer's start and the image's are one", () => {
@@ -39,12 +43,15 @@ describe("the Dockerfile runs the tested production path", () => {
     ]);
     // What those scripts import at run time must be copied too.
     for (const script of ["scripts/start.mjs", "scripts/cli.mjs", "scripts/builds.mjs"]) {
-      for (const [, imported = ""] of read(script).matchAll(/from "\.\/([^"]+)"/g)) expect(stage.copies[1]?.sources).toContain(`scripts/${imported}`);
+      for (const [, imported = ""] of read(script).matchAll(/from "\.\/([^"]+)"/g))
+        expect(stage.copies[1]?.sources).toContain(`scripts/${imported}`);
     }
     // The operator commands run the compiled entries through scripts/cli.mjs, which is copied.
     expect(packageJson.scripts["db:migrate"]).toBe("node scripts/cli.mjs db/migrate-cli");
     expect(packageJson.scripts.admin).toBe("node scripts/cli.mjs admin-cli");
-    expect(existsSync(path.join(root, "server/db/migrate-cli.ts")) && existsSync(path.join(root, "server/admin-cli.ts"))).toBe(true);
+    expect(
+      existsSync(path.join(root, "server/db/migrate-cli.ts")) && existsSync(path.join(root, "server/admin-cli.ts")),
+    ).toBe(true);
   });
 
   test("its HEALTHCHECK runs node against /readyz on the server's port", () => {
@@ -85,9 +92,15 @@ describe("runtimeStage", () => {
   });
 
   test("refuses what the check could not reproduce", () => {
-    expect(() => runtimeStage([...base, "ADD https://example.test/x /x"].join("\n"))).toThrow("the runtime stage's ADD is not reproduced");
-    expect(() => runtimeStage([...base, "COPY . ."].join("\n"))).toThrow("the runtime stage copies only from the build stage: COPY . .");
-    expect(() => runtimeStage([...base, "COPY --from=build /etc/passwd ./"].join("\n"))).toThrow("Dockerfile: /etc/passwd is outside /app");
+    expect(() => runtimeStage([...base, "ADD https://example.test/x /x"].join("\n"))).toThrow(
+      "the runtime stage's ADD is not reproduced",
+    );
+    expect(() => runtimeStage([...base, "COPY . ."].join("\n"))).toThrow(
+      "the runtime stage copies only from the build stage: COPY . .",
+    );
+    expect(() => runtimeStage([...base, "COPY --from=build /etc/passwd ./"].join("\n"))).toThrow(
+      "Dockerfile: /etc/passwd is outside /app",
+    );
     expect(() => runtimeStage([...base, "CMD node a.js"].join("\n"))).toThrow("CMD must be in JSON form");
   });
 });

@@ -64,7 +64,8 @@ export function runtimeStage(text: string): RuntimeStage {
   const stages = parseDockerfile(text);
   const runtime = stages.at(-1);
   const build = stages.at(-2);
-  if (!runtime || !build || !build.name) throw new Error("Dockerfile: expected a named build stage, then the runtime stage");
+  if (!runtime || !build || !build.name)
+    throw new Error("Dockerfile: expected a named build stage, then the runtime stage");
   const buildDir = workdir(build);
   const runtimeDir = workdir(runtime);
   const stage: RuntimeStage = {
@@ -78,19 +79,24 @@ export function runtimeStage(text: string): RuntimeStage {
   };
   for (const instruction of runtime.instructions) {
     const { keyword, flags, args, json } = instruction;
-    if (!RUNTIME_KEYWORDS.has(keyword)) throw new Error(`Dockerfile: the runtime stage's ${keyword} is not reproduced by the production check`);
+    if (!RUNTIME_KEYWORDS.has(keyword))
+      throw new Error(`Dockerfile: the runtime stage's ${keyword} is not reproduced by the production check`);
     if (keyword === "COPY") {
-      if (flags.from !== build.name) throw new Error(`Dockerfile: the runtime stage copies only from the ${build.name} stage: COPY ${args}`);
+      if (flags.from !== build.name)
+        throw new Error(`Dockerfile: the runtime stage copies only from the ${build.name} stage: COPY ${args}`);
       const paths = args.split(" ");
       const destination = paths.pop() ?? "";
       stage.copies.push({
         sources: paths.map((source) => relativeTo(buildDir, source)),
         destination:
-          relativeTo(runtimeDir, destination.startsWith("/") ? destination : `${runtimeDir}/${destination.replace(/^\.\//, "")}`) +
-          (destination.endsWith("/") && destination !== "./" ? "/" : ""),
+          relativeTo(
+            runtimeDir,
+            destination.startsWith("/") ? destination : `${runtimeDir}/${destination.replace(/^\.\//, "")}`,
+          ) + (destination.endsWith("/") && destination !== "./" ? "/" : ""),
       });
     } else if (keyword === "ENV") {
-      for (const [, name = "", value = ""] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) stage.env[name] = value.replace(/^"|"$/g, "");
+      for (const [, name = "", value = ""] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g))
+        stage.env[name] = value.replace(/^"|"$/g, "");
     } else if (keyword === "USER") {
       stage.user = args;
     } else if (keyword === "HEALTHCHECK") {
@@ -108,13 +114,16 @@ export function runtimeStage(text: string): RuntimeStage {
 /** The stage's working folder (its last WORKDIR, absolute). */
 function workdir(stage: Stage): string {
   const dir = stage.instructions.filter((instruction) => instruction.keyword === "WORKDIR").at(-1)?.args;
-  if (!dir?.startsWith("/")) throw new Error(`Dockerfile: the ${stage.name || "runtime"} stage needs an absolute WORKDIR`);
+  if (!dir?.startsWith("/"))
+    throw new Error(`Dockerfile: the ${stage.name || "runtime"} stage needs an absolute WORKDIR`);
   return dir.replace(/\/+$/, "");
 }
 
 /** The stage's RUN commands in shell form, BuildKit flags (cache mounts) left out. */
 function commands(stage: Stage): string[] {
-  return stage.instructions.filter((instruction) => instruction.keyword === "RUN").map((instruction) => instruction.args);
+  return stage.instructions
+    .filter((instruction) => instruction.keyword === "RUN")
+    .map((instruction) => instruction.args);
 }
 
 /** `file`, an absolute path under `dir`, relative to `dir` ("." for `dir` itself). */

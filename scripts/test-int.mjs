@@ -11,7 +11,11 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 
 function run(label, env, project = "integration") {
   console.log(`\n--- ${project} tests on ${label} ---`);
-  const result = spawnSync(process.execPath, [vitest, "run", "--project", project, ...extraArgs], { cwd: root, stdio: "inherit", env });
+  const result = spawnSync(process.execPath, [vitest, "run", "--project", project, ...extraArgs], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
   return result.status ?? 1;
 }
 
@@ -31,6 +35,8 @@ if (isCi && missing.length > 0) {
 const { TEST_DATABASE_URL: _ignored, ...sqliteEnv } = process.env;
 let status = run("SQLite", sqliteEnv);
 if (status === 0 && isPostgres) status = run("PostgreSQL", process.env);
-if (status === 0 && isPostgres && process.env.TEST_REDIS_URL) status = run("PostgreSQL and Redis", process.env, "faults");
-else if (status === 0) console.log("\n--- fault tests not run: they need TEST_DATABASE_URL=postgres://… and TEST_REDIS_URL=redis://… ---");
+if (status === 0 && isPostgres && process.env.TEST_REDIS_URL)
+  status = run("PostgreSQL and Redis", process.env, "faults");
+else if (status === 0)
+  console.log("\n--- fault tests not run: they need TEST_DATABASE_URL=postgres://… and TEST_REDIS_URL=redis://… ---");
 process.exit(status);

@@ -65,14 +65,20 @@ export function createApp(deps: AppDeps) {
 
   const databaseProbe = createDatabaseProbe(database.ping);
   const sessionReads = createSessionReads(auth);
-  const responseCache = createResponseCache({ cache: deps.readCache, cookieNames: sessionReads.cookieNames, sessionOf: sessionReads.sessionOf });
+  const responseCache = createResponseCache({
+    cache: deps.readCache,
+    cookieNames: sessionReads.cookieNames,
+    sessionOf: sessionReads.sessionOf,
+  });
   const metrics = createMetrics({ poolStats: database.poolStats });
   app.onError(createAppErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
   app.use("*", requestIdHeader);
   // Outermost but for the request id, so that what it keeps is the final answer, headers and compression included.
   app.use("*", responseCache.keep);
   // Inside `keep`, so a kept answer remembers its route; better-auth's endpoints are labelled by their own paths.
-  const authPaths = new Set(Object.values(auth.api).map((endpoint) => `${AUTH_ROUTE.slice(0, -2)}${(endpoint as { path?: string }).path}`));
+  const authPaths = new Set(
+    Object.values(auth.api).map((endpoint) => `${AUTH_ROUTE.slice(0, -2)}${(endpoint as { path?: string }).path}`),
+  );
   app.use("*", recordRoute(authPaths, AUTH_ROUTE));
   app.use("*", securityHeaders({ isHttps: config.isHttps }));
   app.use("*", clientIp(config.trustedProxies, logger));
@@ -146,25 +152,39 @@ export function createApp(deps: AppDeps) {
   const platformAccess = { getSession, adminUserIds: config.adminUserIds };
   app.route(
     "/api/admin",
-    adminRoutes({ ...platformAccess, db: database.db, dialect: database.dialect, plansOf: (organizationIds) => deps.billing.plansOf(organizationIds) }),
+    adminRoutes({
+      ...platformAccess,
+      db: database.db,
+      dialect: database.dialect,
+      plansOf: (organizationIds) => deps.billing.plansOf(organizationIds),
+    }),
   );
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));
   app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
   app.on(["GET", "POST"], AUTH_ROUTE, (c) => sessionReads.answer(c, () => authHandler(c)));
   async function authHandler(c: Context<AppEnv>): Promise<Response> {
-    const response = await withRequestIdInBody(await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))));
-    if (response.status === 429) metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
+    const response = await withRequestIdInBody(
+      await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))),
+    );
+    if (response.status === 429)
+      metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
-    if ((response.status >= 500 || response.status === 401) && (await databaseProbe.explainsFailure())) return databaseUnavailable(c, logger);
+    if ((response.status >= 500 || response.status === 401) && (await databaseProbe.explainsFailure()))
+      return databaseUnavailable(c, logger);
     // better-auth answers its own server errors itself (onAPIError.throw only lets other errors through): log them too.
     if (response.status >= 500) {
       const { code } = (await response
         .clone()
         .json()
         .catch(() => ({}))) as { code?: unknown };
-      logger.error("auth answered a server error", { method: c.req.method, path: c.req.path, status: response.status, code });
+      logger.error("auth answered a server error", {
+        method: c.req.method,
+        path: c.req.path,
+        status: response.status,
+        code,
+      });
     }
     return response;
   }
@@ -183,10 +203,13 @@ export function createApp(deps: AppDeps) {
   // replayed or not, gets the request's id and is counted in the metrics.
   const handle = app.fetch;
   const trustedPeers = createClientIpResolver(config.trustedProxies);
-  app.fetch = observeRequests((request, env, executionContext) => responseCache.answer(request) ?? handle(request, env, executionContext), {
-    metrics,
-    isTrustedPeer: trustedPeers.isTrustedPeer,
-  });
+  app.fetch = observeRequests(
+    (request, env, executionContext) => responseCache.answer(request) ?? handle(request, env, executionContext),
+    {
+      metrics,
+      isTrustedPeer: trustedPeers.isTrustedPeer,
+    },
+  );
   return app;
 }
 
@@ -289,10 +312,22 @@ export function mountWebApp(app: Hono<AppEnv>, webDist: string, options: { isPro
     if (existsSync(indexFile + extension)) index.set(encoding, readFileSync(indexFile + extension));
   }
   const root = path.relative(process.cwd(), webDist) || ".";
-  if (options.isProduction) app.get("*", async (c, next) => (c.req.path.endsWith(".map") ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next()));
+  if (options.isProduction)
+    app.get("*", async (c, next) =>
+      c.req.path.endsWith(".map") ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next(),
+    );
   // A client asking for a .br or .gz file by name gets a 404 like any missing file, not the raw bytes.
-  app.get("*", async (c, next) => (/\.(br|gz)$/.test(c.req.path) ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next()));
-  app.use("/assets/*", serveStatic({ root, precompressed: true, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }));
+  app.get("*", async (c, next) =>
+    /\.(br|gz)$/.test(c.req.path) ? errorResponse(c, ERROR_CODES.NOT_FOUND, "Not found") : next(),
+  );
+  app.use(
+    "/assets/*",
+    serveStatic({
+      root,
+      precompressed: true,
+      onFound: (_path, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+    }),
+  );
   app.use("*", serveStatic({ root, precompressed: true }));
   app.get("*", (c) => {
     c.header("Cache-Control", "no-cache");

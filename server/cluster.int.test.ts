@@ -43,7 +43,12 @@ function collect(stream: NodeJS.ReadableStream): void {
   });
 }
 
-function waitForLines(what: string, matches: (line: LogLine) => boolean, count = 1, timeoutMs = 20_000): Promise<LogLine[]> {
+function waitForLines(
+  what: string,
+  matches: (line: LogLine) => boolean,
+  count = 1,
+  timeoutMs = 20_000,
+): Promise<LogLine[]> {
   return waitFor(
     () => {
       const found = lines.filter(matches);
@@ -72,7 +77,10 @@ async function mailsTo(to: string): Promise<DevMail[]> {
 }
 
 /** One request on a connection of its own (no keep-alive), as a new client would send it. */
-function call(pathname: string, options: { json?: unknown; cookie?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  pathname: string,
+  options: { json?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.json === undefined ? undefined : JSON.stringify(options.json);
   return new Promise((resolve, reject) => {
     const outgoing = request(
@@ -144,7 +152,10 @@ beforeAll(async () => {
   collect(server.stdout!);
   collect(server.stderr!);
   await waitForLines("two workers listening", isListening, 2, 30_000);
-  await waitFor(async () => (await pause(50), await call("/healthz").catch(() => undefined))?.status === 200, { timeoutMs: 5_000, what: "/healthz" });
+  await waitFor(async () => (await pause(50), await call("/healthz").catch(() => undefined))?.status === 200, {
+    timeoutMs: 5_000,
+    what: "/healthz",
+  });
 });
 
 afterAll(async () => {
@@ -161,7 +172,9 @@ describe("WEB_CONCURRENCY=2", () => {
     const [supervising] = await waitForLines("the primary's start", (line) => line.message === "supervising workers");
     expect(supervising).toMatchObject({ pid: server.pid, workers: 2, jobsWorker: 0 });
     const workers = lines.filter(isListening);
-    expect(workers.map(({ worker, jobs }) => ({ worker, jobs })).sort((a, b) => Number(a.worker) - Number(b.worker))).toEqual([
+    expect(
+      workers.map(({ worker, jobs }) => ({ worker, jobs })).sort((a, b) => Number(a.worker) - Number(b.worker)),
+    ).toEqual([
       { worker: 0, jobs: true },
       { worker: 1, jobs: false },
     ]);
@@ -174,7 +187,11 @@ describe("WEB_CONCURRENCY=2", () => {
     for (let index = 0; index < 6; index += 1) {
       expect((await call("/healthz", { headers: { "x-forwarded-for": "203.0.113.7" } })).status).toBe(200);
     }
-    const warnings = await waitForLines("a warning from each worker", (line) => line.message.startsWith("X-Forwarded-For from a peer"), 2);
+    const warnings = await waitForLines(
+      "a warning from each worker",
+      (line) => line.message.startsWith("X-Forwarded-For from a peer"),
+      2,
+    );
     expect(new Set(warnings.map((line) => line.pid))).toEqual(new Set(workerPids));
   });
 
@@ -192,10 +209,13 @@ describe("WEB_CONCURRENCY=2", () => {
   test("a user signs up on one request and signs in on the next ones, whichever worker answers", async () => {
     expect((await call("/api/auth/sign-up/email", { json: user })).status).toBe(200);
     // The verification mail is queued by whichever worker answered and sent by the jobs worker.
-    const mail = await waitFor(async () => (await mailsTo(user.email)).find((candidate) => candidate.subject.startsWith("Verify")), {
-      timeoutMs: 10_000,
-      what: "the verification mail",
-    });
+    const mail = await waitFor(
+      async () => (await mailsTo(user.email)).find((candidate) => candidate.subject.startsWith("Verify")),
+      {
+        timeoutMs: 10_000,
+        what: "the verification mail",
+      },
+    );
     expect((await call(extractLink(mail))).status).toBeLessThan(400);
 
     for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -211,7 +231,10 @@ describe("WEB_CONCURRENCY=2", () => {
   test("a worker killed with SIGKILL is replaced, in its slot, while the port keeps answering", async () => {
     const jobsWorker = lines.find((line) => isListening(line) && line.jobs === true)!;
     process.kill(jobsWorker.pid, "SIGKILL");
-    await waitForLines("the primary noticing", (line) => line.message.startsWith("a worker exited unexpectedly") && line.workerPid === jobsWorker.pid);
+    await waitForLines(
+      "the primary noticing",
+      (line) => line.message.startsWith("a worker exited unexpectedly") && line.workerPid === jobsWorker.pid,
+    );
     for (let index = 0; index < 4; index += 1) expect((await call("/healthz")).status).toBe(200);
 
     // Queued while no worker runs the jobs, sent once the replacement polls. Answered by the worker without jobs

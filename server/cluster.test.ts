@@ -24,7 +24,8 @@ describe("RestartPolicy", () => {
 
   test("failed starts older than the window are forgotten", () => {
     const policy = new RestartPolicy();
-    for (let attempt = 0; attempt < MAX_FAILED_STARTS - 1; attempt += 1) expect(policy.afterExit(undefined, attempt)).not.toBeNull();
+    for (let attempt = 0; attempt < MAX_FAILED_STARTS - 1; attempt += 1)
+      expect(policy.afterExit(undefined, attempt)).not.toBeNull();
     expect(policy.afterExit(undefined, FAILED_START_WINDOW_MS + MAX_FAILED_STARTS)).toBe(500);
     // A worker that ran, while failed starts are still recent, waits as long as they say.
     expect(policy.afterExit(0, FAILED_START_WINDOW_MS + MAX_FAILED_STARTS + 1)).toBe(500);

@@ -79,7 +79,11 @@ export async function runClusterPrimary(config: Config, logger: Logger): Promise
   }
   // A scrape of /metrics reaches one worker, which asks the primary for every worker's counts.
   gatherClusterMetrics();
-  return superviseWorkers(config.webConcurrency, logger, config.shutdown.delayMs + config.shutdown.timeoutMs + SHUTDOWN_MARGIN_MS);
+  return superviseWorkers(
+    config.webConcurrency,
+    logger,
+    config.shutdown.delayMs + config.shutdown.timeoutMs + SHUTDOWN_MARGIN_MS,
+  );
 }
 
 /** `graceMs`: how long the workers have to finish after the primary passed a signal on, before they are killed. */
@@ -104,7 +108,9 @@ function superviseWorkers(count: number, logger: Logger, graceMs: number): Promi
       const worker = cluster.fork();
       running.set(worker, { slot });
       // A signal that cannot be delivered is reported here; without a listener it would end the primary.
-      worker.on("error", (error: unknown) => logger.warn("could not signal a worker", { workerPid: worker.process.pid, worker: slot, error }));
+      worker.on("error", (error: unknown) =>
+        logger.warn("could not signal a worker", { workerPid: worker.process.pid, worker: slot, error }),
+      );
     }
 
     function stop(signal: NodeJS.Signals, exitCode: number): void {

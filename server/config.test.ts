@@ -45,7 +45,13 @@ describe("loadConfig", () => {
   });
 
   test("lists every bad variable at once", () => {
-    const problems = problemsOf({ PORT: "eighty", LOG_LEVEL: "loud", AUTH_SECRET: "short", BASE_URL: "not a url", DEV_MAILBOX: "maybe" });
+    const problems = problemsOf({
+      PORT: "eighty",
+      LOG_LEVEL: "loud",
+      AUTH_SECRET: "short",
+      BASE_URL: "not a url",
+      DEV_MAILBOX: "maybe",
+    });
     const variables = problems.map((problem) => problem.split(":")[0]);
     expect(variables.sort()).toEqual(["AUTH_SECRET", "BASE_URL", "DEV_MAILBOX", "LOG_LEVEL", "PORT"]);
   });
@@ -62,15 +68,26 @@ describe("loadConfig", () => {
       expect.stringMatching(/^SMTP_URL: required in production/),
       expect.stringMatching(/^DEV_MAILBOX: not allowed in production/),
     ]);
-    expect(problemsOf({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587", DEV_MAILBOX: "1" })).toEqual([
-      expect.stringMatching(/^DEV_MAILBOX: not allowed in production/),
-    ]);
+    expect(
+      problemsOf({
+        NODE_ENV: "production",
+        AUTH_SECRET: SECRET,
+        SMTP_URL: "smtp://mail.example.test:587",
+        DEV_MAILBOX: "1",
+      }),
+    ).toEqual([expect.stringMatching(/^DEV_MAILBOX: not allowed in production/)]);
   });
 
   test("in production the dev mailbox and the billing sandbox are off unless enabled; the sandbox then needs its own token", () => {
     const base = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
-    expect(loadConfig(base)).toMatchObject({ isProduction: true, mail: { devMailbox: false, smtpUrl: "smtp://mail.example.test:587" }, billingSandbox: false });
-    expect(problemsOf({ ...base, BILLING_SANDBOX: "true" })).toEqual([expect.stringMatching(/^SANDBOX_ACCESS_TOKEN: required in production/)]);
+    expect(loadConfig(base)).toMatchObject({
+      isProduction: true,
+      mail: { devMailbox: false, smtpUrl: "smtp://mail.example.test:587" },
+      billingSandbox: false,
+    });
+    expect(problemsOf({ ...base, BILLING_SANDBOX: "true" })).toEqual([
+      expect.stringMatching(/^SANDBOX_ACCESS_TOKEN: required in production/),
+    ]);
     expect(problemsOf({ ...base, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: "guessable" })).toEqual([
       "SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production",
     ]);
@@ -90,7 +107,11 @@ describe("loadConfig", () => {
     });
     // The generated webhook secret is kept with the data, so the sandbox's registered endpoint keeps working across restarts.
     expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).billing?.webhookSecret).toBe(sandbox?.webhookSecret);
-    const real = { POLAR_ACCESS_TOKEN: "polar_oat_x", POLAR_SERVER_URL: "https://sandbox-api.polar.sh/", POLAR_WEBHOOK_SECRET: "whsec_abc" };
+    const real = {
+      POLAR_ACCESS_TOKEN: "polar_oat_x",
+      POLAR_SERVER_URL: "https://sandbox-api.polar.sh/",
+      POLAR_WEBHOOK_SECRET: "whsec_abc",
+    };
     expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...real }).billing).toEqual({
       provider: "polar",
       serverUrl: "https://sandbox-api.polar.sh",
@@ -103,7 +124,9 @@ describe("loadConfig", () => {
     expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, ...real, POLAR_WEBHOOK_SECRET: undefined })).toEqual([
       expect.stringMatching(/^POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN/),
     ]);
-    expect(loadConfig({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" }).billing).toBeNull();
+    expect(
+      loadConfig({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" }).billing,
+    ).toBeNull();
   });
 
   test("sign-in providers: the dev identity provider outside production (or when enabled), GitHub, Google and any OpenID Connect issuer when configured", () => {
@@ -119,11 +142,15 @@ describe("loadConfig", () => {
       },
     ]);
     // Derived from the auth secret: the same on every start, and unguessable.
-    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).socialProviders[0]?.clientSecret).toBe(development.socialProviders[0]?.clientSecret);
+    expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).socialProviders[0]?.clientSecret).toBe(
+      development.socialProviders[0]?.clientSecret,
+    );
 
     const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
     expect(loadConfig(production).socialProviders).toEqual([]);
-    expect(loadConfig({ ...production, DEV_IDENTITY_PROVIDER: "true" }).socialProviders.map((provider) => provider.id)).toEqual(["dev"]);
+    expect(
+      loadConfig({ ...production, DEV_IDENTITY_PROVIDER: "true" }).socialProviders.map((provider) => provider.id),
+    ).toEqual(["dev"]);
 
     const configured = loadConfig({
       ...production,
@@ -135,21 +162,45 @@ describe("loadConfig", () => {
     });
     expect(configured.socialProviders).toEqual([
       { id: "github", name: "GitHub", clientId: "gh-id", clientSecret: "gh-secret" },
-      { id: "oidc", name: "login.example.test", issuer: "https://login.example.test/realms/acme", clientId: "atrium", clientSecret: "oidc-secret" },
+      {
+        id: "oidc",
+        name: "login.example.test",
+        issuer: "https://login.example.test/realms/acme",
+        clientId: "atrium",
+        clientSecret: "oidc-secret",
+      },
     ]);
     expect(
-      loadConfig({ ...production, OIDC_ISSUER: "https://login.example.test", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b", OIDC_NAME: "Acme SSO" })
-        .socialProviders[0]?.name,
+      loadConfig({
+        ...production,
+        OIDC_ISSUER: "https://login.example.test",
+        OIDC_CLIENT_ID: "a",
+        OIDC_CLIENT_SECRET: "b",
+        OIDC_NAME: "Acme SSO",
+      }).socialProviders[0]?.name,
     ).toBe("Acme SSO");
     expect(problemsOf({ ...production, OIDC_ISSUER: "https://login.example.test" })).toEqual([
       "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three (an OpenID Connect provider) or none",
     ]);
-    expect(problemsOf({ ...production, GOOGLE_CLIENT_ID: "g" })).toEqual(["GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither"]);
+    expect(problemsOf({ ...production, GOOGLE_CLIENT_ID: "g" })).toEqual([
+      "GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET: set both or neither",
+    ]);
   });
 
   test("a bad PORT does not hide the production problems: every one is listed", () => {
-    const problems = problemsOf({ NODE_ENV: "production", PORT: "eighty", DEV_MAILBOX: "true", BILLING_SANDBOX: "true" });
-    expect(problems.map((problem) => problem.split(":")[0])).toEqual(["PORT", "AUTH_SECRET", "SMTP_URL", "DEV_MAILBOX", "SANDBOX_ACCESS_TOKEN"]);
+    const problems = problemsOf({
+      NODE_ENV: "production",
+      PORT: "eighty",
+      DEV_MAILBOX: "true",
+      BILLING_SANDBOX: "true",
+    });
+    expect(problems.map((problem) => problem.split(":")[0])).toEqual([
+      "PORT",
+      "AUTH_SECRET",
+      "SMTP_URL",
+      "DEV_MAILBOX",
+      "SANDBOX_ACCESS_TOKEN",
+    ]);
   });
 
   test.each([
@@ -161,15 +212,22 @@ describe("loadConfig", () => {
     for (const mode of [{}, { NODE_ENV: "development" }, { NODE_ENV: "test" }]) {
       const problems = problemsOf({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), ...mode, ...env });
       expect(problems).toEqual([
-        expect.stringMatching(new RegExp(`^${variable}: .*set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true`)),
+        expect.stringMatching(
+          new RegExp(`^${variable}: .*set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true`),
+        ),
       ]);
     }
-    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), DEVELOPMENT_DEPLOYMENT: "true", ...env }).env).toBe("development");
+    expect(
+      loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), DEVELOPMENT_DEPLOYMENT: "true", ...env }).env,
+    ).toBe("development");
   });
 
-  test.each(["127.0.0.1", "127.0.1.1", "localhost", "::1"])("development mode listens on the loopback address %s", (host) => {
-    expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), HOST: host }).host).toBe(host);
-  });
+  test.each(["127.0.0.1", "127.0.1.1", "localhost", "::1"])(
+    "development mode listens on the loopback address %s",
+    (host) => {
+      expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), HOST: host }).host).toBe(host);
+    },
+  );
 
   test("outside production AUTH_SECRET is generated once into the data folder and reused", () => {
     const dataDir = tempDataDir();
@@ -190,8 +248,14 @@ describe("loadConfig", () => {
   });
 
   test.each([
-    ["postgres://app@db.example.test:5432/atrium", { dialect: "postgres", url: "postgres://app@db.example.test:5432/atrium" }],
-    ["postgresql://app@db.example.test/atrium", { dialect: "postgres", url: "postgresql://app@db.example.test/atrium" }],
+    [
+      "postgres://app@db.example.test:5432/atrium",
+      { dialect: "postgres", url: "postgres://app@db.example.test:5432/atrium" },
+    ],
+    [
+      "postgresql://app@db.example.test/atrium",
+      { dialect: "postgres", url: "postgresql://app@db.example.test/atrium" },
+    ],
     ["file:./data/app.sqlite", { dialect: "sqlite", file: path.resolve("./data/app.sqlite") }],
     ["file:///var/lib/atrium/app.sqlite", { dialect: "sqlite", file: "/var/lib/atrium/app.sqlite" }],
     ["./data/other.sqlite", { dialect: "sqlite", file: path.resolve("./data/other.sqlite") }],
@@ -201,7 +265,9 @@ describe("loadConfig", () => {
   });
 
   test("DATABASE_URL with another scheme is refused", () => {
-    expect(problemsOf({ DATABASE_URL: "mysql://db.example.test/atrium", AUTH_SECRET: SECRET })).toEqual([expect.stringMatching(/^DATABASE_URL:/)]);
+    expect(problemsOf({ DATABASE_URL: "mysql://db.example.test/atrium", AUTH_SECRET: SECRET })).toEqual([
+      expect.stringMatching(/^DATABASE_URL:/),
+    ]);
   });
 
   test("lists are trimmed: ADMIN_EMAILS in lowercase, TRUSTED_ORIGINS as origins, TRUSTED_PROXIES as given", () => {
@@ -239,17 +305,22 @@ describe("loadConfig", () => {
       expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "" }).webConcurrency).toBe(1);
       expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "1" }).webConcurrency).toBe(1);
       expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: " 4 " }).webConcurrency).toBe(4);
-      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: String(MAX_WEB_CONCURRENCY) }).webConcurrency).toBe(MAX_WEB_CONCURRENCY);
+      expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: String(MAX_WEB_CONCURRENCY) }).webConcurrency).toBe(
+        MAX_WEB_CONCURRENCY,
+      );
       expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "auto" }).webConcurrency).toBe(availableParallelism());
       expect(loadConfig({ ...clusterable, WEB_CONCURRENCY: "AUTO" }).webConcurrency).toBe(availableParallelism());
     });
 
-    test.each(["0", "-2", "1.5", "two", "1e3", "0x10", String(MAX_WEB_CONCURRENCY + 1)])("%s is refused and listed with the other problems", (value) => {
-      expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: value, PORT: "eighty" })).toEqual([
-        "PORT: must be a port number from 0 to 65535",
-        `WEB_CONCURRENCY: must be a whole number of processes from 1 to ${MAX_WEB_CONCURRENCY}, or auto (one per CPU core)`,
-      ]);
-    });
+    test.each(["0", "-2", "1.5", "two", "1e3", "0x10", String(MAX_WEB_CONCURRENCY + 1)])(
+      "%s is refused and listed with the other problems",
+      (value) => {
+        expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: value, PORT: "eighty" })).toEqual([
+          "PORT: must be a port number from 0 to 65535",
+          `WEB_CONCURRENCY: must be a whole number of processes from 1 to ${MAX_WEB_CONCURRENCY}, or auto (one per CPU core)`,
+        ]);
+      },
+    );
 
     test("several processes refuse the development identity provider and the billing sandbox, which live in one process's memory", () => {
       expect(problemsOf({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), WEB_CONCURRENCY: "2" })).toEqual([
@@ -262,7 +333,9 @@ describe("loadConfig", () => {
         ),
       ]);
       expect(problemsOf({ ...clusterable, WEB_CONCURRENCY: "3", BILLING_SANDBOX: "1" })).toEqual([
-        expect.stringMatching(/^BILLING_SANDBOX: the billing sandbox keeps .* WEB_CONCURRENCY=3 processes: set BILLING_SANDBOX=false/),
+        expect.stringMatching(
+          /^BILLING_SANDBOX: the billing sandbox keeps .* WEB_CONCURRENCY=3 processes: set BILLING_SANDBOX=false/,
+        ),
       ]);
       // With one process both stay on, as before.
       expect(loadConfig({ AUTH_SECRET: SECRET, DATA_DIR: tempDataDir(), WEB_CONCURRENCY: "1" })).toMatchObject({
@@ -273,17 +346,30 @@ describe("loadConfig", () => {
     });
 
     test("in production both are off by default, so a cluster needs nothing more; enabling either is refused", () => {
-      const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587", WEB_CONCURRENCY: "8" };
+      const production = {
+        NODE_ENV: "production",
+        AUTH_SECRET: SECRET,
+        SMTP_URL: "smtp://mail.example.test:587",
+        WEB_CONCURRENCY: "8",
+      };
       expect(loadConfig(production)).toMatchObject({ webConcurrency: 8, billingSandbox: false, socialProviders: [] });
-      expect(problemsOf({ ...production, DEV_IDENTITY_PROVIDER: "true" }).map((problem) => problem.split(":")[0])).toEqual(["DEV_IDENTITY_PROVIDER"]);
-      expect(problemsOf({ ...production, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: SECRET }).map((problem) => problem.split(":")[0])).toEqual([
-        "BILLING_SANDBOX",
-      ]);
+      expect(
+        problemsOf({ ...production, DEV_IDENTITY_PROVIDER: "true" }).map((problem) => problem.split(":")[0]),
+      ).toEqual(["DEV_IDENTITY_PROVIDER"]);
+      expect(
+        problemsOf({ ...production, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: SECRET }).map(
+          (problem) => problem.split(":")[0],
+        ),
+      ).toEqual(["BILLING_SANDBOX"]);
     });
   });
 
   test("an https BASE_URL is recognised and its trailing slash dropped", () => {
-    const config = loadConfig({ AUTH_SECRET: SECRET, BASE_URL: "https://atrium.example.test/", DEVELOPMENT_DEPLOYMENT: "true" });
+    const config = loadConfig({
+      AUTH_SECRET: SECRET,
+      BASE_URL: "https://atrium.example.test/",
+      DEVELOPMENT_DEPLOYMENT: "true",
+    });
     expect(config.baseUrl).toBe("https://atrium.example.test");
     expect(config.isHttps).toBe(true);
   });
@@ -291,18 +377,30 @@ describe("loadConfig", () => {
   test("shutdown waits: 5 s of serving after SIGTERM in production, none elsewhere; 30 s for what is in flight", () => {
     const dataDir = tempDataDir();
     expect(loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: SECRET }).shutdown).toEqual({ delayMs: 0, timeoutMs: 30_000 });
-    const production = { NODE_ENV: "production", DATA_DIR: dataDir, AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
+    const production = {
+      NODE_ENV: "production",
+      DATA_DIR: dataDir,
+      AUTH_SECRET: SECRET,
+      SMTP_URL: "smtp://mail.example.test:587",
+    };
     expect(loadConfig(production).shutdown).toEqual({ delayMs: 5_000, timeoutMs: 30_000 });
-    expect(loadConfig({ ...production, SHUTDOWN_DELAY_MS: "0", SHUTDOWN_TIMEOUT_MS: "120000" }).shutdown).toEqual({ delayMs: 0, timeoutMs: 120_000 });
+    expect(loadConfig({ ...production, SHUTDOWN_DELAY_MS: "0", SHUTDOWN_TIMEOUT_MS: "120000" }).shutdown).toEqual({
+      delayMs: 0,
+      timeoutMs: 120_000,
+    });
   });
 
   test("a shutdown wait that is not a whole number of milliseconds from 0 to 600000 is refused, naming the variable", () => {
     const dataDir = tempDataDir();
-    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "5s", SHUTDOWN_TIMEOUT_MS: "-1" })).toEqual([
+    expect(
+      problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "5s", SHUTDOWN_TIMEOUT_MS: "-1" }),
+    ).toEqual([
       "SHUTDOWN_DELAY_MS: must be a whole number of milliseconds (how long the server keeps serving after SIGTERM while readiness says it is stopping)",
       "SHUTDOWN_TIMEOUT_MS: must be 0 or more milliseconds (how long in-flight requests and jobs may take to finish after that)",
     ]);
-    expect(problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "600001", SHUTDOWN_TIMEOUT_MS: "1.5" })).toEqual([
+    expect(
+      problemsOf({ DATA_DIR: dataDir, AUTH_SECRET: SECRET, SHUTDOWN_DELAY_MS: "600001", SHUTDOWN_TIMEOUT_MS: "1.5" }),
+    ).toEqual([
       "SHUTDOWN_DELAY_MS: must be at most 600000 milliseconds (how long the server keeps serving after SIGTERM while readiness says it is stopping)",
       "SHUTDOWN_TIMEOUT_MS: must be a whole number of milliseconds (how long in-flight requests and jobs may take to finish after that)",
     ]);

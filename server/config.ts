@@ -73,7 +73,12 @@ const shutdownMs = (what: string) =>
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE).default(3000),
+  PORT: z.coerce
+    .number({ error: PORT_MESSAGE })
+    .int(PORT_MESSAGE)
+    .min(0, PORT_MESSAGE)
+    .max(65535, PORT_MESSAGE)
+    .default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   WEB_CONCURRENCY: webConcurrency,
   BASE_URL: optionalUrl,
@@ -102,8 +107,18 @@ const envSchema = z.object({
     .min(1, "use at least 1 second")
     .max(604_800, "use at most 604800 seconds (a week)")
     .default(21_600),
-  BILLING_CALLS_PER_MINUTE: z.coerce.number().int("use a whole number").min(1, "use at least 1").max(100_000, "use at most 100000").default(10),
-  AUDIT_RETENTION_DAYS: z.coerce.number().int("use whole days").min(1, "use at least 1 day").max(36_500, "use at most 36500 days").default(365),
+  BILLING_CALLS_PER_MINUTE: z.coerce
+    .number()
+    .int("use a whole number")
+    .min(1, "use at least 1")
+    .max(100_000, "use at most 100000")
+    .default(10),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number()
+    .int("use whole days")
+    .min(1, "use at least 1 day")
+    .max(36_500, "use at most 36500 days")
+    .default(365),
   GITHUB_CLIENT_ID: z.string().optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -118,7 +133,10 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((value) => value || undefined)
-    .refine((value) => value === undefined || value.length >= 16, "must be at least 16 characters (it guards the metrics endpoint)"),
+    .refine(
+      (value) => value === undefined || value.length >= 16,
+      "must be at least 16 characters (it guards the metrics endpoint)",
+    ),
   SHUTDOWN_DELAY_MS: shutdownMs("how long the server keeps serving after SIGTERM while readiness says it is stopping"),
   SHUTDOWN_TIMEOUT_MS: shutdownMs("how long in-flight requests and jobs may take to finish after that"),
   DEVELOPMENT_DEPLOYMENT: flag,
@@ -198,7 +216,13 @@ export type Config = {
 
 /** The real provider when configured; the sandbox (on by default outside production) otherwise. */
 function billingProvider(
-  env: { POLAR_ACCESS_TOKEN?: string; POLAR_SERVER_URL?: string; POLAR_WEBHOOK_SECRET?: string; BILLING_SANDBOX?: boolean; SANDBOX_ACCESS_TOKEN?: string },
+  env: {
+    POLAR_ACCESS_TOKEN?: string;
+    POLAR_SERVER_URL?: string;
+    POLAR_WEBHOOK_SECRET?: string;
+    BILLING_SANDBOX?: boolean;
+    SANDBOX_ACCESS_TOKEN?: string;
+  },
   deployment: { baseUrl: string; dataDir: string; isProduction: boolean },
 ): Config["billing"] {
   if (env.POLAR_ACCESS_TOKEN && env.POLAR_SERVER_URL && env.POLAR_WEBHOOK_SECRET) {
@@ -217,7 +241,8 @@ function billingProvider(
     // The sandbox registers the app's webhook endpoint with this secret on every start, so one kept with the
     // data (like the development auth secret) is all it needs.
     webhookSecret:
-      env.POLAR_WEBHOOK_SECRET || `whsec_${readOrCreateDevelopmentSecret(deployment.dataDir, "billing-webhook-secret").replace(/[^A-Za-z0-9]/g, "")}`,
+      env.POLAR_WEBHOOK_SECRET ||
+      `whsec_${readOrCreateDevelopmentSecret(deployment.dataDir, "billing-webhook-secret").replace(/[^A-Za-z0-9]/g, "")}`,
   };
 }
 
@@ -259,13 +284,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const isProduction = env.NODE_ENV === "production";
 
   if (isProduction) {
-    if (!env.AUTH_SECRET && source.AUTH_SECRET === undefined) problems.push("AUTH_SECRET: required in production (32+ random characters)");
-    if (!env.SMTP_URL && source.SMTP_URL === undefined) problems.push("SMTP_URL: required in production, e.g. smtps://user:pass@smtp.example.com:465");
+    if (!env.AUTH_SECRET && source.AUTH_SECRET === undefined)
+      problems.push("AUTH_SECRET: required in production (32+ random characters)");
+    if (!env.SMTP_URL && source.SMTP_URL === undefined)
+      problems.push("SMTP_URL: required in production, e.g. smtps://user:pass@smtp.example.com:465");
     if (env.DEV_MAILBOX === true) {
-      problems.push("DEV_MAILBOX: not allowed in production: the dev mailbox shows every mail, password-reset links included, to whoever opens it");
+      problems.push(
+        "DEV_MAILBOX: not allowed in production: the dev mailbox shows every mail, password-reset links included, to whoever opens it",
+      );
     }
     if (env.BILLING_SANDBOX === true && !env.SANDBOX_ACCESS_TOKEN) {
-      problems.push("SANDBOX_ACCESS_TOKEN: required in production when BILLING_SANDBOX=true (32+ random characters), or the sandbox accepts any token");
+      problems.push(
+        "SANDBOX_ACCESS_TOKEN: required in production when BILLING_SANDBOX=true (32+ random characters), or the sandbox accepts any token",
+      );
     } else if (env.BILLING_SANDBOX === true && (env.SANDBOX_ACCESS_TOKEN?.length ?? 0) < 32) {
       problems.push("SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production");
     }
@@ -275,8 +306,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // development deployment faces a network.
     const hint =
       "NODE_ENV is not production, so the dev mailbox, the billing sandbox and the dev identity provider would face the network: set NODE_ENV=production for a real deployment, or DEVELOPMENT_DEPLOYMENT=true for a development deployment others may reach";
-    if (env.HOST !== undefined && !isLoopbackHost(env.HOST)) problems.push(`HOST: ${env.HOST} is not a loopback address; ${hint}`);
-    if (env.BASE_URL?.startsWith("https://")) problems.push(`BASE_URL: an https address means a public deployment; ${hint}`);
+    if (env.HOST !== undefined && !isLoopbackHost(env.HOST))
+      problems.push(`HOST: ${env.HOST} is not a loopback address; ${hint}`);
+    if (env.BASE_URL?.startsWith("https://"))
+      problems.push(`BASE_URL: an https address means a public deployment; ${hint}`);
   }
   const database = parseDatabaseUrl(env.DATABASE_URL, env.DATA_DIR ?? "./data");
   if (typeof database === "string") problems.push(`DATABASE_URL: ${database}`);
@@ -286,7 +319,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     ["google", "Google", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET],
   ] as const) {
     if (clientId && clientSecret) socialProviders.push({ id, name, clientId, clientSecret } as SocialProviderConfig);
-    else if (clientId || clientSecret) problems.push(`${id.toUpperCase()}_CLIENT_ID and ${id.toUpperCase()}_CLIENT_SECRET: set both or neither`);
+    else if (clientId || clientSecret)
+      problems.push(`${id.toUpperCase()}_CLIENT_ID and ${id.toUpperCase()}_CLIENT_SECRET: set both or neither`);
   }
   if (env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET) {
     socialProviders.push({
@@ -297,19 +331,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientSecret: env.OIDC_CLIENT_SECRET,
     });
   } else if (env.OIDC_ISSUER || env.OIDC_CLIENT_ID || env.OIDC_CLIENT_SECRET) {
-    problems.push("OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three (an OpenID Connect provider) or none");
+    problems.push(
+      "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three (an OpenID Connect provider) or none",
+    );
   }
   if (Boolean(env.POLAR_ACCESS_TOKEN) !== Boolean(env.POLAR_SERVER_URL)) {
-    problems.push("POLAR_ACCESS_TOKEN and POLAR_SERVER_URL: set both (the real provider) or neither (the built-in sandbox)");
+    problems.push(
+      "POLAR_ACCESS_TOKEN and POLAR_SERVER_URL: set both (the real provider) or neither (the built-in sandbox)",
+    );
   } else if (env.POLAR_ACCESS_TOKEN && !env.POLAR_WEBHOOK_SECRET?.startsWith("whsec_")) {
-    problems.push("POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN: the whsec_… secret of the webhook endpoint registered at the provider");
+    problems.push(
+      "POLAR_WEBHOOK_SECRET: required with POLAR_ACCESS_TOKEN: the whsec_… secret of the webhook endpoint registered at the provider",
+    );
   }
   // What keeps its state in one process's memory cannot be split across a cluster's workers: a sign-in
   // started on one worker would end on another that never heard of it.
   if ((env.WEB_CONCURRENCY ?? 1) > 1) {
     const requested = source.WEB_CONCURRENCY?.trim() ?? "";
-    const processes = /^\d+$/.test(requested) ? `WEB_CONCURRENCY=${requested} processes` : `WEB_CONCURRENCY=${requested} (${env.WEB_CONCURRENCY}) processes`;
-    const byDefault = (value: boolean | undefined) => (value === undefined ? " (on by default outside production)" : "");
+    const processes = /^\d+$/.test(requested)
+      ? `WEB_CONCURRENCY=${requested} processes`
+      : `WEB_CONCURRENCY=${requested} (${env.WEB_CONCURRENCY}) processes`;
+    const byDefault = (value: boolean | undefined) =>
+      value === undefined ? " (on by default outside production)" : "";
     if (env.DEV_IDENTITY_PROVIDER ?? !isProduction) {
       problems.push(
         `DEV_IDENTITY_PROVIDER: the development identity provider${byDefault(env.DEV_IDENTITY_PROVIDER)} keeps its sign-in state in one process's memory and cannot run in ${processes}: set DEV_IDENTITY_PROVIDER=false, or WEB_CONCURRENCY=1 for one process`,
@@ -373,7 +416,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     // Production waits for its load balancer; a developer's Ctrl-C has none to wait for.
-    shutdown: { delayMs: env.SHUTDOWN_DELAY_MS ?? (isProduction ? 5_000 : 0), timeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 30_000 },
+    shutdown: {
+      delayMs: env.SHUTDOWN_DELAY_MS ?? (isProduction ? 5_000 : 0),
+      timeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+    },
   };
 }
 

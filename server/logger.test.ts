@@ -6,7 +6,8 @@ import { runInRequestScope } from "./request-scope";
 function captureLines(): Array<Record<string, unknown>> {
   const lines: Array<Record<string, unknown>> = [];
   const capture = (chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of String(chunk).split("\n").filter(Boolean))
+      lines.push(JSON.parse(line) as Record<string, unknown>);
     return true;
   };
   vi.spyOn(process.stdout, "write").mockImplementation(capture);
@@ -22,7 +23,9 @@ describe("logger", () => {
   test("e-mail addresses never reach a log line, in the message or in any field", () => {
     const lines = captureLines();
     const logger = createLogger("info");
-    logger.info("auth: Sign-up attempt for existing email: Jane.Doe+tag@Example.co.uk", { details: ["to alice@example.test", { to: "bob@example.test" }] });
+    logger.info("auth: Sign-up attempt for existing email: Jane.Doe+tag@Example.co.uk", {
+      details: ["to alice@example.test", { to: "bob@example.test" }],
+    });
     const text = JSON.stringify(lines);
     expect(text).not.toMatch(/example\.(co\.uk|test)/i);
     expect(lines[0]).toMatchObject({
@@ -35,12 +38,19 @@ describe("logger", () => {
   test("an error in the fields is written as an object with its name, message, code, stack and cause", () => {
     const lines = captureLines();
     const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    createLogger("info").error("unhandled error", { error: new TypeError("boom", { cause }), details: [new RangeError("nested")] });
+    createLogger("info").error("unhandled error", {
+      error: new TypeError("boom", { cause }),
+      details: [new RangeError("nested")],
+    });
     const [line] = lines;
     expect(JSON.stringify(line)).not.toContain("[object Object]");
     expect(line).toMatchObject({
       level: "error",
-      error: { name: "TypeError", message: "boom", cause: { name: "Error", message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" } },
+      error: {
+        name: "TypeError",
+        message: "boom",
+        cause: { name: "Error", message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" },
+      },
       details: [{ name: "RangeError", message: "nested" }],
     });
     expect((line!.error as { stack: string }).stack).toContain("TypeError: boom");

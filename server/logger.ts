@@ -40,7 +40,14 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
   const write = (name: Exclude<LogLevel, "silent">) => (message: string, fields?: Record<string, unknown>) => {
     if (LEVELS[name] < threshold) return;
     const line = JSON.stringify(
-      { time: new Date().toISOString(), level: name, message, ...base, requestId: currentRequestScope()?.requestId, ...fields },
+      {
+        time: new Date().toISOString(),
+        level: name,
+        message,
+        ...base,
+        requestId: currentRequestScope()?.requestId,
+        ...fields,
+      },
       replacer,
     );
     (LEVELS[name] >= LEVELS.warn ? process.stderr : process.stdout).write(`${line}\n`);

@@ -36,7 +36,10 @@ async function main() {
   // as `npm run dev` (Vite serves the web app) and the integration tests that start this file need.
   const builtWeb = path.join(repositoryRoot(), "dist/web");
   const webDist = config.isProduction || existsSync(path.join(builtWeb, "index.html")) ? builtWeb : undefined;
-  if (!webDist) logger.warn("the web app is not built: serving the API only (npm start builds it, or run npm run build)", { missing: builtWeb });
+  if (!webDist)
+    logger.warn("the web app is not built: serving the API only (npm start builds it, or run npm run build)", {
+      missing: builtWeb,
+    });
   let isShuttingDown = false;
   const app = createApp({ ...services, config, logger, webDist, readiness: { isShuttingDown: () => isShuttingDown } });
 
@@ -63,7 +66,9 @@ async function main() {
     const { delayMs, timeoutMs } = config.shutdown;
     logger.info("shutting down", { signal, notReadyFor: delayMs, thenFinishWithin: timeoutMs });
     const force = setTimeout(() => {
-      logger.error(`still shutting down ${timeoutMs} ms after the listener closed: exiting without finishing`, { signal });
+      logger.error(`still shutting down ${timeoutMs} ms after the listener closed: exiting without finishing`, {
+        signal,
+      });
       process.exit(1);
     }, delayMs + timeoutMs);
     force.unref();

@@ -26,7 +26,11 @@ const isExpectedWarning = (line: string) => line.includes("the web app is not bu
 
 /** The test's own connection to the database the instances share, to arrange and check rows. */
 function databaseOf(database: TestDatabase): DatabaseHandle {
-  return openDatabase(database.dialect === "sqlite" ? { dialect: "sqlite", file: database.url } : { dialect: "postgres", url: database.url });
+  return openDatabase(
+    database.dialect === "sqlite"
+      ? { dialect: "sqlite", file: database.url }
+      : { dialect: "postgres", url: database.url },
+  );
 }
 
 /** Runs `body` and, when it fails, adds the processes' output to the failure. */
@@ -34,7 +38,8 @@ async function withLogs(servers: Array<ServerProcess | undefined>, body: () => P
   try {
     await body();
   } catch (error) {
-    if (error instanceof Error) error.message = `${error.message}\n\n${servers.map((server) => server?.logs() ?? "").join("\n")}`;
+    if (error instanceof Error)
+      error.message = `${error.message}\n\n${servers.map((server) => server?.logs() ?? "").join("\n")}`;
     throw error;
   }
 }
@@ -45,8 +50,14 @@ describe("migrations when three processes start at the same moment on a fresh da
     const servers: ServerProcess[] = [];
     let db: DatabaseHandle | undefined;
     try {
-      const env = { DATA_DIR: database.dataDir, DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("base64url") };
-      const started = await Promise.allSettled(["1", "2", "3"].map((name) => startServerProcess({ name, env, timeoutMs: 90_000 })));
+      const env = {
+        DATA_DIR: database.dataDir,
+        DATABASE_URL: database.url,
+        AUTH_SECRET: randomBytes(32).toString("base64url"),
+      };
+      const started = await Promise.allSettled(
+        ["1", "2", "3"].map((name) => startServerProcess({ name, env, timeoutMs: 90_000 })),
+      );
       for (const result of started) if (result.status === "fulfilled") servers.push(result.value);
       const failures = started.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
       expect(failures).toEqual([]);
@@ -56,7 +67,9 @@ describe("migrations when three processes start at the same moment on a fresh da
           name: string;
           count: number | string;
         }>`select name, count(*) as count from kysely_migration group by name order by name`.execute(db.db);
-        expect(recorded.rows.map((row) => ({ name: row.name, count: Number(row.count) }))).toEqual(Object.keys(migrations).map((name) => ({ name, count: 1 })));
+        expect(recorded.rows.map((row) => ({ name: row.name, count: Number(row.count) }))).toEqual(
+          Object.keys(migrations).map((name) => ({ name, count: 1 })),
+        );
         for (const server of servers) expect(server.output.filter((line) => !isExpectedWarning(line))).toEqual([]);
       });
     } finally {
@@ -82,7 +95,12 @@ describe("two instances running the background jobs on one database and one Redi
     [A!, B!].flatMap((server) =>
       server.output.flatMap((line) => {
         try {
-          return [{ server: server.name, ...(JSON.parse(line) as { time: string; level: string; message: string; id?: string }) }];
+          return [
+            {
+              server: server.name,
+              ...(JSON.parse(line) as { time: string; level: string; message: string; id?: string }),
+            },
+          ];
         } catch {
           return [];
         }
@@ -148,7 +166,12 @@ describe("two instances running the background jobs on one database and one Redi
         await waitFor(
           async () => {
             await new Promise((resolve) => setTimeout(resolve, 200));
-            const left = await db.selectFrom("mail_outbox").select("id").where("subject", "in", subjects).where("status", "<>", "sent").execute();
+            const left = await db
+              .selectFrom("mail_outbox")
+              .select("id")
+              .where("subject", "in", subjects)
+              .where("status", "<>", "sent")
+              .execute();
             return left.length === 0;
           },
           { timeoutMs: 30_000, what: "every mail to be sent" },
@@ -172,12 +195,19 @@ describe("two instances running the background jobs on one database and one Redi
     const body = JSON.stringify({
       type: "subscription.updated",
       timestamp: at,
-      data: { id: subscriptionId, created_at: at, modified_at: at, status: "active", customer: { external_id: organizationId } },
+      data: {
+        id: subscriptionId,
+        created_at: at,
+        modified_at: at,
+        status: "active",
+        customer: { external_id: organizationId },
+      },
     });
     return { id: randomUUID(), body };
   }
 
-  const post = (server: ServerProcess, message: { id: string; body: string }) => postSignedWebhook(server.url, WEBHOOK_SECRET, message);
+  const post = (server: ServerProcess, message: { id: string; body: string }) =>
+    postSignedWebhook(server.url, WEBHOOK_SECRET, message);
 
   /** The same delivery to both instances at once (the provider retrying while the first is in flight): stored once. */
   async function postToBoth(message: { id: string; body: string }): Promise<void> {
@@ -200,7 +230,12 @@ describe("two instances running the background jobs on one database and one Redi
         await waitFor(
           async () => {
             await new Promise((resolve) => setTimeout(resolve, 200));
-            const left = await db.selectFrom("billing_webhook_event").select("id").where("id", "in", ids).where("status", "<>", "applied").execute();
+            const left = await db
+              .selectFrom("billing_webhook_event")
+              .select("id")
+              .where("id", "in", ids)
+              .where("status", "<>", "applied")
+              .execute();
             return left.length === 0;
           },
           { timeoutMs: 30_000, what: "every delivery to be applied" },
@@ -210,8 +245,15 @@ describe("two instances running the background jobs on one database and one Redi
         expect(Object.fromEntries(ids.map((id) => [id, handled.filter((line) => line.id === id).length]))).toEqual(
           Object.fromEntries(ids.map((id) => [id, 1])),
         );
-        const objects = await db.selectFrom("billing_object").select("id").where("organization_id", "=", organizationId).orderBy("id").execute();
-        expect(objects.map((row) => row.id)).toEqual([...sequence, ...burst].map((message) => JSON.parse(message.body).data.id as string).sort());
+        const objects = await db
+          .selectFrom("billing_object")
+          .select("id")
+          .where("organization_id", "=", organizationId)
+          .orderBy("id")
+          .execute();
+        expect(objects.map((row) => row.id)).toEqual(
+          [...sequence, ...burst].map((message) => JSON.parse(message.body).data.id as string).sort(),
+        );
         // In order: a delivery stored after another was applied no earlier.
         const rows = await db
           .selectFrom("billing_webhook_event")

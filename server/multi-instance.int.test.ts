@@ -69,7 +69,11 @@ function scenario(name: string, body: () => Promise<void>): void {
 }
 
 /** One request to an instance, from `ip` (X-Forwarded-For, trusted from 127.0.0.1); a POST carries the instance's own origin. */
-async function call(instance: Instance, pathname: string, options: { ip: string; cookie?: string; json?: unknown }): Promise<Answer> {
+async function call(
+  instance: Instance,
+  pathname: string,
+  options: { ip: string; cookie?: string; json?: unknown },
+): Promise<Answer> {
   const isPost = options.json !== undefined;
   const response = await fetch(`${instance.url}${pathname}`, {
     method: isPost ? "POST" : "GET",
@@ -106,7 +110,8 @@ function expectStatus(answer: Answer, status: number, what: string): Answer {
 }
 
 const getSession = async (instance: Instance, browser: Browser) =>
-  expectStatus(await call(instance, "/api/auth/get-session", browser), 200, `get-session on ${instance.name}`).data as SessionBody;
+  expectStatus(await call(instance, "/api/auth/get-session", browser), 200, `get-session on ${instance.name}`)
+    .data as SessionBody;
 
 /** Signs in with e-mail and password on a browser of its own (another device). */
 async function signIn(instance: Instance, input: Pick<UserInput, "email" | "password">): Promise<Browser> {
@@ -128,7 +133,11 @@ async function createVerifiedUser(input: UserInput): Promise<User> {
   const mail = await waitFor(
     async () => {
       await pause(50);
-      const mails = expectStatus(await call(A, `/api/dev/mail?to=${encodeURIComponent(input.email)}`, { ip }), 200, "dev mailbox").data as DevMail[];
+      const mails = expectStatus(
+        await call(A, `/api/dev/mail?to=${encodeURIComponent(input.email)}`, { ip }),
+        200,
+        "dev mailbox",
+      ).data as DevMail[];
       return mails.find((candidate) => candidate.subject.startsWith("Verify your e-mail"));
     },
     { timeoutMs: 10_000, what: `the verification mail to ${input.email}` },
@@ -190,7 +199,8 @@ async function expectShownOnBWithin(since: number, probes: Record<string, Probe>
   // And it stays shown: no later read goes back to the state before.
   for (const [name, probe] of Object.entries(probes)) {
     const again = await probe.read();
-    if (!probe.shows(again)) throw new Error(`${name}: B showed the change, then the state before it again: ${describeAnswer(again)}`);
+    if (!probe.shows(again))
+      throw new Error(`${name}: B showed the change, then the state before it again: ${describeAnswer(again)}`);
   }
 }
 
@@ -214,7 +224,9 @@ async function expectRedisReachable(): Promise<void> {
     await redis.connect();
     expect(await redis.ping()).toBe("PONG");
   } catch (error) {
-    throw new Error(`This test runs two instances sharing a Redis and needs one: set TEST_REDIS_URL (now ${REDIS_URL}) to a reachable Redis. ${String(error)}`);
+    throw new Error(
+      `This test runs two instances sharing a Redis and needs one: set TEST_REDIS_URL (now ${REDIS_URL}) to a reachable Redis. ${String(error)}`,
+    );
   } finally {
     redis.disconnect();
   }
@@ -233,7 +245,11 @@ beforeAll(async () => {
     ADMIN_EMAILS: adminInput.email,
   };
   // One after the other: A applies the migrations, B finds nothing left to apply.
-  A = await startServerProcess({ name: "A", port: portA, env: { ...shared, TRUSTED_ORIGINS: `http://127.0.0.1:${portB}` } });
+  A = await startServerProcess({
+    name: "A",
+    port: portA,
+    env: { ...shared, TRUSTED_ORIGINS: `http://127.0.0.1:${portB}` },
+  });
   B = await startServerProcess({ name: "B", port: portB, env: { ...shared, TRUSTED_ORIGINS: A.url } });
   await withLogs(async () => {
     admin = await createVerifiedUser(adminInput);
@@ -252,10 +268,17 @@ describe("a change made through instance A shows on instance B within 1 s", () =
     const user = await createVerifiedUser(buildUser({ label: "Sign Out" }));
     await warmOnB(async () => expect((await getSession(B, user.browser))?.user.id).toBe(user.id));
 
-    const signOut = expectStatus(await call(A, "/api/auth/sign-out", { ...user.browser, json: {} }), 200, "sign-out on A");
+    const signOut = expectStatus(
+      await call(A, "/api/auth/sign-out", { ...user.browser, json: {} }),
+      200,
+      "sign-out on A",
+    );
     expect(signOut.data).toEqual({ success: true });
     await expectShownOnBWithin(signOut.at, {
-      "get-session": { read: () => call(B, "/api/auth/get-session", user.browser), shows: (answer) => answer.status === 200 && answer.data === null },
+      "get-session": {
+        read: () => call(B, "/api/auth/get-session", user.browser),
+        shows: (answer) => answer.status === 200 && answer.data === null,
+      },
     });
   });
 
@@ -268,10 +291,17 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       expect((await getSession(B, other))?.session.token).toBe(otherToken);
     });
 
-    const revoke = expectStatus(await call(A, "/api/auth/revoke-session", { ...user.browser, json: { token: otherToken } }), 200, "revoke-session on A");
+    const revoke = expectStatus(
+      await call(A, "/api/auth/revoke-session", { ...user.browser, json: { token: otherToken } }),
+      200,
+      "revoke-session on A",
+    );
     expect(revoke.data).toEqual({ status: true });
     await expectShownOnBWithin(revoke.at, {
-      "get-session (revoked)": { read: () => call(B, "/api/auth/get-session", other), shows: (answer) => answer.status === 200 && answer.data === null },
+      "get-session (revoked)": {
+        read: () => call(B, "/api/auth/get-session", other),
+        shows: (answer) => answer.status === 200 && answer.data === null,
+      },
     });
     expect((await getSession(B, user.browser))?.user.id).toBe(user.id);
   });
@@ -283,17 +313,26 @@ describe("a change made through instance A shows on instance B within 1 s", () =
 
     const newPassword = buildUser().password;
     const change = expectStatus(
-      await call(A, "/api/auth/change-password", { ...user.browser, json: { currentPassword: user.input.password, newPassword } }),
+      await call(A, "/api/auth/change-password", {
+        ...user.browser,
+        json: { currentPassword: user.input.password, newPassword },
+      }),
       200,
       "change-password on A",
     );
     await expectShownOnBWithin(change.at, {
-      "get-session (other device)": { read: () => call(B, "/api/auth/get-session", other), shows: (answer) => answer.status === 200 && answer.data === null },
+      "get-session (other device)": {
+        read: () => call(B, "/api/auth/get-session", other),
+        shows: (answer) => answer.status === 200 && answer.data === null,
+      },
     });
     // The device that changed it stays signed in, on B too, with the session A's answer gave it.
     expect(change.sessionCookie).toBeDefined();
     expect((await getSession(B, { ...user.browser, cookie: change.sessionCookie! }))?.user.id).toBe(user.id);
-    const oldPassword = await call(B, "/api/auth/sign-in/email", { ip: randomIp(), json: { email: user.input.email, password: user.input.password } });
+    const oldPassword = await call(B, "/api/auth/sign-in/email", {
+      ip: randomIp(),
+      json: { email: user.input.email, password: user.input.password },
+    });
     expect({ status: oldPassword.status, body: oldPassword.data }).toEqual({
       status: 401,
       body: { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password", requestId: expect.any(String) },
@@ -303,7 +342,9 @@ describe("a change made through instance A shows on instance B within 1 s", () =
 
   scenario("ban: the banned user's session ends on B, and B refuses their sign-in", async () => {
     const user = await createVerifiedUser(buildUser({ label: "Ban" }));
-    await warmOnB(async () => expect((await getSession(B, user.browser))?.user).toMatchObject({ id: user.id, banned: false }));
+    await warmOnB(async () =>
+      expect((await getSession(B, user.browser))?.user).toMatchObject({ id: user.id, banned: false }),
+    );
 
     const ban = expectStatus(
       await call(A, "/api/auth/admin/ban-user", { ...admin.browser, json: { userId: user.id, banReason: "Spam" } }),
@@ -311,9 +352,15 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       "ban-user on A",
     );
     await expectShownOnBWithin(ban.at, {
-      "get-session": { read: () => call(B, "/api/auth/get-session", user.browser), shows: (answer) => answer.status === 200 && answer.data === null },
+      "get-session": {
+        read: () => call(B, "/api/auth/get-session", user.browser),
+        shows: (answer) => answer.status === 200 && answer.data === null,
+      },
     });
-    const refused = await call(B, "/api/auth/sign-in/email", { ip: randomIp(), json: { email: user.input.email, password: user.input.password } });
+    const refused = await call(B, "/api/auth/sign-in/email", {
+      ip: randomIp(),
+      json: { email: user.input.email, password: user.input.password },
+    });
     expect({ status: refused.status, body: refused.data }).toEqual({
       status: 403,
       body: { code: "BANNED_USER", message: "Your account is banned.", requestId: expect.any(String) },
@@ -348,16 +395,26 @@ describe("a change made through instance A shows on instance B within 1 s", () =
     /** Invited by the owner and accepted on A, then the organization made active in the member's session. */
     async function join(user: User): Promise<string> {
       const invite = expectStatus(
-        await call(A, "/api/auth/organization/invite-member", { ...owner.browser, json: { email: user.input.email, role: "member", organizationId } }),
+        await call(A, "/api/auth/organization/invite-member", {
+          ...owner.browser,
+          json: { email: user.input.email, role: "member", organizationId },
+        }),
         200,
         "invite-member on A",
       );
       const accept = expectStatus(
-        await call(A, "/api/auth/organization/accept-invitation", { ...user.browser, json: { invitationId: (invite.data as { id: string }).id } }),
+        await call(A, "/api/auth/organization/accept-invitation", {
+          ...user.browser,
+          json: { invitationId: (invite.data as { id: string }).id },
+        }),
         200,
         "accept-invitation on A",
       );
-      expectStatus(await call(A, "/api/auth/organization/set-active", { ...user.browser, json: { organizationId } }), 200, "set-active on A");
+      expectStatus(
+        await call(A, "/api/auth/organization/set-active", { ...user.browser, json: { organizationId } }),
+        200,
+        "set-active on A",
+      );
       return (accept.data as { member: { id: string } }).member.id;
     }
 
@@ -379,22 +436,31 @@ describe("a change made through instance A shows on instance B within 1 s", () =
     );
 
     const activeMember = (user: User) => call(B, "/api/auth/organization/get-active-member", user.browser);
-    const roleIn = (page: Answer, userId: string) => (page.data as MembersPage).members.find((member) => member.userId === userId)?.role;
+    const roleIn = (page: Answer, userId: string) =>
+      (page.data as MembersPage).members.find((member) => member.userId === userId)?.role;
 
     scenario("organization role change: B's get-active-member and members list show the new role", async () => {
       await warmOnB(async () => {
         const member = expectStatus(await activeMember(promoted), 200, "get-active-member on B").data as Member;
         expect(member).toMatchObject({ id: promotedMemberId, organizationId, userId: promoted.id, role: "member" });
-        expect(roleIn(expectStatus(await call(B, membersPath(), owner.browser), 200, "members on B"), promoted.id)).toBe("member");
+        expect(
+          roleIn(expectStatus(await call(B, membersPath(), owner.browser), 200, "members on B"), promoted.id),
+        ).toBe("member");
       });
 
       const update = expectStatus(
-        await call(A, "/api/auth/organization/update-member-role", { ...owner.browser, json: { memberId: promotedMemberId, role: "admin", organizationId } }),
+        await call(A, "/api/auth/organization/update-member-role", {
+          ...owner.browser,
+          json: { memberId: promotedMemberId, role: "admin", organizationId },
+        }),
         200,
         "update-member-role on A",
       );
       await expectShownOnBWithin(update.at, {
-        "get-active-member": { read: () => activeMember(promoted), shows: (answer) => answer.status === 200 && (answer.data as Member).role === "admin" },
+        "get-active-member": {
+          read: () => activeMember(promoted),
+          shows: (answer) => answer.status === 200 && (answer.data as Member).role === "admin",
+        },
         "members (as the owner)": {
           read: () => call(B, membersPath(), owner.browser),
           shows: (answer) => answer.status === 200 && roleIn(answer, promoted.id) === "admin",
@@ -402,78 +468,122 @@ describe("a change made through instance A shows on instance B within 1 s", () =
       });
     });
 
-    scenario("removal from an organization: on B it leaves the user's list, membership and members access", async () => {
-      const listed = (answer: Answer) => (answer.data as Array<{ id: string }>).some((organization) => organization.id === organizationId);
-      await warmOnB(async () => {
-        expect(listed(expectStatus(await call(B, "/api/auth/organization/list", removed.browser), 200, "organization/list on B"))).toBe(true);
-        expect((expectStatus(await activeMember(removed), 200, "get-active-member on B").data as Member).organizationId).toBe(organizationId);
-        expect(roleIn(expectStatus(await call(B, membersPath(), removed.browser), 200, "members on B"), removed.id)).toBe("member");
-      });
+    scenario(
+      "removal from an organization: on B it leaves the user's list, membership and members access",
+      async () => {
+        const listed = (answer: Answer) =>
+          (answer.data as Array<{ id: string }>).some((organization) => organization.id === organizationId);
+        await warmOnB(async () => {
+          expect(
+            listed(
+              expectStatus(
+                await call(B, "/api/auth/organization/list", removed.browser),
+                200,
+                "organization/list on B",
+              ),
+            ),
+          ).toBe(true);
+          expect(
+            (expectStatus(await activeMember(removed), 200, "get-active-member on B").data as Member).organizationId,
+          ).toBe(organizationId);
+          expect(
+            roleIn(expectStatus(await call(B, membersPath(), removed.browser), 200, "members on B"), removed.id),
+          ).toBe("member");
+        });
 
-      const remove = expectStatus(
-        await call(A, "/api/auth/organization/remove-member", { ...owner.browser, json: { memberIdOrEmail: removed.input.email, organizationId } }),
-        200,
-        "remove-member on A",
-      );
-      await expectShownOnBWithin(remove.at, {
-        "organization/list": {
-          read: () => call(B, "/api/auth/organization/list", removed.browser),
-          shows: (answer) => answer.status === 200 && !listed(answer),
-        },
-        "get-active-member": {
-          read: () => activeMember(removed),
-          shows: (answer) => answer.status !== 200 || (answer.data as Member | null)?.organizationId !== organizationId,
-        },
-        members: { read: () => call(B, membersPath(), removed.browser), shows: (answer) => answer.status === 403 },
-      });
-      // The removal also cleared the organization from the member's sessions (clearActiveOrganization).
-      const active = await activeMember(removed);
-      expect({ status: active.status, body: active.data }).toEqual({
-        status: 400,
-        body: { code: "NO_ACTIVE_ORGANIZATION", message: "no active organization", requestId: expect.any(String) },
-      });
-      const members = await call(B, membersPath(), removed.browser);
-      expect({ status: members.status, body: members.data }).toEqual({
-        status: 403,
-        body: { code: "FORBIDDEN", message: "user is not a member of the organization", requestId: expect.any(String) },
-      });
-      // The others keep theirs.
-      expect(roleIn(expectStatus(await call(B, membersPath(), owner.browser), 200, "members on B"), promoted.id)).toBe("admin");
-    });
+        const remove = expectStatus(
+          await call(A, "/api/auth/organization/remove-member", {
+            ...owner.browser,
+            json: { memberIdOrEmail: removed.input.email, organizationId },
+          }),
+          200,
+          "remove-member on A",
+        );
+        await expectShownOnBWithin(remove.at, {
+          "organization/list": {
+            read: () => call(B, "/api/auth/organization/list", removed.browser),
+            shows: (answer) => answer.status === 200 && !listed(answer),
+          },
+          "get-active-member": {
+            read: () => activeMember(removed),
+            shows: (answer) =>
+              answer.status !== 200 || (answer.data as Member | null)?.organizationId !== organizationId,
+          },
+          members: { read: () => call(B, membersPath(), removed.browser), shows: (answer) => answer.status === 403 },
+        });
+        // The removal also cleared the organization from the member's sessions (clearActiveOrganization).
+        const active = await activeMember(removed);
+        expect({ status: active.status, body: active.data }).toEqual({
+          status: 400,
+          body: { code: "NO_ACTIVE_ORGANIZATION", message: "no active organization", requestId: expect.any(String) },
+        });
+        const members = await call(B, membersPath(), removed.browser);
+        expect({ status: members.status, body: members.data }).toEqual({
+          status: 403,
+          body: {
+            code: "FORBIDDEN",
+            message: "user is not a member of the organization",
+            requestId: expect.any(String),
+          },
+        });
+        // The others keep theirs.
+        expect(
+          roleIn(expectStatus(await call(B, membersPath(), owner.browser), 200, "members on B"), promoted.id),
+        ).toBe("admin");
+      },
+    );
   });
 });
 
 describe("rate limits are shared between the instances through Redis", () => {
-  scenario("wrong-password sign-ins from one address, alternating A and B: 10 answer 401, the 11th and 12th 429", async () => {
-    const user = await createVerifiedUser(buildUser({ label: "Rate Limited" }));
-    const ip = randomIp();
-    const attempt = (instance: Instance) => call(instance, "/api/auth/sign-in/email", { ip, json: { email: user.input.email, password: "not-the-password" } });
-    const answers: Array<{ instance: string; status: number }> = [];
-    for (let index = 0; index < SIGN_IN_LIMIT + 2; index += 1) {
-      const instance = index % 2 === 0 ? A : B;
-      answers.push({ instance: instance.name, status: (await attempt(instance)).status });
-    }
-    expect(answers).toEqual([
-      ...Array.from({ length: SIGN_IN_LIMIT }, (_, index) => ({ instance: index % 2 === 0 ? "A" : "B", status: 401 })),
-      { instance: "A", status: 429 },
-      { instance: "B", status: 429 },
-    ]);
-    const limited = await attempt(B);
-    expect({ status: limited.status, body: limited.data }).toEqual({
-      status: 429,
-      body: { code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later.", requestId: expect.any(String) },
-    });
+  scenario(
+    "wrong-password sign-ins from one address, alternating A and B: 10 answer 401, the 11th and 12th 429",
+    async () => {
+      const user = await createVerifiedUser(buildUser({ label: "Rate Limited" }));
+      const ip = randomIp();
+      const attempt = (instance: Instance) =>
+        call(instance, "/api/auth/sign-in/email", {
+          ip,
+          json: { email: user.input.email, password: "not-the-password" },
+        });
+      const answers: Array<{ instance: string; status: number }> = [];
+      for (let index = 0; index < SIGN_IN_LIMIT + 2; index += 1) {
+        const instance = index % 2 === 0 ? A : B;
+        answers.push({ instance: instance.name, status: (await attempt(instance)).status });
+      }
+      expect(answers).toEqual([
+        ...Array.from({ length: SIGN_IN_LIMIT }, (_, index) => ({
+          instance: index % 2 === 0 ? "A" : "B",
+          status: 401,
+        })),
+        { instance: "A", status: 429 },
+        { instance: "B", status: 429 },
+      ]);
+      const limited = await attempt(B);
+      expect({ status: limited.status, body: limited.data }).toEqual({
+        status: 429,
+        body: {
+          code: "TOO_MANY_REQUESTS",
+          message: "Too many requests. Please try again later.",
+          requestId: expect.any(String),
+        },
+      });
 
-    // Counted in Redis (every attempt, refused ones too), not in the database both instances share.
-    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await redis.connect();
-      expect(await redis.get(`${RATE_LIMIT_PREFIX}${ip}|/sign-in/email`)).toBe(String(SIGN_IN_LIMIT + 3));
-    } finally {
-      redis.disconnect();
-    }
-    db ??= openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
-    const rows = await db.db.selectFrom("rateLimit").select("key").where("key", "like", `${ip}|%`).execute();
-    expect(rows).toEqual([]);
-  });
+      // Counted in Redis (every attempt, refused ones too), not in the database both instances share.
+      const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await redis.connect();
+        expect(await redis.get(`${RATE_LIMIT_PREFIX}${ip}|/sign-in/email`)).toBe(String(SIGN_IN_LIMIT + 3));
+      } finally {
+        redis.disconnect();
+      }
+      db ??= openDatabase(
+        database.dialect === "postgres"
+          ? { dialect: "postgres", url: database.url }
+          : { dialect: "sqlite", file: database.url },
+      );
+      const rows = await db.db.selectFrom("rateLimit").select("key").where("key", "like", `${ip}|%`).execute();
+      expect(rows).toEqual([]);
+    },
+  );
 });

@@ -11,7 +11,10 @@ import { startServerProcess, type ServerProcess } from "./test/server-process";
 import { httpTarget } from "./test/http-target";
 
 /** The answer to a request while the database is down (databaseUnavailable in server/http/errors.ts). */
-const UNAVAILABLE = { code: "SERVICE_UNAVAILABLE", message: "The service is unavailable for a moment. Please try again shortly." };
+const UNAVAILABLE = {
+  code: "SERVICE_UNAVAILABLE",
+  message: "The service is unavailable for a moment. Please try again shortly.",
+};
 
 /** An error body as compared here: its request id (every answer has its own) checked to be there, then left out. */
 function withoutRequestId(body: unknown): unknown {
@@ -32,13 +35,23 @@ const LOAD_WORKERS = 6;
 /** A failed request's client waits a little before its next one, as a browser's retry would: steady load, not a spin. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-type Call = { kind: string; startedAt: number; endedAt: number; status: number | "socket error"; body: unknown; error?: string };
+type Call = {
+  kind: string;
+  startedAt: number;
+  endedAt: number;
+  status: number | "socket error";
+  body: unknown;
+  error?: string;
+};
 
 /** The calls that started after `since` and did not answer 200, one line each, for a failure's message. */
 function summarize(calls: Call[], since: number): string {
   return calls
     .filter((c) => c.startedAt >= since && c.status !== 200)
-    .map((c) => `+${c.startedAt - since} ms ${c.kind}: ${c.status} in ${c.endedAt - c.startedAt} ms ${c.error ?? JSON.stringify(c.body).slice(0, 160)}`)
+    .map(
+      (c) =>
+        `+${c.startedAt - since} ms ${c.kind}: ${c.status} in ${c.endedAt - c.startedAt} ms ${c.error ?? JSON.stringify(c.body).slice(0, 160)}`,
+    )
     .join("\n");
 }
 
@@ -68,7 +81,10 @@ describe("PostgreSQL restarted under load", () => {
     await admin.end();
     redis = await startPrivateRedis();
     dataDir = mkdtempSync(path.join(tmpdir(), "atrium-fault-"));
-    server = await startServerProcess({ name: "atrium", env: { DATABASE_URL: databaseUrl(), DATA_DIR: dataDir, REDIS_URL: redis.url } });
+    server = await startServerProcess({
+      name: "atrium",
+      env: { DATABASE_URL: databaseUrl(), DATA_DIR: dataDir, REDIS_URL: redis.url },
+    });
     target = httpTarget(server, { timeoutMs: HANG_BOUND_MS });
   });
 
@@ -104,7 +120,10 @@ describe("PostgreSQL restarted under load", () => {
       /** The workers that have signed in and gone round once: the load is under way before PostgreSQL stops. */
       const warmedUp = new Set<UserInput>();
 
-      async function call(kind: string, send: () => Promise<{ status: number; data: unknown }>): Promise<number | "socket error"> {
+      async function call(
+        kind: string,
+        send: () => Promise<{ status: number; data: unknown }>,
+      ): Promise<number | "socket error"> {
         const startedAt = Date.now();
         try {
           const response = await send();
@@ -112,7 +131,14 @@ describe("PostgreSQL restarted under load", () => {
           if (response.status !== 200) await pause();
           return response.status;
         } catch (error) {
-          calls.push({ kind, startedAt, endedAt: Date.now(), status: "socket error", body: null, error: String(error) });
+          calls.push({
+            kind,
+            startedAt,
+            endedAt: Date.now(),
+            status: "socket error",
+            body: null,
+            error: String(error),
+          });
           await pause();
           return "socket error";
         }
@@ -122,15 +148,27 @@ describe("PostgreSQL restarted under load", () => {
       // the outage, signs in on a new device and creates an organization there.
       async function worker(steady: UserInput): Promise<void> {
         const home = createClient(target);
-        expect((await home.post("/api/auth/sign-in/email", { email: steady.email, password: steady.password })).status).toBe(200);
+        expect(
+          (await home.post("/api/auth/sign-in/email", { email: steady.email, password: steady.password })).status,
+        ).toBe(200);
         while (running) {
           const newcomer = buildUser({ label: "Newcomer" });
-          if ((await call("sign-up", () => createClient(target).post("/api/auth/sign-up/email", newcomer))) === 200) signedUp.push(newcomer.email);
+          if ((await call("sign-up", () => createClient(target).post("/api/auth/sign-up/email", newcomer))) === 200)
+            signedUp.push(newcomer.email);
           await call("get-session", () => home.get("/api/auth/get-session"));
           const device: TestClient = createClient(target);
-          if ((await call("sign-in", () => device.post("/api/auth/sign-in/email", { email: steady.email, password: steady.password }))) !== 200) continue;
+          if (
+            (await call("sign-in", () =>
+              device.post("/api/auth/sign-in/email", { email: steady.email, password: steady.password }),
+            )) !== 200
+          )
+            continue;
           const slug = uniqueSlug("restart");
-          if ((await call("create-organization", () => device.post("/api/auth/organization/create", { name: "Restart", slug }))) === 200) {
+          if (
+            (await call("create-organization", () =>
+              device.post("/api/auth/organization/create", { name: "Restart", slug }),
+            )) === 200
+          ) {
             createdOrganizations.push(slug);
           }
           warmedUp.add(steady);
@@ -178,10 +216,13 @@ describe("PostgreSQL restarted under load", () => {
       const context = () => `\n${summarize(calls, upAt)}\n${server.logs().slice(-4_000)}`;
       let recoveredAt: number;
       try {
-        recoveredAt = await waitFor(() => calls.some((c) => c.kind === "sign-up" && c.startedAt > upAt && c.status === 200) && Date.now(), {
-          timeoutMs: RECOVERY_BOUND_MS,
-          what: "a sign-up to succeed after PostgreSQL is back",
-        }).catch((error: Error) => {
+        recoveredAt = await waitFor(
+          () => calls.some((c) => c.kind === "sign-up" && c.startedAt > upAt && c.status === 200) && Date.now(),
+          {
+            timeoutMs: RECOVERY_BOUND_MS,
+            what: "a sign-up to succeed after PostgreSQL is back",
+          },
+        ).catch((error: Error) => {
           throw new Error(`${error.message}${context()}`);
         });
         await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -197,13 +238,21 @@ describe("PostgreSQL restarted under load", () => {
       expect(recoveredAt - upAt).toBeLessThan(RECOVERY_BOUND_MS);
       // Nothing failed other than with the 503: no 500, no 401 for a valid session, no dropped connection, nothing hung.
       const unexpected = calls.filter(
-        (c) => !(c.status === 200 || (c.status === 503 && JSON.stringify(withoutRequestId(c.body)) === JSON.stringify(UNAVAILABLE))),
+        (c) =>
+          !(
+            c.status === 200 ||
+            (c.status === 503 && JSON.stringify(withoutRequestId(c.body)) === JSON.stringify(UNAVAILABLE))
+          ),
       );
       expect(unexpected, context()).toEqual([]);
       expect(Math.max(...calls.map((c) => c.endedAt - c.startedAt))).toBeLessThan(HANG_BOUND_MS);
       // The session signed in before the outage is read as signed in at every 200, never as signed out: while the
       // database is down the read is a 503 (a cached answer, or a guess, is not given).
-      expect(calls.filter((c) => c.kind === "get-session" && c.status === 200 && !(c.body as { user?: unknown } | null)?.user)).toEqual([]);
+      expect(
+        calls.filter(
+          (c) => c.kind === "get-session" && c.status === 200 && !(c.body as { user?: unknown } | null)?.user,
+        ),
+      ).toEqual([]);
 
       // Started and answered entirely while PostgreSQL was down: every one a 503, fast.
       const duringOutage = calls.filter((c) => c.startedAt >= downAt && c.endedAt <= restartingAt);
@@ -217,7 +266,9 @@ describe("PostgreSQL restarted under load", () => {
       const afterRecovery = calls.filter((c) => c.startedAt > recoveredAt + 1_000);
       expect(afterRecovery.length).toBeGreaterThan(LOAD_WORKERS);
       expect(afterRecovery.filter((c) => c.status !== 200)).toEqual([]);
-      expect(new Set(afterRecovery.map((c) => c.kind))).toEqual(new Set(["sign-up", "sign-in", "get-session", "create-organization"]));
+      expect(new Set(afterRecovery.map((c) => c.kind))).toEqual(
+        new Set(["sign-up", "sign-in", "get-session", "create-organization"]),
+      );
 
       // /healthz: 200 before, 503 (with its body, quickly) during, 200 again after.
       expect(health.filter((h) => h.at < downAt - 1_000).every((h) => h.status === 200)).toBe(true);
@@ -238,7 +289,9 @@ describe("PostgreSQL restarted under load", () => {
       expect(createdOrganizations.length).toBeGreaterThan(LOAD_WORKERS);
       const users = await query<{ email: string }>(`SELECT email FROM "user" WHERE email = ANY($1)`, [signedUp]);
       expect(users.map((user) => user.email).sort()).toEqual([...signedUp].sort());
-      const organizations = await query<{ slug: string }>(`SELECT slug FROM organization WHERE slug = ANY($1)`, [createdOrganizations]);
+      const organizations = await query<{ slug: string }>(`SELECT slug FROM organization WHERE slug = ANY($1)`, [
+        createdOrganizations,
+      ]);
       expect(organizations.map((organization) => organization.slug).sort()).toEqual([...createdOrganizations].sort());
     },
   );

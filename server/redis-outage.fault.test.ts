@@ -63,7 +63,9 @@ describe("Redis gone and back", () => {
 
   async function signIn(user: UserInput): Promise<TestClient> {
     const client = createClient(target);
-    const response = await timed(() => client.post("/api/auth/sign-in/email", { email: user.email, password: user.password }));
+    const response = await timed(() =>
+      client.post("/api/auth/sign-in/email", { email: user.email, password: user.password }),
+    );
     expect(response.status, JSON.stringify(response.data)).toBe(200);
     return client;
   }
@@ -72,7 +74,10 @@ describe("Redis gone and back", () => {
     const user = await verifiedUser();
     const signedIn = await signIn(user);
     // Limited while Redis answers: the address's next attempt past the limit is refused.
-    expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([...Array<number>(SIGN_IN_LIMIT).fill(422), 429]);
+    expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([
+      ...Array<number>(SIGN_IN_LIMIT).fill(422),
+      429,
+    ]);
     expect(logLines(OUTAGE_WARNING)).toEqual([]);
 
     await redis.stop();
@@ -85,7 +90,8 @@ describe("Redis gone and back", () => {
     expect((await timed(() => secondDevice.get("/api/auth/get-session"))).data.user.email).toBe(user.email);
     // Fails open: far more attempts than the limit from one address, none refused, each fast.
     const address = randomIp();
-    for (let attempt = 0; attempt < SIGN_IN_LIMIT * 3; attempt += 1) expect((await timed(() => cheapSignIn(target, address))).status).toBe(422);
+    for (let attempt = 0; attempt < SIGN_IN_LIMIT * 3; attempt += 1)
+      expect((await timed(() => cheapSignIn(target, address))).status).toBe(422);
     // Redis stays gone a few seconds more (ioredis tries to reconnect several times a second at first) while
     // requests keep coming: the outage is logged once, not per request or per reconnection attempt.
     const outageEnds = Date.now() + 3_000;
@@ -109,7 +115,10 @@ describe("Redis gone and back", () => {
       { timeoutMs: RECOVERY_BOUND_MS, what: "the rate limiter to count again" },
     );
     expect(Date.now() - backAt).toBeLessThan(RECOVERY_BOUND_MS);
-    expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([...Array<number>(SIGN_IN_LIMIT).fill(422), 429]);
+    expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([
+      ...Array<number>(SIGN_IN_LIMIT).fill(422),
+      429,
+    ]);
     expect(logLines(RECOVERY_INFO)).toHaveLength(1);
     expect(logLines(OUTAGE_WARNING)).toHaveLength(1);
     expect((await signedIn.get("/api/auth/get-session")).data.user.email).toBe(user.email);

@@ -14,7 +14,11 @@ export type RequestScope = {
 const scopes = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `handle(...args)` (and everything it starts) inside `scope`; the arguments spare the caller a closure. */
-export function runInRequestScope<A extends unknown[], T>(scope: RequestScope, handle: (...args: A) => T, ...args: A): T {
+export function runInRequestScope<A extends unknown[], T>(
+  scope: RequestScope,
+  handle: (...args: A) => T,
+  ...args: A
+): T {
   return scopes.run(scope, handle, ...args);
 }
 

@@ -71,15 +71,28 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;
   const rateLimitStore = redis
     ? createRedisRateLimitStore(redis)
-    : createDatabaseRateLimitStore(database.db, { longestWindowSeconds: Math.max(...Object.values(RATE_LIMIT_RULES).map((rule) => rule.window)), logger });
+    : createDatabaseRateLimitStore(database.db, {
+        longestWindowSeconds: Math.max(...Object.values(RATE_LIMIT_RULES).map((rule) => rule.window)),
+        logger,
+      });
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
-  const worker = runJobs ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs }) : idlePollingLoop;
+  const worker = runJobs
+    ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs })
+    : idlePollingLoop;
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
   const billingWorker = runJobs
-    ? startBillingWorker({ db: database.db, billing, logger, pollMs: options.pollMs, reconcileEveryMs: config.billingReconcileEveryMs })
+    ? startBillingWorker({
+        db: database.db,
+        billing,
+        logger,
+        pollMs: options.pollMs,
+        reconcileEveryMs: config.billingReconcileEveryMs,
+      })
     : idlePollingLoop;
-  const auditRetention = runJobs ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays }) : idlePollingLoop;
+  const auditRetention = runJobs
+    ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays })
+    : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
   const auth = createAuth({
     config,
@@ -93,21 +106,33 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const sandbox = config.billingSandbox
     ? createBillingSandbox({
         dataFile:
-          config.database.dialect === "sqlite" && config.database.file === ":memory:" ? ":memory:" : path.join(config.dataDir, "billing-sandbox.sqlite"),
+          config.database.dialect === "sqlite" && config.database.file === ":memory:"
+            ? ":memory:"
+            : path.join(config.dataDir, "billing-sandbox.sqlite"),
         publicUrl: `${config.baseUrl}/sandbox/polar`,
         accessToken: config.sandbox.accessToken,
         webhookEndpoint:
-          config.billing?.provider === "sandbox" ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.billing.webhookSecret } : undefined,
+          config.billing?.provider === "sandbox"
+            ? { url: `${config.baseUrl}/api/billing/webhooks`, secret: config.billing.webhookSecret }
+            : undefined,
         logger,
       })
     : undefined;
-  const dev = config.socialProviders.find((provider): provider is Extract<SocialProviderConfig, { id: "dev" }> => provider.id === "dev");
+  const dev = config.socialProviders.find(
+    (provider): provider is Extract<SocialProviderConfig, { id: "dev" }> => provider.id === "dev",
+  );
   const devIdentity = dev
     ? await createDevIdentityProvider({
         issuer: dev.issuer,
-        client: { clientId: dev.clientId, clientSecret: dev.clientSecret, redirectUri: `${config.baseUrl}/api/auth/callback/dev` },
+        client: {
+          clientId: dev.clientId,
+          clientSecret: dev.clientSecret,
+          redirectUri: `${config.baseUrl}/api/auth/callback/dev`,
+        },
         signInUrl: `${config.baseUrl}/sign-in`,
-        cookieSecret: createHmac("sha256", config.authSecret).update("dev-identity-provider-cookies").digest("base64url"),
+        cookieSecret: createHmac("sha256", config.authSecret)
+          .update("dev-identity-provider-cookies")
+          .digest("base64url"),
         logger,
         isProduction: config.isProduction,
       })
@@ -136,8 +161,19 @@ export async function createServices(config: Config, logger: Logger, options: Se
 }
 
 /** The billing module on the configured provider (`config.billing`; none gives a billing that answers 503). */
-export function createBillingService(config: Pick<Config, "billing" | "baseUrl">, db: DatabaseHandle["db"], logger: Logger, nudge: () => void): Billing {
-  return createBilling({ db, provider: config.billing ? createProviderClient(config.billing) : null, baseUrl: config.baseUrl, logger, nudge });
+export function createBillingService(
+  config: Pick<Config, "billing" | "baseUrl">,
+  db: DatabaseHandle["db"],
+  logger: Logger,
+  nudge: () => void,
+): Billing {
+  return createBilling({
+    db,
+    provider: config.billing ? createProviderClient(config.billing) : null,
+    baseUrl: config.baseUrl,
+    logger,
+    nudge,
+  });
 }
 
 /** Longest a rate-limit count may hold up a request when Redis accepts connections but does not answer. */
@@ -158,7 +194,11 @@ const REDIS_COMMAND_TIMEOUT_MS = 500;
 async function connectRateLimitRedis(url: string, health: RateLimitStoreHealth): Promise<Redis> {
   // Loaded only when Redis is configured: an instance without it never holds the client in memory.
   const { Redis } = await import("ioredis");
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
   // Every failed reconnection attempt emits "error": unhandled, ioredis writes each to stderr; the health log
   // reports an outage once and then at most once a minute.
   redis.on("error", (error: unknown) => health.failed(error, "connection"));

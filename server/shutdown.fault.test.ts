@@ -24,7 +24,11 @@ const SMTP_HOLD_MS = 8_000;
 type Answer = { status: number; body: string };
 
 /** One request on a connection of its own (no pool), so "refused" means the listener is closed. */
-function send(port: number, path: string, options: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+function send(
+  port: number,
+  path: string,
+  options: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.json === undefined ? undefined : JSON.stringify(options.json);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -34,7 +38,10 @@ function send(port: number, path: string, options: { method?: string; json?: unk
         path,
         method: options.method ?? (body ? "POST" : "GET"),
         agent: false,
-        headers: { ...(body ? { "content-type": "application/json", origin: `http://127.0.0.1:${port}` } : {}), ...options.headers },
+        headers: {
+          ...(body ? { "content-type": "application/json", origin: `http://127.0.0.1:${port}` } : {}),
+          ...options.headers,
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -61,7 +68,12 @@ function slowSignUp(port: number, ip: string): { answer: Promise<Answer>; finish
         path: "/api/auth/sign-up/email",
         method: "POST",
         agent: false,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), origin: `http://127.0.0.1:${port}`, "x-forwarded-for": ip },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          origin: `http://127.0.0.1:${port}`,
+          "x-forwarded-for": ip,
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -114,7 +126,11 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
 
   // Three mails due at once, so the worker takes them in one batch; the sink holds the first one's send open
   // across the SIGTERM, and the other two must wait for the next start.
-  rows = openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
+  rows = openDatabase(
+    database.dialect === "postgres"
+      ? { dialect: "postgres", url: database.url }
+      : { dialect: "sqlite", file: database.url },
+  );
   const queued = Array.from({ length: 3 }, (_, index) => ({
     id: randomUUID(),
     to_address: `queued.${index}@example.test`,
@@ -129,7 +145,10 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
     sent_at: null,
   }));
   await rows.db.insertInto("mail_outbox").values(queued).execute();
-  await waitFor(() => sink.messages.length === 1, { timeoutMs: 10_000, what: "the first queued mail to reach the sink" });
+  await waitFor(() => sink.messages.length === 1, {
+    timeoutMs: 10_000,
+    what: "the first queued mail to reach the sink",
+  });
   expect(sink.messages.map(subjectOf)).toEqual(["Queued 0"]);
   expect(sink.accepted).toEqual([]);
 
@@ -139,10 +158,12 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   const load = [
     ...Array.from({ length: 8 }, () => {
       const user = buildUser({ label: "Loaded" });
-      return send(port, "/api/auth/sign-up/email", { json: user, headers: { "x-forwarded-for": randomIp() } }).then((answer) => ({
-        kind: "sign-up",
-        ...answer,
-      }));
+      return send(port, "/api/auth/sign-up/email", { json: user, headers: { "x-forwarded-for": randomIp() } }).then(
+        (answer) => ({
+          kind: "sign-up",
+          ...answer,
+        }),
+      );
     }),
     ...Array.from({ length: 8 }, () =>
       send(port, "/api/auth/sign-in/email", {
@@ -150,7 +171,9 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
         headers: { "x-forwarded-for": randomIp() },
       }).then((answer) => ({ kind: "sign-in", ...answer })),
     ),
-    ...Array.from({ length: 8 }, () => send(port, "/api/auth/get-session").then((answer) => ({ kind: "get-session", ...answer }))),
+    ...Array.from({ length: 8 }, () =>
+      send(port, "/api/auth/get-session").then((answer) => ({ kind: "get-session", ...answer })),
+    ),
   ];
   const signalledAt = Date.now();
   server.child.kill("SIGTERM");
@@ -207,6 +230,10 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   // rest of its batch and the sign-ups' mails queued for the next start rather than half sent.
   expect(sink.accepted.map(subjectOf)).toEqual(["Queued 0"]);
   const outbox = await rows.db.selectFrom("mail_outbox").select(["to_address", "status"]).execute();
-  expect(outbox.filter((mail) => mail.status === "sent").map((mail) => mail.to_address)).toEqual(["queued.0@example.test"]);
-  expect(outbox.filter((mail) => mail.status !== "sent").map((mail) => mail.status)).toEqual(Array.from({ length: 2 + 12 }, () => "pending"));
+  expect(outbox.filter((mail) => mail.status === "sent").map((mail) => mail.to_address)).toEqual([
+    "queued.0@example.test",
+  ]);
+  expect(outbox.filter((mail) => mail.status !== "sent").map((mail) => mail.status)).toEqual(
+    Array.from({ length: 2 + 12 }, () => "pending"),
+  );
 });

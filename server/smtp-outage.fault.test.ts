@@ -29,7 +29,10 @@ describe("SMTP down, back, slow and too slow", () => {
     sink = await startSmtpSink();
     await sink.down();
     // The outbox worker polls every 2 s (its default) and runs at once when a mail is queued.
-    server = await startServerProcess({ name: "atrium", env: { DATABASE_URL: database.url, DATA_DIR: database.dataDir, SMTP_URL: sink.url } });
+    server = await startServerProcess({
+      name: "atrium",
+      env: { DATABASE_URL: database.url, DATA_DIR: database.dataDir, SMTP_URL: sink.url },
+    });
     target = httpTarget(server);
   });
 
@@ -41,7 +44,12 @@ describe("SMTP down, back, slow and too slow", () => {
   });
 
   const outbox = async (recipients: string[]) =>
-    (await sql.query<OutboxRow>("SELECT to_address, subject, status, attempts, last_error FROM mail_outbox WHERE to_address = ANY($1)", [recipients])).rows;
+    (
+      await sql.query<OutboxRow>(
+        "SELECT to_address, subject, status, attempts, last_error FROM mail_outbox WHERE to_address = ANY($1)",
+        [recipients],
+      )
+    ).rows;
 
   /** Runs `send`, asserting that it answered 200 within the bound. */
   async function answersAtOnce(send: () => Promise<TestResponse>): Promise<void> {
@@ -58,7 +66,12 @@ describe("SMTP down, back, slow and too slow", () => {
   }
 
   const requestPasswordReset = (user: UserInput) =>
-    answersAtOnce(() => createClient(target).post("/api/auth/request-password-reset", { email: user.email, redirectTo: "/reset-password" }));
+    answersAtOnce(() =>
+      createClient(target).post("/api/auth/request-password-reset", {
+        email: user.email,
+        redirectTo: "/reset-password",
+      }),
+    );
 
   /** Every mail to `recipients` reached the sink exactly once: as many messages per recipient as outbox rows, all sent. */
   async function expectDeliveredExactlyOnce(recipients: string[]): Promise<void> {
@@ -80,18 +93,27 @@ describe("SMTP down, back, slow and too slow", () => {
     const recipients = [first.email, second.email, third.email];
     expect((await outbox(recipients)).length).toBe(4);
     // The first attempt runs at once (the worker is nudged), the second 5 s later (retryDelayMs).
-    await waitFor(async () => (await outbox(recipients)).every((row) => row.attempts >= 2 && row.status === "pending"), {
-      timeoutMs: 20_000,
-      what: "every mail to have failed twice",
-    });
+    await waitFor(
+      async () => (await outbox(recipients)).every((row) => row.attempts >= 2 && row.status === "pending"),
+      {
+        timeoutMs: 20_000,
+        what: "every mail to have failed twice",
+      },
+    );
     for (const row of await outbox(recipients)) expect(row.last_error).toMatch(/ECONNREFUSED/);
     expect(sink.messages).toEqual([]);
 
     // SMTP back. The next retry is 10 s or more away (5 s, 10 s, 20 s … after each failure); rather than wait,
     // the test moves the pending mails' next attempt to now: that only simulates the time passing.
     await sink.up();
-    await sql.query("UPDATE mail_outbox SET next_attempt_at = $1 WHERE status = 'pending' AND to_address = ANY($2)", [new Date().toISOString(), recipients]);
-    await waitFor(async () => (await outbox(recipients)).every((row) => row.status === "sent"), { timeoutMs: 15_000, what: "every mail to be sent" });
+    await sql.query("UPDATE mail_outbox SET next_attempt_at = $1 WHERE status = 'pending' AND to_address = ANY($2)", [
+      new Date().toISOString(),
+      recipients,
+    ]);
+    await waitFor(async () => (await outbox(recipients)).every((row) => row.status === "sent"), {
+      timeoutMs: 15_000,
+      what: "every mail to be sent",
+    });
     // Past more than one poll of the worker: nothing is sent a second time.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await expectDeliveredExactlyOnce(recipients);
@@ -114,15 +136,24 @@ describe("SMTP down, back, slow and too slow", () => {
     // answers at once; the attempt is given up (the mail stays pending, nothing reached the server) and retried.
     await sink.slow(SMTP_TIMEOUTS.greetingTimeout + 2_000);
     const fifth = await signUp();
-    await waitFor(async () => (await outbox([fifth.email])).every((row) => row.attempts === 1 && row.status === "pending"), {
-      timeoutMs: SMTP_TIMEOUTS.greetingTimeout + 10_000,
-      what: "the attempt against the unanswering SMTP server to be given up",
-    });
+    await waitFor(
+      async () => (await outbox([fifth.email])).every((row) => row.attempts === 1 && row.status === "pending"),
+      {
+        timeoutMs: SMTP_TIMEOUTS.greetingTimeout + 10_000,
+        what: "the attempt against the unanswering SMTP server to be given up",
+      },
+    );
     expect((await outbox([fifth.email]))[0]?.last_error).toMatch(/greeting/i);
     expect(sink.messagesTo(fifth.email)).toEqual([]);
     await sink.up();
-    await sql.query("UPDATE mail_outbox SET next_attempt_at = $1 WHERE status = 'pending' AND to_address = $2", [new Date().toISOString(), fifth.email]);
-    await waitFor(async () => (await outbox([fifth.email])).every((row) => row.status === "sent"), { timeoutMs: 15_000, what: "the mail to be sent" });
+    await sql.query("UPDATE mail_outbox SET next_attempt_at = $1 WHERE status = 'pending' AND to_address = $2", [
+      new Date().toISOString(),
+      fifth.email,
+    ]);
+    await waitFor(async () => (await outbox([fifth.email])).every((row) => row.status === "sent"), {
+      timeoutMs: 15_000,
+      what: "the mail to be sent",
+    });
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     await expectDeliveredExactlyOnce([...recipients, fourth.email, fifth.email]);
     expect(sink.messages).toHaveLength(7);

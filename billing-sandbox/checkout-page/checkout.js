@@ -4,17 +4,25 @@
 // the payment pending; the sandbox control behind "Confirm payment" stands in for the bank's check.
 const main = document.querySelector("main");
 const clientSecret = main.dataset.clientSecret;
-const apiUrl = (suffix = "") => new URL(`../v1/checkouts/client/${encodeURIComponent(clientSecret)}${suffix}`, window.location.href);
-const confirmPaymentUrl = () => new URL(`../sandbox/checkouts/client/${encodeURIComponent(clientSecret)}/complete-payment`, window.location.href);
+const apiUrl = (suffix = "") =>
+  new URL(`../v1/checkouts/client/${encodeURIComponent(clientSecret)}${suffix}`, window.location.href);
+const confirmPaymentUrl = () =>
+  new URL(`../sandbox/checkouts/client/${encodeURIComponent(clientSecret)}/complete-payment`, window.location.href);
 
-const TEST_CARDS = { 4242424242424242: "tok_visa", 4000000000000002: "tok_chargeDeclined", 4000002500003155: "tok_threeDSecureRequired" };
-const CARD_HINT = "Use a test card: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 needs your confirmation.";
+const TEST_CARDS = {
+  4242424242424242: "tok_visa",
+  4000000000000002: "tok_chargeDeclined",
+  4000002500003155: "tok_threeDSecureRequired",
+};
+const CARD_HINT =
+  "Use a test card: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 needs your confirmation.";
 const DECLINED = "Your card was declined. Nothing was charged; try another card.";
 const $ = (id) => document.getElementById(id);
 // The customer-session token of the confirmation, appended to success_url once the payment has gone through.
 let sessionToken = null;
 
-const money = (amount, currency) => new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
+const money = (amount, currency) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
 
 function describePrice(checkout) {
   const price = checkout.product_price;
@@ -54,7 +62,8 @@ async function call(method, url, body) {
   return data;
 }
 
-const awaitsConfirmation = (checkout) => checkout.status === "confirmed" && checkout.payment_processor_metadata?.intent_status === "requires_action";
+const awaitsConfirmation = (checkout) =>
+  checkout.status === "confirmed" && checkout.payment_processor_metadata?.intent_status === "requires_action";
 
 function render(checkout) {
   if (checkout.return_url) {
@@ -70,13 +79,17 @@ function render(checkout) {
   $("discount-section").hidden = !checkout.allow_discount_codes;
   if (checkout.discount && !$("discount-code").value) $("discount-code").value = checkout.discount.code ?? "";
   $("amount").textContent = money(checkout.amount, checkout.currency);
-  $("discount-amount").textContent = checkout.discount_amount ? `−${money(checkout.discount_amount, checkout.currency)}` : money(0, checkout.currency);
+  $("discount-amount").textContent = checkout.discount_amount
+    ? `−${money(checkout.discount_amount, checkout.currency)}`
+    : money(0, checkout.currency);
   $("tax-amount").textContent = money(checkout.tax_amount ?? 0, checkout.currency);
   $("total-amount").textContent = money(checkout.total_amount, checkout.currency);
   $("card-section").hidden = !checkout.is_payment_form_required;
   const isPayable = checkout.status === "open" || checkout.status === "failed";
   $("pay").disabled = !isPayable;
-  $("pay").textContent = checkout.is_payment_required ? `Pay ${money(checkout.total_amount, checkout.currency)}` : "Subscribe";
+  $("pay").textContent = checkout.is_payment_required
+    ? `Pay ${money(checkout.total_amount, checkout.currency)}`
+    : "Subscribe";
   if (checkout.status === "expired") showError("This checkout has expired.");
   $("action").hidden = !awaitsConfirmation(checkout);
   if (checkout.status === "succeeded" || (checkout.status === "confirmed" && !awaitsConfirmation(checkout)))
@@ -115,7 +128,10 @@ async function pay(event) {
   }
   $("pay").disabled = true;
   try {
-    await call("PATCH", apiUrl(), { customer_email: $("email").value.trim() || null, customer_name: $("name").value.trim() || null });
+    await call("PATCH", apiUrl(), {
+      customer_email: $("email").value.trim() || null,
+      customer_name: $("name").value.trim() || null,
+    });
     const confirmed = await call("POST", apiUrl("/confirm"), { confirmation_token_id: token });
     sessionToken = confirmed.customer_session_token;
     if (awaitsConfirmation(confirmed)) {

@@ -19,7 +19,8 @@ async function api(method, path, body) {
 
 function describePrice(price) {
   if (price.amount_type === "fixed") return money(price.price_amount, price.price_currency);
-  if (price.amount_type === "seat_based") return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} / seat`;
+  if (price.amount_type === "seat_based")
+    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} / seat`;
   if (price.amount_type === "metered_unit") return `${price.unit_amount}¢ / ${price.meter.name}`;
   return "pay what you want";
 }
@@ -31,7 +32,9 @@ function completePaymentCell(subscription) {
   button.type = "button";
   button.className = "small";
   button.textContent = "Complete payment";
-  button.addEventListener("click", () => act(() => api("POST", `sandbox/subscriptions/${subscription.id}/complete-payment`)));
+  button.addEventListener("click", () =>
+    act(() => api("POST", `sandbox/subscriptions/${subscription.id}/complete-payment`)),
+  );
   return cell(button);
 }
 
@@ -85,11 +88,16 @@ async function refresh() {
       button.type = "button";
       button.className = "secondary small";
       button.textContent = "Redeliver";
-      button.addEventListener("click", () => act(() => api("POST", `v1/webhooks/events/${delivery.webhook_event.id}/redeliver`)));
+      button.addEventListener("click", () =>
+        act(() => api("POST", `v1/webhooks/events/${delivery.webhook_event.id}/redeliver`)),
+      );
       return [
         cell(dateTime(delivery.created_at)),
         cell(delivery.webhook_event.type),
-        cell(delivery.succeeded ? `OK ${delivery.http_code}` : `Failed ${delivery.http_code ?? ""}`, delivery.succeeded ? "ok" : "failed"),
+        cell(
+          delivery.succeeded ? `OK ${delivery.http_code}` : `Failed ${delivery.http_code ?? ""}`,
+          delivery.succeeded ? "ok" : "failed",
+        ),
         cell((delivery.response ?? "").slice(0, 120)),
         cell(button),
       ];
@@ -109,7 +117,9 @@ async function act(action) {
 }
 
 for (const button of document.querySelectorAll("[data-advance-days]")) {
-  button.addEventListener("click", () => act(() => api("POST", "sandbox/clock/advance", { days: Number(button.dataset.advanceDays) })));
+  button.addEventListener("click", () =>
+    act(() => api("POST", "sandbox/clock/advance", { days: Number(button.dataset.advanceDays) })),
+  );
 }
 $("refresh").addEventListener("click", refresh);
 refresh();

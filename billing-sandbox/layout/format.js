@@ -2,7 +2,8 @@
 // the labels a stacked table shows on narrow screens. (The checkout page keeps its own copy of `money`: its
 // script is also run on its own, without imports, by checkout-page.int.test.ts.)
 
-export const money = (amount, currency = "usd") => new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
+export const money = (amount, currency = "usd") =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 

@@ -23,7 +23,11 @@ function actionFor(subscription) {
   button.className = "secondary small";
   button.textContent = subscription.cancel_at_period_end ? "Resume" : "Cancel at period end";
   button.addEventListener("click", () =>
-    run(() => api("PATCH", `v1/customer-portal/subscriptions/${subscription.id}`, { cancel_at_period_end: !subscription.cancel_at_period_end })),
+    run(() =>
+      api("PATCH", `v1/customer-portal/subscriptions/${subscription.id}`, {
+        cancel_at_period_end: !subscription.cancel_at_period_end,
+      }),
+    ),
   );
   return button;
 }

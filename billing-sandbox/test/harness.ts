@@ -10,7 +10,11 @@ import { responseErrors, webhookPayloadErrors } from "./openapi-validator";
  * receiver, and a fetch wrapper that validates every sandbox API response against the OpenAPI document.
  */
 
-export type ReceivedWebhook = { headers: IncomingHttpHeaders; body: string; payload: { type: string; timestamp: string; data: Record<string, unknown> } };
+export type ReceivedWebhook = {
+  headers: IncomingHttpHeaders;
+  body: string;
+  payload: { type: string; timestamp: string; data: Record<string, unknown> };
+};
 
 export type WebhookReceiver = {
   url: string;
@@ -65,10 +69,13 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
   let port = 0;
   // Bind first so the public URL (used in checkout URLs) has the real port.
   const server: ServerType = await new Promise((resolve) => {
-    const started = serve({ fetch: (request) => sandbox.app.fetch(request), port: 0, hostname: "127.0.0.1" }, (info) => {
-      port = info.port;
-      resolve(started);
-    });
+    const started = serve(
+      { fetch: (request) => sandbox.app.fetch(request), port: 0, hostname: "127.0.0.1" },
+      (info) => {
+        port = info.port;
+        resolve(started);
+      },
+    );
   });
   const url = `http://127.0.0.1:${port}`;
   const sandbox: BillingSandbox = createBillingSandbox({
@@ -77,7 +84,10 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
     webhookEndpoint: { url: receiver.url, secret: WEBHOOK_SECRET },
     webhookRetryBaseMs: 50,
     // An unhandled error is a problem of the test that caused it, not a line on the console.
-    logger: { warn: () => undefined, error: (message, fields) => problems.push(`${message}: ${JSON.stringify(fields)}`) },
+    logger: {
+      warn: () => undefined,
+      error: (message, fields) => problems.push(`${message}: ${JSON.stringify(fields)}`),
+    },
     ...options,
   });
 
@@ -88,7 +98,9 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
     if (requestUrl.origin === url && requestUrl.pathname.startsWith("/v1/")) {
       const method = init?.method ?? (input instanceof Request ? input.method : "GET");
       const text = await response.clone().text();
-      problems.push(...responseErrors(method, requestUrl.pathname, response.status, text ? JSON.parse(text) : undefined));
+      problems.push(
+        ...responseErrors(method, requestUrl.pathname, response.status, text ? JSON.parse(text) : undefined),
+      );
     }
     return response;
   };
@@ -101,7 +113,9 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
       const key = `${webhook.headers["webhook-id"]}:${webhook.headers["webhook-timestamp"]}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      problems.push(...webhookPayloadErrors(webhook.payload).map((error) => `webhook ${webhook.payload.type}: ${error}`));
+      problems.push(
+        ...webhookPayloadErrors(webhook.payload).map((error) => `webhook ${webhook.payload.type}: ${error}`),
+      );
     }
   };
 
@@ -115,7 +129,10 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
     async request(method, path, body, token = "anything") {
       const response = await globalThis.fetch(`${url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -140,7 +157,11 @@ export async function startHarness(options: Partial<BillingSandboxOptions> = {})
 }
 
 /** Polls until `condition` returns a truthy value (no fixed sleeps); fails after `timeoutMs`. */
-export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 5000, what = "condition"): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  timeoutMs = 5000,
+  what = "condition",
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();
@@ -190,6 +211,7 @@ export async function purchase(
     ...(options.seats ? { seats: options.seats } : {}),
   });
   const completed = await harness.request("POST", `/sandbox/checkouts/${checkout.id}/complete`, {});
-  if (completed.status !== 200) throw new Error(`the checkout was not paid: ${completed.status} ${JSON.stringify(completed.body)}`);
+  if (completed.status !== 200)
+    throw new Error(`the checkout was not paid: ${completed.status} ${JSON.stringify(completed.body)}`);
   return completed.body as { id: string; subscription_id: string | null };
 }

@@ -11,7 +11,9 @@ type OpenApiDocument = {
   webhooks: Record<string, unknown>;
 };
 
-const document = JSON.parse(readFileSync(new URL("../openapi/polar-openapi-2026-10.json", import.meta.url), "utf8")) as OpenApiDocument;
+const document = JSON.parse(
+  readFileSync(new URL("../openapi/polar-openapi-2026-10.json", import.meta.url), "utf8"),
+) as OpenApiDocument;
 relaxDiscountUnions(document);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -30,20 +32,28 @@ function relaxDiscountUnions(node: unknown): void {
   if (node === null || typeof node !== "object") return;
   const record = node as Record<string, unknown>;
   const branches = record.oneOf;
-  if (Array.isArray(branches) && branches.every((branch) => /Discount\w*(OnceForever|Repeat)Duration/.test(String((branch as { $ref?: string }).$ref)))) {
+  if (
+    Array.isArray(branches) &&
+    branches.every((branch) =>
+      /Discount\w*(OnceForever|Repeat)Duration/.test(String((branch as { $ref?: string }).$ref)),
+    )
+  ) {
     record.anyOf = branches;
     delete record.oneOf;
   }
   Object.values(record).forEach(relaxDiscountUnions);
 }
 
-const pointer = (...parts: string[]) => `polar#/${parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+const pointer = (...parts: string[]) =>
+  `polar#/${parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
 function check(schemaRef: string, value: unknown): string[] {
   const validate = ajv.getSchema(schemaRef);
   if (!validate) return [`no schema at ${schemaRef}`];
   if (validate(value)) return [];
-  return (validate.errors ?? []).slice(0, 8).map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 8)
+    .map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`);
 }
 
 /** Problems of `value` against `components/schemas/<name>`; empty when it conforms. */
@@ -53,13 +63,17 @@ export function schemaErrors(name: string, value: unknown): string[] {
 
 export function expectSchema(name: string, value: unknown): void {
   const errors = schemaErrors(name, value);
-  if (errors.length > 0) throw new Error(`Not a valid ${name}:\n${errors.join("\n")}\n${JSON.stringify(value).slice(0, 1500)}`);
+  if (errors.length > 0)
+    throw new Error(`Not a valid ${name}:\n${errors.join("\n")}\n${JSON.stringify(value).slice(0, 1500)}`);
 }
 
 /** Checks a webhook body against `webhooks[type].post.requestBody` (Webhook<Name>Payload). */
 export function webhookPayloadErrors(payload: { type: string }): string[] {
   if (!(payload.type in document.webhooks)) return [`unknown webhook type ${payload.type}`];
-  return check(pointer("webhooks", payload.type, "post", "requestBody", "content", "application/json", "schema"), payload);
+  return check(
+    pointer("webhooks", payload.type, "post", "requestBody", "content", "application/json", "schema"),
+    payload,
+  );
 }
 
 const templates = Object.keys(document.paths).map((template) => ({
@@ -80,11 +94,25 @@ export function responseErrors(method: string, path: string, status: number, bod
   // The document declares no 401 anywhere, yet the provider answers it to a bad token.
   if (status === 401) return isNamedError(body) ? [] : [`${method} ${match.template} 401: not an {error, detail} body`];
   const response = operation.responses[String(status)];
-  if (!response) return [`${method} ${match.template}: status ${status} is not declared (${Object.keys(operation.responses).join(", ")})`];
-  if (!response.content?.["application/json"]) return body === undefined ? [] : [`${method} ${match.template} ${status}: declared without a body`];
-  return check(pointer("paths", match.template, method.toLowerCase(), "responses", String(status), "content", "application/json", "schema"), body).map(
-    (error) => `${method} ${match.template} ${status}: ${error}`,
-  );
+  if (!response)
+    return [
+      `${method} ${match.template}: status ${status} is not declared (${Object.keys(operation.responses).join(", ")})`,
+    ];
+  if (!response.content?.["application/json"])
+    return body === undefined ? [] : [`${method} ${match.template} ${status}: declared without a body`];
+  return check(
+    pointer(
+      "paths",
+      match.template,
+      method.toLowerCase(),
+      "responses",
+      String(status),
+      "content",
+      "application/json",
+      "schema",
+    ),
+    body,
+  ).map((error) => `${method} ${match.template} ${status}: ${error}`);
 }
 
 const isNamedError = (body: unknown) =>

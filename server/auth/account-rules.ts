@@ -7,7 +7,8 @@ import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
 import type { Database } from "../db/schema";
 
-const bodyOf = (ctx: { body?: unknown }) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
+const bodyOf = (ctx: { body?: unknown }) =>
+  ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
 
 /** The web app's page a verification link lands on (web/features/auth/routes/email-verified-page.tsx). */
 export const EMAIL_VERIFIED_PAGE = "/email-verified";
@@ -60,7 +61,9 @@ export function accountRules() {
             // Only the app's own paths: any other address is left to better-auth's origin check, which refuses it.
             const isAppPath = next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\");
             if (!isAppPath || next.startsWith(EMAIL_VERIFIED_PAGE)) return;
-            return { context: { query: { ...query, callbackURL: `${EMAIL_VERIFIED_PAGE}?next=${encodeURIComponent(next)}` } } };
+            return {
+              context: { query: { ...query, callbackURL: `${EMAIL_VERIFIED_PAGE}?next=${encodeURIComponent(next)}` } },
+            };
           }),
         },
         {
@@ -99,7 +102,10 @@ export function accountRules() {
             if (typeof body.newPassword === "string" && body.newPassword === body.currentPassword) {
               const session = await getSessionFromCtx(ctx);
               const account = session ? await ctx.context.internalAdapter.findCredentialAccount(session.user.id) : null;
-              if (account?.password && (await ctx.context.password.verify({ hash: account.password, password: body.newPassword }))) {
+              if (
+                account?.password &&
+                (await ctx.context.password.verify({ hash: account.password, password: body.newPassword }))
+              ) {
                 throw DomainError.of(ACCOUNT_ERROR_CODES.PASSWORD_UNCHANGED);
               }
             }
@@ -116,7 +122,10 @@ export function accountRules() {
  * proves: the address counts as verified. A user created by an admin with an invitation to set a password
  * signs in right after setting it, without a second mail.
  */
-export async function verifyEmailOnPasswordReset(db: Kysely<Database>, user: { id: string; emailVerified?: boolean | null }): Promise<void> {
+export async function verifyEmailOnPasswordReset(
+  db: Kysely<Database>,
+  user: { id: string; emailVerified?: boolean | null },
+): Promise<void> {
   if (user.emailVerified) return;
   await (
     await currentDatabase(db)

@@ -1,5 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { buildUser, createVerifiedUser, extractLink, extractToken, getSession, listMails, readLatestMail, signInOnNewClient, signUp } from "../test/factories";
+import {
+  buildUser,
+  createVerifiedUser,
+  extractLink,
+  extractToken,
+  getSession,
+  listMails,
+  readLatestMail,
+  signInOnNewClient,
+  signUp,
+} from "../test/factories";
 import { createClient, expectError, readJson } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 
@@ -39,9 +49,17 @@ describe("sign-up and e-mail verification", () => {
     const client = createClient(app);
     const response = await client.post("/api/auth/sign-up/email", { ...input, username: mixedCase });
     expect(response.status).toBe(200);
-    const body = await readJson<{ token: string | null; user: { email: string; emailVerified: boolean; username: string; displayUsername: string } }>(response);
+    const body = await readJson<{
+      token: string | null;
+      user: { email: string; emailVerified: boolean; username: string; displayUsername: string };
+    }>(response);
     expect(body.token).toBeNull();
-    expect(body.user).toMatchObject({ email: input.email, emailVerified: false, username: mixedCase.toLowerCase(), displayUsername: mixedCase });
+    expect(body.user).toMatchObject({
+      email: input.email,
+      emailVerified: false,
+      username: mixedCase.toLowerCase(),
+      displayUsername: mixedCase,
+    });
     expect(client.jar.size).toBe(0);
     expect(await getSession(client)).toBeNull();
 
@@ -58,14 +76,19 @@ describe("sign-up and e-mail verification", () => {
   });
 
   test("a verification link that does not work lands on /email-verified with the reason", async () => {
-    const landing = await createClient(app).get("/api/auth/verify-email?token=not-a-real-token&callbackURL=%2Forganizations%2Fnew");
+    const landing = await createClient(app).get(
+      "/api/auth/verify-email?token=not-a-real-token&callbackURL=%2Forganizations%2Fnew",
+    );
     expect(landing.status).toBe(302);
     expect(landing.headers.get("location")).toBe("/email-verified?next=%2Forganizations%2Fnew&error=INVALID_TOKEN");
   });
 
   test("displayUsername given on sign-up is kept as given", async () => {
     const input = buildUser();
-    const response = await createClient(app).post("/api/auth/sign-up/email", { ...input, displayUsername: "Shown Name" });
+    const response = await createClient(app).post("/api/auth/sign-up/email", {
+      ...input,
+      displayUsername: "Shown Name",
+    });
     expect(response.status).toBe(200);
     const body = await readJson<{ user: { username: string; displayUsername: string } }>(response);
     expect(body.user).toMatchObject({ username: input.username, displayUsername: "Shown Name" });
@@ -76,12 +99,18 @@ describe("sign-up and e-mail verification", () => {
     const before = (await listMails(app, input.email)).length;
     expect(before).toBe(1);
 
-    const byEmail = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
+    const byEmail = await createClient(app).post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: input.password,
+    });
     await expectError(byEmail, 403, "email not verified");
     await readLatestMail(app, input.email, () => true);
     expect((await listMails(app, input.email)).length).toBe(2);
 
-    const byUsername = await createClient(app).post("/api/auth/sign-in/username", { username: input.username, password: input.password });
+    const byUsername = await createClient(app).post("/api/auth/sign-in/username", {
+      username: input.username,
+      password: input.password,
+    });
     await expectError(byUsername, 403, "email not verified");
     const mails = await listMails(app, input.email);
     expect(mails.length).toBe(3);
@@ -111,7 +140,10 @@ describe("sign-up and e-mail verification", () => {
     expect(response.headers.get("location")).toBe("/email-verified?next=%2F&error=TOKEN_EXPIRED");
     expect(await getSession(client)).toBeNull();
     vi.useRealTimers();
-    const signIn = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
+    const signIn = await createClient(app).post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: input.password,
+    });
     expect(signIn.status).toBe(403);
   });
 
@@ -139,12 +171,18 @@ describe("sign-in", () => {
   test("sign-in with e-mail or username (any case) starts a session; sign-out ends it", async () => {
     const { input, client: first } = await createVerifiedUser(app);
     const byEmail = createClient(app);
-    const response = await byEmail.post("/api/auth/sign-in/email", { email: input.email.toUpperCase(), password: input.password });
+    const response = await byEmail.post("/api/auth/sign-in/email", {
+      email: input.email.toUpperCase(),
+      password: input.password,
+    });
     expect(response.status).toBe(200);
     expect((await getSession(byEmail))?.user.email).toBe(input.email);
 
     const byUsername = createClient(app);
-    const usernameResponse = await byUsername.post("/api/auth/sign-in/username", { username: input.username.toUpperCase(), password: input.password });
+    const usernameResponse = await byUsername.post("/api/auth/sign-in/username", {
+      username: input.username.toUpperCase(),
+      password: input.password,
+    });
     expect(usernameResponse.status).toBe(200);
     const body = await readJson<{ token: string; user: { username: string } }>(usernameResponse);
     expect(body.user.username).toBe(input.username);
@@ -160,8 +198,14 @@ describe("sign-in", () => {
 
   test("a wrong password answers like an unknown account (sign-in/email)", async () => {
     const { input } = await createVerifiedUser(app);
-    const wrongPassword = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: "not-the-password" });
-    const unknown = await createClient(app).post("/api/auth/sign-in/email", { email: buildUser().email, password: "not-the-password" });
+    const wrongPassword = await createClient(app).post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: "not-the-password",
+    });
+    const unknown = await createClient(app).post("/api/auth/sign-in/email", {
+      email: buildUser().email,
+      password: "not-the-password",
+    });
     expect(wrongPassword.status).toBe(401);
     expect(unknown.status).toBe(wrongPassword.status);
     expect(withoutRequestId(await readJson(unknown))).toEqual(withoutRequestId(await readJson(wrongPassword)));
@@ -169,8 +213,14 @@ describe("sign-in", () => {
 
   test("a wrong password answers like an unknown account (sign-in/username)", async () => {
     const { input } = await createVerifiedUser(app);
-    const wrongPassword = await createClient(app).post("/api/auth/sign-in/username", { username: input.username, password: "not-the-password" });
-    const unknown = await createClient(app).post("/api/auth/sign-in/username", { username: buildUser().username, password: "not-the-password" });
+    const wrongPassword = await createClient(app).post("/api/auth/sign-in/username", {
+      username: input.username,
+      password: "not-the-password",
+    });
+    const unknown = await createClient(app).post("/api/auth/sign-in/username", {
+      username: buildUser().username,
+      password: "not-the-password",
+    });
     const body = await expectError(wrongPassword, 401, "invalid username or password");
     expect(unknown.status).toBe(401);
     expect(withoutRequestId(await readJson(unknown))).toEqual(withoutRequestId(body));
@@ -179,7 +229,10 @@ describe("sign-in", () => {
   test("sign-up with a registered e-mail answers exactly like a new sign-up; the owner gets a mail instead", async () => {
     const existing = await createVerifiedUser(app);
     const fresh = buildUser();
-    const normal = await createClient(app).post("/api/auth/sign-up/email", { ...fresh, username: `Mixed.${fresh.username}` });
+    const normal = await createClient(app).post("/api/auth/sign-up/email", {
+      ...fresh,
+      username: `Mixed.${fresh.username}`,
+    });
     const other = buildUser();
     const duplicate = await createClient(app).post("/api/auth/sign-up/email", {
       ...other,
@@ -193,7 +246,13 @@ describe("sign-in", () => {
     const shape = (body: { token: null; user: Record<string, unknown> }) => ({
       token: body.token,
       keys: Object.keys(body.user).sort(),
-      constant: { emailVerified: body.user.emailVerified, role: body.user.role, banned: body.user.banned, image: body.user.image, name: body.user.name },
+      constant: {
+        emailVerified: body.user.emailVerified,
+        role: body.user.role,
+        banned: body.user.banned,
+        image: body.user.image,
+        name: body.user.name,
+      },
       username: {
         isLowercase: body.user.username === String(body.user.username).toLowerCase(),
         display: String(body.user.displayUsername).startsWith("Mixed."),
@@ -211,8 +270,14 @@ describe("sign-in", () => {
   test("a password reset request for an unknown e-mail answers like one for a known e-mail, and mails nobody", async () => {
     const { input } = await createVerifiedUser(app);
     const unknownEmail = buildUser().email;
-    const known = await createClient(app).post("/api/auth/request-password-reset", { email: input.email, redirectTo: "/reset-password" });
-    const unknown = await createClient(app).post("/api/auth/request-password-reset", { email: unknownEmail, redirectTo: "/reset-password" });
+    const known = await createClient(app).post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "/reset-password",
+    });
+    const unknown = await createClient(app).post("/api/auth/request-password-reset", {
+      email: unknownEmail,
+      redirectTo: "/reset-password",
+    });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(await unknown.text()).toBe(await known.text());
@@ -275,7 +340,11 @@ describe("profile, password and account", () => {
     const response = await client.post("/api/auth/update-user", { name: "Renamed Person", username });
     expect(response.status).toBe(200);
     const session = await getSession(client);
-    expect(session?.user).toMatchObject({ name: "Renamed Person", username: username.toLowerCase(), displayUsername: username });
+    expect(session?.user).toMatchObject({
+      name: "Renamed Person",
+      username: username.toLowerCase(),
+      displayUsername: username,
+    });
   });
 
   test("update-user keeps a displayUsername that is given with the username", async () => {
@@ -289,23 +358,33 @@ describe("profile, password and account", () => {
     const { input, client } = await createVerifiedUser(app);
     const other = await signInOnNewClient(app, input);
     const newPassword = buildUser().password;
-    const response = await client.post("/api/auth/change-password", { currentPassword: input.password, newPassword, revokeOtherSessions: false });
+    const response = await client.post("/api/auth/change-password", {
+      currentPassword: input.password,
+      newPassword,
+      revokeOtherSessions: false,
+    });
     expect(response.status).toBe(200);
     expect(await getSession(other)).toBeNull();
     expect(await getSession(client)).not.toBeNull();
 
-    const oldPassword = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
+    const oldPassword = await createClient(app).post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: input.password,
+    });
     expect(oldPassword.status).toBe(401);
     await signInOnNewClient(app, { ...input, password: newPassword });
-    expect((await readLatestMail(app, input.email, (mail) => mail.subject.startsWith("Your password was changed"))).subject).toBe(
-      "Your password was changed — Atrium",
-    );
+    expect(
+      (await readLatestMail(app, input.email, (mail) => mail.subject.startsWith("Your password was changed"))).subject,
+    ).toBe("Your password was changed — Atrium");
   });
 
   test("change-password with a wrong current password changes nothing", async () => {
     const { input, client } = await createVerifiedUser(app);
     const other = await signInOnNewClient(app, input);
-    const response = await client.post("/api/auth/change-password", { currentPassword: "wrong-password", newPassword: buildUser().password });
+    const response = await client.post("/api/auth/change-password", {
+      currentPassword: "wrong-password",
+      newPassword: buildUser().password,
+    });
     expect(response.status).toBe(400);
     expect(await getSession(other)).not.toBeNull();
   });
@@ -313,22 +392,35 @@ describe("profile, password and account", () => {
   test("change-password to the current password is refused (400 PASSWORD_UNCHANGED) and changes nothing; a wrong current password still gets INVALID_PASSWORD", async () => {
     const { input, client } = await createVerifiedUser(app);
     const other = await signInOnNewClient(app, input);
-    const unchanged = await client.post("/api/auth/change-password", { currentPassword: input.password, newPassword: input.password });
+    const unchanged = await client.post("/api/auth/change-password", {
+      currentPassword: input.password,
+      newPassword: input.password,
+    });
     const body = await expectError(unchanged, 400, "The new password must differ from the current password");
     expect(body.code).toBe("PASSWORD_UNCHANGED");
     expect(await getSession(other)).not.toBeNull();
-    expect(await listMails(app, input.email)).not.toContainEqual(expect.objectContaining({ subject: "Your password was changed — Atrium" }));
+    expect(await listMails(app, input.email)).not.toContainEqual(
+      expect.objectContaining({ subject: "Your password was changed — Atrium" }),
+    );
 
-    const wrongAndSame = await client.post("/api/auth/change-password", { currentPassword: "wrong-password-1", newPassword: "wrong-password-1" });
+    const wrongAndSame = await client.post("/api/auth/change-password", {
+      currentPassword: "wrong-password-1",
+      newPassword: "wrong-password-1",
+    });
     expect((await expectError(wrongAndSame, 400, "Invalid password")).code).toBe("INVALID_PASSWORD");
   });
 
   test("a password reset sets the new password and ends every session of the user", async () => {
     const { input, client } = await createVerifiedUser(app);
     const other = await signInOnNewClient(app, input);
-    const request = await createClient(app).post("/api/auth/request-password-reset", { email: input.email, redirectTo: "/reset-password" });
+    const request = await createClient(app).post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "/reset-password",
+    });
     expect(request.status).toBe(200);
-    const link = extractLink(await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password"));
+    const link = extractLink(
+      await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password"),
+    );
     expect(link).toMatch(/^\/api\/auth\/reset-password\/[^/?]+\?callbackURL=%2Freset-password$/);
 
     const browser = createClient(app);
@@ -342,7 +434,10 @@ describe("profile, password and account", () => {
     expect(reset.status).toBe(200);
     expect(await getSession(client)).toBeNull();
     expect(await getSession(other)).toBeNull();
-    expect((await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password })).status).toBe(401);
+    expect(
+      (await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password }))
+        .status,
+    ).toBe(401);
     await signInOnNewClient(app, { ...input, password: newPassword });
     expect((await readLatestMail(app, input.email)).subject).toBe("Your password was reset — Atrium");
 
@@ -352,11 +447,19 @@ describe("profile, password and account", () => {
 
   test("a password reset link stops working after 1 hour", async () => {
     const { input } = await createVerifiedUser(app);
-    await createClient(app).post("/api/auth/request-password-reset", { email: input.email, redirectTo: "/reset-password" });
-    const token = extractToken(extractLink(await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password")));
+    await createClient(app).post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "/reset-password",
+    });
+    const token = extractToken(
+      extractLink(await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password")),
+    );
 
     travelForward(ONE_HOUR_MS + 60_000);
-    const reset = await createClient(app).post("/api/auth/reset-password", { token, newPassword: buildUser().password });
+    const reset = await createClient(app).post("/api/auth/reset-password", {
+      token,
+      newPassword: buildUser().password,
+    });
     await expectError(reset, 400, "Invalid token");
     vi.useRealTimers();
     await signInOnNewClient(app, input);
@@ -364,10 +467,18 @@ describe("profile, password and account", () => {
 
   test("a reset token used within the hour still works just before it ends", async () => {
     const { input } = await createVerifiedUser(app);
-    await createClient(app).post("/api/auth/request-password-reset", { email: input.email, redirectTo: "/reset-password" });
-    const token = extractToken(extractLink(await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password")));
+    await createClient(app).post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "/reset-password",
+    });
+    const token = extractToken(
+      extractLink(await readLatestMail(app, input.email, (mail) => mail.subject === "Reset your Atrium password")),
+    );
     travelForward(ONE_HOUR_MS - 60_000);
-    const reset = await createClient(app).post("/api/auth/reset-password", { token, newPassword: buildUser().password });
+    const reset = await createClient(app).post("/api/auth/reset-password", {
+      token,
+      newPassword: buildUser().password,
+    });
     expect(reset.status).toBe(200);
   });
 
@@ -382,7 +493,10 @@ describe("profile, password and account", () => {
     expect(response.status).toBe(200);
     expect(await getSession(client)).toBeNull();
     expect(await getSession(other)).toBeNull();
-    expect((await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password })).status).toBe(401);
+    expect(
+      (await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password }))
+        .status,
+    ).toBe(401);
     expect((await readLatestMail(app, input.email)).subject).toBe("Your account was deleted — Atrium");
     // The username is free again.
     const available = await createClient(app).post("/api/auth/is-username-available", { username: input.username });
@@ -392,29 +506,49 @@ describe("profile, password and account", () => {
   test("is-username-available compares in lowercase", async () => {
     const { input } = await createVerifiedUser(app);
     const client = createClient(app);
-    expect(await readJson(await client.post("/api/auth/is-username-available", { username: input.username.toUpperCase() }))).toEqual({ available: false });
-    expect(await readJson(await client.post("/api/auth/is-username-available", { username: buildUser().username }))).toEqual({ available: true });
+    expect(
+      await readJson(await client.post("/api/auth/is-username-available", { username: input.username.toUpperCase() })),
+    ).toEqual({ available: false });
+    expect(
+      await readJson(await client.post("/api/auth/is-username-available", { username: buildUser().username })),
+    ).toEqual({ available: true });
   });
 });
 
 describe("callbackURL and redirectTo", () => {
   test("a foreign callbackURL or redirectTo is refused with 403; the app's own paths and trusted origins pass", async () => {
     const client = createClient(app);
-    const foreignSignUp = await client.post("/api/auth/sign-up/email", { ...buildUser(), callbackURL: "https://evil.example.test/welcome" });
+    const foreignSignUp = await client.post("/api/auth/sign-up/email", {
+      ...buildUser(),
+      callbackURL: "https://evil.example.test/welcome",
+    });
     expect(foreignSignUp.status).toBe(403);
     expect((await readJson<{ code: string }>(foreignSignUp)).code).toBe("INVALID_CALLBACK_URL");
 
     const { input } = await createVerifiedUser(app);
-    const foreignReset = await client.post("/api/auth/request-password-reset", { email: input.email, redirectTo: "https://evil.example.test/reset" });
+    const foreignReset = await client.post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "https://evil.example.test/reset",
+    });
     expect(foreignReset.status).toBe(403);
     expect((await readJson<{ code: string }>(foreignReset)).code).toBe("INVALID_REDIRECT_URL");
 
-    const foreignSignIn = await client.post("/api/auth/sign-in/email", { email: input.email, password: input.password, callbackURL: "//evil.example.test/" });
+    const foreignSignIn = await client.post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: input.password,
+      callbackURL: "//evil.example.test/",
+    });
     expect(foreignSignIn.status).toBe(403);
 
-    const trusted = await client.post("/api/auth/request-password-reset", { email: input.email, redirectTo: "https://partner.example.test/reset" });
+    const trusted = await client.post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "https://partner.example.test/reset",
+    });
     expect(trusted.status).toBe(200);
-    const own = await client.post("/api/auth/request-password-reset", { email: input.email, redirectTo: "http://localhost:3000/reset-password" });
+    const own = await client.post("/api/auth/request-password-reset", {
+      email: input.email,
+      redirectTo: "http://localhost:3000/reset-password",
+    });
     expect(own.status).toBe(200);
   });
 

@@ -2,7 +2,13 @@ import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "bette
 import { createAuthMiddleware } from "better-auth/api";
 import { username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+} from "../../common/account.schemas";
 import type { Config } from "../config";
 import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
@@ -47,7 +53,13 @@ export function createAuth(deps: AuthDeps) {
     baseUrl: config.baseUrl,
     // Asked while better-auth may hold a transaction (an admin creating a user sends the set-a-password mail in it).
     signInKind: async (userId) => {
-      const accounts = await (await currentDatabase(deps.db)).selectFrom("account").select("providerId").where("userId", "=", userId).execute();
+      const accounts = await (
+        await currentDatabase(deps.db)
+      )
+        .selectFrom("account")
+        .select("providerId")
+        .where("userId", "=", userId)
+        .execute();
       if (accounts.some((account) => account.providerId === "credential")) return "password";
       return accounts.length > 0 ? "provider" : "none";
     },
@@ -63,7 +75,10 @@ export function createAuth(deps: AuthDeps) {
     logger: {
       level: "debug",
       log: (level, message, ...args) =>
-        deps.logger[isDevProviderDiscoveryAtStart(message) ? "debug" : level](`auth: ${message}`, args.length ? { details: args } : undefined),
+        deps.logger[isDevProviderDiscoveryAtStart(message) ? "debug" : level](
+          `auth: ${message}`,
+          args.length ? { details: args } : undefined,
+        ),
     },
     // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
     // or a team) run statement by statement and cannot roll back. Its transactions are shared with the
@@ -95,7 +110,12 @@ export function createAuth(deps: AuthDeps) {
     account: {
       // A provider identity joins an existing account on its own only when the provider vouches for the same
       // e-mail and the account's e-mail is verified too; no provider is trusted without that (docs/decisions/0009).
-      accountLinking: { enabled: true, requireLocalEmailVerified: true, trustedProviders: [], allowDifferentEmails: false },
+      accountLinking: {
+        enabled: true,
+        requireLocalEmailVerified: true,
+        trustedProviders: [],
+        allowDifferentEmails: false,
+      },
       // The state travels in an encrypted cookie that lives as long as the state itself, 10 minutes (the
       // database strategy's binding cookie lasts 5).
       storeStateStrategy: "cookie",
@@ -145,7 +165,8 @@ export function createAuth(deps: AuthDeps) {
         organizationLimit: config.organizations.limit,
         allowUserToCreateOrganization: async (user) =>
           config.organizations.whoMayCreate === "everyone" ||
-          (config.organizations.whoMayCreate === "admins" && isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
+          (config.organizations.whoMayCreate === "admins" &&
+            isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
         disableOrganizationDeletion: config.organizations.isDeletionDisabled,
         sendInvitationEmail: mailNotices.sendInvitationEmail,
       }),

@@ -12,12 +12,17 @@ import { freePort } from "../test/free-port";
 /** Time a request may take while the store is down: the limiter must give up quickly, never hang it. */
 const MAX_REQUEST_MS = 2_000;
 
-const storeWarnings = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "warn" && entry.message.startsWith("rate limiter:"));
-const storeRecoveries = (entries: LogRecord[]) => entries.filter((entry) => entry.level === "info" && entry.message.startsWith("rate limiter:"));
+const storeWarnings = (entries: LogRecord[]) =>
+  entries.filter((entry) => entry.level === "warn" && entry.message.startsWith("rate limiter:"));
+const storeRecoveries = (entries: LogRecord[]) =>
+  entries.filter((entry) => entry.level === "info" && entry.message.startsWith("rate limiter:"));
 
 /** Limiting works: a fresh address gets its 10 attempts, then 429. */
 async function expectLimiting(target: TestApp): Promise<void> {
-  expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([...Array<number>(SIGN_IN_LIMIT).fill(422), 429]);
+  expect(await signInStatuses(target, randomIp(), SIGN_IN_LIMIT + 1)).toEqual([
+    ...Array<number>(SIGN_IN_LIMIT).fill(422),
+    429,
+  ]);
 }
 
 type Timed = { what: string; status: number; ms: number };
@@ -33,7 +38,12 @@ async function timed(what: string, call: () => Promise<Response>): Promise<Timed
  * One run of concurrent auth requests: sign-ins from the blocked address and from fresh ones, session reads.
  * `onAnswer` sees the number answered so far, to act while the rest are in flight.
  */
-function mixedRequests(target: TestApp, blockedIp: string, count: number, onAnswer?: (answered: number) => void): Promise<Timed[]> {
+function mixedRequests(
+  target: TestApp,
+  blockedIp: string,
+  count: number,
+  onAnswer?: (answered: number) => void,
+): Promise<Timed[]> {
   let answered = 0;
   const calls: Array<Promise<Timed>> = [];
   for (let index = 0; index < count; index += 1) {
@@ -71,9 +81,13 @@ class RedisServer {
   constructor(readonly port: number) {}
 
   async start(): Promise<void> {
-    const child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "redis-server",
+      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     this.process = child;
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -121,7 +135,10 @@ describe("the Redis store fails open", () => {
   beforeAll(async () => {
     redisServer = new RedisServer(await freePort());
     await redisServer.start();
-    target = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${redisServer.port}` }, logger: recordingLogger(logs) });
+    target = await createTestApp({
+      env: { REDIS_URL: `redis://127.0.0.1:${redisServer.port}` },
+      logger: recordingLogger(logs),
+    });
   });
 
   afterAll(async () => {
@@ -131,9 +148,14 @@ describe("the Redis store fails open", () => {
 
   test("a Redis outage mid-run lets requests through quickly with one warning; limiting resumes when Redis is back", async () => {
     const blockedIp = randomIp();
-    expect(await signInStatuses(target, blockedIp, SIGN_IN_LIMIT + 1)).toEqual([...Array<number>(SIGN_IN_LIMIT).fill(422), 429]);
+    expect(await signInStatuses(target, blockedIp, SIGN_IN_LIMIT + 1)).toEqual([
+      ...Array<number>(SIGN_IN_LIMIT).fill(422),
+      429,
+    ]);
     const healthy = await mixedRequests(target, blockedIp, 12);
-    expect(healthy.filter((result) => result.what === "blocked sign-in").map((result) => result.status)).toEqual([429, 429, 429, 429]);
+    expect(healthy.filter((result) => result.what === "blocked sign-in").map((result) => result.status)).toEqual([
+      429, 429, 429, 429,
+    ]);
 
     let killed: Promise<void> = Promise.resolve();
     const duringKill = await mixedRequests(target, blockedIp, 60, (answered) => {
@@ -144,7 +166,9 @@ describe("the Redis store fails open", () => {
 
     expectAnsweredQuickly([...duringKill, ...whileDown]);
     // Failing open: the blocked address gets through while nothing can count it.
-    expect(whileDown.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422)).toBe(true);
+    expect(
+      whileDown.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422),
+    ).toBe(true);
     // One warning for the whole outage, however many requests and reconnection attempts failed.
     expect(storeWarnings(logs)).toHaveLength(1);
     expect(storeWarnings(logs)[0]?.fields).toMatchObject({ store: "redis" });
@@ -167,7 +191,9 @@ describe("the Redis store fails open", () => {
     try {
       const whilePaused = await mixedRequests(target, blockedIp, 30);
       expectAnsweredQuickly(whilePaused);
-      expect(whilePaused.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422)).toBe(true);
+      expect(
+        whilePaused.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422),
+      ).toBe(true);
       expect(storeWarnings(logs)).toHaveLength(warningsBefore + 1);
     } finally {
       redisServer.resume();
@@ -193,13 +219,18 @@ describe("the database store fails open", () => {
   test("a missing rate-limit table lets requests through with one warning; limiting resumes when it is back", async () => {
     const db = target.services.database.db;
     const blockedIp = randomIp();
-    expect(await signInStatuses(target, blockedIp, SIGN_IN_LIMIT + 1)).toEqual([...Array<number>(SIGN_IN_LIMIT).fill(422), 429]);
+    expect(await signInStatuses(target, blockedIp, SIGN_IN_LIMIT + 1)).toEqual([
+      ...Array<number>(SIGN_IN_LIMIT).fill(422),
+      429,
+    ]);
 
     await sql`alter table "rateLimit" rename to "rateLimit_offline"`.execute(db);
     try {
       const whileBroken = await mixedRequests(target, blockedIp, 30);
       expectAnsweredQuickly(whileBroken);
-      expect(whileBroken.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422)).toBe(true);
+      expect(
+        whileBroken.filter((result) => result.what === "blocked sign-in").every((result) => result.status === 422),
+      ).toBe(true);
       expect(storeWarnings(logs)).toHaveLength(1);
       expect(storeWarnings(logs)[0]?.fields).toMatchObject({ store: "database" });
       expect(JSON.stringify(logs)).not.toContain(blockedIp);
@@ -226,15 +257,23 @@ describe("the database store", () => {
     await target?.close();
   });
 
-  const newStore = () => createDatabaseRateLimitStore(target.services.database.db, { longestWindowSeconds: 300, logger: recordingLogger([]) });
+  const newStore = () =>
+    createDatabaseRateLimitStore(target.services.database.db, {
+      longestWindowSeconds: 300,
+      logger: recordingLogger([]),
+    });
 
   /** Moves a counter's last allowed request into the past, as if that much time had gone by. */
   async function backdate(key: string, ms: number): Promise<void> {
-    await sql`update "rateLimit" set "lastRequest" = "lastRequest" - ${ms} where "key" = ${key}`.execute(target.services.database.db);
+    await sql`update "rateLimit" set "lastRequest" = "lastRequest" - ${ms} where "key" = ${key}`.execute(
+      target.services.database.db,
+    );
   }
 
   async function countOf(key: string): Promise<number | undefined> {
-    const { rows } = await sql<{ count: number }>`select "count" from "rateLimit" where "key" = ${key}`.execute(target.services.database.db);
+    const { rows } = await sql<{ count: number }>`select "count" from "rateLimit" where "key" = ${key}`.execute(
+      target.services.database.db,
+    );
     return rows[0]?.count;
   }
 
@@ -249,7 +288,11 @@ describe("the database store", () => {
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
     expect(limited.headers.get("X-Retry-After")).toBe(retryAfter);
     expect(limited.headers.get("content-type")).toContain("application/json");
-    expect(limited.data).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later.", requestId: expect.any(String) });
+    expect(limited.data).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: "Too many requests. Please try again later.",
+      requestId: expect.any(String),
+    });
   });
 
   test("max requests pass, the next is refused with the time left, and the window restarts once it passes without an allowed request", async () => {
@@ -309,7 +352,10 @@ describe("the store's health log", () => {
     now += 59_000;
     health.failed(refused, "request");
     expect(logs.map((entry) => entry.level)).toEqual(["warn"]);
-    expect(logs[0]?.fields).toEqual({ store: "redis", error: { name: "Error", code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:6379" } });
+    expect(logs[0]?.fields).toEqual({
+      store: "redis",
+      error: { name: "Error", code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:6379" },
+    });
 
     now += 1_000;
     health.failed(refused, "connection");

@@ -52,5 +52,9 @@ export async function withRetryAfter(response: Response): Promise<Response> {
     .json()
     .catch(() => ({}))) as Record<string, unknown>;
   headers.delete("content-length");
-  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body }), { status: 429, statusText: response.statusText, headers });
+  return new Response(JSON.stringify({ code: ERROR_CODES.TOO_MANY_REQUESTS, ...body }), {
+    status: 429,
+    statusText: response.statusText,
+    headers,
+  });
 }

@@ -79,7 +79,10 @@ const socialFlow = {
 };
 
 const accountSelection = z.union(
-  [z.strictObject({ accountId: idSchema, userId: idSchema.optional() }), z.strictObject({ useAccountCookie: z.literal(true), userId: idSchema.optional() })],
+  [
+    z.strictObject({ accountId: idSchema, userId: idSchema.optional() }),
+    z.strictObject({ useAccountCookie: z.literal(true), userId: idSchema.optional() }),
+  ],
   { error: "Send accountId, or useAccountCookie: true" },
 );
 
@@ -125,7 +128,9 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
         expiresAt: z.number().optional(),
         user: z
           .strictObject({
-            name: z.strictObject({ firstName: displayUsernameSchema.optional(), lastName: displayUsernameSchema.optional() }).optional(),
+            name: z
+              .strictObject({ firstName: displayUsernameSchema.optional(), lastName: displayUsernameSchema.optional() })
+              .optional(),
             email: z.string().max(EMAIL_MAX_LENGTH, `Use at most ${EMAIL_MAX_LENGTH} characters`).optional(),
           })
           .optional(),
@@ -146,7 +151,11 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
     user: tokenSchema.optional(),
     iss: callbackUrlSchema.optional(),
   }),
-  "/sign-out": z.strictObject({ callbackURL: callbackUrlSchema.optional(), disableRedirect: z.boolean().optional(), state: tokenSchema.optional() }),
+  "/sign-out": z.strictObject({
+    callbackURL: callbackUrlSchema.optional(),
+    disableRedirect: z.boolean().optional(),
+    state: tokenSchema.optional(),
+  }),
   "/update-user": z.strictObject({
     name: name.optional(),
     image: imageUrlSchema.nullable().optional(),
@@ -155,14 +164,26 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   }),
   // Every session field is server-set (active organization and team, impersonation) in this configuration.
   "/update-session": noBody,
-  "/change-password": z.strictObject({ newPassword, currentPassword: currentPasswordSchema, revokeOtherSessions: z.boolean().optional() }),
+  "/change-password": z.strictObject({
+    newPassword,
+    currentPassword: currentPasswordSchema,
+    revokeOtherSessions: z.boolean().optional(),
+  }),
   "/change-email": z.strictObject({ newEmail: email, callbackURL: callbackUrlSchema.optional() }),
   "/verify-password": z.strictObject({ password: currentPasswordSchema }),
   "/request-password-reset": z.strictObject({ email, redirectTo: callbackUrlSchema.optional() }),
   // better-auth ignores revokeOtherSessions here (a reset ends every session); a client may send it as on change-password.
-  "/reset-password": z.strictObject({ newPassword, token: tokenSchema.optional(), revokeOtherSessions: z.boolean().optional() }),
+  "/reset-password": z.strictObject({
+    newPassword,
+    token: tokenSchema.optional(),
+    revokeOtherSessions: z.boolean().optional(),
+  }),
   "/send-verification-email": z.strictObject({ email, callbackURL: callbackUrlSchema.optional() }),
-  "/delete-user": z.strictObject({ callbackURL: callbackUrlSchema.optional(), password: currentPasswordSchema.optional(), token: tokenSchema.optional() }),
+  "/delete-user": z.strictObject({
+    callbackURL: callbackUrlSchema.optional(),
+    password: currentPasswordSchema.optional(),
+    token: tokenSchema.optional(),
+  }),
   "/is-username-available": z.strictObject({ username }),
   "/revoke-session": z.strictObject({ token: tokenSchema }),
   "/revoke-sessions": noBody,
@@ -201,8 +222,12 @@ const fieldName = (path: PropertyKey[]) => (path.length ? path.join(".") : "body
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues
     .flatMap((issue) => {
-      if (issue.code === "unrecognized_keys") return issue.keys.map((key) => `${fieldName([...issue.path, key])}: Unknown field`);
-      if (issue.code === "invalid_key") return [`${fieldName(issue.path.slice(0, -1))} (key): ${issue.issues.map((inner) => inner.message).join(", ")}`];
+      if (issue.code === "unrecognized_keys")
+        return issue.keys.map((key) => `${fieldName([...issue.path, key])}: Unknown field`);
+      if (issue.code === "invalid_key")
+        return [
+          `${fieldName(issue.path.slice(0, -1))} (key): ${issue.issues.map((inner) => inner.message).join(", ")}`,
+        ];
       return [`${fieldName(issue.path)}: ${issue.message}`];
     })
     .join("; ");
@@ -213,7 +238,18 @@ function describeIssues(issues: z.core.$ZodIssue[]): string {
  * one made list-members answer 500 ("Field x not found in model member"). Other query fields pass as sent.
  */
 const columnOf = columnSchema;
-const USER_COLUMNS: [string, ...string[]] = ["id", "name", "email", "emailVerified", "username", "displayUsername", "role", "banned", "createdAt", "updatedAt"];
+const USER_COLUMNS: [string, ...string[]] = [
+  "id",
+  "name",
+  "email",
+  "emailVerified",
+  "username",
+  "displayUsername",
+  "role",
+  "banned",
+  "createdAt",
+  "updatedAt",
+];
 export const REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
   ...ORGANIZATION_REQUEST_QUERY_SCHEMAS,
   "/admin/list-users": z.object({ sortBy: columnOf(USER_COLUMNS), filterField: columnOf(USER_COLUMNS) }),

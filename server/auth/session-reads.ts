@@ -5,7 +5,11 @@ import { replayable, type AuthCookieNames, type SessionOf } from "../http/respon
 import type { Auth } from "./auth";
 
 /** better-auth's reads that every page makes: their answers may be replayed (server/http/response-cache.ts). */
-const REPLAYABLE_PATHS = new Set(["/api/auth/get-session", "/api/auth/organization/list", "/api/auth/organization/get-active-member"]);
+const REPLAYABLE_PATHS = new Set([
+  "/api/auth/get-session",
+  "/api/auth/organization/list",
+  "/api/auth/organization/get-active-member",
+]);
 
 export type SessionReads = {
   /** better-auth's cookie names, as its options make them. */
@@ -24,7 +28,11 @@ export function createSessionReads(auth: Auth): SessionReads {
   const updateAgeMs = options.session.updateAge * 1000;
 
   return {
-    cookieNames: { sessionToken: cookies.sessionToken.name, sessionData: cookies.sessionData.name, dontRemember: cookies.dontRememberToken.name },
+    cookieNames: {
+      sessionToken: cookies.sessionToken.name,
+      sessionData: cookies.sessionData.name,
+      dontRemember: cookies.dontRememberToken.name,
+    },
     async sessionOf(headers) {
       const found = await auth.api.getSession({ headers, returnHeaders: true });
       // A session better-auth refreshed (it set a cookie) is not one to replay answers about.

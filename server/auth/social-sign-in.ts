@@ -22,7 +22,11 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
   const openIdProviders: GenericOAuthConfig[] = [];
   for (const provider of config.socialProviders) {
     if (provider.id === "github" || provider.id === "google") {
-      socialProviders[provider.id] = { clientId: provider.clientId, clientSecret: provider.clientSecret, requireEmailVerification: true };
+      socialProviders[provider.id] = {
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        requireEmailVerification: true,
+      };
       continue;
     }
     openIdProviders.push({
@@ -51,7 +55,10 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
  * better-auth then retries the discovery on the first sign-in through it, so that failure is no error.
  */
 export function isDevProviderDiscoveryAtStart(message: string): boolean {
-  return message.startsWith('Discovery fetch failed for "dev"') || message.startsWith('Provider "dev": discovery left no usable');
+  return (
+    message.startsWith('Discovery fetch failed for "dev"') ||
+    message.startsWith('Provider "dev": discovery left no usable')
+  );
 }
 
 /**

@@ -4,7 +4,14 @@ import { Hono } from "hono";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../logger";
 import { createDevIdentityProvider, devIdentityRoutes } from "../modules/dev-identity";
-import { authorizeAtDevProvider, locationOf, signInWithDevProvider, startDevSignIn, visitCallback, type DevIdentityInput } from "../test/dev-identity";
+import {
+  authorizeAtDevProvider,
+  locationOf,
+  signInWithDevProvider,
+  startDevSignIn,
+  visitCallback,
+  type DevIdentityInput,
+} from "../test/dev-identity";
 import { buildUser, createVerifiedUser, extractToken, getSession, readLatestMail, signUp } from "../test/factories";
 import { createClient, expectError, type TestClient } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
@@ -36,8 +43,14 @@ describe("social sign-in through the development identity provider", () => {
     return url.searchParams.get("error");
   };
   const accountsOf = (userId: string) =>
-    app.db.selectFrom("account").select(["providerId", "email", "password"]).where("userId", "=", userId).orderBy("providerId").execute();
-  const userByEmail = (email: string) => app.db.selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
+    app.db
+      .selectFrom("account")
+      .select(["providerId", "email", "password"])
+      .where("userId", "=", userId)
+      .orderBy("providerId")
+      .execute();
+  const userByEmail = (email: string) =>
+    app.db.selectFrom("user").selectAll().where("email", "=", email).executeTakeFirst();
 
   it("answers POST /sign-in/social with the provider's authorization URL, carrying state, an S256 PKCE challenge and a nonce", async () => {
     const response = await createClient(app).post("/api/auth/sign-in/social", { provider: "dev", callbackURL: "/" });
@@ -68,7 +81,9 @@ describe("social sign-in through the development identity provider", () => {
       token_endpoint: `${app.config.baseUrl}/dev/oidc/token`,
       code_challenge_methods_supported: ["S256"],
     });
-    expect((await client.get("/api/meta")).data.socialProviders).toEqual([{ id: "dev", name: "Dev identity provider" }]);
+    expect((await client.get("/api/meta")).data.socialProviders).toEqual([
+      { id: "dev", name: "Dev identity provider" },
+    ]);
   });
 
   it("shows a login page that says it is for development, lists test identities and checks a made-up one", async () => {
@@ -114,17 +129,28 @@ describe("social sign-in through the development identity provider", () => {
   it("signs a new identity up with its verified e-mail, sends it to newUserCallbackURL, and signs it back in to the same account", async () => {
     const person = identity({ name: "Ada Newcomer" });
     const client = createClient(app);
-    const signUpAnswer = await signInWithDevProvider(client, person, { callbackURL: "/dashboard", newUserCallbackURL: "/welcome" });
+    const signUpAnswer = await signInWithDevProvider(client, person, {
+      callbackURL: "/dashboard",
+      newUserCallbackURL: "/welcome",
+    });
     expect(locationOf(signUpAnswer)).toBe("/welcome");
     const session = await getSession(client);
     expect(session?.user).toMatchObject({ email: person.email, name: "Ada Newcomer", emailVerified: true });
     expect(await accountsOf(session!.user.id)).toEqual([{ providerId: "dev", email: person.email, password: null }]);
     // The provider's access token is kept encrypted (oidc-provider issues 43-character base64url tokens).
-    const { accessToken } = await app.db.selectFrom("account").select("accessToken").where("userId", "=", session!.user.id).executeTakeFirstOrThrow();
+    const { accessToken } = await app.db
+      .selectFrom("account")
+      .select("accessToken")
+      .where("userId", "=", session!.user.id)
+      .executeTakeFirstOrThrow();
     expect(accessToken).toMatch(/^[0-9a-f]{100,}$/);
 
     const returning = createClient(app);
-    expect(locationOf(await signInWithDevProvider(returning, person, { callbackURL: "/dashboard", newUserCallbackURL: "/welcome" }))).toBe("/dashboard");
+    expect(
+      locationOf(
+        await signInWithDevProvider(returning, person, { callbackURL: "/dashboard", newUserCallbackURL: "/welcome" }),
+      ),
+    ).toBe("/dashboard");
     expect((await getSession(returning))?.user.id).toBe(session!.user.id);
     expect(await app.db.selectFrom("user").select("id").where("email", "=", person.email).execute()).toHaveLength(1);
   });
@@ -136,14 +162,18 @@ describe("social sign-in through the development identity provider", () => {
     expect(await getSession(client)).toBeNull();
     const user = await userByEmail(person.email);
     expect(Boolean(user?.emailVerified)).toBe(false);
-    const mail = await readLatestMail(app, person.email, (candidate) => candidate.subject.startsWith("Verify your e-mail"));
+    const mail = await readLatestMail(app, person.email, (candidate) =>
+      candidate.subject.startsWith("Verify your e-mail"),
+    );
     expect(mail.text).toContain("/api/auth/verify-email?token=");
   });
 
   it("answers two simultaneous first sign-ins of the same identity with redirects, and one account", async () => {
     const person = identity();
     const browsers = [createClient(app), createClient(app)];
-    const callbacks = await Promise.all(browsers.map(async (client) => authorizeAtDevProvider(client, await startDevSignIn(client), person)));
+    const callbacks = await Promise.all(
+      browsers.map(async (client) => authorizeAtDevProvider(client, await startDevSignIn(client), person)),
+    );
     const answers = await Promise.all(browsers.map((client, index) => visitCallback(client, callbacks[index]!)));
     for (const answer of answers) expect(answer.status).toBe(302);
     expect(answers.map((answer) => locationOf(answer))).toContain("/");
@@ -162,7 +192,9 @@ describe("social sign-in through the development identity provider", () => {
     it("refuses when the provider does not vouch for the e-mail, and leaves the account as it was", async () => {
       const owner = await createVerifiedUser(app);
       const client = createClient(app);
-      expect(errorOf(await signInWithDevProvider(client, identity({ email: owner.email, emailVerified: false })))).toBe("account_not_linked");
+      expect(errorOf(await signInWithDevProvider(client, identity({ email: owner.email, emailVerified: false })))).toBe(
+        "account_not_linked",
+      );
       expect(await getSession(client)).toBeNull();
       expect((await accountsOf(owner.id)).map((account) => account.providerId)).toEqual(["credential"]);
     });
@@ -181,7 +213,9 @@ describe("social sign-in through the development identity provider", () => {
 
     it("never marks an e-mail verified on the word of a provider that did not verify it", async () => {
       const { input, userId } = await signUp(app);
-      expect(errorOf(await signInWithDevProvider(createClient(app), identity({ email: input.email, emailVerified: false })))).toBe("account_not_linked");
+      expect(
+        errorOf(await signInWithDevProvider(createClient(app), identity({ email: input.email, emailVerified: false }))),
+      ).toBe("account_not_linked");
       expect(Boolean((await userByEmail(input.email))?.emailVerified)).toBe(false);
       expect((await accountsOf(userId)).map((account) => account.providerId)).toEqual(["credential"]);
     });
@@ -193,7 +227,9 @@ describe("social sign-in through the development identity provider", () => {
       const inTime = createClient(app);
       const inTimeUrl = await startDevSignIn(inTime);
       vi.setSystemTime(Date.now() + 9 * 60_000 + 50_000);
-      expect(locationOf(await visitCallback(inTime, await authorizeAtDevProvider(inTime, inTimeUrl, identity())))).toBe("/");
+      expect(locationOf(await visitCallback(inTime, await authorizeAtDevProvider(inTime, inTimeUrl, identity())))).toBe(
+        "/",
+      );
 
       const late = createClient(app);
       const lateUrl = await startDevSignIn(late);
@@ -238,7 +274,9 @@ describe("social sign-in through the development identity provider", () => {
       expect(`${refused.origin}${refused.pathname}`).toBe(`${app.config.baseUrl}/api/auth/callback/dev`);
       expect(refused.searchParams.get("error")).toBe("invalid_request");
 
-      const code = new URL(await authorizeAtDevProvider(client, await startDevSignIn(client), identity())).searchParams.get("code")!;
+      const code = new URL(
+        await authorizeAtDevProvider(client, await startDevSignIn(client), identity()),
+      ).searchParams.get("code")!;
       const dev = app.config.socialProviders.find((provider) => provider.id === "dev")!;
       const exchange = await client.request("/dev/oidc/token", {
         method: "POST",
@@ -260,7 +298,11 @@ describe("social sign-in through the development identity provider", () => {
 
     it("ends a sign-in cancelled at the provider on the app's error page", async () => {
       const client = createClient(app);
-      expect(errorOf(await visitCallback(client, await authorizeAtDevProvider(client, await startDevSignIn(client), "cancel")))).toBe("access_denied");
+      expect(
+        errorOf(
+          await visitCallback(client, await authorizeAtDevProvider(client, await startDevSignIn(client), "cancel")),
+        ),
+      ).toBe("access_denied");
     });
   });
 
@@ -272,11 +314,19 @@ describe("social sign-in through the development identity provider", () => {
       ["newUserCallbackURL", "Invalid newUserCallbackURL"],
     ] as const) {
       for (const target of ["https://evil.example/steal", "//evil.example/steal"]) {
-        await expectError(await client.post("/api/auth/sign-in/social", { provider: "dev", callbackURL: "/", [field]: target }), 403, message);
+        await expectError(
+          await client.post("/api/auth/sign-in/social", { provider: "dev", callbackURL: "/", [field]: target }),
+          403,
+          message,
+        );
       }
     }
     const user = await createVerifiedUser(app);
-    await expectError(await user.client.post("/api/auth/link-social", { provider: "dev", callbackURL: "https://evil.example/" }), 403, "Invalid callbackURL");
+    await expectError(
+      await user.client.post("/api/auth/link-social", { provider: "dev", callbackURL: "https://evil.example/" }),
+      403,
+      "Invalid callbackURL",
+    );
   });
 
   it("keeps a banned user out through the provider too", async () => {
@@ -299,7 +349,11 @@ describe("social sign-in through the development identity provider", () => {
     const linkDev = async (client: TestClient, person: DevIdentityInput) =>
       visitCallback(
         client,
-        await authorizeAtDevProvider(client, await startDevSignIn(client, { callbackURL: "/account/sign-in-methods" }, "/api/auth/link-social"), person),
+        await authorizeAtDevProvider(
+          client,
+          await startDevSignIn(client, { callbackURL: "/account/sign-in-methods" }, "/api/auth/link-social"),
+          person,
+        ),
       );
 
     it("links the provider to a signed-in account, lists it with the provider's e-mail, and unlinks it while a password remains", async () => {
@@ -307,19 +361,30 @@ describe("social sign-in through the development identity provider", () => {
       expect(locationOf(await linkDev(user.client, identity({ email: user.email })))).toBe("/account/sign-in-methods");
       const listed = await user.client.get("/api/auth/list-accounts");
       expect(listed.status).toBe(200);
-      const dev = (listed.data as Array<{ id: string; providerId: string; email: string | null }>).find((account) => account.providerId === "dev");
+      const dev = (listed.data as Array<{ id: string; providerId: string; email: string | null }>).find(
+        (account) => account.providerId === "dev",
+      );
       expect(dev?.email).toBe(user.email);
 
       expect((await user.client.post("/api/auth/unlink-account", { accountId: dev!.id })).status).toBe(200);
-      const remaining = (await user.client.get("/api/auth/list-accounts")).data as Array<{ id: string; providerId: string }>;
+      const remaining = (await user.client.get("/api/auth/list-accounts")).data as Array<{
+        id: string;
+        providerId: string;
+      }>;
       expect(remaining.map((account) => account.providerId)).toEqual(["credential"]);
-      await expectError(await user.client.post("/api/auth/unlink-account", { accountId: remaining[0]!.id }), 400, "You can't unlink your last account");
+      await expectError(
+        await user.client.post("/api/auth/unlink-account", { accountId: remaining[0]!.id }),
+        400,
+        "You can't unlink your last account",
+      );
     });
 
     it("refuses to link an identity with another e-mail or an unverified one, one identity after the other in the same browser", async () => {
       const user = await createVerifiedUser(app);
       expect(errorOf(await linkDev(user.client, identity()))).toBe("email_does_not_match");
-      expect(errorOf(await linkDev(user.client, identity({ email: user.email, emailVerified: false })))).toBe("unable_to_link_account");
+      expect(errorOf(await linkDev(user.client, identity({ email: user.email, emailVerified: false })))).toBe(
+        "unable_to_link_account",
+      );
       expect((await accountsOf(user.id)).map((account) => account.providerId)).toEqual(["credential"]);
       expect(locationOf(await linkDev(user.client, identity({ email: user.email })))).toBe("/account/sign-in-methods");
     });
@@ -329,11 +394,19 @@ describe("social sign-in through the development identity provider", () => {
       const client = createClient(app);
       await signInWithDevProvider(client, person);
       const withPassword = await createVerifiedUser(app);
-      await expectError(await withPassword.client.post("/api/auth/delete-user", {}), 400, "Enter your password to delete your account");
+      await expectError(
+        await withPassword.client.post("/api/auth/delete-user", {}),
+        400,
+        "Enter your password to delete your account",
+      );
 
       vi.useFakeTimers({ toFake: ["Date"] });
       vi.setSystemTime(Date.now() + 24 * 60 * 60_000 + 60_000);
-      await expectError(await client.post("/api/auth/delete-user", {}), 400, "Session expired. Re-authenticate to perform this action.");
+      await expectError(
+        await client.post("/api/auth/delete-user", {}),
+        400,
+        "Session expired. Re-authenticate to perform this action.",
+      );
       vi.useRealTimers();
       expect((await client.post("/api/auth/delete-user", {})).status).toBe(200);
       expect(await userByEmail(person.email)).toBeUndefined();
@@ -344,13 +417,22 @@ describe("social sign-in through the development identity provider", () => {
       const client = createClient(app);
       await signInWithDevProvider(client, person);
       const userId = (await getSession(client))!.user.id;
-      expect((await client.post("/api/auth/request-password-reset", { email: person.email, redirectTo: "/reset-password" })).status).toBe(200);
-      const mail = await readLatestMail(app, person.email, (candidate) => candidate.subject.startsWith("Set a password"));
+      expect(
+        (await client.post("/api/auth/request-password-reset", { email: person.email, redirectTo: "/reset-password" }))
+          .status,
+      ).toBe(200);
+      const mail = await readLatestMail(app, person.email, (candidate) =>
+        candidate.subject.startsWith("Set a password"),
+      );
       const token = extractToken(/https?:\/\/\S+/.exec(mail.text)![0]);
       const password = buildUser().password;
-      expect((await createClient(app).post("/api/auth/reset-password", { newPassword: password, token })).status).toBe(200);
+      expect((await createClient(app).post("/api/auth/reset-password", { newPassword: password, token })).status).toBe(
+        200,
+      );
       expect((await accountsOf(userId)).map((account) => account.providerId)).toEqual(["credential", "dev"]);
-      expect((await createClient(app).post("/api/auth/sign-in/email", { email: person.email, password })).status).toBe(200);
+      expect((await createClient(app).post("/api/auth/sign-in/email", { email: person.email, password })).status).toBe(
+        200,
+      );
     });
   });
 });
@@ -372,11 +454,20 @@ describe("social sign-in through any OpenID Connect provider (OIDC_ISSUER)", () 
     closeProvider = () => server.close();
     app = await createTestApp({
       listen: true,
-      env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: "acme-app", OIDC_CLIENT_SECRET: "acme-secret", OIDC_NAME: "Acme SSO" },
+      env: {
+        OIDC_ISSUER: issuer,
+        OIDC_CLIENT_ID: "acme-app",
+        OIDC_CLIENT_SECRET: "acme-secret",
+        OIDC_NAME: "Acme SSO",
+      },
     });
     const devIdentity = await createDevIdentityProvider({
       issuer,
-      client: { clientId: "acme-app", clientSecret: "acme-secret", redirectUri: `${app.config.baseUrl}/api/auth/callback/oidc` },
+      client: {
+        clientId: "acme-app",
+        clientSecret: "acme-secret",
+        redirectUri: `${app.config.baseUrl}/api/auth/callback/oidc`,
+      },
       signInUrl: `${app.config.baseUrl}/sign-in`,
       cookieSecret: "acme-cookie-secret",
       logger: createLogger("silent"),
@@ -396,9 +487,13 @@ describe("social sign-in through any OpenID Connect provider (OIDC_ISSUER)", () 
     expect(locationOf(await signInWithDevProvider(client, person, { provider: "oidc" }))).toBe("/");
     const session = await getSession(client);
     expect(session?.user).toMatchObject({ email: person.email, emailVerified: true });
-    expect(await app.db.selectFrom("account").select(["providerId", "email"]).where("userId", "=", session!.user.id).execute()).toEqual([
-      { providerId: "oidc", email: person.email },
-    ]);
+    expect(
+      await app.db
+        .selectFrom("account")
+        .select(["providerId", "email"])
+        .where("userId", "=", session!.user.id)
+        .execute(),
+    ).toEqual([{ providerId: "oidc", email: person.email }]);
   });
 });
 
@@ -407,7 +502,9 @@ describe("a configured OpenID Connect provider that does not answer", () => {
 
   beforeAll(async () => {
     // Nothing listens on the discard port: discovery fails at start and again on each try.
-    app = await createTestApp({ env: { OIDC_ISSUER: "http://127.0.0.1:9", OIDC_CLIENT_ID: "acme-app", OIDC_CLIENT_SECRET: "acme-secret" } });
+    app = await createTestApp({
+      env: { OIDC_ISSUER: "http://127.0.0.1:9", OIDC_CLIENT_ID: "acme-app", OIDC_CLIENT_SECRET: "acme-secret" },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -420,7 +517,11 @@ describe("a configured OpenID Connect provider that does not answer", () => {
       503,
       "The sign-in provider does not answer. Try again in a moment, or sign in another way.",
     );
-    await expectError(await client.post("/api/auth/sign-in/social", { provider: "nope", callbackURL: "/" }), 404, "Provider not found");
+    await expectError(
+      await client.post("/api/auth/sign-in/social", { provider: "nope", callbackURL: "/" }),
+      404,
+      "Provider not found",
+    );
   });
 });
 
@@ -439,7 +540,10 @@ describe("social sign-in through GitHub and Google", () => {
   });
 
   it("answers with the provider's authorize URL, carrying a state, for a configured provider", async () => {
-    const response = await createClient(withGithub).post("/api/auth/sign-in/social", { provider: "github", callbackURL: "/" });
+    const response = await createClient(withGithub).post("/api/auth/sign-in/social", {
+      provider: "github",
+      callbackURL: "/",
+    });
     expect(response.status).toBe(200);
     expect(response.data.redirect).toBe(true);
     const url = new URL(response.data.url);
@@ -451,8 +555,14 @@ describe("social sign-in through GitHub and Google", () => {
 
   it("refuses a provider that is not configured, and /api/meta lists only configured ones", async () => {
     const client = createClient(withoutProviders);
-    await expectError(await client.post("/api/auth/sign-in/social", { provider: "github", callbackURL: "/" }), 404, "Provider not found");
+    await expectError(
+      await client.post("/api/auth/sign-in/social", { provider: "github", callbackURL: "/" }),
+      404,
+      "Provider not found",
+    );
     expect((await client.get("/api/meta")).data.socialProviders).toEqual([]);
-    expect((await createClient(withGithub).get("/api/meta")).data.socialProviders).toEqual([{ id: "github", name: "GitHub" }]);
+    expect((await createClient(withGithub).get("/api/meta")).data.socialProviders).toEqual([
+      { id: "github", name: "GitHub" },
+    ]);
   });
 });

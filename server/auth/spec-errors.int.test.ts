@@ -24,7 +24,8 @@ afterAll(async () => {
 
 const signUpWith = (username: string) => createClient(app).post("/api/auth/sign-up/email", buildUser({ username }));
 const updateTo = (username: string) => editor.client.post("/api/auth/update-user", { username });
-const signInWith = (username: string, password = "whatever-password") => createClient(app).post("/api/auth/sign-in/username", { username, password });
+const signInWith = (username: string, password = "whatever-password") =>
+  createClient(app).post("/api/auth/sign-in/username", { username, password });
 const checkAvailable = (username: string) => createClient(app).post("/api/auth/is-username-available", { username });
 
 async function expectEditorUsernameUnchanged(): Promise<void> {
@@ -64,7 +65,10 @@ describe.each([
     const input = buildUser({ username });
     const body = await expectError(await createClient(app).post("/api/auth/sign-up/email", input), 422, entry);
     expect(body.code).toBe(code);
-    const signIn = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password });
+    const signIn = await createClient(app).post("/api/auth/sign-in/email", {
+      email: input.email,
+      password: input.password,
+    });
     expect(signIn.status).toBe(401);
   });
 
@@ -142,10 +146,13 @@ describe("'unexpected error'", () => {
 
   test("responses with codes outside the catalogue pass unchanged", async () => {
     const plugin = specErrors();
-    const original = new Response(JSON.stringify({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" }), {
-      status: 401,
-      headers: { "content-type": "application/json" },
-    });
+    const original = new Response(
+      JSON.stringify({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" }),
+      {
+        status: 401,
+        headers: { "content-type": "application/json" },
+      },
+    );
     expect(await plugin.onResponse!(original, {} as never)).toBeUndefined();
   });
 });

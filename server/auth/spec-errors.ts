@@ -23,18 +23,36 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
   INVALID_USERNAME: { status: 422, message: "username is invalid" },
   NO_ACTIVE_ORGANIZATION: { status: 400, message: "no active organization" },
   MEMBER_NOT_FOUND: { status: 400, message: "member not found" },
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: { status: 400, message: "you cannot leave the organization as the only owner" },
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: {
+    status: 400,
+    message: "you cannot leave the organization as the only owner",
+  },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 401, message: "not allowed to delete this member" },
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: { status: 403, message: "not allowed to create a new organization" },
-  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: { status: 403, message: "reached the maximum number of organizations" },
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: {
+    status: 403,
+    message: "not allowed to create a new organization",
+  },
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: {
+    status: 403,
+    message: "reached the maximum number of organizations",
+  },
   ORGANIZATION_ALREADY_EXISTS: { status: 400, message: "organization already exists" },
   ORGANIZATION_NOT_FOUND: { status: 400, message: "organization not found" },
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 400, message: "user is not a member of the organization" },
-  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: { status: 403, message: "not allowed to update or delete the organization" },
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: { status: 403, message: "not allowed to update or delete the organization" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: {
+    status: 403,
+    message: "not allowed to update or delete the organization",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: {
+    status: 403,
+    message: "not allowed to update or delete the organization",
+  },
   TEAM_NOT_FOUND: { status: 400, message: "team not found" },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: { status: 403, message: "not allowed to delete or update teams" },
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: { status: 403, message: "not allowed to delete or update teams" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: {
+    status: 403,
+    message: "not allowed to delete or update teams",
+  },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: { status: 403, message: "not allowed to delete or update teams" },
   UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "unable to remove the last team" },
   ORGANIZATION_SLUG_ALREADY_TAKEN: { status: 400, message: "slug is taken" },
@@ -105,7 +123,10 @@ export function specErrors(): BetterAuthPlugin {
       const headers = new Headers(response.headers);
       headers.delete("content-length");
       return {
-        response: new Response(JSON.stringify({ ...body, message: mapped.message }), { status: mapped.status, headers }),
+        response: new Response(JSON.stringify({ ...body, message: mapped.message }), {
+          status: mapped.status,
+          headers,
+        }),
       };
     },
   };

@@ -5,7 +5,6 @@ import type { UniqueConflict } from "../http/errors";
 export const accountUniqueConflicts: readonly UniqueConflict[] = [
   {
     indexes: ["user_username_key", "user.username"],
-    answer: () =>
-      new DomainError("USERNAME_IS_ALREADY_TAKEN", "Username is already taken. Please try another."),
+    answer: () => new DomainError("USERNAME_IS_ALREADY_TAKEN", "Username is already taken. Please try another."),
   },
 ];

@@ -17,7 +17,9 @@ if (args.length > 1 || args.some((arg) => arg.startsWith("-"))) {
 try {
   const config = loadConfig();
   const backup = await backupDatabase(config.database, args[0] ?? defaultBackupFile(config));
-  process.stdout.write(`Backed up ${describeDatabase(config.database)} to ${backup.file} (${formatBytes(backup.bytes)}).\n`);
+  process.stdout.write(
+    `Backed up ${describeDatabase(config.database)} to ${backup.file} (${formatBytes(backup.bytes)}).\n`,
+  );
 } catch (error) {
   if (!(error instanceof BackupError || error instanceof ConfigError)) throw error;
   process.stderr.write(`${error.message}\n`);

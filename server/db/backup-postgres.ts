@@ -25,9 +25,15 @@ export async function backupPostgres(url: string, destination: string): Promise<
  * migrations applied to it (the rows of its kysely_migration table, read from the archive without a database).
  */
 export async function readPostgresBackup(file: string): Promise<string[]> {
-  const script = await run("pg_restore", ["--data-only", "--table=kysely_migration", "--file=-", file], null, `${file} cannot be read as a pg_dump archive`);
+  const script = await run(
+    "pg_restore",
+    ["--data-only", "--table=kysely_migration", "--file=-", file],
+    null,
+    `${file} cannot be read as a pg_dump archive`,
+  );
   const copy = /^COPY \S+ \([^)]*\) FROM stdin;\n([\s\S]*?)^\\\.$/m.exec(script);
-  if (!copy) throw new BackupError(`${file} is a pg_dump archive but not an Atrium backup (it has no kysely_migration table)`);
+  if (!copy)
+    throw new BackupError(`${file} is a pg_dump archive but not an Atrium backup (it has no kysely_migration table)`);
   return copy[1]!
     .split("\n")
     .filter(Boolean)
@@ -55,7 +61,11 @@ export async function restorePostgres(file: string, url: string): Promise<void> 
       );
     }
   });
-  await run("pg_restore", ["--clean", "--if-exists", "--no-owner", "--single-transaction", `--dbname=${connection.url}`, file], connection);
+  await run(
+    "pg_restore",
+    ["--clean", "--if-exists", "--no-owner", "--single-transaction", `--dbname=${connection.url}`, file],
+    connection,
+  );
   const archived = archivedObjects(await run("pg_restore", ["--list", file], null));
   await withClient(url, (client) => dropObjectsNotIn(client, archived));
 }
@@ -69,7 +79,9 @@ function archivedObjects(list: string): ArchivedObjects {
   const functions = new Set<string>();
   // `215; 1259 16390 TABLE public user postgres`, `270; 1255 16744 FUNCTION public f(integer) postgres`; not the
   // entries of their data or ownership (`TABLE DATA`, `SEQUENCE SET`).
-  for (const match of list.matchAll(/^\d+; \d+ \d+ (TABLE|VIEW|MATERIALIZED VIEW|SEQUENCE|FUNCTION) (\S+) ([^\s(]+)(?:\(.*\))? \S*$/gm)) {
+  for (const match of list.matchAll(
+    /^\d+; \d+ \d+ (TABLE|VIEW|MATERIALIZED VIEW|SEQUENCE|FUNCTION) (\S+) ([^\s(]+)(?:\(.*\))? \S*$/gm,
+  )) {
     const [, type, schema, name] = match as unknown as [string, string, string, string];
     schemas.add(schema);
     (type === "FUNCTION" ? functions : relations).add(`${schema}.${name}`);
@@ -87,10 +99,18 @@ async function dropObjectsNotIn(client: pg.Client, archived: ArchivedObjects): P
          and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('e', 'a', 'i'))`,
       [archived.schemas],
     );
-    const keywords: Record<string, string> = { r: "table", p: "table", v: "view", m: "materialized view", S: "sequence" };
+    const keywords: Record<string, string> = {
+      r: "table",
+      p: "table",
+      v: "view",
+      m: "materialized view",
+      S: "sequence",
+    };
     for (const relation of relations.rows) {
       if (archived.relations.has(`${relation.schema}.${relation.name}`)) continue;
-      await client.query(`drop ${keywords[relation.kind]} if exists ${quote(relation.schema)}.${quote(relation.name)} cascade`);
+      await client.query(
+        `drop ${keywords[relation.kind]} if exists ${quote(relation.schema)}.${quote(relation.name)} cascade`,
+      );
     }
     const functions = await client.query<{ schema: string; name: string; signature: string }>(
       `select n.nspname as schema, p.proname as name, p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -98,12 +118,15 @@ async function dropObjectsNotIn(client: pg.Client, archived: ArchivedObjects): P
       [archived.schemas],
     );
     for (const fn of functions.rows) {
-      if (!archived.functions.has(`${fn.schema}.${fn.name}`)) await client.query(`drop function if exists ${fn.signature} cascade`);
+      if (!archived.functions.has(`${fn.schema}.${fn.name}`))
+        await client.query(`drop function if exists ${fn.signature} cascade`);
     }
     await client.query("commit");
   } catch (error) {
     await client.query("rollback");
-    throw new BackupError(`The backup was restored, but dropping objects it does not have failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BackupError(
+      `The backup was restored, but dropping objects it does not have failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -128,7 +151,9 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   try {
     await client.connect();
   } catch (error) {
-    throw new BackupError(`Cannot connect to ${describePostgres(url)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BackupError(
+      `Cannot connect to ${describePostgres(url)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   try {
     return await use(client);
@@ -141,7 +166,12 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
  * Runs a PostgreSQL client tool and resolves with its standard output; a tool that is missing or fails becomes a
  * BackupError with its error output on one line (`failure` starts the message, the command line by default).
  */
-function run(command: "pg_dump" | "pg_restore", args: string[], connection: Connection | null, failure = `${command} failed`): Promise<string> {
+function run(
+  command: "pg_dump" | "pg_restore",
+  args: string[],
+  connection: Connection | null,
+  failure = `${command} failed`,
+): Promise<string> {
   const env = { ...process.env, ...(connection?.password ? { PGPASSWORD: connection.password } : {}) };
   const redact = (text: string) => (connection?.password ? text.replaceAll(connection.password, "***") : text);
   return new Promise((resolve, reject) => {

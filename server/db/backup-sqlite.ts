@@ -38,10 +38,16 @@ export function readSqliteBackup(file: string): string[] {
   try {
     backup = new SQLite(file, { readonly: true, fileMustExist: true });
     const check = backup.pragma("quick_check", { simple: true });
-    if (check !== "ok") throw new BackupError(`${file} is a damaged SQLite database (${String(check)}): it cannot be restored`);
-    const table = backup.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
-    if (!table) throw new BackupError(`${file} is a SQLite database but not an Atrium backup (it has no kysely_migration table)`);
-    return (backup.prepare("select name from kysely_migration order by name").all() as Array<{ name: string }>).map((row) => row.name);
+    if (check !== "ok")
+      throw new BackupError(`${file} is a damaged SQLite database (${String(check)}): it cannot be restored`);
+    const table = backup
+      .prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'")
+      .get();
+    if (!table)
+      throw new BackupError(`${file} is a SQLite database but not an Atrium backup (it has no kysely_migration table)`);
+    return (backup.prepare("select name from kysely_migration order by name").all() as Array<{ name: string }>).map(
+      (row) => row.name,
+    );
   } catch (error) {
     if (error instanceof BackupError) throw error;
     throw new BackupError(`${file} cannot be read as a SQLite database: ${messageOf(error)}`);
@@ -74,11 +80,14 @@ function assertNotInUse(target: string): void {
   try {
     database = new SQLite(target, { fileMustExist: true, timeout: 1_000 });
     const mode = database.pragma("journal_mode = DELETE", { simple: true });
-    if (mode !== "delete") throw new BackupError(`${target} could not be switched out of ${String(mode)} mode for the restore`);
+    if (mode !== "delete")
+      throw new BackupError(`${target} could not be switched out of ${String(mode)} mode for the restore`);
   } catch (error) {
     if (error instanceof BackupError) throw error;
     if ((error as { code?: string }).code === "SQLITE_BUSY") {
-      throw new BackupError(`${target} is in use by another process (a running server?): stop every server using it, then restore`);
+      throw new BackupError(
+        `${target} is in use by another process (a running server?): stop every server using it, then restore`,
+      );
     }
     throw new BackupError(`${target} cannot be opened for the restore: ${messageOf(error)}`);
   } finally {

@@ -20,7 +20,13 @@ import {
 } from "../test/factories";
 import { createClient, randomIp } from "../test/request";
 import { inheritedEnvironment, startServerProcess, type ServerProcess } from "../test/server-process";
-import { createTestApp, createTestDatabase, testEnvironment, type TestApp, type TestDatabase } from "../test/test-database";
+import {
+  createTestApp,
+  createTestDatabase,
+  testEnvironment,
+  type TestApp,
+  type TestDatabase,
+} from "../test/test-database";
 import { formatBytes } from "./backup";
 import { openDatabase } from "./database";
 import { migrateToLatest, migrations } from "./migrate";
@@ -77,7 +83,12 @@ async function waitUntilUnused(database: TestDatabase): Promise<void> {
     const name = new URL(database.url).pathname.slice(1);
     await waitFor(
       async () =>
-        (await client.query<{ count: number }>("select count(*)::int as count from pg_stat_activity where datname = $1", [name])).rows[0]?.count === 0,
+        (
+          await client.query<{ count: number }>(
+            "select count(*)::int as count from pg_stat_activity where datname = $1",
+            [name],
+          )
+        ).rows[0]?.count === 0,
       { what: `the connections to ${name} to close` },
     );
   } finally {
@@ -123,7 +134,9 @@ describe("npm run db:backup and db:restore", () => {
     const [, target, file, size] = printed as unknown as [string, string, string, string];
     expect(target).toBe(targetOf(database));
     const extension = database.dialect === "sqlite" ? "sqlite" : "dump";
-    expect(file).toMatch(new RegExp(`^${database.dataDir}/backups/atrium-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.${extension}$`));
+    expect(file).toMatch(
+      new RegExp(`^${database.dataDir}/backups/atrium-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.${extension}$`),
+    );
     expect(size).toBe(formatBytes(statSync(file).size));
     // Only the finished file: no partial copy is left beside it.
     expect(readdirSync(path.join(database.dataDir, "backups"))).toEqual([path.basename(file)]);
@@ -131,7 +144,11 @@ describe("npm run db:backup and db:restore", () => {
   });
 
   test("db:backup refuses to overwrite a file and answers bad usage with 2", async () => {
-    expect(await runCli("backup", [backupFile], database)).toEqual({ code: 1, stdout: "", stderr: `${backupFile} already exists: choose another file name\n` });
+    expect(await runCli("backup", [backupFile], database)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `${backupFile} already exists: choose another file name\n`,
+    });
     const usage = { code: 2, stdout: "", stderr: "Usage: npm run db:backup [-- FILE]\n" };
     expect(await runCli("backup", ["one.sqlite", "two.sqlite"], database)).toEqual(usage);
     expect(await runCli("backup", ["--force"], database)).toEqual(usage);
@@ -158,12 +175,18 @@ describe("npm run db:backup and db:restore", () => {
   test("db:restore of a missing, wrong-kind or damaged file fails with one line and changes nothing", async () => {
     const before = await snapshot(app!.db);
     const missing = path.join(database.dataDir, "backups", "missing.sqlite");
-    expect(await runCli("restore", [missing, "--yes"], database)).toEqual({ code: 1, stdout: "", stderr: `No backup file at ${missing}\n` });
+    expect(await runCli("restore", [missing, "--yes"], database)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `No backup file at ${missing}\n`,
+    });
 
     const text = path.join(database.dataDir, "notes.txt");
     writeFileSync(text, "not a backup\n");
     const needed =
-      database.dialect === "sqlite" ? "a SQLite database (DATABASE_URL names a SQLite file)" : "a pg_dump custom-format archive (DATABASE_URL is PostgreSQL)";
+      database.dialect === "sqlite"
+        ? "a SQLite database (DATABASE_URL names a SQLite file)"
+        : "a pg_dump custom-format archive (DATABASE_URL is PostgreSQL)";
     expect(await runCli("restore", [text, "--yes"], database)).toEqual({
       code: 1,
       stdout: "",
@@ -171,7 +194,10 @@ describe("npm run db:backup and db:restore", () => {
     });
 
     const otherKind = path.join(database.dataDir, "other-kind");
-    writeFileSync(otherKind, database.dialect === "sqlite" ? "PGDMP\u0001\u000e\u0000" : "SQLite format 3\u0000 and more");
+    writeFileSync(
+      otherKind,
+      database.dialect === "sqlite" ? "PGDMP\u0001\u000e\u0000" : "SQLite format 3\u0000 and more",
+    );
     const found = database.dialect === "sqlite" ? "a PostgreSQL dump" : "a SQLite database";
     expect(await runCli("restore", [otherKind, "--yes"], database)).toEqual({
       code: 1,
@@ -196,8 +222,14 @@ describe("npm run db:backup and db:restore", () => {
 
   test("db:restore refuses a backup made by a newer version (a migration this one does not know)", async () => {
     const migrationTable = sql.table("kysely_migration");
-    await sql`insert into ${migrationTable} (name, timestamp) values ('9999-from-the-future', ${new Date().toISOString()})`.execute(app!.db);
-    const future = path.join(database.dataDir, "backups", `future.${database.dialect === "sqlite" ? "sqlite" : "dump"}`);
+    await sql`insert into ${migrationTable} (name, timestamp) values ('9999-from-the-future', ${new Date().toISOString()})`.execute(
+      app!.db,
+    );
+    const future = path.join(
+      database.dataDir,
+      "backups",
+      `future.${database.dialect === "sqlite" ? "sqlite" : "dump"}`,
+    );
     expect((await runCli("backup", [future], database)).code).toBe(0);
     await sql`delete from ${migrationTable} where name = '9999-from-the-future'`.execute(app!.db);
     const before = await snapshot(app!.db);
@@ -217,7 +249,9 @@ describe("npm run db:backup and db:restore", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     if (database.dialect === "sqlite") {
-      expect(result.stderr).toBe(`${targetOf(database)} is in use by another process (a running server?): stop every server using it, then restore\n`);
+      expect(result.stderr).toBe(
+        `${targetOf(database)} is in use by another process (a running server?): stop every server using it, then restore\n`,
+      );
     } else {
       expect(result.stderr).toMatch(
         new RegExp(
@@ -244,12 +278,17 @@ describe("npm run db:backup and db:restore", () => {
     restoredApp = await createTestApp({ database });
     expect(await snapshot(restoredApp.db)).toEqual(atBackup);
     await expect(sql`select * from later_table`.execute(restoredApp.db)).rejects.toThrow(/later_table/);
-    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(restoredApp.db);
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+      restoredApp.db,
+    );
     expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations));
 
     const bobAgain = await signInOnNewClient(restoredApp, bob.input);
     expect((await getSession(bobAgain))?.user.email).toBe(bob.email);
-    const carolSignIn = await createClient(restoredApp).post("/api/auth/sign-in/email", { email: carol.email, password: carol.input.password });
+    const carolSignIn = await createClient(restoredApp).post("/api/auth/sign-in/email", {
+      email: carol.email,
+      password: carol.input.password,
+    });
     expect(carolSignIn.status).toBe(401);
   });
 });
@@ -291,7 +330,9 @@ describe("a backup of an older version", () => {
     });
     const restarted = await createTestApp({ database: newer });
     try {
-      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(restarted.db);
+      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+        restarted.db,
+      );
       expect(applied.rows.map((row) => row.name)).toEqual(names);
       const user = await createVerifiedUser(restarted, { label: "After upgrade" });
       expect((await getSession(user.client))?.user.email).toBe(user.email);
@@ -316,7 +357,9 @@ describe("a backup taken while a server process writes", () => {
       await sql`create table backup_padding (id integer primary key, data text not null)`.execute(handle.db);
       await handle.db.transaction().execute(async (trx) => {
         for (let id = 1; id <= PADDING_ROWS; id += 1) {
-          await sql`insert into backup_padding (id, data) values (${id}, ${randomBytes(5_000).toString("hex")})`.execute(trx);
+          await sql`insert into backup_padding (id, data) values (${id}, ${randomBytes(5_000).toString("hex")})`.execute(
+            trx,
+          );
         }
       });
     } finally {
@@ -354,7 +397,11 @@ describe("a backup taken while a server process writes", () => {
     });
     await waitFor(() => signedUp >= 3, { timeoutMs: 30_000, what: "the first sign-ups" });
 
-    const file = path.join(source.dataDir, "backups", `during-writes.${source.dialect === "sqlite" ? "sqlite" : "dump"}`);
+    const file = path.join(
+      source.dataDir,
+      "backups",
+      `during-writes.${source.dialect === "sqlite" ? "sqlite" : "dump"}`,
+    );
     const before = signedUp;
     const backup = await runCli("backup", [file], source);
     const after = signedUp;
@@ -381,7 +428,9 @@ describe("a backup taken while a server process writes", () => {
     try {
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(restored.db);
       expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations));
-      const padding = await sql<{ count: number | string }>`select count(*) as count from backup_padding`.execute(restored.db);
+      const padding = await sql<{ count: number | string }>`select count(*) as count from backup_padding`.execute(
+        restored.db,
+      );
       expect(Number(padding.rows[0]?.count)).toBe(PADDING_ROWS);
       const users = Number(
         (

@@ -25,7 +25,11 @@ export function defaultBackupFile(config: Pick<Config, "dataDir" | "database">, 
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
     .replaceAll(":", "-");
-  return path.join(config.dataDir, "backups", `atrium-${stamp}.${config.database.dialect === "sqlite" ? "sqlite" : "dump"}`);
+  return path.join(
+    config.dataDir,
+    "backups",
+    `atrium-${stamp}.${config.database.dialect === "sqlite" ? "sqlite" : "dump"}`,
+  );
 }
 
 /**
@@ -62,20 +66,30 @@ export type RestoreResult = { file: string; target: string; pending: string[] };
 export async function restoreDatabase(database: DatabaseConfig, file: string): Promise<RestoreResult> {
   const source = path.resolve(file);
   if (!existsSync(source) || !statSync(source).isFile()) throw new BackupError(`No backup file at ${source}`);
-  if (database.dialect === "sqlite" && source === path.resolve(database.file)) throw new BackupError(`${source} is the database itself, not a backup of it`);
+  if (database.dialect === "sqlite" && source === path.resolve(database.file))
+    throw new BackupError(`${source} is the database itself, not a backup of it`);
   const kind = fileKind(source);
   const expected = database.dialect === "sqlite" ? "sqlite" : "postgres";
   if (kind !== expected) {
-    const found = kind === "sqlite" ? "a SQLite database" : kind === "postgres" ? "a PostgreSQL dump" : "neither a SQLite database nor a PostgreSQL dump";
+    const found =
+      kind === "sqlite"
+        ? "a SQLite database"
+        : kind === "postgres"
+          ? "a PostgreSQL dump"
+          : "neither a SQLite database nor a PostgreSQL dump";
     const wanted =
-      expected === "sqlite" ? "a SQLite database (DATABASE_URL names a SQLite file)" : "a pg_dump custom-format archive (DATABASE_URL is PostgreSQL)";
+      expected === "sqlite"
+        ? "a SQLite database (DATABASE_URL names a SQLite file)"
+        : "a pg_dump custom-format archive (DATABASE_URL is PostgreSQL)";
     throw new BackupError(`${source} is ${found}; restoring needs ${wanted}`);
   }
   const applied = database.dialect === "sqlite" ? readSqliteBackup(source) : await readPostgresBackup(source);
   const known = Object.keys(migrations);
   const unknown = applied.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    throw new BackupError(`${source} was made by a newer version of Atrium (migrations ${unknown.join(", ")} are unknown here): restore it with that version`);
+    throw new BackupError(
+      `${source} was made by a newer version of Atrium (migrations ${unknown.join(", ")} are unknown here): restore it with that version`,
+    );
   }
   if (database.dialect === "sqlite") await restoreSqlite(source, database.file);
   else await restorePostgres(source, database.url);

@@ -35,18 +35,24 @@ function isMethod(object: object, property: string | symbol): boolean {
   return false;
 }
 
-function rememberingTransaction(db: Kysely<Database>, builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
+function rememberingTransaction(
+  db: Kysely<Database>,
+  builder: TransactionBuilder<Database>,
+): TransactionBuilder<Database> {
   return new Proxy(builder, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (property === "execute") {
-        return <T>(callback: (trx: Transaction<Database>) => Promise<T>) => target.execute((trx) => openTransaction.run({ db, trx }, () => callback(trx)));
+        return <T>(callback: (trx: Transaction<Database>) => Promise<T>) =>
+          target.execute((trx) => openTransaction.run({ db, trx }, () => callback(trx)));
       }
       // setIsolationLevel() and its kind answer a new builder: it remembers as well.
       return (...args: unknown[]) => {
         const result: unknown = value.apply(target, args);
-        return result instanceof TransactionBuilder ? rememberingTransaction(db, result as TransactionBuilder<Database>) : result;
+        return result instanceof TransactionBuilder
+          ? rememberingTransaction(db, result as TransactionBuilder<Database>)
+          : result;
       };
     },
   });
@@ -64,7 +70,9 @@ export async function currentDatabase(db: Kysely<Database>): Promise<Kysely<Data
   if (open && open.db === (wrapped.get(db) ?? db)) return open.trx;
   const betterAuthStore = (await getCurrentDBAdapterAsyncLocalStorage()).getStore();
   if (betterAuthStore?.isTransactionActive) {
-    throw new Error("better-auth runs a transaction on a database the app cannot see: give it shareTransactions(db) as its database");
+    throw new Error(
+      "better-auth runs a transaction on a database the app cannot see: give it shareTransactions(db) as its database",
+    );
   }
   return db;
 }

@@ -21,7 +21,10 @@ export type DatabaseHandle = {
 };
 
 /** Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. `onQuery` sees each statement's SQL (the query-budget tests count them). */
-export function openDatabase(database: Config["database"], options: { onQuery?: (sql: string) => void } = {}): DatabaseHandle {
+export function openDatabase(
+  database: Config["database"],
+  options: { onQuery?: (sql: string) => void } = {},
+): DatabaseHandle {
   const { onQuery } = options;
   const log = onQuery ? (event: LogEvent) => onQuery(event.query.sql) : undefined;
   if (database.dialect === "postgres") {
@@ -56,7 +59,12 @@ export function openDatabase(database: Config["database"], options: { onQuery?: 
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
-  return { db, dialect: "sqlite", ping: () => sql`select 1`.execute(db).then(() => undefined), close: () => db.destroy() };
+  return {
+    db,
+    dialect: "sqlite",
+    ping: () => sql`select 1`.execute(db).then(() => undefined),
+    close: () => db.destroy(),
+  };
 }
 
 /** Distinct statements kept compiled; the app issues a few hundred shapes. */

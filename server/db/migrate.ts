@@ -1,4 +1,12 @@
-import { Migrator, SqliteAdapter, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from "kysely";
+import {
+  Migrator,
+  SqliteAdapter,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from "kysely";
 import * as auth from "./migrations/0001-auth";
 import * as mail from "./migrations/0002-mail";
 import * as organizations from "./migrations/0003-organizations";
@@ -44,16 +52,24 @@ const SQLITE_MIGRATION_WAIT_MS = 120_000;
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   const migrate = (on: Kysely<any>) => new Migrator({ db: on, provider }).migrateToLatest();
-  const { error, results } = db.getExecutor().adapter instanceof SqliteAdapter ? await migrateSqlite(db, migrate) : await migrate(db);
+  const { error, results } =
+    db.getExecutor().adapter instanceof SqliteAdapter ? await migrateSqlite(db, migrate) : await migrate(db);
   const failed = results?.find((result) => result.status === "Error");
   if (error) {
-    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `Migration ${failed?.migrationName ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   return (results ?? []).map((result) => result.migrationName);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
-async function migrateSqlite(db: Kysely<any>, migrate: (on: Kysely<any>) => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+/* eslint-disable @typescript-eslint/no-explicit-any -- as above */
+async function migrateSqlite(
+  db: Kysely<any>,
+  migrate: (on: Kysely<any>) => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   return db.connection().execute(async (connection) => {
     const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
     // busy_timeout makes each attempt wait a few seconds for the lock; a longer run of another process outlasts it.

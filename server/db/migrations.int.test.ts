@@ -54,8 +54,19 @@ describe("checked-in migrations", () => {
         banExpires: null,
       })
       .execute();
-    await db.insertInto("organization").values({ id: "o1", name: "O", slug: "o-1", createdAt: now, logo: null, metadata: null }).execute();
-    await db.insertInto("member").values({ id: "m1", organizationId: "o1", userId: "u1", role: "owner", createdAt: now }).execute();
-    await expect(db.insertInto("member").values({ id: "m2", organizationId: "o1", userId: "u1", role: "member", createdAt: now }).execute()).rejects.toThrow();
+    await db
+      .insertInto("organization")
+      .values({ id: "o1", name: "O", slug: "o-1", createdAt: now, logo: null, metadata: null })
+      .execute();
+    await db
+      .insertInto("member")
+      .values({ id: "m1", organizationId: "o1", userId: "u1", role: "owner", createdAt: now })
+      .execute();
+    await expect(
+      db
+        .insertInto("member")
+        .values({ id: "m2", organizationId: "o1", userId: "u1", role: "member", createdAt: now })
+        .execute(),
+    ).rejects.toThrow();
   });
 });

@@ -64,23 +64,30 @@ describe("query budgets of the reads every page makes", () => {
     ["get-session", () => "/api/auth/get-session", 4],
     ["organization/list", () => "/api/auth/organization/list", 6],
     ["organization/get-active-member", () => "/api/auth/organization/get-active-member", 6],
-    ["the members list", (organizationId) => `/api/organizations/${organizationId}/members?search=&offset=0&limit=20`, 7],
+    [
+      "the members list",
+      (organizationId) => `/api/organizations/${organizationId}/members?search=&offset=0&limit=20`,
+      7,
+    ],
   ];
 
-  test.each(coldBudgets)("%s: at most its budget of statements on the first two reads, none after", async (_name, pathOf, budget) => {
-    const path = pathOf(organization.id);
-    const client: TestClient = await signInOnNewClient(app, member.input);
-    // The active organization belongs to the session: a new one has none until it is set.
-    await client.post("/api/auth/organization/set-active", { organizationId: organization.id });
-    await pollNow();
-    for (const extra of [0, 2]) {
-      const cold = await statementsOf(() => client.get(path));
-      expect(cold.length, cold.join("\n")).toBeGreaterThan(0);
-      expect(cold.length, cold.join("\n")).toBeLessThanOrEqual(budget + extra);
-    }
-    expect(await statementsOf(() => client.get(path))).toEqual([]);
-    expect(await statementsOf(() => client.get(path))).toEqual([]);
-  });
+  test.each(coldBudgets)(
+    "%s: at most its budget of statements on the first two reads, none after",
+    async (_name, pathOf, budget) => {
+      const path = pathOf(organization.id);
+      const client: TestClient = await signInOnNewClient(app, member.input);
+      // The active organization belongs to the session: a new one has none until it is set.
+      await client.post("/api/auth/organization/set-active", { organizationId: organization.id });
+      await pollNow();
+      for (const extra of [0, 2]) {
+        const cold = await statementsOf(() => client.get(path));
+        expect(cold.length, cold.join("\n")).toBeGreaterThan(0);
+        expect(cold.length, cold.join("\n")).toBeLessThanOrEqual(budget + extra);
+      }
+      expect(await statementsOf(() => client.get(path))).toEqual([]);
+      expect(await statementsOf(() => client.get(path))).toEqual([]);
+    },
+  );
 });
 
 describe("freshness", () => {
@@ -179,9 +186,9 @@ describe("the change feed reader", () => {
     const applied: string[][] = [];
     const reader = createFeedReader(app.db, (tags) => applied.push(tags));
     await reader.read(0); // finds where the feed ends
-    const [{ last }] = (await sql<{ last: number | string }>`select coalesce(max(id), 0) as last from cache_invalidation`.execute(app.db)).rows as [
-      { last: number | string },
-    ];
+    const [{ last }] = (
+      await sql<{ last: number | string }>`select coalesce(max(id), 0) as last from cache_invalidation`.execute(app.db)
+    ).rows as [{ last: number | string }];
     const base = Number(last);
     const insert = (offset: number, userId: string) =>
       app.db
@@ -218,6 +225,7 @@ describe("the change feed reader", () => {
     expect(applied.at(-1)).toEqual(["user:u8"]);
     expect(applied.flat()).toEqual(["user:u1", "user:u3", "user:u2", "user:u4", "user:u6", "user:u7", "user:u8"]);
     // The ids above were chosen by hand: PostgreSQL's sequence must move past them for the triggers' next rows.
-    if (app.dialect === "postgres") await sql`select setval(pg_get_serial_sequence('cache_invalidation', 'id'), ${base + 8})`.execute(app.db);
+    if (app.dialect === "postgres")
+      await sql`select setval(pg_get_serial_sequence('cache_invalidation', 'id'), ${base + 8})`.execute(app.db);
   });
 });

@@ -110,7 +110,10 @@ export function createReadCache(db: Kysely<Database>, options: ReadCacheOptions)
       isFailing = false;
     } catch (error) {
       lastCurrentAt = Number.NEGATIVE_INFINITY;
-      if (!isFailing) logger.warn("read cache: reading the change feed failed; every read goes to the database until it answers", { error: String(error) });
+      if (!isFailing)
+        logger.warn("read cache: reading the change feed failed; every read goes to the database until it answers", {
+          error: String(error),
+        });
       isFailing = true;
       throw error;
     }
@@ -139,7 +142,9 @@ export function createReadCache(db: Kysely<Database>, options: ReadCacheOptions)
     await catchUp().catch(() => undefined);
     if (now() - lastPurgeAt >= PURGE_EVERY_MS) {
       lastPurgeAt = now();
-      await feed.purge().catch((error: unknown) => logger.warn("read cache: purging old change rows failed", { error: String(error) }));
+      await feed
+        .purge()
+        .catch((error: unknown) => logger.warn("read cache: purging old change rows failed", { error: String(error) }));
     }
     if (!isStopped) timer = setTimeout(tick, POLL_EVERY_MS).unref();
   };
@@ -158,7 +163,11 @@ export function createReadCache(db: Kysely<Database>, options: ReadCacheOptions)
     set(key, value, entry, ticket) {
       const expiresAt = Math.min(entry.expiresAt ?? Number.POSITIVE_INFINITY, now() + MAX_AGE_MS);
       if (ticket === undefined || ticket !== feed.generation || !isCurrent() || expiresAt <= now()) return;
-      entries.set(key, { value, tags: entry.tags, expiresAt }, { size: key.length + (entry.bytes ?? SMALL_ENTRY_BYTES) });
+      entries.set(
+        key,
+        { value, tags: entry.tags, expiresAt },
+        { size: key.length + (entry.bytes ?? SMALL_ENTRY_BYTES) },
+      );
       for (const tag of entry.tags) {
         const keys = keysByTag.get(tag) ?? new Set<string>();
         keys.add(key);

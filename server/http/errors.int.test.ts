@@ -3,7 +3,14 @@ import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAppErrorHandler } from "../app-errors";
 import type { Logger } from "../logger";
-import { addMember, buildUser, createOrganizationWithOwner, createVerifiedUser, uniqueSlug, type TestUser } from "../test/factories";
+import {
+  addMember,
+  buildUser,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  uniqueSlug,
+  type TestUser,
+} from "../test/factories";
 import { createClient, readJson, type TestResponse } from "../test/request";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createTestApp, type TestApp } from "../test/test-database";
@@ -15,7 +22,11 @@ import { createTestApp, type TestApp } from "../test/test-database";
  */
 
 const RACERS = 8;
-const GENERIC_500 = { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again.", requestId: expect.any(String) };
+const GENERIC_500 = {
+  code: "INTERNAL_ERROR",
+  message: "Something went wrong on our side. Please try again.",
+  requestId: expect.any(String),
+};
 
 type Answer = { status: number; message?: string };
 
@@ -56,17 +67,25 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
     const slug = uniqueSlug("race");
     const loser = { status: 400, message: "organization already exists" };
 
-    const responses = await race((index) => owner.client.post("/api/auth/organization/create", { name: `Race ${index}`, slug }));
+    const responses = await race((index) =>
+      owner.client.post("/api/auth/organization/create", { name: `Race ${index}`, slug }),
+    );
 
     expectOneWinner(responses, loser);
     expect(answerOf(await owner.client.post("/api/auth/organization/create", { name: "Again", slug }))).toEqual(loser);
     const organizations = await server.db.selectFrom("organization").select("id").where("slug", "=", slug).execute();
     expect(organizations).toHaveLength(1);
     const organizationId = organizations[0]!.id;
-    expect(await server.db.selectFrom("member").select(["userId", "role"]).where("organizationId", "=", organizationId).execute()).toEqual([
-      { userId: owner.id, role: "owner" },
-    ]);
-    expect(await server.db.selectFrom("team").select("id").where("organizationId", "=", organizationId).execute()).toHaveLength(1);
+    expect(
+      await server.db
+        .selectFrom("member")
+        .select(["userId", "role"])
+        .where("organizationId", "=", organizationId)
+        .execute(),
+    ).toEqual([{ userId: owner.id, role: "owner" }]);
+    expect(
+      await server.db.selectFrom("team").select("id").where("organizationId", "=", organizationId).execute(),
+    ).toHaveLength(1);
     const ownerless = await server.db
       .selectFrom("organization")
       .leftJoin("member", "member.organizationId", "organization.id")
@@ -80,21 +99,32 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
     const owner = await createVerifiedUser(server, { label: "racing-inviter" });
     const { id: organizationId } = await createOrganizationWithOwner(owner);
     const email = `invitee.${uniqueSlug()}@example.test`;
-    const invite = () => owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId });
+    const invite = () =>
+      owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId });
     const loser = { status: 400, message: "User is already invited to this organization" };
 
     expectOneWinner(await race(invite), loser);
     expect(answerOf(await invite())).toEqual(loser);
-    const pending = await server.db.selectFrom("invitation").select("id").where("organizationId", "=", organizationId).where("email", "=", email).execute();
+    const pending = await server.db
+      .selectFrom("invitation")
+      .select("id")
+      .where("organizationId", "=", organizationId)
+      .where("email", "=", email)
+      .execute();
     expect(pending).toHaveLength(1);
-    expect(await server.db.selectFrom("mail_outbox").select("id").where("to_address", "=", email).execute()).toHaveLength(1);
+    expect(
+      await server.db.selectFrom("mail_outbox").select("id").where("to_address", "=", email).execute(),
+    ).toHaveLength(1);
   });
 
   it("concurrent updates to the same slug: one, the rest 400 'slug is taken'", async () => {
     const owner = await createVerifiedUser(server, { label: "racing-renamer" });
-    const organizations = await Promise.all(Array.from({ length: RACERS + 1 }, (_, index) => createOrganizationWithOwner(owner, `Renamed ${index}`)));
+    const organizations = await Promise.all(
+      Array.from({ length: RACERS + 1 }, (_, index) => createOrganizationWithOwner(owner, `Renamed ${index}`)),
+    );
     const slug = uniqueSlug("renamed");
-    const rename = (index: number) => owner.client.post("/api/auth/organization/update", { organizationId: organizations[index]!.id, data: { slug } });
+    const rename = (index: number) =>
+      owner.client.post("/api/auth/organization/update", { organizationId: organizations[index]!.id, data: { slug } });
     const loser = { status: 400, message: "slug is taken" };
 
     expectOneWinner(await race(rename), loser);
@@ -108,7 +138,11 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
     const user = await createVerifiedUser(server, { label: "racing-team-member" });
     await addMember(owner, organization.id, user);
     const add = () =>
-      owner.client.post("/api/auth/organization/add-team-member", { teamId: organization.defaultTeamId, userId: user.id, organizationId: organization.id });
+      owner.client.post("/api/auth/organization/add-team-member", {
+        teamId: organization.defaultTeamId,
+        userId: user.id,
+        organizationId: organization.id,
+      });
 
     const responses = await race(add);
 
@@ -117,10 +151,23 @@ describe("concurrent duplicates answer what the sequential duplicate answers, ne
     expect(responses.map((response) => ({ status: response.status, id: response.data?.id }))).toEqual(
       responses.map(() => ({ status: 200, id: repeat.data.id })),
     );
-    const rows = await server.db.selectFrom("teamMember").select("id").where("teamId", "=", organization.defaultTeamId).where("userId", "=", user.id).execute();
+    const rows = await server.db
+      .selectFrom("teamMember")
+      .select("id")
+      .where("teamId", "=", organization.defaultTeamId)
+      .where("userId", "=", user.id)
+      .execute();
     expect(rows).toEqual([{ id: repeat.data.id }]);
-    const team = await server.db.selectFrom("team").select("memberCount").where("id", "=", organization.defaultTeamId).executeTakeFirstOrThrow();
-    const members = await server.db.selectFrom("teamMember").select("id").where("teamId", "=", organization.defaultTeamId).execute();
+    const team = await server.db
+      .selectFrom("team")
+      .select("memberCount")
+      .where("id", "=", organization.defaultTeamId)
+      .executeTakeFirstOrThrow();
+    const members = await server.db
+      .selectFrom("teamMember")
+      .select("id")
+      .where("teamId", "=", organization.defaultTeamId)
+      .execute();
     expect(Number(team.memberCount)).toBe(members.length);
   });
 
@@ -177,11 +224,32 @@ describe("the unique indexes of the conflict table, as this database names them 
       createVerifiedUser(server, { label: "index-outsider" }),
     ]);
     await addMember(owner, organization.id, user);
-    await owner.client.post("/api/auth/organization/add-team-member", { teamId: organization.defaultTeamId, userId: user.id, organizationId: organization.id });
+    await owner.client.post("/api/auth/organization/add-team-member", {
+      teamId: organization.defaultTeamId,
+      userId: user.id,
+      organizationId: organization.id,
+    });
     const email = `pending.${uniqueSlug()}@example.test`;
-    expect((await owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId: organization.id })).status).toBe(200);
-    const copyOf = async (table: "organization" | "invitation" | "teamMember" | "user", where: string, value: string, changes: Record<string, unknown>) => {
-      const row = await server.db.selectFrom(table).selectAll().where(sql.ref(where), "=", value).executeTakeFirstOrThrow();
+    expect(
+      (
+        await owner.client.post("/api/auth/organization/invite-member", {
+          email,
+          role: "member",
+          organizationId: organization.id,
+        })
+      ).status,
+    ).toBe(200);
+    const copyOf = async (
+      table: "organization" | "invitation" | "teamMember" | "user",
+      where: string,
+      value: string,
+      changes: Record<string, unknown>,
+    ) => {
+      const row = await server.db
+        .selectFrom(table)
+        .selectAll()
+        .where(sql.ref(where), "=", value)
+        .executeTakeFirstOrThrow();
       await server.db
         .insertInto(table)
         .values({ ...row, id: `copy-${uniqueSlug()}`, ...changes } as never)
@@ -197,21 +265,46 @@ describe("the unique indexes of the conflict table, as this database names them 
       status: 400,
       body: { code: "ORGANIZATION_SLUG_ALREADY_TAKEN", message: "slug is taken" },
     });
-    expect(await answerFor("/api/auth/organization/invite-member", () => copyOf("invitation", "email", email, {}))).toEqual({
+    expect(
+      await answerFor("/api/auth/organization/invite-member", () => copyOf("invitation", "email", email, {})),
+    ).toEqual({
       status: 400,
-      body: { code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" },
+      body: {
+        code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION",
+        message: "User is already invited to this organization",
+      },
     });
-    const conflict = { status: 409, body: { code: "CONFLICT", message: "The user was added to this team by another request at the same moment." } };
-    expect(await answerFor("/api/auth/organization/add-team-member", () => copyOf("teamMember", "userId", user.id, { membershipKey: null }))).toEqual(conflict);
-    expect(await answerFor("/api/auth/organization/add-team-member", () => copyOf("teamMember", "userId", user.id, { userId: outsider.id }))).toEqual(conflict);
-    const username = (await server.db.selectFrom("user").select("username").where("id", "=", user.id).executeTakeFirstOrThrow()).username!;
-    expect(await answerFor("/api/auth/update-user", () => copyOf("user", "id", user.id, { email: `copy.${uniqueSlug()}@example.test`, username }))).toEqual({
+    const conflict = {
+      status: 409,
+      body: { code: "CONFLICT", message: "The user was added to this team by another request at the same moment." },
+    };
+    expect(
+      await answerFor("/api/auth/organization/add-team-member", () =>
+        copyOf("teamMember", "userId", user.id, { membershipKey: null }),
+      ),
+    ).toEqual(conflict);
+    expect(
+      await answerFor("/api/auth/organization/add-team-member", () =>
+        copyOf("teamMember", "userId", user.id, { userId: outsider.id }),
+      ),
+    ).toEqual(conflict);
+    const username = (
+      await server.db.selectFrom("user").select("username").where("id", "=", user.id).executeTakeFirstOrThrow()
+    ).username!;
+    expect(
+      await answerFor("/api/auth/update-user", () =>
+        copyOf("user", "id", user.id, { email: `copy.${uniqueSlug()}@example.test`, username }),
+      ),
+    ).toEqual({
       status: 422,
       body: { code: "USERNAME_IS_ALREADY_TAKEN", message: "username is already taken. please try another." },
     });
     expect(await answerFor("/api/auth/update-user", () => copyOf("user", "id", user.id, { username: null }))).toEqual({
       status: 409,
-      body: { code: "CONFLICT", message: "Another request changed the same data at the same moment. Please try again." },
+      body: {
+        code: "CONFLICT",
+        message: "Another request changed the same data at the same moment. Please try again.",
+      },
     });
   });
 });
@@ -225,10 +318,15 @@ describe("an unknown error", () => {
   beforeAll(async () => {
     app = await createTestApp({ logger: recordingLogger(lines) });
     owner = await createVerifiedUser(app);
-    const created = await owner.client.post("/api/auth/organization/create", { name: "Broken", slug: uniqueSlug("broken") });
+    const created = await owner.client.post("/api/auth/organization/create", {
+      name: "Broken",
+      slug: uniqueSlug("broken"),
+    });
     organizationId = created.data.id;
     // The invitation table goes missing: every read or write of it fails inside the database driver.
-    await sql`ALTER TABLE ${sql.table("invitation")} RENAME TO ${sql.table("invitation_moved")}`.execute(app.services.database.db);
+    await sql`ALTER TABLE ${sql.table("invitation")} RENAME TO ${sql.table("invitation_moved")}`.execute(
+      app.services.database.db,
+    );
   });
 
   afterEach(() => {
@@ -249,9 +347,16 @@ describe("an unknown error", () => {
     expect(await readJson(response)).toEqual(GENERIC_500);
     expect(errorLines()).toHaveLength(1);
     const [line] = errorLines();
-    expect(line).toMatchObject({ message: "unhandled error", fields: { method: "GET", path: "/api/invitations/some-invitation" } });
+    expect(line).toMatchObject({
+      message: "unhandled error",
+      fields: { method: "GET", path: "/api/invitations/some-invitation" },
+    });
     const error = line!.fields!.error as Record<string, unknown>;
-    expect(error).toMatchObject({ name: expect.any(String), message: expect.stringContaining("invitation"), stack: expect.any(String) });
+    expect(error).toMatchObject({
+      name: expect.any(String),
+      message: expect.stringContaining("invitation"),
+      stack: expect.any(String),
+    });
     expect(error.code).toBe(app.database.dialect === "postgres" ? "42P01" : "SQLITE_ERROR");
     expect(JSON.stringify(lines)).not.toContain("[object Object]");
   });
@@ -260,7 +365,11 @@ describe("an unknown error", () => {
     const consoleError = vi.spyOn(console, "error");
     const email = `secret.${uniqueSlug()}@example.test`;
 
-    const response = await owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId });
+    const response = await owner.client.post("/api/auth/organization/invite-member", {
+      email,
+      role: "member",
+      organizationId,
+    });
 
     expect(response.status).toBe(500);
     expect(await readJson(response)).toEqual(GENERIC_500);

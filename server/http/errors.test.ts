@@ -7,7 +7,10 @@ import { createAppErrorHandler } from "../app-errors";
 import { createDatabaseProbe } from "./errors";
 
 /** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
-async function answer(error: Error, path = "/api/thing"): Promise<{ status: number; body: unknown; lines: LogRecord[] }> {
+async function answer(
+  error: Error,
+  path = "/api/thing",
+): Promise<{ status: number; body: unknown; lines: LogRecord[] }> {
   const lines: LogRecord[] = [];
   const app = new Hono();
   app.onError(createAppErrorHandler(recordingLogger(lines)));
@@ -19,14 +22,22 @@ async function answer(error: Error, path = "/api/thing"): Promise<{ status: numb
 }
 
 const postgresUniqueViolation = (constraint: string) =>
-  Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), { code: "23505", constraint });
-const sqliteUniqueViolation = (columns: string) => Object.assign(new Error(`UNIQUE constraint failed: ${columns}`), { code: "SQLITE_CONSTRAINT_UNIQUE" });
+  Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), {
+    code: "23505",
+    constraint,
+  });
+const sqliteUniqueViolation = (columns: string) =>
+  Object.assign(new Error(`UNIQUE constraint failed: ${columns}`), { code: "SQLITE_CONSTRAINT_UNIQUE" });
 
 describe("a DomainError thrown from an app route or let through by better-auth", () => {
   test("answers its code's status from the catalogue, its message and its details, without logging", async () => {
     const message = "Transfer ownership or delete these organizations first";
     const error = new DomainError("SOLE_OWNER", message, [{ id: "o1" }]);
-    expect(await answer(error)).toEqual({ status: 400, body: { code: "SOLE_OWNER", message, details: [{ id: "o1" }] }, lines: [] });
+    expect(await answer(error)).toEqual({
+      status: 400,
+      body: { code: "SOLE_OWNER", message, details: [{ id: "o1" }] },
+      lines: [],
+    });
   });
 
   test("answers the spec's status and message where the spec catalogues its code", async () => {
@@ -38,7 +49,10 @@ describe("a DomainError thrown from an app route or let through by better-auth",
 
 describe("an APIError thrown from an app route", () => {
   test("answers the spec's status and message where the spec catalogues its code", async () => {
-    const error = APIError.from("BAD_REQUEST", { code: "USERNAME_IS_ALREADY_TAKEN", message: "Username is already taken. Please try another." });
+    const error = APIError.from("BAD_REQUEST", {
+      code: "USERNAME_IS_ALREADY_TAKEN",
+      message: "Username is already taken. Please try another.",
+    });
     expect(await answer(error)).toMatchObject({
       status: 422,
       body: { code: "USERNAME_IS_ALREADY_TAKEN", message: "username is already taken. please try another." },
@@ -47,16 +61,32 @@ describe("an APIError thrown from an app route", () => {
 
   test("answers its own status, code and message otherwise, without logging", async () => {
     const error = new APIError("BAD_REQUEST", { message: "metadata must be an object", code: "INVALID_METADATA" });
-    expect(await answer(error)).toEqual({ status: 400, body: { code: "INVALID_METADATA", message: "metadata must be an object" }, lines: [] });
+    expect(await answer(error)).toEqual({
+      status: 400,
+      body: { code: "INVALID_METADATA", message: "metadata must be an object" },
+      lines: [],
+    });
   });
 
   test("a server-side one is logged with its cause", async () => {
     const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    const error = APIError.from("INTERNAL_SERVER_ERROR", { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" }, { cause });
+    const error = APIError.from(
+      "INTERNAL_SERVER_ERROR",
+      { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" },
+      { cause },
+    );
     const { status, body, lines } = await answer(error);
-    expect({ status, body }).toEqual({ status: 500, body: { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" } });
+    expect({ status, body }).toEqual({
+      status: 500,
+      body: { code: "FAILED_TO_GET_SESSION", message: "Failed to get session" },
+    });
     expect(lines).toMatchObject([
-      { level: "error", fields: { error: { name: "APIError", cause: { message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" } } } },
+      {
+        level: "error",
+        fields: {
+          error: { name: "APIError", cause: { message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" } },
+        },
+      },
     ]);
   });
 });
@@ -79,7 +109,10 @@ describe("a unique violation", () => {
   test("on a composite SQLite index is found by its column list", async () => {
     expect(await answer(sqliteUniqueViolation("invitation.organizationId, invitation.email"))).toMatchObject({
       status: 400,
-      body: { code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION", message: "User is already invited to this organization" },
+      body: {
+        code: "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION",
+        message: "User is already invited to this organization",
+      },
     });
   });
 
@@ -87,10 +120,17 @@ describe("a unique violation", () => {
     const { status, body, lines } = await answer(postgresUniqueViolation("session_token_key"));
     expect({ status, body }).toEqual({
       status: 409,
-      body: { code: "CONFLICT", message: "Another request changed the same data at the same moment. Please try again." },
+      body: {
+        code: "CONFLICT",
+        message: "Another request changed the same data at the same moment. Please try again.",
+      },
     });
     expect(lines).toEqual([
-      { level: "warn", message: "unique violation without a mapped answer", fields: { method: "POST", path: "/api/thing", index: "session_token_key" } },
+      {
+        level: "warn",
+        message: "unique violation without a mapped answer",
+        fields: { method: "POST", path: "/api/thing", index: "session_token_key" },
+      },
     ]);
   });
 });
@@ -101,7 +141,10 @@ describe("an unknown error", () => {
       cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
     });
     const { status, body, lines } = await answer(error);
-    expect({ status, body }).toEqual({ status: 500, body: { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again." } });
+    expect({ status, body }).toEqual({
+      status: 500,
+      body: { code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again." },
+    });
     expect(lines).toMatchObject([
       {
         level: "error",
@@ -109,7 +152,11 @@ describe("an unknown error", () => {
         fields: {
           method: "POST",
           path: "/api/thing",
-          error: { name: "TypeError", message: "Cannot read properties of undefined (reading 'id')", cause: { message: "socket hang up", code: "ECONNRESET" } },
+          error: {
+            name: "TypeError",
+            message: "Cannot read properties of undefined (reading 'id')",
+            cause: { message: "socket hang up", code: "ECONNRESET" },
+          },
         },
       },
     ]);

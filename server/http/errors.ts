@@ -22,7 +22,12 @@ export function errorBody(code: string, message: string, details?: unknown): Err
  */
 export async function withRequestIdInBody(response: Response): Promise<Response> {
   const requestId = currentRequestScope()?.requestId;
-  if (response.status < 400 || requestId === undefined || !/^application\/json/.test(response.headers.get("content-type") ?? "")) return response;
+  if (
+    response.status < 400 ||
+    requestId === undefined ||
+    !/^application\/json/.test(response.headers.get("content-type") ?? "")
+  )
+    return response;
   const body = (await response
     .clone()
     .json()
@@ -30,7 +35,11 @@ export async function withRequestIdInBody(response: Response): Promise<Response>
   if (typeof body !== "object" || body === null || Array.isArray(body) || "requestId" in body) return response;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify({ ...body, requestId }), { status: response.status, statusText: response.statusText, headers });
+  return new Response(JSON.stringify({ ...body, requestId }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 export function errorResponse(c: Context, code: CatalogueCode, message: string, details?: unknown): Response {
@@ -57,7 +66,8 @@ export type ErrorAnswers = Readonly<Record<string, { status: number; message: st
 function violatedUniqueIndex(error: Error): string | undefined {
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
   if (code === "23505" && typeof constraint === "string") return constraint;
-  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1];
+  if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY")
+    return /UNIQUE constraint failed: (.+)$/.exec(error.message)?.[1];
   return undefined;
 }
 
@@ -65,7 +75,10 @@ function violatedUniqueIndex(error: Error): string | undefined {
 function apiErrorResponse(c: Context, error: APIError, answers: ErrorAnswers): Response {
   const code = error.body?.code ?? String(error.status);
   const spec = answers[code];
-  return c.json(errorBody(code, spec?.message ?? error.body?.message ?? error.message), (spec?.status ?? error.statusCode) as 400);
+  return c.json(
+    errorBody(code, spec?.message ?? error.body?.message ?? error.message),
+    (spec?.status ?? error.statusCode) as 400,
+  );
 }
 
 /** How long a probe waits for the database to answer a ping before calling it down. */
@@ -104,8 +117,16 @@ export function createDatabaseProbe(ping: () => Promise<void>, now: () => number
 
 /** The answer to any request that failed while the database does not answer, whatever the driver called it. */
 export function databaseUnavailable(c: Context, logger: Logger, error?: unknown): Response {
-  logger.error("database unavailable", { method: c.req.method, path: c.req.path, ...(error === undefined ? {} : { error: serializeError(error) }) });
-  return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The service is unavailable for a moment. Please try again shortly.");
+  logger.error("database unavailable", {
+    method: c.req.method,
+    path: c.req.path,
+    ...(error === undefined ? {} : { error: serializeError(error) }),
+  });
+  return errorResponse(
+    c,
+    ERROR_CODES.SERVICE_UNAVAILABLE,
+    "The service is unavailable for a moment. Please try again shortly.",
+  );
 }
 
 /**
@@ -138,7 +159,12 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
       return errorResponse(c, error.code, error.message, error.details);
     }
     if (error instanceof HTTPException) {
-      const code = error.status === 413 ? ERROR_CODES.PAYLOAD_TOO_LARGE : error.status === 401 ? ERROR_CODES.UNAUTHORIZED : ERROR_CODES.VALIDATION_ERROR;
+      const code =
+        error.status === 413
+          ? ERROR_CODES.PAYLOAD_TOO_LARGE
+          : error.status === 401
+            ? ERROR_CODES.UNAUTHORIZED
+            : ERROR_CODES.VALIDATION_ERROR;
       return c.json(errorBody(code, error.message || "Bad request"), error.status);
     }
     if (isAPIError(error)) {
@@ -152,7 +178,11 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
       const conflict = uniqueConflicts.find(isConflictFor(index, c.req.path));
       if (conflict) return handle(conflict.answer(), c);
       logger.warn("unique violation without a mapped answer", { method: c.req.method, path: c.req.path, index });
-      return errorResponse(c, ERROR_CODES.CONFLICT, "Another request changed the same data at the same moment. Please try again.");
+      return errorResponse(
+        c,
+        ERROR_CODES.CONFLICT,
+        "Another request changed the same data at the same moment. Please try again.",
+      );
     }
     if (await isDatabasesFailure(error)) return databaseUnavailable(c, logger, error);
     logger.error("unhandled error", { method: c.req.method, path: c.req.path, error: serializeError(error) });
@@ -202,7 +232,9 @@ function forgetReplacedBody(c: Context): void {
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
 }
 
 /** Reads and validates a JSON body: wrong content type, broken JSON and wrong fields are 4xx, never 5xx. */
@@ -222,6 +254,7 @@ export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T):
 
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, describeIssues(result.error), result.error.issues);
+  if (!result.success)
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, describeIssues(result.error), result.error.issues);
   return result.data;
 }

@@ -31,7 +31,10 @@ import { answers, exchange, seedFor } from "../test/fuzz/exchange";
 beforeAll(async () => {
   // The billing sandbox reports its unhandled errors on the console: they belong in the reproduction, not in the test output.
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    serverLog.push({ level: "console.error", message: args.map((arg) => (arg instanceof Error ? `${arg.stack}` : String(arg))).join(" ") });
+    serverLog.push({
+      level: "console.error",
+      message: args.map((arg) => (arg instanceof Error ? `${arg.stack}` : String(arg))).join(" "),
+    });
   });
   await setUpFixtures();
 }, 60_000);
@@ -66,7 +69,17 @@ describe("the fuzzed surface is derived, not listed", () => {
 
   test("both databases' tables are compared, except the few that refused requests legitimately change", () => {
     expect(appTables).toEqual(
-      expect.arrayContaining(["user", "session", "account", "verification", "organization", "member", "invitation", "team", "mail_outbox"]),
+      expect.arrayContaining([
+        "user",
+        "session",
+        "account",
+        "verification",
+        "organization",
+        "member",
+        "invitation",
+        "team",
+        "mail_outbox",
+      ]),
     );
     expect(appTables).toEqual(expect.arrayContaining(Object.keys(UNCOMPARED_TABLES)));
     expect(appTables).toEqual(expect.arrayContaining(Object.keys(UNCOMPARED_COLUMNS)));
@@ -76,7 +89,9 @@ describe("the fuzzed surface is derived, not listed", () => {
 });
 
 describe.each(["better-auth", "app", "sandbox"] as const)("%s endpoints under hostile input", (family) => {
-  test.each(endpoints.filter((endpoint) => endpoint.family === family).map((endpoint) => [endpoint.label, endpoint] as const))(
+  test.each(
+    endpoints.filter((endpoint) => endpoint.family === family).map((endpoint) => [endpoint.label, endpoint] as const),
+  )(
     "%s: never a 5xx, and a refusal changes nothing",
     async (_label, endpoint) => {
       const examples = edgeCases(endpoint).map((request) => [request] as [FuzzRequest]);

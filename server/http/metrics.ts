@@ -186,7 +186,11 @@ export function gatherClusterMetrics(): void {
 }
 
 /** One backlog gauge as a module reads it at scrape time: its name, help text and samples (one per label set). */
-export type BacklogReading = { name: string; help: string; samples: { labels?: Record<string, string>; value: number }[] };
+export type BacklogReading = {
+  name: string;
+  help: string;
+  samples: { labels?: Record<string, string>; value: number }[];
+};
 
 /** A backlog gauge of `samples`. */
 export function gauge(name: string, help: string, samples: BacklogReading["samples"]): BacklogReading {

@@ -83,22 +83,35 @@ describe("request ids", () => {
       expect(response.headers.get("X-Request-Id"), bad).toMatch(UUID);
     }
     const longest = "b".repeat(128);
-    expect((await createClient(app, PROXY).get("/livez", { headers: { "X-Request-Id": longest } })).headers.get("X-Request-Id")).toBe(longest);
+    expect(
+      (await createClient(app, PROXY).get("/livez", { headers: { "X-Request-Id": longest } })).headers.get(
+        "X-Request-Id",
+      ),
+    ).toBe(longest);
   });
 
   test("a log line written while handling a request carries its id, the same as the answer's", async () => {
     const lines: Array<Record<string, unknown>> = [];
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split("\n").filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       return true;
     });
     // X-Forwarded-For from a peer that is not a trusted proxy is ignored with a warning (the first time).
-    const response = await createClient(app).get("/api/still-nothing", { headers: { "X-Forwarded-For": "203.0.113.9" } });
+    const response = await createClient(app).get("/api/still-nothing", {
+      headers: { "X-Forwarded-For": "203.0.113.9" },
+    });
     vi.restoreAllMocks();
     const requestId = response.headers.get("X-Request-Id");
     expect(response.status).toBe(404);
     expect(response.data).toEqual({ code: "NOT_FOUND", message: "No endpoint GET /api/still-nothing", requestId });
-    expect(lines).toEqual([expect.objectContaining({ level: "warn", message: expect.stringMatching(/^X-Forwarded-For from a peer/), requestId })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        message: expect.stringMatching(/^X-Forwarded-For from a peer/),
+        requestId,
+      }),
+    ]);
   });
 
   test("a replayed answer gets its own id and is counted under its route", async () => {
@@ -124,7 +137,12 @@ describe("request ids", () => {
 describe("/metrics", () => {
   test("answers only the bearer of METRICS_TOKEN", async () => {
     const client = createClient(app);
-    for (const authorization of [undefined, "Bearer wrong-token-of-some-length", `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong-token-of-some-length",
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+    ]) {
       const response = await client.get("/metrics", { headers: authorization ? { Authorization: authorization } : {} });
       expect(response.status, authorization).toBe(401);
       expect(response.headers.get("WWW-Authenticate")).toBe('Bearer realm="metrics"');
@@ -140,10 +158,20 @@ describe("/metrics", () => {
   });
 
   test("is not published without METRICS_TOKEN", async () => {
-    const unpublished = createApp({ ...app.services, config: { ...app.config, metricsToken: undefined }, logger: createLogger("silent") });
-    const response = await createClient({ app: unpublished, config: app.config }).get("/metrics", { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const unpublished = createApp({
+      ...app.services,
+      config: { ...app.config, metricsToken: undefined },
+      logger: createLogger("silent"),
+    });
+    const response = await createClient({ app: unpublished, config: app.config }).get("/metrics", {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(response.status).toBe(404);
-    expect(response.data).toEqual({ code: "NOT_FOUND", message: "Not found", requestId: response.headers.get("X-Request-Id") });
+    expect(response.data).toEqual({
+      code: "NOT_FOUND",
+      message: "Not found",
+      requestId: response.headers.get("X-Request-Id"),
+    });
   });
 
   test("counts requests by method, route pattern and status, with their durations", async () => {
@@ -162,7 +190,9 @@ describe("/metrics", () => {
       sampleOf(after, 'http_request_duration_seconds_count{method="GET",route="/livez"}'),
     );
     // The pattern, not the path: one series whatever the organization (here the session guard's, which refused).
-    expect(delta('http_requests_total{method="GET",route="/api/organizations/:organizationId/*",status="401"}')).toBe(1);
+    expect(delta('http_requests_total{method="GET",route="/api/organizations/:organizationId/*",status="401"}')).toBe(
+      1,
+    );
     expect(after).not.toMatch(/route="\/api\/organizations\/[0-9a-f]{8}-/);
     // A method a client invents is counted as OTHER.
     expect(after).not.toContain("BREW");
@@ -175,7 +205,10 @@ describe("/metrics", () => {
     const client = createClient(app, randomIp());
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt += 1) {
-      statuses.push((await client.post("/api/auth/sign-in/email", { email: "nobody@example.test", password: "not-the-password" })).status);
+      statuses.push(
+        (await client.post("/api/auth/sign-in/email", { email: "nobody@example.test", password: "not-the-password" }))
+          .status,
+      );
     }
     expect(statuses).toEqual([...Array.from({ length: 10 }, () => 401), 429]);
     expect(sampleOf(await scrape(), series)).toBe(before + 1);
@@ -250,7 +283,12 @@ describe("health endpoints", () => {
   });
 
   test("/readyz answers 503 naming the shutdown once the process is shutting down; /livez stays 200", async () => {
-    const stopping = createApp({ ...app.services, config: app.config, logger: createLogger("silent"), readiness: { isShuttingDown: () => true } });
+    const stopping = createApp({
+      ...app.services,
+      config: app.config,
+      logger: createLogger("silent"),
+      readiness: { isShuttingDown: () => true },
+    });
     const client = createClient({ app: stopping, config: app.config });
     const ready = await client.get("/readyz");
     expect(ready.status).toBe(503);

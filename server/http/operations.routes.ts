@@ -42,10 +42,24 @@ export function operationsRoutes(deps: OperationsDeps) {
 
   app.get("/readyz", async (c) => {
     if (deps.readiness?.isShuttingDown()) {
-      return c.json({ status: "unavailable", ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The server is shutting down"), notReady: ["shutdown"] }, 503);
+      return c.json(
+        {
+          status: "unavailable",
+          ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The server is shutting down"),
+          notReady: ["shutdown"],
+        },
+        503,
+      );
     }
     if (await deps.isDatabaseDown()) {
-      return c.json({ status: "unavailable", ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The database does not answer"), notReady: ["database"] }, 503);
+      return c.json(
+        {
+          status: "unavailable",
+          ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The database does not answer"),
+          notReady: ["database"],
+        },
+        503,
+      );
     }
     return c.json({ status: "ready" });
   });
@@ -53,7 +67,10 @@ export function operationsRoutes(deps: OperationsDeps) {
   // The same bounded probe as the error handler's, so a database that hangs cannot hang the health check.
   app.get("/healthz", async (c) =>
     (await deps.isDatabaseDown())
-      ? c.json({ status: "unavailable", ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The database does not answer") }, 503)
+      ? c.json(
+          { status: "unavailable", ...errorBody(ERROR_CODES.SERVICE_UNAVAILABLE, "The database does not answer") },
+          503,
+        )
       : c.json({ status: "ok" }),
   );
 

@@ -20,8 +20,12 @@ function capturingLogger(level: "debug" | "info" = "info"): { logger: Logger; li
   const lines: LogLine[] = [];
   const real = createLogger(level);
   const capture = (name: keyof Logger) => (message: string, fields?: Record<string, unknown>) => {
-    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
-    const errorSpy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
+    const spy = vi
+      .spyOn(process.stdout, "write")
+      .mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
+    const errorSpy = vi
+      .spyOn(process.stderr, "write")
+      .mockImplementation((chunk) => (lines.push(JSON.parse(String(chunk)) as LogLine), true));
     try {
       real[name](message, fields);
     } finally {
@@ -29,7 +33,10 @@ function capturingLogger(level: "debug" | "info" = "info"): { logger: Logger; li
       errorSpy.mockRestore();
     }
   };
-  return { logger: { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") }, lines };
+  return {
+    logger: { debug: capture("debug"), info: capture("info"), warn: capture("warn"), error: capture("error") },
+    lines,
+  };
 }
 
 const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
@@ -46,8 +53,17 @@ describe("deeply nested JSON", () => {
   test("is refused with a 400 before any handler, on better-auth's endpoints, the app's own and the billing sandbox", async () => {
     const owner = await createVerifiedUser(app);
     const body = `{"name":"Deep","slug":"deep-org","metadata":${nested(10_000)}}`;
-    for (const path of ["/api/auth/organization/create", "/api/auth/sign-up/email", "/api/organizations/x/members", "/sandbox/polar/v1/customers/"]) {
-      const response = await owner.client.request(path, { method: "POST", json: body, headers: { authorization: "Bearer sandbox" } });
+    for (const path of [
+      "/api/auth/organization/create",
+      "/api/auth/sign-up/email",
+      "/api/organizations/x/members",
+      "/sandbox/polar/v1/customers/",
+    ]) {
+      const response = await owner.client.request(path, {
+        method: "POST",
+        json: body,
+        headers: { authorization: "Bearer sandbox" },
+      });
       await expectError(response, 400, `The request body is nested more than ${MAX_BODY_NESTING} levels deep`);
     }
     expect(await app.services.database.db.selectFrom("organization").select("id").execute()).toEqual([]);
@@ -55,7 +71,11 @@ describe("deeply nested JSON", () => {
 
   test("honest nesting still goes through", async () => {
     const owner = await createVerifiedUser(app);
-    const response = await owner.client.post("/api/auth/organization/create", { name: "Shallow", slug: "shallow-org", metadata: JSON.parse(nested(5)) });
+    const response = await owner.client.post("/api/auth/organization/create", {
+      name: "Shallow",
+      slug: "shallow-org",
+      metadata: JSON.parse(nested(5)),
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -71,12 +91,20 @@ describe("ADMIN_EMAILS", () => {
   });
 
   const roleOf = async (email: string) =>
-    (await app.services.database.db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirstOrThrow()).role;
+    (
+      await app.services.database.db
+        .selectFrom("user")
+        .select("role")
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow()
+    ).role;
 
   test("grants the admin role only once the address is verified, not at sign-up", async () => {
     const { input, client } = await signUp(app, buildUser({ email: adminEmail }));
     expect(await roleOf(adminEmail)).toBe("user");
-    const mail = await readLatestMail(app, input.email, (candidate) => candidate.subject.startsWith("Verify your e-mail"));
+    const mail = await readLatestMail(app, input.email, (candidate) =>
+      candidate.subject.startsWith("Verify your e-mail"),
+    );
     expect((await client.get(extractLink(mail))).status).toBeLessThan(400);
     expect(await roleOf(adminEmail)).toBe("admin");
     expect((await client.get("/api/auth/admin/list-users")).status).toBe(200);
@@ -84,11 +112,17 @@ describe("ADMIN_EMAILS", () => {
 
   test("a user created with an unverified listed address (as from a social provider that does not vouch for it) is no admin", async () => {
     const email = `unverified.${adminEmail}`;
-    const listed = await createTestApp({ env: { ADMIN_EMAILS: `${email},verified.${adminEmail}` }, database: app.database });
+    const listed = await createTestApp({
+      env: { ADMIN_EMAILS: `${email},verified.${adminEmail}` },
+      database: app.database,
+    });
     try {
       const listedContext = await listed.services.auth.$context;
       // The call a social sign-in makes for a newcomer, with what the provider said about the e-mail.
-      await listedContext.internalAdapter.createOAuthUser({ email, name: "Unverified", emailVerified: false }, { providerId: "github", accountId: "1001" });
+      await listedContext.internalAdapter.createOAuthUser(
+        { email, name: "Unverified", emailVerified: false },
+        { providerId: "github", accountId: "1001" },
+      );
       await listedContext.internalAdapter.createOAuthUser(
         { email: `verified.${adminEmail}`, name: "Verified", emailVerified: true },
         { providerId: "github", accountId: "1002" },
@@ -107,15 +141,22 @@ describe("ALLOW_ORGANIZATION_CREATION=admins", () => {
     try {
       const configured = await createVerifiedUser(first);
       const plain = await createVerifiedUser(first);
-      const second = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_USER_IDS: configured.id }, database: first.database });
+      const second = await createTestApp({
+        env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_USER_IDS: configured.id },
+        database: first.database,
+      });
       try {
         const signIn = async (input: { email: string; password: string }) => {
           const client = createClient(second);
-          expect((await client.post("/api/auth/sign-in/email", { email: input.email, password: input.password })).status).toBe(200);
+          expect(
+            (await client.post("/api/auth/sign-in/email", { email: input.email, password: input.password })).status,
+          ).toBe(200);
           return client;
         };
         const admin = await signIn(configured.input);
-        expect((await admin.post("/api/auth/organization/create", { name: "By id", slug: "by-configured-id" })).status).toBe(200);
+        expect(
+          (await admin.post("/api/auth/organization/create", { name: "By id", slug: "by-configured-id" })).status,
+        ).toBe(200);
         await expectError(
           await (await signIn(plain.input)).post("/api/auth/organization/create", { name: "No", slug: "not-by-plain" }),
           403,
@@ -137,14 +178,22 @@ describe("logs", () => {
     try {
       const existing = await createVerifiedUser(app);
       // better-auth logs "Sign-up attempt for existing email: <address>" at info level.
-      expect((await createClient(app).post("/api/auth/sign-up/email", { ...buildUser(), email: existing.input.email })).status).toBe(200);
+      expect(
+        (await createClient(app).post("/api/auth/sign-up/email", { ...buildUser(), email: existing.input.email }))
+          .status,
+      ).toBe(200);
       expect(lines.some((line) => String(line.message).includes("Sign-up attempt for existing email"))).toBe(true);
       expect(JSON.stringify(lines)).not.toContain(existing.input.email);
       expect(JSON.stringify(lines)).not.toContain("[object Object]");
 
       const client = createClient(app, "203.0.113.50");
-      for (let index = 0; index < 3; index += 1) await client.get("/api/auth/get-session", { headers: { "x-forwarded-for": "198.51.100.9" } });
-      const warnings = lines.filter((line) => line.level === "warn" && line.message.startsWith("X-Forwarded-For from a peer that is not in TRUSTED_PROXIES"));
+      for (let index = 0; index < 3; index += 1)
+        await client.get("/api/auth/get-session", { headers: { "x-forwarded-for": "198.51.100.9" } });
+      const warnings = lines.filter(
+        (line) =>
+          line.level === "warn" &&
+          line.message.startsWith("X-Forwarded-For from a peer that is not in TRUSTED_PROXIES"),
+      );
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatchObject({ peer: "203.0.113.50" });
     } finally {
@@ -158,7 +207,13 @@ describe("the billing sandbox in production", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({
-      env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAILBOX: undefined, BILLING_SANDBOX: "true", SANDBOX_ACCESS_TOKEN: TOKEN },
+      env: {
+        NODE_ENV: "production",
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        DEV_MAILBOX: undefined,
+        BILLING_SANDBOX: "true",
+        SANDBOX_ACCESS_TOKEN: TOKEN,
+      },
     });
   });
   afterAll(async () => {
@@ -168,8 +223,17 @@ describe("the billing sandbox in production", () => {
   test("answers only its own token: a wrong or near-miss token gets 401 on the API and on the reset control", async () => {
     const client = createClient(app);
     for (const token of ["anything", TOKEN.slice(0, -1), `${TOKEN}x`]) {
-      expect((await client.get("/sandbox/polar/v1/products/", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-      expect((await client.request("/sandbox/polar/sandbox/reset", { method: "POST", headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect(
+        (await client.get("/sandbox/polar/v1/products/", { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(401);
+      expect(
+        (
+          await client.request("/sandbox/polar/sandbox/reset", {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status,
+      ).toBe(401);
     }
     const listed = await client.get("/sandbox/polar/v1/products/", { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(listed.status).toBe(200);
@@ -219,17 +283,34 @@ describe("input honest clients never send", () => {
   test("a NUL character in the path, the query or the body is a 400 on every database, and changes nothing", async () => {
     const owner = await createVerifiedUser(app);
     const message = "The request contains a NUL character, which no field accepts";
-    for (const path of ["/api/invitations/a%00b", "/api/organizations/a%00b/teams", "/api/dev/mail?to=a%00b", "/api/auth/organization/list?x=%00"]) {
+    for (const path of [
+      "/api/invitations/a%00b",
+      "/api/organizations/a%00b/teams",
+      "/api/dev/mail?to=a%00b",
+      "/api/auth/organization/list?x=%00",
+    ]) {
       await expectError(await owner.client.get(path), 400, message);
     }
-    await expectError(await owner.client.post("/api/auth/organization/set-active", { organizationId: "a\u0000b" }), 400, message);
-    await expectError(await owner.client.post("/api/auth/update-user", { name: "Nul\u0000Name" }), 400, message);
     await expectError(
-      await owner.client.request("/api/auth/update-user", { method: "POST", body: new Uint8Array([0x7b, 0x00, 0x7d]), contentType: "application/json" }),
+      await owner.client.post("/api/auth/organization/set-active", { organizationId: "a\u0000b" }),
       400,
       message,
     );
-    const user = await app.services.database.db.selectFrom("user").select("name").where("id", "=", owner.id).executeTakeFirstOrThrow();
+    await expectError(await owner.client.post("/api/auth/update-user", { name: "Nul\u0000Name" }), 400, message);
+    await expectError(
+      await owner.client.request("/api/auth/update-user", {
+        method: "POST",
+        body: new Uint8Array([0x7b, 0x00, 0x7d]),
+        contentType: "application/json",
+      }),
+      400,
+      message,
+    );
+    const user = await app.services.database.db
+      .selectFrom("user")
+      .select("name")
+      .where("id", "=", owner.id)
+      .executeTakeFirstOrThrow();
     expect(user.name).toBe(owner.input.name);
   });
 
@@ -247,7 +328,9 @@ describe("input honest clients never send", () => {
       400,
       "filterField: Use one of: id, organizationId, userId, role, createdAt",
     );
-    expect((await owner.client.get("/api/auth/organization/list-members?sortBy=createdAt&sortDirection=desc")).status).toBe(200);
+    expect(
+      (await owner.client.get("/api/auth/organization/list-members?sortBy=createdAt&sortDirection=desc")).status,
+    ).toBe(200);
   });
 });
 
@@ -364,7 +447,11 @@ describe("API compression", () => {
   test("gzips a JSON answer of 1 KB or more when the client accepts gzip, and leaves small ones alone", async () => {
     // Straight to the app: the test client reads bodies as text.
     const request = (pathname: string) =>
-      app.app.request(pathname, { headers: { "accept-encoding": "gzip" } }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+      app.app.request(
+        pathname,
+        { headers: { "accept-encoding": "gzip" } },
+        { incoming: { socket: { remoteAddress: "127.0.0.1" } } },
+      );
     const large = await request("/api/nothing-here/" + "x".repeat(1200));
     expect(large.status).toBe(404);
     expect(large.headers.get("content-encoding")).toBe("gzip");
@@ -373,6 +460,10 @@ describe("API compression", () => {
 
     const small = await request("/api/nothing-here");
     expect(small.headers.get("content-encoding")).toBeNull();
-    expect(await small.json()).toEqual({ code: "NOT_FOUND", message: "No endpoint GET /api/nothing-here", requestId: expect.any(String) });
+    expect(await small.json()).toEqual({
+      code: "NOT_FOUND",
+      message: "No endpoint GET /api/nothing-here",
+      requestId: expect.any(String),
+    });
   });
 });

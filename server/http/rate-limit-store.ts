@@ -22,7 +22,10 @@ return {count, ttl}
 export function createRedisRateLimitStore(redis: Redis, prefix = "atrium:rate-limit:"): RateLimitStore {
   return {
     async consume(key, rule) {
-      const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [number, number];
+      const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [
+        number,
+        number,
+      ];
       return count <= rule.max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: Math.max(1, ttl) };
     },
   };
@@ -36,7 +39,10 @@ const PRUNE_EVERY_MS = 60_000;
  * moves `lastRequest`), decided in one upsert so that it is atomic on SQLite and PostgreSQL alike.
  * better-auth's own storage cannot be wrapped, and it must be for the limiter to fail open.
  */
-export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { longestWindowSeconds: number; logger: Logger }): RateLimitStore {
+export function createDatabaseRateLimitStore(
+  db: Kysely<Database>,
+  options: { longestWindowSeconds: number; logger: Logger },
+): RateLimitStore {
   const { logger } = options;
   let longestWindowSeconds = options.longestWindowSeconds;
   let lastPruneAt = 0;
@@ -49,7 +55,9 @@ export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { lo
       .deleteFrom("rateLimit")
       .where("lastRequest", "<", now - longestWindowSeconds * 1000)
       .execute()
-      .catch((error: unknown) => logger.warn("rate limiter: pruning old counters failed", { error: describeError(error) }));
+      .catch((error: unknown) =>
+        logger.warn("rate limiter: pruning old counters failed", { error: describeError(error) }),
+      );
   }
 
   return {
@@ -75,7 +83,10 @@ export function createDatabaseRateLimitStore(db: Kysely<Database>, options: { lo
         .executeTakeFirstOrThrow();
       await prune(now);
       if (row.count <= rule.max) return { allowed: true, retryAfter: null };
-      return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + rule.window * 1000 - now) / 1000)) };
+      return {
+        allowed: false,
+        retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + rule.window * 1000 - now) / 1000)),
+      };
     },
   };
 }
@@ -103,7 +114,10 @@ export type RateLimitStoreHealth = {
  * per reconnection attempt: one warning when the store starts failing, at most one a minute while it keeps
  * failing, one info line when it answers again. No line names a client or a key.
  */
-export function createRateLimitStoreHealth(logger: Logger, options: { store: "redis" | "database"; now?: () => number }): RateLimitStoreHealth {
+export function createRateLimitStoreHealth(
+  logger: Logger,
+  options: { store: "redis" | "database"; now?: () => number },
+): RateLimitStoreHealth {
   const { store } = options;
   const now = options.now ?? Date.now;
   let outage = 0;
@@ -123,7 +137,10 @@ export function createRateLimitStoreHealth(logger: Logger, options: { store: "re
         failingSince = at;
         lastWarnAt = at;
         letThrough = kind === "request" ? 1 : 0;
-        logger.warn("rate limiter: the store is failing; requests pass unlimited until it answers again", { store, error: describeError(error) });
+        logger.warn("rate limiter: the store is failing; requests pass unlimited until it answers again", {
+          store,
+          error: describeError(error),
+        });
         return;
       }
       if (kind === "request") letThrough += 1;

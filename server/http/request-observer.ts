@@ -24,11 +24,17 @@ function peerAddress(env: unknown): string | undefined {
  * inside: `requestIdHeader` below, and the read cache's replay (server/http/response-cache.ts). A replayed answer,
  * handed back synchronously, stays synchronous (node-server sends a Response faster than a Promise of one).
  */
-export function observeRequests<X>(fetch: Fetch<X>, deps: { metrics: Metrics; isTrustedPeer(address: string | undefined): boolean }): Fetch<X> {
+export function observeRequests<X>(
+  fetch: Fetch<X>,
+  deps: { metrics: Metrics; isTrustedPeer(address: string | undefined): boolean },
+): Fetch<X> {
   return (request, env, executionContext) => {
     const started = performance.now();
     const sent = request.headers.get(REQUEST_ID_HEADER);
-    const scope: RequestScope = { requestId: requestIdFor(sent, sent !== null && deps.isTrustedPeer(peerAddress(env))), route: NO_ROUTE };
+    const scope: RequestScope = {
+      requestId: requestIdFor(sent, sent !== null && deps.isTrustedPeer(peerAddress(env))),
+      route: NO_ROUTE,
+    };
     const answer = runInRequestScope(scope, fetch, request, env, executionContext);
     if (answer instanceof Response) {
       deps.metrics.observeRequest(request.method, scope.route, answer.status, (performance.now() - started) / 1000);

@@ -26,7 +26,8 @@ type PathCases = { tooLong: Case; malformed: Case; more?: Case[] };
 
 const long = (length: number) => "x".repeat(length);
 const longEmail = `${long(250)}@example.test`;
-const typeError = (field: string, expected: string, received: string) => `${field}: Invalid input: expected ${expected}, received ${received}`;
+const typeError = (field: string, expected: string, received: string) =>
+  `${field}: Invalid input: expected ${expected}, received ${received}`;
 const atMost = (field: string, max: number) => `${field}: Use at most ${max} characters`;
 
 /** Bodies of the endpoints that take none: any field is unknown, and a body that is not an object is refused. */
@@ -43,30 +44,51 @@ const validSignUp = () => {
 const CASES: Record<string, PathCases> = {
   "/sign-up/email": {
     tooLong: { body: () => ({ ...validSignUp(), name: long(101) }), message: atMost("name", 100) },
-    malformed: { body: () => ({ ...validSignUp(), email: "not-an-email" }), message: "email: Enter a valid e-mail address" },
+    malformed: {
+      body: () => ({ ...validSignUp(), email: "not-an-email" }),
+      message: "email: Enter a valid e-mail address",
+    },
     more: [
       { body: () => ({ ...validSignUp(), name: `${" ".repeat(200_000)}Padded` }), message: atMost("name", 100) },
-      { body: () => ({ ...validSignUp(), image: "javascript:alert(1)" }), message: "image: Enter a full URL, starting with https://" },
+      {
+        body: () => ({ ...validSignUp(), image: "javascript:alert(1)" }),
+        message: "image: Enter a full URL, starting with https://",
+      },
       { body: () => ({ ...validSignUp(), displayUsername: long(101) }), message: atMost("displayUsername", 100) },
       { body: () => ({ ...validSignUp(), role: "admin" }), message: "role: Unknown field" },
     ],
   },
   "/sign-in/email": {
     tooLong: { body: () => ({ email: ADMIN_EMAIL, password: long(129) }), message: atMost("password", 128) },
-    malformed: { body: () => ({ email: ADMIN_EMAIL, password: 12345678 }), message: typeError("password", "string", "number") },
+    malformed: {
+      body: () => ({ email: ADMIN_EMAIL, password: 12345678 }),
+      message: typeError("password", "string", "number"),
+    },
     more: [{ body: () => ({ email: longEmail, password: "whatever-password" }), message: atMost("email", 254) }],
   },
   "/sign-in/username": {
     tooLong: { body: () => ({ username: "someone", password: long(129) }), message: atMost("password", 128) },
-    malformed: { body: () => ({ username: 12345, password: "whatever-password" }), message: typeError("username", "string", "number") },
+    malformed: {
+      body: () => ({ username: 12345, password: "whatever-password" }),
+      message: typeError("username", "string", "number"),
+    },
   },
   "/sign-in/social": {
-    tooLong: { body: () => ({ provider: "github", callbackURL: `/${long(2048)}` }), message: atMost("callbackURL", 2048) },
-    malformed: { body: () => ({ provider: "github", disableRedirect: "yes" }), message: typeError("disableRedirect", "boolean", "string") },
+    tooLong: {
+      body: () => ({ provider: "github", callbackURL: `/${long(2048)}` }),
+      message: atMost("callbackURL", 2048),
+    },
+    malformed: {
+      body: () => ({ provider: "github", disableRedirect: "yes" }),
+      message: typeError("disableRedirect", "boolean", "string"),
+    },
   },
   "/link-social": {
     tooLong: { body: () => ({ provider: long(256) }), message: atMost("provider", 255) },
-    malformed: { body: () => ({ provider: "github", scopes: "email" }), message: typeError("scopes", "array", "string") },
+    malformed: {
+      body: () => ({ provider: "github", scopes: "email" }),
+      message: typeError("scopes", "array", "string"),
+    },
   },
   "/unlink-account": {
     tooLong: { body: () => ({ accountId: long(256) }), message: atMost("accountId", 255) },
@@ -74,7 +96,10 @@ const CASES: Record<string, PathCases> = {
   },
   "/get-access-token": {
     tooLong: { body: () => ({ accountId: long(256) }), message: atMost("accountId", 255) },
-    malformed: { body: () => ({ useAccountCookie: "yes" }), message: "body: Send accountId, or useAccountCookie: true" },
+    malformed: {
+      body: () => ({ useAccountCookie: "yes" }),
+      message: "body: Send accountId, or useAccountCookie: true",
+    },
   },
   "/refresh-token": {
     tooLong: { body: () => ({ accountId: "account", userId: long(256) }), message: atMost("userId", 255) },
@@ -90,17 +115,30 @@ const CASES: Record<string, PathCases> = {
   },
   "/update-user": {
     tooLong: { body: () => ({ name: long(101) }), message: atMost("name", 100) },
-    malformed: { body: () => ({ image: "javascript:alert(1)" }), message: "image: Enter a full URL, starting with https://" },
+    malformed: {
+      body: () => ({ image: "javascript:alert(1)" }),
+      message: "image: Enter a full URL, starting with https://",
+    },
     more: [{ body: () => ({ name: "Renamed", email: "new@example.test" }), message: "email: Unknown field" }],
   },
   "/update-session": {
-    tooLong: { body: (f) => ({ activeOrganizationId: `${f.organizationId}${long(300)}` }), message: "activeOrganizationId: Unknown field" },
+    tooLong: {
+      body: (f) => ({ activeOrganizationId: `${f.organizationId}${long(300)}` }),
+      message: "activeOrganizationId: Unknown field",
+    },
     malformed: noBodyCases.malformed,
   },
   "/change-password": {
-    tooLong: { body: () => ({ currentPassword: long(129), newPassword: buildUser().password }), message: atMost("currentPassword", 128) },
+    tooLong: {
+      body: () => ({ currentPassword: long(129), newPassword: buildUser().password }),
+      message: atMost("currentPassword", 128),
+    },
     malformed: {
-      body: () => ({ currentPassword: "current-password", newPassword: buildUser().password, revokeOtherSessions: "no" }),
+      body: () => ({
+        currentPassword: "current-password",
+        newPassword: buildUser().password,
+        revokeOtherSessions: "no",
+      }),
       message: typeError("revokeOtherSessions", "boolean", "string"),
     },
   },
@@ -114,12 +152,18 @@ const CASES: Record<string, PathCases> = {
   },
   "/request-password-reset": {
     tooLong: { body: () => ({ email: longEmail, redirectTo: "/reset-password" }), message: atMost("email", 254) },
-    malformed: { body: () => ({ email: "not-an-email", redirectTo: "/reset-password" }), message: "email: Enter a valid e-mail address" },
+    malformed: {
+      body: () => ({ email: "not-an-email", redirectTo: "/reset-password" }),
+      message: "email: Enter a valid e-mail address",
+    },
     more: [{ body: () => ({ email: ADMIN_EMAIL, redirectTo: `/${long(2048)}` }), message: atMost("redirectTo", 2048) }],
   },
   "/reset-password": {
     tooLong: { body: () => ({ token: long(8193), newPassword: buildUser().password }), message: atMost("token", 8192) },
-    malformed: { body: () => ({ token: "token", newPassword: 12 }), message: typeError("newPassword", "string", "number") },
+    malformed: {
+      body: () => ({ token: "token", newPassword: 12 }),
+      message: typeError("newPassword", "string", "number"),
+    },
   },
   "/send-verification-email": {
     tooLong: { body: () => ({ email: longEmail }), message: atMost("email", 254) },
@@ -131,7 +175,12 @@ const CASES: Record<string, PathCases> = {
   },
   "/is-username-available": {
     // The spec fixes the answer to a username over 30 characters, however long: 422 "username is too long".
-    tooLong: { body: () => ({ username: long(10_000) }), status: 422, code: "USERNAME_TOO_LONG", message: "username is too long" },
+    tooLong: {
+      body: () => ({ username: long(10_000) }),
+      status: 422,
+      code: "USERNAME_TOO_LONG",
+      message: "username is too long",
+    },
     malformed: { body: () => ({ username: { $ne: null } }), message: typeError("username", "string", "object") },
   },
   "/revoke-session": {
@@ -143,15 +192,27 @@ const CASES: Record<string, PathCases> = {
 
   "/organization/create": {
     tooLong: { body: () => ({ name: long(101), slug: `org-${randomSuffix()}` }), message: atMost("name", 100) },
-    malformed: { body: () => ({ name: "Not A Slug", slug: "Not A Slug" }), message: "slug: Use lower-case letters, digits and single dashes" },
+    malformed: {
+      body: () => ({ name: "Not A Slug", slug: "Not A Slug" }),
+      message: "slug: Use lower-case letters, digits and single dashes",
+    },
     more: [
-      { body: () => ({ name: "Spaced", slug: ` org-${randomSuffix()} ` }), message: "slug: Use lower-case letters, digits and single dashes" },
+      {
+        body: () => ({ name: "Spaced", slug: ` org-${randomSuffix()} ` }),
+        message: "slug: Use lower-case letters, digits and single dashes",
+      },
       { body: () => ({ name: "Long slug", slug: `org-${long(60)}` }), message: atMost("slug", 48) },
-      { body: () => ({ name: "Logo", slug: `org-${randomSuffix()}`, logo: "not a url" }), message: "logo: Enter a full URL, starting with https://" },
+      {
+        body: () => ({ name: "Logo", slug: `org-${randomSuffix()}`, logo: "not a url" }),
+        message: "logo: Enter a full URL, starting with https://",
+      },
     ],
   },
   "/organization/update": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, data: { name: long(101) } }), message: atMost("data.name", 100) },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, data: { name: long(101) } }),
+      message: atMost("data.name", 100),
+    },
     malformed: {
       body: (f) => ({ organizationId: f.organizationId, data: { logo: "ftp://files.example.test/logo.png" } }),
       message: "data.logo: Enter a full URL, starting with https://",
@@ -162,25 +223,47 @@ const CASES: Record<string, PathCases> = {
     malformed: { body: () => ({ slug: 5 }), message: typeError("slug", "string", "number") },
   },
   "/organization/delete": {
-    tooLong: { body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }), message: atMost("organizationId", 255) },
+    tooLong: {
+      body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }),
+      message: atMost("organizationId", 255),
+    },
     malformed: { body: () => ({ organizationId: 5 }), message: typeError("organizationId", "string", "number") },
   },
   "/organization/set-active": {
-    tooLong: { body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }), message: atMost("organizationId", 255) },
-    malformed: { body: () => ({ organizationSlug: "Not A Slug" }), message: "organizationSlug: Use lower-case letters, digits and single dashes" },
+    tooLong: {
+      body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }),
+      message: atMost("organizationId", 255),
+    },
+    malformed: {
+      body: () => ({ organizationSlug: "Not A Slug" }),
+      message: "organizationSlug: Use lower-case letters, digits and single dashes",
+    },
   },
   "/organization/has-permission": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, permissions: { team: [long(256)] } }), message: atMost("permissions.team.0", 255) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, permissions: "all" }), message: typeError("permissions", "record", "string") },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, permissions: { team: [long(256)] } }),
+      message: atMost("permissions.team.0", 255),
+    },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, permissions: "all" }),
+      message: typeError("permissions", "record", "string"),
+    },
     more: [
       {
-        body: (f) => ({ organizationId: f.organizationId, permission: { team: ["create"] }, permissions: { team: ["create"] } }),
+        body: (f) => ({
+          organizationId: f.organizationId,
+          permission: { team: ["create"] },
+          permissions: { team: ["create"] },
+        }),
         message: "body: Send either permission or permissions: a map of resource to actions",
       },
     ],
   },
   "/organization/invite-member": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, email: longEmail, role: "member" }), message: atMost("email", 254) },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, email: longEmail, role: "member" }),
+      message: atMost("email", 254),
+    },
     malformed: {
       body: (f) => ({ organizationId: f.organizationId, email: "invitee@example.test", role: "boss" }),
       message: "role: Use one or more of: owner, admin, member",
@@ -199,43 +282,76 @@ const CASES: Record<string, PathCases> = {
     malformed: { body: () => ({ invitationId: ["a"] }), message: typeError("invitationId", "string", "array") },
   },
   "/organization/remove-member": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, memberIdOrEmail: long(256) }), message: atMost("memberIdOrEmail", 255) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, memberIdOrEmail: 5 }), message: typeError("memberIdOrEmail", "string", "number") },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, memberIdOrEmail: long(256) }),
+      message: atMost("memberIdOrEmail", 255),
+    },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, memberIdOrEmail: 5 }),
+      message: typeError("memberIdOrEmail", "string", "number"),
+    },
   },
   "/organization/update-member-role": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, memberId: long(256), role: "admin" }), message: atMost("memberId", 255) },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, memberId: long(256), role: "admin" }),
+      message: atMost("memberId", 255),
+    },
     malformed: {
       body: (f) => ({ organizationId: f.organizationId, memberId: f.memberId, role: 5 }),
       message: "role: Use one or more of: owner, admin, member",
     },
   },
   "/organization/leave": {
-    tooLong: { body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }), message: atMost("organizationId", 255) },
+    tooLong: {
+      body: (f) => ({ organizationId: `${f.organizationId}${long(300)}` }),
+      message: atMost("organizationId", 255),
+    },
     malformed: { body: () => ({ organizationId: null }), message: typeError("organizationId", "string", "null") },
   },
   "/organization/create-team": {
     tooLong: { body: (f) => ({ organizationId: f.organizationId, name: long(101) }), message: atMost("name", 100) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, name: ["Team"] }), message: typeError("name", "string", "array") },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, name: ["Team"] }),
+      message: typeError("name", "string", "array"),
+    },
   },
   "/organization/update-team": {
-    tooLong: { body: (f) => ({ teamId: f.teamId, data: { name: long(101), organizationId: f.organizationId } }), message: atMost("data.name", 100) },
+    tooLong: {
+      body: (f) => ({ teamId: f.teamId, data: { name: long(101), organizationId: f.organizationId } }),
+      message: atMost("data.name", 100),
+    },
     malformed: { body: (f) => ({ teamId: f.teamId, data: "Renamed" }), message: typeError("data", "object", "string") },
   },
   "/organization/remove-team": {
     tooLong: { body: (f) => ({ organizationId: f.organizationId, teamId: long(256) }), message: atMost("teamId", 255) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, teamId: 5 }), message: typeError("teamId", "string", "number") },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, teamId: 5 }),
+      message: typeError("teamId", "string", "number"),
+    },
   },
   "/organization/set-active-team": {
     tooLong: { body: () => ({ teamId: long(256) }), message: atMost("teamId", 255) },
     malformed: { body: () => ({ teamId: 5 }), message: typeError("teamId", "string", "number") },
   },
   "/organization/add-team-member": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: long(256) }), message: atMost("userId", 255) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: 5 }), message: typeError("userId", "string", "number") },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: long(256) }),
+      message: atMost("userId", 255),
+    },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: 5 }),
+      message: typeError("userId", "string", "number"),
+    },
   },
   "/organization/remove-team-member": {
-    tooLong: { body: (f) => ({ organizationId: f.organizationId, teamId: long(256), userId: f.userId }), message: atMost("teamId", 255) },
-    malformed: { body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: {} }), message: typeError("userId", "string", "object") },
+    tooLong: {
+      body: (f) => ({ organizationId: f.organizationId, teamId: long(256), userId: f.userId }),
+      message: atMost("teamId", 255),
+    },
+    malformed: {
+      body: (f) => ({ organizationId: f.organizationId, teamId: f.teamId, userId: {} }),
+      message: typeError("userId", "string", "object"),
+    },
   },
 
   "/admin/set-role": {
@@ -243,14 +359,33 @@ const CASES: Record<string, PathCases> = {
     malformed: { body: (f) => ({ userId: f.userId, role: "root" }), message: "role: Use one or more of: admin, user" },
   },
   "/admin/create-user": {
-    tooLong: { body: () => ({ name: long(101), email: buildUser().email, password: buildUser().password }), message: atMost("name", 100) },
-    malformed: { body: () => ({ name: "Created", email: "not-an-email", password: buildUser().password }), message: "email: Enter a valid e-mail address" },
-    more: [{ body: () => ({ name: "Created", email: buildUser().email, password: "short" }), message: "password: Use at least 8 characters" }],
+    tooLong: {
+      body: () => ({ name: long(101), email: buildUser().email, password: buildUser().password }),
+      message: atMost("name", 100),
+    },
+    malformed: {
+      body: () => ({ name: "Created", email: "not-an-email", password: buildUser().password }),
+      message: "email: Enter a valid e-mail address",
+    },
+    more: [
+      {
+        body: () => ({ name: "Created", email: buildUser().email, password: "short" }),
+        message: "password: Use at least 8 characters",
+      },
+    ],
   },
   "/admin/update-user": {
     tooLong: { body: (f) => ({ userId: f.userId, data: { name: long(101) } }), message: atMost("data.name", 100) },
-    malformed: { body: (f) => ({ userId: f.userId, data: { banned: "yes" } }), message: typeError("data.banned", "boolean", "string") },
-    more: [{ body: (f) => ({ userId: f.userId, data: { password: "new-password" } }), message: "data.password: Unknown field" }],
+    malformed: {
+      body: (f) => ({ userId: f.userId, data: { banned: "yes" } }),
+      message: typeError("data.banned", "boolean", "string"),
+    },
+    more: [
+      {
+        body: (f) => ({ userId: f.userId, data: { password: "new-password" } }),
+        message: "data.password: Unknown field",
+      },
+    ],
   },
   "/admin/list-user-sessions": {
     tooLong: { body: () => ({ userId: long(256) }), message: atMost("userId", 255) },
@@ -262,12 +397,23 @@ const CASES: Record<string, PathCases> = {
   },
   "/admin/ban-user": {
     tooLong: { body: (f) => ({ userId: f.userId, banReason: long(501) }), message: atMost("banReason", 500) },
-    malformed: { body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: "7d" }), message: typeError("banExpiresIn", "number", "string") },
-    more: [{ body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: 1e15 }), message: "banExpiresIn: Use at most 3153600000 seconds" }],
+    malformed: {
+      body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: "7d" }),
+      message: typeError("banExpiresIn", "number", "string"),
+    },
+    more: [
+      {
+        body: (f) => ({ userId: f.userId, banReason: "Spam", banExpiresIn: 1e15 }),
+        message: "banExpiresIn: Use at most 3153600000 seconds",
+      },
+    ],
   },
   "/admin/impersonate-user": {
     tooLong: { body: () => ({ userId: long(256), reason: "Support ticket" }), message: atMost("userId", 255) },
-    malformed: { body: () => ({ userId: 5, reason: "Support ticket" }), message: typeError("userId", "string", "number") },
+    malformed: {
+      body: () => ({ userId: 5, reason: "Support ticket" }),
+      message: typeError("userId", "string", "number"),
+    },
   },
   "/admin/stop-impersonating": noBodyCases,
   "/admin/revoke-user-session": {
@@ -284,10 +430,16 @@ const CASES: Record<string, PathCases> = {
   },
   "/admin/set-user-password": {
     tooLong: { body: () => ({ userId: long(256), newPassword: buildUser().password }), message: atMost("userId", 255) },
-    malformed: { body: (f) => ({ userId: f.userId, newPassword: 12345678 }), message: typeError("newPassword", "string", "number") },
+    malformed: {
+      body: (f) => ({ userId: f.userId, newPassword: 12345678 }),
+      message: typeError("newPassword", "string", "number"),
+    },
   },
   "/admin/has-permission": {
-    tooLong: { body: () => ({ permissions: { [long(256)]: ["list"] } }), message: "permissions (key): Use at most 255 characters" },
+    tooLong: {
+      body: () => ({ permissions: { [long(256)]: ["list"] } }),
+      message: "permissions (key): Use at most 255 characters",
+    },
     malformed: { body: () => ({ permissions: [] }), message: typeError("permissions", "record", "array") },
     more: [{ body: () => ({}), message: "body: Send either permission or permissions: a map of resource to actions" }],
   },
@@ -309,15 +461,33 @@ beforeAll(async () => {
   admin = await createVerifiedUser(app, { email: ADMIN_EMAIL });
   const other = await createVerifiedUser(app);
   const created = await readJson<{ id: string }>(
-    await admin.client.post("/api/auth/organization/create", { name: "Validation", slug: `validation-${randomSuffix()}` }),
+    await admin.client.post("/api/auth/organization/create", {
+      name: "Validation",
+      slug: `validation-${randomSuffix()}`,
+    }),
   );
-  const team = await readJson<{ id: string }>(await admin.client.post("/api/auth/organization/create-team", { name: "Team", organizationId: created.id }));
+  const team = await readJson<{ id: string }>(
+    await admin.client.post("/api/auth/organization/create-team", { name: "Team", organizationId: created.id }),
+  );
   const invitation = await readJson<{ id: string }>(
-    await admin.client.post("/api/auth/organization/invite-member", { email: other.input.email, role: "member", organizationId: created.id }),
+    await admin.client.post("/api/auth/organization/invite-member", {
+      email: other.input.email,
+      role: "member",
+      organizationId: created.id,
+    }),
   );
-  const member = await readJson<{ id: string }>(await admin.client.get(`/api/auth/organization/get-active-member?organizationId=${created.id}`));
-  fixtures = { organizationId: created.id, teamId: team.id, invitationId: invitation.id, memberId: member.id, userId: other.id };
-  for (const [name, value] of Object.entries(fixtures)) if (typeof value !== "string") throw new Error(`fixture ${name} was not created`);
+  const member = await readJson<{ id: string }>(
+    await admin.client.get(`/api/auth/organization/get-active-member?organizationId=${created.id}`),
+  );
+  fixtures = {
+    organizationId: created.id,
+    teamId: team.id,
+    invitationId: invitation.id,
+    memberId: member.id,
+    userId: other.id,
+  };
+  for (const [name, value] of Object.entries(fixtures))
+    if (typeof value !== "string") throw new Error(`fixture ${name} was not created`);
 });
 
 afterAll(async () => {
@@ -330,7 +500,9 @@ afterAll(async () => {
  */
 async function snapshotDatabase(): Promise<Record<string, unknown>> {
   const { db } = app.services.database;
-  const tables = (await db.introspection.getTables()).map((table) => table.name).filter((name) => !/^(rateLimit|kysely_|dev_mailbox)/.test(name));
+  const tables = (await db.introspection.getTables())
+    .map((table) => table.name)
+    .filter((name) => !/^(rateLimit|kysely_|dev_mailbox)/.test(name));
   const snapshot: Record<string, unknown> = {};
   for (const table of tables.sort()) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
@@ -363,19 +535,29 @@ describe("the better-auth table", () => {
     ...more.map((extra, index) => ({ path, label: `more #${index + 1}`, ...extra })),
   ]);
 
-  test.each(cases)("$path ($label) answers $message, stores nothing", async ({ path, body, message, status = 400, code = "VALIDATION_ERROR" }) => {
-    const before = await snapshotDatabase();
-    // A fresh address for each request: the sign-in and sign-up limits are 10 a minute per address.
-    const response = await admin.client.post(requestPath(path), body(fixtures), { ip: randomIp() });
-    expect({ status: response.status, body: await readJson(response) }).toEqual({ status, body: { code, message, requestId: expect.any(String) } });
-    expect(await snapshotDatabase()).toEqual(before);
-  });
+  test.each(cases)(
+    "$path ($label) answers $message, stores nothing",
+    async ({ path, body, message, status = 400, code = "VALIDATION_ERROR" }) => {
+      const before = await snapshotDatabase();
+      // A fresh address for each request: the sign-in and sign-up limits are 10 a minute per address.
+      const response = await admin.client.post(requestPath(path), body(fixtures), { ip: randomIp() });
+      expect({ status: response.status, body: await readJson(response) }).toEqual({
+        status,
+        body: { code, message, requestId: expect.any(String) },
+      });
+      expect(await snapshotDatabase()).toEqual(before);
+    },
+  );
 
   test("a too-long name on an anonymous sign-up creates no user and sends no mail", async () => {
     const input = { ...validSignUp(), name: long(101) };
     const response = await createClient(app).post("/api/auth/sign-up/email", input);
     expect(response.status).toBe(400);
-    expect(await readJson(response)).toEqual({ code: "VALIDATION_ERROR", message: atMost("name", 100), requestId: expect.any(String) });
+    expect(await readJson(response)).toEqual({
+      code: "VALIDATION_ERROR",
+      message: atMost("name", 100),
+      requestId: expect.any(String),
+    });
     const { db } = app.services.database;
     expect(await db.selectFrom("user").select("id").where("email", "=", input.email).execute()).toEqual([]);
     expect(await db.selectFrom("mail_outbox").select("id").where("to_address", "=", input.email).execute()).toEqual([]);
@@ -393,7 +575,10 @@ describe("the better-auth table", () => {
   test("the bodies the forms send are accepted", async () => {
     const client = createClient(app);
     expect((await client.post("/api/auth/sign-up/email", { ...validSignUp(), callbackURL: "/" })).status).toBe(200);
-    const profile = await admin.client.post("/api/auth/update-user", { name: "  Admin  ", image: "https://images.example.test/a.png" });
+    const profile = await admin.client.post("/api/auth/update-user", {
+      name: "  Admin  ",
+      image: "https://images.example.test/a.png",
+    });
     expect(profile.status).toBe(200);
     const update = await admin.client.post("/api/auth/organization/update", {
       organizationId: fixtures.organizationId,
@@ -412,8 +597,16 @@ describe("the app's own routes", () => {
   const longId = long(256);
 
   test.each([
-    { label: "members of a too-long organization id", path: () => `/api/organizations/${longId}/members`, message: atMost("organizationId", 255) },
-    { label: "teams of a too-long organization id", path: () => `/api/organizations/${longId}/teams`, message: atMost("organizationId", 255) },
+    {
+      label: "members of a too-long organization id",
+      path: () => `/api/organizations/${longId}/members`,
+      message: atMost("organizationId", 255),
+    },
+    {
+      label: "teams of a too-long organization id",
+      path: () => `/api/organizations/${longId}/teams`,
+      message: atMost("organizationId", 255),
+    },
     {
       label: "members with a too-long search",
       path: (f: Fixtures) => `/api/organizations/${f.organizationId}/members?search=${long(201)}`,
@@ -429,16 +622,25 @@ describe("the app's own routes", () => {
       path: (f: Fixtures) => `/api/organizations/${f.organizationId}/members?offset=-1`,
       message: "offset: Too small: expected number to be >=0",
     },
-    { label: "a too-long invitation id", path: () => `/api/invitations/${longId}`, message: atMost("invitationId", 255) },
+    {
+      label: "a too-long invitation id",
+      path: () => `/api/invitations/${longId}`,
+      message: atMost("invitationId", 255),
+    },
   ])("GET $label answers 400 $message", async ({ path, message }) => {
     const response = await admin.client.get(path(fixtures));
-    expect({ status: response.status, body: await readJson(response) }).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR", message } });
+    expect({ status: response.status, body: await readJson(response) }).toMatchObject({
+      status: 400,
+      body: { code: "VALIDATION_ERROR", message },
+    });
   });
 
   test("well-formed requests still answer", async () => {
     expect((await admin.client.get(`/api/organizations/${fixtures.organizationId}/members?limit=5`)).status).toBe(200);
     expect((await admin.client.get(`/api/organizations/${fixtures.organizationId}/teams`)).status).toBe(200);
-    expect(await readJson(await admin.client.get(`/api/invitations/${fixtures.invitationId}`))).toMatchObject({ state: "pending" });
+    expect(await readJson(await admin.client.get(`/api/invitations/${fixtures.invitationId}`))).toMatchObject({
+      state: "pending",
+    });
   });
 });
 
@@ -446,7 +648,8 @@ describe("validate('json')", () => {
   const probe = new Hono()
     .onError(createAppErrorHandler(createLogger("silent")))
     .post("/", validate("json", z.strictObject({ name: nameSchema })), (c) => c.json(c.req.valid("json")));
-  const send = (body: string, contentType = "application/json") => probe.request("/", { method: "POST", body, headers: { "content-type": contentType } });
+  const send = (body: string, contentType = "application/json") =>
+    probe.request("/", { method: "POST", body, headers: { "content-type": contentType } });
 
   test("hands the handler the parsed body", async () => {
     const response = await send(JSON.stringify({ name: " Ada " }));
@@ -455,9 +658,27 @@ describe("validate('json')", () => {
   });
 
   test.each([
-    { label: "a too-long value", body: JSON.stringify({ name: long(101) }), status: 400, code: "VALIDATION_ERROR", message: atMost("name", 100) },
-    { label: "a wrong type", body: JSON.stringify({ name: 5 }), status: 400, code: "VALIDATION_ERROR", message: typeError("name", "string", "number") },
-    { label: "broken JSON", body: '{"name": ', status: 400, code: "INVALID_JSON", message: "The request body is not valid JSON" },
+    {
+      label: "a too-long value",
+      body: JSON.stringify({ name: long(101) }),
+      status: 400,
+      code: "VALIDATION_ERROR",
+      message: atMost("name", 100),
+    },
+    {
+      label: "a wrong type",
+      body: JSON.stringify({ name: 5 }),
+      status: 400,
+      code: "VALIDATION_ERROR",
+      message: typeError("name", "string", "number"),
+    },
+    {
+      label: "broken JSON",
+      body: '{"name": ',
+      status: 400,
+      code: "INVALID_JSON",
+      message: "The request body is not valid JSON",
+    },
   ])("refuses $label with $status $code", async ({ body, status, code, message }) => {
     const response = await send(body);
     expect({ status: response.status, body: await response.json() }).toMatchObject({ status, body: { code, message } });
@@ -465,6 +686,9 @@ describe("validate('json')", () => {
 
   test("refuses a body that is not JSON with 415", async () => {
     const response = await send("name=Ada", "application/x-www-form-urlencoded");
-    expect({ status: response.status, body: await response.json() }).toMatchObject({ status: 415, body: { code: "UNSUPPORTED_MEDIA_TYPE" } });
+    expect({ status: response.status, body: await response.json() }).toMatchObject({
+      status: 415,
+      body: { code: "UNSUPPORTED_MEDIA_TYPE" },
+    });
   });
 });

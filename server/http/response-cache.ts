@@ -38,7 +38,11 @@ export function replayable<E extends AppEnv>(c: Context<E>, organizationIds: rea
   (c as unknown as Context<AppEnv>).set("replayable", { organizationIds });
 }
 
-export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthCookieNames; sessionOf: SessionOf }): ResponseCache {
+export function createResponseCache(deps: {
+  cache: ReadCache;
+  cookieNames: AuthCookieNames;
+  sessionOf: SessionOf;
+}): ResponseCache {
   const { cache, cookieNames } = deps;
   const seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE_MAX });
 
@@ -46,7 +50,8 @@ export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthC
   function keyOf(request: Request): { key: string; hasSession: boolean } | undefined {
     if (request.method !== "GET") return undefined;
     const cookies = readAuthCookies(request.headers.get("cookie"), cookieNames);
-    if (cookies.sessionData !== undefined || cookies.dontRemember !== undefined || cookies.sessionToken === false) return undefined;
+    if (cookies.sessionData !== undefined || cookies.dontRemember !== undefined || cookies.sessionToken === false)
+      return undefined;
     const { url } = request;
     const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
     return {
@@ -65,7 +70,10 @@ export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthC
       const scope = currentRequestScope();
       if (!scope) return new Response(hit.body, { status: hit.status, headers: hit.headers });
       if (hit.route !== undefined) scope.route = hit.route;
-      return new Response(hit.body, { status: hit.status, headers: { [REQUEST_ID_HEADER]: scope.requestId, ...hit.headers } });
+      return new Response(hit.body, {
+        status: hit.status,
+        headers: { [REQUEST_ID_HEADER]: scope.requestId, ...hit.headers },
+      });
     },
     async keep(c, next) {
       const found = keyOf(c.req.raw);
@@ -81,7 +89,12 @@ export function createResponseCache(deps: { cache: ReadCache; cookieNames: AuthC
       const session = found.hasSession ? await deps.sessionOf(c.req.raw.headers) : null;
       if (found.hasSession && !session) return;
       const body = new Uint8Array(await c.res.clone().arrayBuffer());
-      const snapshot: Snapshot = { status: c.res.status, headers: Object.fromEntries(c.res.headers), body, route: currentRequestScope()?.route };
+      const snapshot: Snapshot = {
+        status: c.res.status,
+        headers: Object.fromEntries(c.res.headers),
+        body,
+        route: currentRequestScope()?.route,
+      };
       const tags = [...(session ? [userTag(session.userId)] : []), ...marked.organizationIds.map(organizationTag)];
       cache.set(found.key, snapshot, { tags, expiresAt: session?.keepUntil, bytes: body.byteLength }, ticket);
     },
@@ -96,7 +109,10 @@ const PLAIN_COOKIE_VALUE = /^[\w.%+/=-]+$/;
  * first of repeated names counts, as in better-auth's own parser; a session token in any other shape is reported as
  * unusable (`false`), so that nothing is kept under a value better-auth might read differently.
  */
-function readAuthCookies(header: string | null, names: AuthCookieNames): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
+function readAuthCookies(
+  header: string | null,
+  names: AuthCookieNames,
+): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
   const found: { sessionToken?: string | false; sessionData?: string; dontRemember?: string } = {};
   if (!header) return found;
   for (const pair of header.split(";")) {

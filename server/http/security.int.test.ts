@@ -33,7 +33,11 @@ describe("security headers", () => {
 });
 
 describe("request bodies", () => {
-  const overOneMegabyte = JSON.stringify({ name: "x".repeat(1024 * 1024), email: "a@example.test", password: "long-enough" });
+  const overOneMegabyte = JSON.stringify({
+    name: "x".repeat(1024 * 1024),
+    email: "a@example.test",
+    password: "long-enough",
+  });
 
   test("a body over 1 MB is answered with 413, with or without Content-Length", async () => {
     const withLength = await createClient(app).request("/api/auth/sign-up/email", {
@@ -43,7 +47,11 @@ describe("request bodies", () => {
       headers: { "content-length": String(Buffer.byteLength(overOneMegabyte)) },
     });
     expect(withLength.status).toBe(413);
-    expect(await readJson(withLength)).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MB", requestId: expect.any(String) });
+    expect(await readJson(withLength)).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "The request body is larger than 1 MB",
+      requestId: expect.any(String),
+    });
 
     const encoder = new TextEncoder();
     const streamed = new ReadableStream<Uint8Array>({
@@ -52,19 +60,36 @@ describe("request bodies", () => {
         controller.close();
       },
     });
-    const withoutLength = await createClient(app).request("/api/auth/sign-up/email", { method: "POST", body: streamed, contentType: "application/json" });
+    const withoutLength = await createClient(app).request("/api/auth/sign-up/email", {
+      method: "POST",
+      body: streamed,
+      contentType: "application/json",
+    });
     expect(withoutLength.status).toBe(413);
   });
 
   test("a body just under 1 MB is read (and refused for its content, not its size)", async () => {
     const body = JSON.stringify({ email: "not-an-email", password: "x".repeat(1000 * 1000) });
-    const response = await createClient(app).request("/api/auth/sign-up/email", { method: "POST", body, contentType: "application/json" });
+    const response = await createClient(app).request("/api/auth/sign-up/email", {
+      method: "POST",
+      body,
+      contentType: "application/json",
+    });
     expect(response.status).toBe(400);
   });
 
   test("invalid JSON gets a 4xx, never a 5xx", async () => {
-    for (const path of ["/api/auth/sign-up/email", "/api/auth/sign-in/email", "/api/auth/sign-in/username", "/api/auth/is-username-available"]) {
-      const response = await createClient(app).request(path, { method: "POST", body: '{"email": "a@example.test", ', contentType: "application/json" });
+    for (const path of [
+      "/api/auth/sign-up/email",
+      "/api/auth/sign-in/email",
+      "/api/auth/sign-in/username",
+      "/api/auth/is-username-available",
+    ]) {
+      const response = await createClient(app).request(path, {
+        method: "POST",
+        body: '{"email": "a@example.test", ',
+        contentType: "application/json",
+      });
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.status, path).toBeLessThan(500);
     }
@@ -78,7 +103,11 @@ describe("request bodies", () => {
       { body: "" },
     ];
     for (const { contentType, body } of cases) {
-      const response = await createClient(app).request("/api/auth/sign-up/email", { method: "POST", body, contentType });
+      const response = await createClient(app).request("/api/auth/sign-up/email", {
+        method: "POST",
+        body,
+        contentType,
+      });
       expect(response.status, contentType).toBeGreaterThanOrEqual(400);
       expect(response.status, contentType).toBeLessThan(500);
     }
@@ -108,12 +137,21 @@ describe("request bodies", () => {
 
   test("update-user refuses fields of the wrong type with 400 and stores nothing", async () => {
     const { client, input } = await createVerifiedUser(app);
-    for (const body of [{ username: 5 }, { username: ["abc"] }, { name: 5 }, { name: null }, { image: 5 }, { displayUsername: { a: 1 } }]) {
+    for (const body of [
+      { username: 5 },
+      { username: ["abc"] },
+      { name: 5 },
+      { name: null },
+      { image: 5 },
+      { displayUsername: { a: 1 } },
+    ]) {
       const response = await client.post("/api/auth/update-user", body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect((await readJson<{ code: string }>(response)).code).toBe("VALIDATION_ERROR");
     }
-    const session = await readJson<{ user: { name: string; username: string; image: string | null } }>(await client.get("/api/auth/get-session"));
+    const session = await readJson<{ user: { name: string; username: string; image: string | null } }>(
+      await client.get("/api/auth/get-session"),
+    );
     expect(session.user).toMatchObject({ name: input.name, username: input.username, image: null });
   });
 
@@ -127,7 +165,11 @@ describe("request bodies", () => {
 describe("origin and CSRF check", () => {
   test("a cookie-bearing request from a foreign Origin is refused with 403 and changes nothing", async () => {
     const { client, input } = await createVerifiedUser(app);
-    const response = await client.post("/api/auth/update-user", { name: "Changed by evil" }, { origin: FOREIGN_ORIGIN });
+    const response = await client.post(
+      "/api/auth/update-user",
+      { name: "Changed by evil" },
+      { origin: FOREIGN_ORIGIN },
+    );
     expect(response.status).toBe(403);
     expect((await readJson<{ code: string }>(response)).code).toBe("INVALID_ORIGIN");
     const signOut = await client.post("/api/auth/revoke-sessions", {}, { origin: FOREIGN_ORIGIN });
@@ -145,7 +187,11 @@ describe("origin and CSRF check", () => {
 
   test("a sign-in posted from a foreign Origin is refused with 403", async () => {
     const { input } = await createVerifiedUser(app);
-    const response = await createClient(app).post("/api/auth/sign-in/email", { email: input.email, password: input.password }, { origin: FOREIGN_ORIGIN });
+    const response = await createClient(app).post(
+      "/api/auth/sign-in/email",
+      { email: input.email, password: input.password },
+      { origin: FOREIGN_ORIGIN },
+    );
     expect(response.status).toBe(403);
     expect(response.headers.get("set-cookie")).toBeNull();
   });
@@ -155,7 +201,10 @@ describe("origin and CSRF check", () => {
     const response = await createClient(app).post(
       "/api/auth/sign-in/email",
       { email: input.email, password: input.password },
-      { origin: null, headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } },
+      {
+        origin: null,
+        headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+      },
     );
     expect(response.status).toBe(403);
   });
@@ -183,7 +232,9 @@ describe("on an https BASE_URL", () => {
   let httpsApp: TestApp;
 
   beforeAll(async () => {
-    httpsApp = await createTestApp({ env: { BASE_URL: "https://atrium.example.test", DEVELOPMENT_DEPLOYMENT: "true" } });
+    httpsApp = await createTestApp({
+      env: { BASE_URL: "https://atrium.example.test", DEVELOPMENT_DEPLOYMENT: "true" },
+    });
   });
 
   afterAll(async () => {

@@ -9,7 +9,9 @@ type Target = "query" | "json" | "param";
  * What a caller sends for a target, as Hono's typed client (`hc`) asks for it: the schema's input, with
  * query and path values as strings (optional where the schema has a default or is optional).
  */
-type ValidatedInput<T extends Target, S extends z.ZodType> = T extends "json" ? z.input<S> : { [K in keyof z.input<S>]: ValidationTargets[T][string] };
+type ValidatedInput<T extends Target, S extends z.ZodType> = T extends "json"
+  ? z.input<S>
+  : { [K in keyof z.input<S>]: ValidationTargets[T][string] };
 
 /**
  * Hono's validator with a zod schema: a refused value throws the app's `DomainError` (400 VALIDATION_ERROR,

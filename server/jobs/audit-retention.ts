@@ -13,7 +13,12 @@ const POLL_MS = 60_000;
  * Purges audit log entries older than the retention setting (`AUDIT_RETENTION_DAYS`): hourly, by one instance
  * (server/jobs/job-schedule.ts), the first time at the first start on a database. The only way entries leave the log.
  */
-export function startAuditRetention(deps: { db: Kysely<Database>; logger: Logger; retentionDays: number; everyMs?: number }): PollingLoop {
+export function startAuditRetention(deps: {
+  db: Kysely<Database>;
+  logger: Logger;
+  retentionDays: number;
+  everyMs?: number;
+}): PollingLoop {
   const everyMs = deps.everyMs ?? HOUR_MS;
   const loop = startPollingLoop(
     "audit log purge",

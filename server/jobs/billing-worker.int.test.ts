@@ -19,7 +19,10 @@ const organizationId = `org-${randomUUID()}`;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = database.dialect === "sqlite" ? { dialect: "sqlite" as const, file: database.url } : { dialect: "postgres" as const, url: database.url };
+  const config =
+    database.dialect === "sqlite"
+      ? { dialect: "sqlite" as const, file: database.url }
+      : { dialect: "postgres" as const, url: database.url };
   first = openDatabase(config);
   await migrateToLatest(first.db);
   second = openDatabase(config);
@@ -68,7 +71,12 @@ test("two workers that find the same usage due send each record once", async () 
   } as unknown as BillingDeps["provider"];
   const logger = createLogger("silent");
   const workers = [first, second].map(({ db }) =>
-    startBillingWorker({ db, logger, pollMs: 60_000, billing: createBilling({ db, provider, baseUrl: "http://127.0.0.1", logger, nudge: () => undefined }) }),
+    startBillingWorker({
+      db,
+      logger,
+      pollMs: 60_000,
+      billing: createBilling({ db, provider, baseUrl: "http://127.0.0.1", logger, nudge: () => undefined }),
+    }),
   );
   try {
     await Promise.all(workers.map((worker) => worker.drain()));
@@ -77,6 +85,10 @@ test("two workers that find the same usage due send each record once", async () 
   }
 
   expect([...sent].sort()).toEqual(keys.map((key) => `${organizationId}:${key}`).sort());
-  const rows = await first.db.selectFrom("billing_usage_event").select("status").where("organization_id", "=", organizationId).execute();
+  const rows = await first.db
+    .selectFrom("billing_usage_event")
+    .select("status")
+    .where("organization_id", "=", organizationId)
+    .execute();
   expect(rows.map((row) => row.status)).toEqual(keys.map(() => "sent"));
 });

@@ -86,12 +86,18 @@ export function startBillingWorker(deps: {
   async function applyOne(event: { id: string; type: string; payload: string; attempts: number }): Promise<boolean> {
     try {
       const applied = await applyWebhookEvent(deps.db, deps.billing, event);
-      if (applied) deps.logger.info("billing webhook handled", { id: event.id, type: event.type, status: applied.status });
+      if (applied)
+        deps.logger.info("billing webhook handled", { id: event.id, type: event.type, status: applied.status });
       return true;
     } catch (error) {
       const attempts = event.attempts + 1;
       const message = error instanceof Error ? error.message : String(error);
-      deps.logger.warn("billing webhook could not be applied", { id: event.id, type: event.type, attempt: attempts, error: message });
+      deps.logger.warn("billing webhook could not be applied", {
+        id: event.id,
+        type: event.type,
+        attempt: attempts,
+        error: message,
+      });
       await markWebhookRetry(deps.db, event.id, {
         status: attempts < MAX_WEBHOOK_ATTEMPTS ? "pending" : "failed",
         error: message,
@@ -130,7 +136,10 @@ export function startBillingWorker(deps: {
         error: message,
         attempts,
         // Usage is billed: an outage of any length only delays it (hourly retries once the backoff is capped).
-        retryAt: attempts < MAX_USAGE_ATTEMPTS || isProviderUnavailable(error) ? new Date(Date.now() + billingRetryDelayMs(attempts)) : null,
+        retryAt:
+          attempts < MAX_USAGE_ATTEMPTS || isProviderUnavailable(error)
+            ? new Date(Date.now() + billingRetryDelayMs(attempts))
+            : null,
       });
       return 0;
     }

@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 const nextRunOf = async (name: string) =>
-  new Date((await app.db.selectFrom("job_schedule").select("next_run_at").where("name", "=", name).executeTakeFirstOrThrow()).next_run_at).getTime();
+  new Date(
+    (await app.db.selectFrom("job_schedule").select("next_run_at").where("name", "=", name).executeTakeFirstOrThrow())
+      .next_run_at,
+  ).getTime();
 
 describe("claimJob", () => {
   test("a job never seen is due at once: the first claim inserts it, held until now + hold; a second claim gets nothing", async () => {
@@ -36,7 +39,9 @@ describe("claimJob", () => {
 
   test("of many claims at once from two connections, exactly one wins", async () => {
     await claimJob(app.db, "contended", 0);
-    const claims = await Promise.all(Array.from({ length: 20 }, (_, index) => claimJob(index % 2 ? app.db : other.db, "contended", 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => claimJob(index % 2 ? app.db : other.db, "contended", 60_000)),
+    );
     expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
   });
 

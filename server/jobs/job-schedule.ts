@@ -26,7 +26,10 @@ export async function claimJob(db: Kysely<Database>, name: string, holdMs: numbe
     .insertInto("job_schedule")
     .values({ name, next_run_at: nextRunAt, claim: claim.id })
     .onConflict((conflict) =>
-      conflict.column("name").doUpdateSet({ next_run_at: nextRunAt, claim: claim.id }).where("job_schedule.next_run_at", "<=", new Date(now).toISOString()),
+      conflict
+        .column("name")
+        .doUpdateSet({ next_run_at: nextRunAt, claim: claim.id })
+        .where("job_schedule.next_run_at", "<=", new Date(now).toISOString()),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? claim : null;
@@ -52,7 +55,12 @@ export async function rescheduleJob(db: Kysely<Database>, claim: JobClaim, nextR
  * a purge or a reconciliation skipped for hours because of one database hiccup would be worse than a retry.
  * A process that dies during the run leaves the job claimed: it is next due a period after that claim.
  */
-export async function runScheduledJob(db: Kysely<Database>, name: string, everyMs: number, job: () => Promise<void>): Promise<boolean> {
+export async function runScheduledJob(
+  db: Kysely<Database>,
+  name: string,
+  everyMs: number,
+  job: () => Promise<void>,
+): Promise<boolean> {
   const claim = await claimJob(db, name, everyMs);
   if (!claim) return false;
   try {

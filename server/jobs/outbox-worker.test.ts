@@ -17,7 +17,10 @@ describe("retryDelayMs", () => {
   });
 
   test("the whole retry schedule of one mail stays within a day", () => {
-    const total = Array.from({ length: MAX_MAIL_ATTEMPTS - 1 }, (_, index) => retryDelayMs(index + 1)).reduce((sum, delay) => sum + delay, 0);
+    const total = Array.from({ length: MAX_MAIL_ATTEMPTS - 1 }, (_, index) => retryDelayMs(index + 1)).reduce(
+      (sum, delay) => sum + delay,
+      0,
+    );
     expect(total).toBe(5_000 * (2 ** 9 - 1));
     expect(total).toBeLessThan(24 * 3_600_000);
   });
@@ -30,7 +33,11 @@ describe("lease and send timeout", () => {
   });
 
   test("a worker refuses a lease that is not longer than its send timeout", () => {
-    const deps = { db: {} as Kysely<Database>, transport: { kind: "smtp" as const, send: async () => undefined }, logger: createLogger("silent") };
+    const deps = {
+      db: {} as Kysely<Database>,
+      transport: { kind: "smtp" as const, send: async () => undefined },
+      logger: createLogger("silent"),
+    };
     expect(() => startOutboxWorker({ ...deps, sendTimeoutMs: 1_000, leaseMs: 1_000 })).toThrow(RangeError);
     expect(() => startOutboxWorker({ ...deps, leaseMs: SEND_TIMEOUT_MS })).toThrow(RangeError);
   });

@@ -1,7 +1,15 @@
 import type { Kysely } from "kysely";
 import { backoffMs } from "../../common/backoff";
 import type { Database } from "../db/schema";
-import { claimMail, findDueMails, markMailFailed, markMailSent, purgeMailsCreatedBefore, type ClaimedMail, type MailTransport } from "../modules/mail";
+import {
+  claimMail,
+  findDueMails,
+  markMailFailed,
+  markMailSent,
+  purgeMailsCreatedBefore,
+  type ClaimedMail,
+  type MailTransport,
+} from "../modules/mail";
 import type { Logger } from "../logger";
 import { withTimeout } from "../timeout";
 import { runScheduledJob } from "./job-schedule";
@@ -56,7 +64,8 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   const leaseMs = deps.leaseMs ?? leaseMsFor(sendTimeoutMs);
   const retentionMs = deps.retentionMs ?? MAIL_RETENTION_MS;
   const purgeEveryMs = deps.purgeEveryMs ?? PURGE_EVERY_MS;
-  if (leaseMs <= sendTimeoutMs) throw new RangeError(`the outbox lease (${leaseMs} ms) must be longer than the send timeout (${sendTimeoutMs} ms)`);
+  if (leaseMs <= sendTimeoutMs)
+    throw new RangeError(`the outbox lease (${leaseMs} ms) must be longer than the send timeout (${sendTimeoutMs} ms)`);
 
   /** Sends within `sendTimeoutMs`; past it the send is abandoned, even by a transport that ignores the abort. */
   async function sendWithTimeout(mail: ClaimedMail): Promise<void> {
@@ -65,7 +74,11 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
   }
 
   function warnLeaseLost(mail: ClaimedMail, outcome: "sent" | "failed"): void {
-    deps.logger.warn("mail lease lost: another worker owns the mail, its state is left alone", { id: mail.id, attempt: mail.attempts, outcome });
+    deps.logger.warn("mail lease lost: another worker owns the mail, its state is left alone", {
+      id: mail.id,
+      attempt: mail.attempts,
+      outcome,
+    });
   }
 
   async function deliver(mail: ClaimedMail): Promise<void> {
@@ -74,7 +87,12 @@ export function startOutboxWorker(deps: OutboxWorkerOptions): OutboxWorker {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt = mail.attempts < MAX_MAIL_ATTEMPTS ? new Date(Date.now() + retryDelayMs(mail.attempts)) : null;
-      deps.logger.warn("mail delivery failed", { id: mail.id, attempt: mail.attempts, retry: retryAt?.toISOString() ?? "gave up", error: message });
+      deps.logger.warn("mail delivery failed", {
+        id: mail.id,
+        attempt: mail.attempts,
+        retry: retryAt?.toISOString() ?? "gave up",
+        error: message,
+      });
       if (!(await markMailFailed(deps.db, mail, message, retryAt))) warnLeaseLost(mail, "failed");
       return;
     }

@@ -8,7 +8,11 @@ export type PollingLoop = { nudge(): void; drain(): Promise<void>; stop(): Promi
  * `stop` waits for the run under way, whose `stopping` signal is aborted at once: a run working through a batch
  * finishes the item it is on (the mail being sent) and leaves the rest for the next start.
  */
-export function startPollingLoop(name: string, runOnce: (stopping: AbortSignal) => Promise<void>, deps: { logger: Logger; pollMs: number }): PollingLoop {
+export function startPollingLoop(
+  name: string,
+  runOnce: (stopping: AbortSignal) => Promise<void>,
+  deps: { logger: Logger; pollMs: number },
+): PollingLoop {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -21,7 +25,9 @@ export function startPollingLoop(name: string, runOnce: (stopping: AbortSignal) 
       return running;
     }
     running = runOnce(stopping.signal)
-      .catch((error: unknown) => deps.logger.error(`${name} failed`, { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        deps.logger.error(`${name} failed`, { error: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => {
         running = null;
         if (again && !stopped) {

@@ -20,14 +20,28 @@ import { createSeedClient, type SeedClient, type SeedTarget } from "./seed-clien
 const DEMO_PASSWORD = "atrium-demo-password";
 const ORGANIZATION = { name: "Acme", slug: "acme" };
 const PEOPLE = [
-  { name: "Ada Admin", email: "admin@atrium.localhost", username: "ada", role: "admin" as const, organizationRole: "owner" as const },
-  { name: "Max Member", email: "member@atrium.localhost", username: "max", role: "user" as const, organizationRole: "member" as const },
+  {
+    name: "Ada Admin",
+    email: "admin@atrium.localhost",
+    username: "ada",
+    role: "admin" as const,
+    organizationRole: "owner" as const,
+  },
+  {
+    name: "Max Member",
+    email: "member@atrium.localhost",
+    username: "max",
+    role: "user" as const,
+    organizationRole: "member" as const,
+  },
 ];
 type Person = (typeof PEOPLE)[number];
 
 const config = loadConfig();
 if (config.isProduction) {
-  process.stderr.write("db:seed writes demo accounts with a known password; it does not run with NODE_ENV=production.\n");
+  process.stderr.write(
+    "db:seed writes demo accounts with a known password; it does not run with NODE_ENV=production.\n",
+  );
   process.exit(1);
 }
 const logger = createLogger("warn");
@@ -44,10 +58,27 @@ try {
   await migrateToLatest(db);
   // Seeding adds a handful of people: the plan limits apply, the provider is never called.
   const billing = createBillingService({ ...config, billing: null }, db, logger, () => undefined);
-  const auth = createAuth({ config, db, dialect: database.dialect, mail: noMail, logger, rateLimitStore: unlimited, billing });
+  const auth = createAuth({
+    config,
+    db,
+    dialect: database.dialect,
+    mail: noMail,
+    logger,
+    rateLimitStore: unlimited,
+    billing,
+  });
   const readCache = createReadCache(db, { logger });
   stopReadCache = () => readCache.stop();
-  const deps = { config, database, auth, billing, billingWorker: { nudge: () => undefined }, readCache, logger, rateLimitStore: unlimited };
+  const deps = {
+    config,
+    database,
+    auth,
+    billing,
+    billingWorker: { nudge: () => undefined },
+    readCache,
+    logger,
+    rateLimitStore: unlimited,
+  };
   const target: SeedTarget = { app: createApp(deps), baseUrl: config.baseUrl };
 
   const userIds = new Map<Person, string>();
@@ -55,7 +86,12 @@ try {
     let user = await db.selectFrom("user").select("id").where("email", "=", person.email).executeTakeFirst();
     if (!user) {
       const { name, email, username } = person;
-      const signedUp = await createSeedClient(target).post("/api/auth/sign-up/email", { name, email, username, password: DEMO_PASSWORD });
+      const signedUp = await createSeedClient(target).post("/api/auth/sign-up/email", {
+        name,
+        email,
+        username,
+        password: DEMO_PASSWORD,
+      });
       user = { id: (signedUp as { user: { id: string } }).user.id };
       process.stdout.write(`Created ${person.email}\n`);
     }
@@ -80,7 +116,11 @@ try {
   };
   const owner = PEOPLE.find((person) => person.organizationRole === "owner")!;
 
-  let organization = await db.selectFrom("organization").select("id").where("slug", "=", ORGANIZATION.slug).executeTakeFirst();
+  let organization = await db
+    .selectFrom("organization")
+    .select("id")
+    .where("slug", "=", ORGANIZATION.slug)
+    .executeTakeFirst();
   if (!organization) {
     const created = await (await signedIn(owner)).post("/api/auth/organization/create", ORGANIZATION);
     organization = { id: (created as { id: string }).id };
@@ -95,7 +135,9 @@ try {
       .executeTakeFirst();
     if (isMember) continue;
     if (person === owner)
-      throw new Error(`${owner.email} is no longer a member of /${ORGANIZATION.slug}: remove that organization, or start from a fresh database`);
+      throw new Error(
+        `${owner.email} is no longer a member of /${ORGANIZATION.slug}: remove that organization, or start from a fresh database`,
+      );
     // Invited by the owner and accepted, the way a member joins (renewing the invitation an interrupted run left).
     const invitation = await (
       await signedIn(owner)
@@ -105,7 +147,9 @@ try {
       organizationId: organization.id,
       resend: true,
     });
-    await (await signedIn(person)).post("/api/auth/organization/accept-invitation", { invitationId: (invitation as { id: string }).id });
+    await (
+      await signedIn(person)
+    ).post("/api/auth/organization/accept-invitation", { invitationId: (invitation as { id: string }).id });
     process.stdout.write(`Added ${person.email} to ${ORGANIZATION.name} as ${person.organizationRole}\n`);
   }
   process.stdout.write(

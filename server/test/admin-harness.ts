@@ -1,5 +1,11 @@
 import { expect } from "vitest";
-import { createVerifiedUser, createOrganizationWithOwner, getSession, signedInUser, signInOnNewClient } from "./factories";
+import {
+  createVerifiedUser,
+  createOrganizationWithOwner,
+  getSession,
+  signedInUser,
+  signInOnNewClient,
+} from "./factories";
 import type { CreatedOrganization, TestUser, UserInput } from "./factories";
 import { createClient, type TestClient } from "./request";
 import { createTestApp, createTestDatabase, type TestApp, type TestDatabase } from "./test-database";
@@ -46,7 +52,11 @@ export async function startAdminApp(): Promise<AdminApp> {
     await bootstrap.close();
   }
   // Listening, with the development identity provider on: the tests' social sign-ins go through it.
-  app = await createTestApp({ database, listen: true, env: { ADMIN_USER_IDS: configuredId, DEV_IDENTITY_PROVIDER: "true" } });
+  app = await createTestApp({
+    database,
+    listen: true,
+    env: { ADMIN_USER_IDS: configuredId, DEV_IDENTITY_PROVIDER: "true" },
+  });
   const configured = await signedInUser(configuredInput, await signInOnNewClient(app, configuredInput));
   expect(configured.id).toBe(configuredId);
   const [admin, plain, target] = await Promise.all([

@@ -42,7 +42,9 @@ export async function makePlatformAdmin(label: string): Promise<TestUser> {
 
 /** The whole log's entries matching `query`, newest first, as a platform admin reads them. */
 export async function findEntries(query: Record<string, string>): Promise<AuditEntry[]> {
-  const response = await platformAdmin.client.get(`/api/admin/audit-log?${new URLSearchParams({ limit: "100", ...query })}`);
+  const response = await platformAdmin.client.get(
+    `/api/admin/audit-log?${new URLSearchParams({ limit: "100", ...query })}`,
+  );
   expect(response.status).toBe(200);
   return (response.data as AuditLogPage).entries;
 }
@@ -102,7 +104,11 @@ export function auditRow(fields: Partial<Insertable<AuditEventTable>>): Insertab
   };
 }
 
-export async function countRows(where: { action?: string; actorId?: string; organizationId?: string }): Promise<number> {
+export async function countRows(where: {
+  action?: string;
+  actorId?: string;
+  organizationId?: string;
+}): Promise<number> {
   let query = server.db.selectFrom("audit_event").select((eb) => eb.fn.countAll<number | string>().as("count"));
   if (where.action) query = query.where("action", "=", where.action);
   if (where.actorId) query = query.where("actor_id", "=", where.actorId);
@@ -114,7 +120,12 @@ export async function countRows(where: { action?: string; actorId?: string; orga
  * Runs `run` while the database refuses inserts into `table` where `column` = `value` (a trigger, as a constraint
  * or an outage would), and removes the trigger afterwards, whatever happened.
  */
-export async function withRefusedInserts<T>(table: "member" | "audit_event", column: string, value: string, run: () => Promise<T>): Promise<T> {
+export async function withRefusedInserts<T>(
+  table: "member" | "audit_event",
+  column: string,
+  value: string,
+  run: () => Promise<T>,
+): Promise<T> {
   const trigger = `audit_test_refuse_${table}`;
   if (server.dialect === "postgres") {
     await sql
@@ -123,7 +134,9 @@ export async function withRefusedInserts<T>(table: "member" | "audit_event", col
       )
       .execute(server.db);
     await sql
-      .raw(`CREATE TRIGGER ${trigger} BEFORE INSERT ON "${table}" FOR EACH ROW WHEN (NEW."${column}" = '${value}') EXECUTE FUNCTION ${trigger}()`)
+      .raw(
+        `CREATE TRIGGER ${trigger} BEFORE INSERT ON "${table}" FOR EACH ROW WHEN (NEW."${column}" = '${value}') EXECUTE FUNCTION ${trigger}()`,
+      )
       .execute(server.db);
   } else {
     await sql
@@ -135,7 +148,13 @@ export async function withRefusedInserts<T>(table: "member" | "audit_event", col
   try {
     return await run();
   } finally {
-    await sql.raw(server.dialect === "postgres" ? `DROP TRIGGER IF EXISTS ${trigger} ON "${table}"` : `DROP TRIGGER IF EXISTS ${trigger}`).execute(server.db);
+    await sql
+      .raw(
+        server.dialect === "postgres"
+          ? `DROP TRIGGER IF EXISTS ${trigger} ON "${table}"`
+          : `DROP TRIGGER IF EXISTS ${trigger}`,
+      )
+      .execute(server.db);
   }
 }
 
@@ -177,6 +196,8 @@ export async function expectCsvDownload(request: () => Promise<TestResponse>, na
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
   expect(response.headers.get("cache-control")).toBe("no-store");
-  expect([dayBefore, dayAfter].map((day) => `attachment; filename="${name}-audit-log-${day}.csv"`)).toContain(response.headers.get("content-disposition"));
+  expect([dayBefore, dayAfter].map((day) => `attachment; filename="${name}-audit-log-${day}.csv"`)).toContain(
+    response.headers.get("content-disposition"),
+  );
   return typeof response.data === "string" ? response.data : await response.text();
 }

@@ -21,10 +21,18 @@ export async function settleBilling(server: TestApp): Promise<void> {
 }
 
 /** A raw call to the sandbox (its controls, or the provider API) with the organization token. */
-export async function sandboxCall(server: TestApp, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function sandboxCall(
+  server: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${server.config.baseUrl}${SANDBOX}${path}`, {
     method,
-    headers: { authorization: "Bearer test-token", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: "Bearer test-token",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -35,14 +43,21 @@ export async function sandboxCall(server: TestApp, method: string, path: string,
 export async function checkoutIdOf(server: TestApp, url: string): Promise<string> {
   const secret = new URL(url).pathname.split("/").at(-1) ?? "";
   const checkout = await sandboxCall(server, "GET", `/v1/checkouts/client/${secret}`);
-  if (checkout.status !== 200) throw new Error(`checkout lookup failed: ${checkout.status} ${JSON.stringify(checkout.body)}`);
+  if (checkout.status !== 200)
+    throw new Error(`checkout lookup failed: ${checkout.status} ${JSON.stringify(checkout.body)}`);
   return String(checkout.body.id);
 }
 
 /** The product id of a plan family and interval, from the app's own catalogue. */
-export async function productIdOf(client: TestClient, plan: string, interval: "month" | "year" = "month"): Promise<string> {
+export async function productIdOf(
+  client: TestClient,
+  plan: string,
+  interval: "month" | "year" = "month",
+): Promise<string> {
   const catalogue = (await client.get("/api/billing/plans")).data as PlanCatalogue;
-  const price = catalogue.plans.find((candidate) => candidate.key === plan)?.prices.find((candidate) => candidate.interval === interval);
+  const price = catalogue.plans
+    .find((candidate) => candidate.key === plan)
+    ?.prices.find((candidate) => candidate.interval === interval);
   if (!price) throw new Error(`no ${interval} price for plan ${plan}`);
   return price.productId;
 }
@@ -61,10 +76,15 @@ export async function subscribe(
   const started = await owner.client.post(`/api/organizations/${organizationId}/billing/checkout`, body);
   if (started.status !== 200) throw new Error(`checkout failed: ${started.status} ${JSON.stringify(started.data)}`);
   const checkoutId = await checkoutIdOf(server, (started.data as { url: string }).url);
-  const paid = await sandboxCall(server, "POST", `/sandbox/checkouts/${checkoutId}/${options.pay === false ? "fail" : "complete"}`, {
-    customer_email: "billing@example.com",
-    customer_name: "Billing Person",
-  });
+  const paid = await sandboxCall(
+    server,
+    "POST",
+    `/sandbox/checkouts/${checkoutId}/${options.pay === false ? "fail" : "complete"}`,
+    {
+      customer_email: "billing@example.com",
+      customer_name: "Billing Person",
+    },
+  );
   if (paid.status !== 200) throw new Error(`payment failed: ${paid.status} ${JSON.stringify(paid.body)}`);
   await settleBilling(server);
   return checkoutId;
@@ -81,13 +101,22 @@ export function signWebhook(secret: string | Uint8Array, id: string, timestampSe
 }
 
 /** Posts one delivery to a server's webhook endpoint as the provider would, signed with `secret`: its status. */
-export async function postSignedWebhook(baseUrl: string, secret: string, message: { id: string; body: string }): Promise<number> {
+export async function postSignedWebhook(
+  baseUrl: string,
+  secret: string,
+  message: { id: string; body: string },
+): Promise<number> {
   const seconds = Math.floor(Date.now() / 1000);
   const timestamp = String(seconds);
   const signature = signWebhook(secret, message.id, seconds, message.body);
   const response = await fetch(`${baseUrl}/api/billing/webhooks`, {
     method: "POST",
-    headers: { "content-type": "application/json", "webhook-id": message.id, "webhook-timestamp": timestamp, "webhook-signature": signature },
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": message.id,
+      "webhook-timestamp": timestamp,
+      "webhook-signature": signature,
+    },
     body: message.body,
     signal: AbortSignal.timeout(10_000),
   });

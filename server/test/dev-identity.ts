@@ -11,14 +11,19 @@ export type DevIdentityInput = { name: string; email: string; emailVerified: boo
 /** Where a redirect leads, relative to the app when it stays on the app's origin. */
 export function locationOf(response: Response): string {
   const location = response.headers.get("location");
-  if (response.status < 300 || response.status > 399 || !location) throw new Error(`expected a redirect, got ${response.status}`);
+  if (response.status < 300 || response.status > 399 || !location)
+    throw new Error(`expected a redirect, got ${response.status}`);
   return location;
 }
 
 const resolve = (location: string, base: string) => new URL(location, base).toString();
 
 /** POST /api/auth/sign-in/social (or /link-social) for the dev provider: answers the provider's authorization URL. */
-export async function startDevSignIn(client: TestClient, body: Record<string, unknown> = {}, path = "/api/auth/sign-in/social"): Promise<string> {
+export async function startDevSignIn(
+  client: TestClient,
+  body: Record<string, unknown> = {},
+  path = "/api/auth/sign-in/social",
+): Promise<string> {
   const response = await client.post(path, { provider: "dev", callbackURL: "/", ...body });
   if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.data)}`);
   return (response.data as { url: string }).url;
@@ -29,7 +34,11 @@ export async function startDevSignIn(client: TestClient, body: Record<string, un
  * answers the provider's redirect back to the app: the callback URL with its code and state, not yet visited.
  * `cancel` presses the page's cancel button instead.
  */
-export async function authorizeAtDevProvider(client: TestClient, authorizationUrl: string, identity: DevIdentityInput | "cancel"): Promise<string> {
+export async function authorizeAtDevProvider(
+  client: TestClient,
+  authorizationUrl: string,
+  identity: DevIdentityInput | "cancel",
+): Promise<string> {
   const toLogin = await client.get(authorizationUrl, { overHttp: true });
   const loginPage = resolve(locationOf(toLogin), authorizationUrl);
   const page = await client.get(loginPage, { overHttp: true });
@@ -37,7 +46,14 @@ export async function authorizeAtDevProvider(client: TestClient, authorizationUr
   const form =
     identity === "cancel"
       ? { path: "cancel", fields: {} }
-      : { path: "new-identity", fields: { name: identity.name, email: identity.email, ...(identity.emailVerified ? { emailVerified: "on" } : {}) } };
+      : {
+          path: "new-identity",
+          fields: {
+            name: identity.name,
+            email: identity.email,
+            ...(identity.emailVerified ? { emailVerified: "on" } : {}),
+          },
+        };
   const submitted = await client.request(`${loginPage}/${form.path}`, {
     method: "POST",
     body: new URLSearchParams(form.fields).toString(),
@@ -65,5 +81,8 @@ export async function signInWithDevProvider(
   body: Record<string, unknown> = {},
   path?: string,
 ): Promise<TestResponse> {
-  return visitCallback(client, await authorizeAtDevProvider(client, await startDevSignIn(client, body, path), identity));
+  return visitCallback(
+    client,
+    await authorizeAtDevProvider(client, await startDevSignIn(client, body, path), identity),
+  );
 }

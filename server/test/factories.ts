@@ -28,7 +28,14 @@ export function buildUser(overrides: Partial<UserInput> & { label?: string } = {
 }
 
 /** A signed-in user: who they are, what they signed up with, and their browser. */
-export type TestUser = { id: string; email: string; name: string; username: string; input: UserInput; client: TestClient };
+export type TestUser = {
+  id: string;
+  email: string;
+  name: string;
+  username: string;
+  input: UserInput;
+  client: TestClient;
+};
 
 /** Signs up; the answer is checked so a broken sign-up fails where it happens. */
 export async function signUp(
@@ -38,12 +45,16 @@ export async function signUp(
 ): Promise<{ input: UserInput; client: TestClient; userId: string }> {
   const response = await client.post("/api/auth/sign-up/email", input);
   const userId = (response.data as { user?: { id?: string } } | null)?.user?.id;
-  if (response.status !== 200 || !userId) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.data)}`);
+  if (response.status !== 200 || !userId)
+    throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.data)}`);
   return { input, client, userId };
 }
 
 /** Signs in with e-mail and password on a client of its own (a second device). */
-export async function signInOnNewClient(target: RequestTarget, input: Pick<UserInput, "email" | "password">): Promise<TestClient> {
+export async function signInOnNewClient(
+  target: RequestTarget,
+  input: Pick<UserInput, "email" | "password">,
+): Promise<TestClient> {
   const client = createClient(target);
   const response = await client.post("/api/auth/sign-in/email", { email: input.email, password: input.password });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
@@ -52,7 +63,15 @@ export async function signInOnNewClient(target: RequestTarget, input: Pick<UserI
 
 export type SessionBody = {
   session: { id: string; token: string; userId: string; activeOrganizationId?: string | null };
-  user: { id: string; email: string; emailVerified: boolean; username: string | null; displayUsername: string | null; name: string; role: string | null };
+  user: {
+    id: string;
+    email: string;
+    emailVerified: boolean;
+    username: string | null;
+    displayUsername: string | null;
+    name: string;
+    role: string | null;
+  };
 } | null;
 
 /** The client's session as get-session answers it (null when signed out). */
@@ -75,9 +94,14 @@ export async function signedInUser(input: UserInput, client: TestClient): Promis
 }
 
 /** Sign up, follow the link of the verification mail (which signs in), and return the signed-in user. */
-export async function createVerifiedUser(target: MailTarget, overrides: Partial<UserInput> & { label?: string } = {}): Promise<TestUser> {
+export async function createVerifiedUser(
+  target: MailTarget,
+  overrides: Partial<UserInput> & { label?: string } = {},
+): Promise<TestUser> {
   const { input, client } = await signUp(target, buildUser(overrides));
-  const mail = await readLatestMail(target, input.email, (candidate) => candidate.subject.startsWith("Verify your e-mail"));
+  const mail = await readLatestMail(target, input.email, (candidate) =>
+    candidate.subject.startsWith("Verify your e-mail"),
+  );
   const verify = await client.get(extractLink(mail));
   if (verify.status >= 400) throw new Error(`verification failed: ${verify.status} ${await verify.text()}`);
   return signedInUser(input, client);
@@ -102,11 +126,13 @@ export async function createOrganizationWithOwner(
   slug = uniqueSlug(name.toLowerCase().replace(/[^a-z0-9]+/g, "-")),
 ): Promise<CreatedOrganization> {
   const response = await owner.client.post("/api/auth/organization/create", { name, slug });
-  if (response.status !== 200) throw new Error(`create organization failed: ${response.status} ${JSON.stringify(response.data)}`);
+  if (response.status !== 200)
+    throw new Error(`create organization failed: ${response.status} ${JSON.stringify(response.data)}`);
   const id = (response.data as { id: string }).id;
   const teams = await owner.client.get(`/api/auth/organization/list-teams?organizationId=${encodeURIComponent(id)}`);
   const defaultTeamId = (teams.data as Array<{ id: string }> | null)?.[0]?.id;
-  if (teams.status !== 200 || !defaultTeamId) throw new Error(`list teams failed: ${teams.status} ${JSON.stringify(teams.data)}`);
+  if (teams.status !== 200 || !defaultTeamId)
+    throw new Error(`list teams failed: ${teams.status} ${JSON.stringify(teams.data)}`);
   return { id, name, slug, defaultTeamId };
 }
 
@@ -128,7 +154,9 @@ export async function addMember(
     ...(options.resend ? { resend: true } : {}),
   });
   if (invite.status !== 200) throw new Error(`invite failed: ${invite.status} ${JSON.stringify(invite.data)}`);
-  const accept = await user.client.post("/api/auth/organization/accept-invitation", { invitationId: (invite.data as { id: string }).id });
+  const accept = await user.client.post("/api/auth/organization/accept-invitation", {
+    invitationId: (invite.data as { id: string }).id,
+  });
   if (accept.status !== 200) throw new Error(`accept failed: ${accept.status} ${JSON.stringify(accept.data)}`);
   return (accept.data as { member: { id: string } }).member.id;
 }
@@ -145,8 +173,16 @@ export async function listMails(target: MailTarget, to: string): Promise<DevMail
  * The newest mail to `to` (that `matches`), polling the dev mailbox until it arrives: some mails are
  * queued after the response was sent.
  */
-export async function readLatestMail(target: MailTarget, to: string, matches: (mail: DevMail) => boolean = () => true, timeoutMs = 5_000): Promise<DevMail> {
-  return waitFor(async () => (await listMails(target, to)).find(matches), { timeoutMs, what: `a matching mail to ${to}` });
+export async function readLatestMail(
+  target: MailTarget,
+  to: string,
+  matches: (mail: DevMail) => boolean = () => true,
+  timeoutMs = 5_000,
+): Promise<DevMail> {
+  return waitFor(async () => (await listMails(target, to)).find(matches), {
+    timeoutMs,
+    what: `a matching mail to ${to}`,
+  });
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */

@@ -10,11 +10,20 @@ export async function organizationRow(server: TestApp, id: string) {
 }
 
 export async function memberRow(server: TestApp, organizationId: string, userId: string) {
-  return server.db.selectFrom("member").selectAll().where("organizationId", "=", organizationId).where("userId", "=", userId).executeTakeFirst();
+  return server.db
+    .selectFrom("member")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
 }
 
 export async function sessionsOf(server: TestApp, userId: string) {
-  return server.db.selectFrom("session").select(["token", "activeOrganizationId"]).where("userId", "=", userId).execute();
+  return server.db
+    .selectFrom("session")
+    .select(["token", "activeOrganizationId"])
+    .where("userId", "=", userId)
+    .execute();
 }
 
 /** Makes inserting a membership for this user fail inside the database, as a constraint or outage would. */
@@ -28,7 +37,8 @@ export async function installFailingMemberInsert(server: TestApp, userId: string
       .execute(server.db);
     await sql
       .raw(
-        `CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" FOR EACH ROW WHEN (NEW."userId" = '${userId}') ` + "EXECUTE FUNCTION fail_member_insert()",
+        `CREATE TRIGGER fail_member_insert BEFORE INSERT ON "member" FOR EACH ROW WHEN (NEW."userId" = '${userId}') ` +
+          "EXECUTE FUNCTION fail_member_insert()",
       )
       .execute(server.db);
   } else {
@@ -42,6 +52,9 @@ export async function installFailingMemberInsert(server: TestApp, userId: string
 }
 
 export async function removeFailingMemberInsert(server: TestApp) {
-  const drop = server.dialect === "postgres" ? `DROP TRIGGER IF EXISTS fail_member_insert ON "member"` : `DROP TRIGGER IF EXISTS fail_member_insert`;
+  const drop =
+    server.dialect === "postgres"
+      ? `DROP TRIGGER IF EXISTS fail_member_insert ON "member"`
+      : `DROP TRIGGER IF EXISTS fail_member_insert`;
   await sql.raw(drop).execute(server.db);
 }

@@ -65,7 +65,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     urlFor: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     async start() {
-      await asServerUser("pg_ctl", ["-D", dataDir, "-o", serverOptions, "-l", path.join(dir, "server.log"), "-w", "-t", "30", "start"]);
+      await asServerUser("pg_ctl", [
+        "-D",
+        dataDir,
+        "-o",
+        serverOptions,
+        "-l",
+        path.join(dir, "server.log"),
+        "-w",
+        "-t",
+        "30",
+        "start",
+      ]);
       running = true;
     },
     async stop(mode = "fast") {

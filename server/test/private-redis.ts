@@ -42,9 +42,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     isRunning,
     async start() {
       if (isRunning()) return;
-      const started = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-        stdio: "ignore",
-      });
+      const started = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        {
+          stdio: "ignore",
+        },
+      );
       child = started;
       await waitFor(
         async () => {

@@ -2,7 +2,13 @@ import { randomInt } from "node:crypto";
 
 /** What a client needs of an app: its HTTP surface (Hono's `request`) and its base URL. */
 export type RequestTarget = {
-  app: { request(input: string, init: RequestInit, env: { incoming: { socket: { remoteAddress: string } } }): Response | Promise<Response> };
+  app: {
+    request(
+      input: string,
+      init: RequestInit,
+      env: { incoming: { socket: { remoteAddress: string } } },
+    ): Response | Promise<Response>;
+  };
   config: { baseUrl: string };
 };
 
@@ -25,7 +31,8 @@ export class CookieJar {
       if (separator < 1) continue;
       const name = pair.slice(0, separator).trim();
       const value = pair.slice(separator + 1).trim();
-      const isExpired = attributes.some((attribute) => /^\s*max-age\s*=\s*(0|-\d+)\s*$/i.test(attribute)) || value === "";
+      const isExpired =
+        attributes.some((attribute) => /^\s*max-age\s*=\s*(0|-\d+)\s*$/i.test(attribute)) || value === "";
       if (isExpired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -82,7 +89,11 @@ export class TestResponse<T = AnyJson> extends Response {
     } catch {
       data = text;
     }
-    return new TestResponse(text, { status: response.status, statusText: response.statusText, headers: response.headers }, data);
+    return new TestResponse(
+      text,
+      { status: response.status, statusText: response.statusText, headers: response.headers },
+      data,
+    );
   }
 }
 
@@ -130,7 +141,11 @@ export class TestClient {
       headers.set("content-type", options.contentType);
     }
     const origin =
-      options.origin === undefined ? (method === "GET" || method === "HEAD" ? undefined : new URL(this.target.config.baseUrl).origin) : options.origin;
+      options.origin === undefined
+        ? method === "GET" || method === "HEAD"
+          ? undefined
+          : new URL(this.target.config.baseUrl).origin
+        : options.origin;
     if (origin) headers.set("origin", origin);
     const cookie = this.jar.header();
     if (cookie && !options.withoutCookies && !headers.has("cookie")) headers.set("cookie", cookie);
@@ -168,7 +183,11 @@ export async function readJson<T = Record<string, unknown>>(response: Response):
 }
 
 /** Asserts an error answer by what a client sees: the status and the exact `message`. Returns the body. */
-export async function expectError(response: Response, status: number, message: string): Promise<{ code?: string; message: string }> {
+export async function expectError(
+  response: Response,
+  status: number,
+  message: string,
+): Promise<{ code?: string; message: string }> {
   const body =
     response instanceof TestResponse
       ? (response.data as { code?: string; message: string } | null)

@@ -9,7 +9,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 /** What a child process a test starts takes from the test's environment: nothing but PATH, HOME and TMPDIR. */
 export function inheritedEnvironment(): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+  };
 }
 
 /** A real Atrium server (server/main.ts) in a child process, as the tests that need several processes or kill one start it. */
@@ -72,8 +76,11 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on("line", (line) => output.push(line));
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
+  for (const stream of [child.stdout!, child.stderr!])
+    createInterface({ input: stream }).on("line", (line) => output.push(line));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? code)),
+  );
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   const server: ServerProcess = {
     name: options.name,

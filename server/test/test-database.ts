@@ -67,7 +67,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         // off (a cut-off connection reports an error into whichever test runs next).
         const deadline = Date.now() + 5_000;
         while (Date.now() < deadline) {
-          const { rows } = await client.query<{ count: number }>("SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = $1", [name]);
+          const { rows } = await client.query<{ count: number }>(
+            "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
           if (rows[0]?.count === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
@@ -89,7 +92,10 @@ async function withAdminClient<T>(url: string, run: (client: pg.Client) => Promi
 }
 
 /** The environment a test app starts from; `env` overrides or removes (undefined) any variable. */
-export function testEnvironment(database: TestDatabase, env: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function testEnvironment(
+  database: TestDatabase,
+  env: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     NODE_ENV: "test",
     BASE_URL: "http://localhost:3000",
@@ -128,7 +134,9 @@ export async function createTestApp(
   const database = options.database ?? (await createTestDatabase());
   const listener = options.listen ? await startListener() : undefined;
   try {
-    const config = loadConfig(testEnvironment(database, { ...options.env, ...(listener ? { BASE_URL: listener.url } : {}) }));
+    const config = loadConfig(
+      testEnvironment(database, { ...options.env, ...(listener ? { BASE_URL: listener.url } : {}) }),
+    );
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
     const { onQuery, readCache } = options;

@@ -4,7 +4,9 @@ import { ThemeToggle } from "../components/ui/theme-toggle";
 import { useSession } from "../lib/session";
 
 // Only someone signed in gets the menus; the chunk loads when the session says so.
-const OrganizationSwitcher = lazy(() => import("./header-menus").then((module) => ({ default: module.OrganizationSwitcher })));
+const OrganizationSwitcher = lazy(() =>
+  import("./header-menus").then((module) => ({ default: module.OrganizationSwitcher })),
+);
 const UserMenu = lazy(() => import("./header-menus").then((module) => ({ default: module.UserMenu })));
 
 export function Header() {
@@ -32,10 +34,16 @@ export function Header() {
             </Suspense>
           ) : session.isPending ? null : (
             <>
-              <Link to="/sign-in" className="rounded-lg px-3 py-2 text-sm font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800">
+              <Link
+                to="/sign-in"
+                className="rounded-lg px-3 py-2 text-sm font-medium hover:bg-zinc-100 dark:hover:bg-zinc-800"
+              >
                 Sign in
               </Link>
-              <Link to="/sign-up" className="rounded-lg bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">
+              <Link
+                to="/sign-up"
+                className="rounded-lg bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700"
+              >
                 Sign up
               </Link>
             </>

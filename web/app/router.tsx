@@ -1,8 +1,30 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
-import { accountRoute, deleteAccountRoute, passwordRoute, profileRoute, sessionsRoute, signInMethodsRoute } from "./routes/account";
-import { adminAuditLogRoute, adminOrganizationRoute, adminOrganizationsRoute, adminRoute, adminUserRoute, adminUsersRoute } from "./routes/admin";
-import { checkEmailRoute, emailVerifiedRoute, forgotPasswordRoute, resetPasswordRoute, signInErrorRoute, signInRoute, signUpRoute } from "./routes/auth";
+import {
+  accountRoute,
+  deleteAccountRoute,
+  passwordRoute,
+  profileRoute,
+  sessionsRoute,
+  signInMethodsRoute,
+} from "./routes/account";
+import {
+  adminAuditLogRoute,
+  adminOrganizationRoute,
+  adminOrganizationsRoute,
+  adminRoute,
+  adminUserRoute,
+  adminUsersRoute,
+} from "./routes/admin";
+import {
+  checkEmailRoute,
+  emailVerifiedRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
+  signInErrorRoute,
+  signInRoute,
+  signUpRoute,
+} from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
 import { invitationRoute } from "./routes/invitations";
@@ -42,8 +64,22 @@ const routeTree = rootRoute.addChildren([
   authedRoute.addChildren([
     accountRoute.addChildren([profileRoute, signInMethodsRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
     createOrganizationRoute,
-    adminRoute.addChildren([adminUsersRoute, adminUserRoute, adminOrganizationsRoute, adminOrganizationRoute, adminAuditLogRoute]),
-    organizationSettingsRoute.addChildren([generalSettingsRoute, membersRoute, invitationsRoute, teamsRoute, billingRoute, auditLogRoute, dangerZoneRoute]),
+    adminRoute.addChildren([
+      adminUsersRoute,
+      adminUserRoute,
+      adminOrganizationsRoute,
+      adminOrganizationRoute,
+      adminAuditLogRoute,
+    ]),
+    organizationSettingsRoute.addChildren([
+      generalSettingsRoute,
+      membersRoute,
+      invitationsRoute,
+      teamsRoute,
+      billingRoute,
+      auditLogRoute,
+      dangerZoneRoute,
+    ]),
   ]),
   invitationRoute,
   devMailRoute,

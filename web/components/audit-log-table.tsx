@@ -28,7 +28,10 @@ function Actor({ entry }: { entry: AuditEntry }) {
       {entry.ipAddress || entry.userAgent ? (
         <p className={secondary}>
           {/* The full user agent is kept for whoever needs it; the cell shows the device it names. */}
-          {[entry.ipAddress, entry.userAgent ? <span title={entry.userAgent}>{describeDevice(entry.userAgent)}</span> : null]
+          {[
+            entry.ipAddress,
+            entry.userAgent ? <span title={entry.userAgent}>{describeDevice(entry.userAgent)}</span> : null,
+          ]
             .filter(Boolean)
             .map((part, index) => (
               <span key={index}>
@@ -47,7 +50,13 @@ function Actor({ entry }: { entry: AuditEntry }) {
  * view spans several), and the reason given. Below `sm` each entry is a block: what and when first, then the rest
  * (the cells spanning both columns flow into the next rows in order, so a missing organization or reason leaves no gap).
  */
-export function AuditLogTable({ entries, showOrganization = false }: { entries: AuditEntry[]; showOrganization?: boolean }) {
+export function AuditLogTable({
+  entries,
+  showOrganization = false,
+}: {
+  entries: AuditEntry[];
+  showOrganization?: boolean;
+}) {
   return (
     <Table label="Audit log" columns={["When", "Who", "What", ...(showOrganization ? ["Organization"] : []), "Reason"]}>
       {entries.map((entry) => (
@@ -58,7 +67,9 @@ export function AuditLogTable({ entries, showOrganization = false }: { entries: 
           <td className="py-3 pr-4 max-sm:col-span-2 sm:min-w-40">
             <Actor entry={entry} />
           </td>
-          <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1 max-sm:font-medium sm:min-w-56">{describeAuditEntry(entry)}</td>
+          <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1 max-sm:font-medium sm:min-w-56">
+            {describeAuditEntry(entry)}
+          </td>
           {showOrganization ? (
             <td className={cn("py-3 pr-4 max-sm:col-span-2", !entry.organization && "max-sm:hidden!")}>
               {entry.organization ? (
@@ -135,7 +146,11 @@ export function AuditActionField({
   excludeUsers?: boolean;
 }) {
   return (
-    <SelectField label="Action" value={value ?? ""} onChange={(event) => onChange((event.target.value || undefined) as AuditAction | undefined)}>
+    <SelectField
+      label="Action"
+      value={value ?? ""}
+      onChange={(event) => onChange((event.target.value || undefined) as AuditAction | undefined)}
+    >
       <option value="">Every action</option>
       {auditActionGroups(excludeUsers ? ["user"] : []).map((group) => (
         <optgroup key={group.label} label={group.label}>
@@ -173,7 +188,13 @@ export function AuditDateRangeFields({ from, to, onChange }: DayRange & { onChan
 
   return (
     <>
-      <TextField label="From" type="date" value={draft.from} max={draft.to || undefined} onChange={(event) => change({ ...draft, from: event.target.value })} />
+      <TextField
+        label="From"
+        type="date"
+        value={draft.from}
+        max={draft.to || undefined}
+        onChange={(event) => change({ ...draft, from: event.target.value })}
+      />
       <TextField
         label="To"
         type="date"
@@ -231,7 +252,9 @@ export function AuditLogResults({
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <p role="status" className="text-sm font-medium">
-            {log.data ? `${total.toLocaleString()} ${total === 1 ? "entry" : "entries"}${hasFilters ? " match the filters" : ""}` : ""}
+            {log.data
+              ? `${total.toLocaleString()} ${total === 1 ? "entry" : "entries"}${hasFilters ? " match the filters" : ""}`
+              : ""}
           </p>
           {log.isFetching && !log.isPending ? <Spinner label="Updating…" /> : null}
           {clearFilters}
@@ -242,7 +265,13 @@ export function AuditLogResults({
       {log.isError ? (
         <Alert tone="error" title="The audit log could not load">
           <p>{errorMessage(log.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-3" onClick={() => log.refetch()} isLoading={log.isFetching}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-3"
+            onClick={() => log.refetch()}
+            isLoading={log.isFetching}
+          >
             Try again
           </Button>
         </Alert>
@@ -262,7 +291,10 @@ export function AuditLogResults({
         )
       ) : null}
       {entries.length > 0 ? (
-        <div aria-busy={log.isPlaceholderData || undefined} className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+        <div
+          aria-busy={log.isPlaceholderData || undefined}
+          className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        >
           <AuditLogTable entries={entries} showOrganization={showOrganization} />
         </div>
       ) : null}

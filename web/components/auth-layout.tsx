@@ -2,7 +2,17 @@ import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 
 /** The centred card every signed-out page uses. */
-export function AuthLayout({ title, description, children, footer }: { title: string; description?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({
+  title,
+  description,
+  children,
+  footer,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="mx-auto flex min-h-[calc(100vh-4rem)] max-w-md flex-col justify-center px-4 py-12">
       <div className="rounded-2xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
@@ -15,7 +25,15 @@ export function AuthLayout({ title, description, children, footer }: { title: st
   );
 }
 
-export function TextLink({ to, search, children }: { to: string; search?: Record<string, string | undefined>; children: ReactNode }) {
+export function TextLink({
+  to,
+  search,
+  children,
+}: {
+  to: string;
+  search?: Record<string, string | undefined>;
+  children: ReactNode;
+}) {
   return (
     <Link to={to} search={search} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
       {children}

@@ -6,7 +6,10 @@ function answer(status: number, body?: unknown, contentType = "application/json"
   return vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
     body === undefined
       ? new Response(null, { status })
-      : new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": contentType } }),
+      : new Response(typeof body === "string" ? body : JSON.stringify(body), {
+          status,
+          headers: { "content-type": contentType },
+        }),
   );
 }
 
@@ -33,7 +36,12 @@ describe("apiCall with the typed clients", () => {
     const fetch = answer(200, { items: [], total: 0 });
     vi.stubGlobal("fetch", fetch);
 
-    await apiCall(api.organizations[":organizationId"].members.$get({ param: { organizationId: "org_1" }, query: { search: "ann", offset: "20" } }));
+    await apiCall(
+      api.organizations[":organizationId"].members.$get({
+        param: { organizationId: "org_1" },
+        query: { search: "ann", offset: "20" },
+      }),
+    );
     expect(String(fetch.mock.calls[0]![0])).toBe("/api/organizations/org_1/members?search=ann&offset=20");
   });
 
@@ -44,9 +52,15 @@ describe("apiCall with the typed clients", () => {
 
   it("throws an ApiError with the server's code and status, and the code's sentence for people, for a non-2xx answer", async () => {
     vi.stubGlobal("fetch", answer(404, { code: "NOT_FOUND", message: "invitation not found" }));
-    const error = await apiCall(api.invitations[":invitationId"].$get({ param: { invitationId: "nope" } })).catch((caught: unknown) => caught);
+    const error = await apiCall(api.invitations[":invitationId"].$get({ param: { invitationId: "nope" } })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 404, code: "NOT_FOUND", message: "We could not find this. It may have been deleted; reload the page." });
+    expect(error).toMatchObject({
+      status: 404,
+      code: "NOT_FOUND",
+      message: "We could not find this. It may have been deleted; reload the page.",
+    });
   });
 
   it("says how long to wait from a 429's Retry-After header", async () => {
@@ -61,7 +75,12 @@ describe("apiCall with the typed clients", () => {
       ),
     );
     const error = await apiCall(api.meta.index.$get()).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 429, code: "TOO_MANY_REQUESTS", retryAfter: 42, message: "Too many attempts. Try again in 42 seconds." });
+    expect(error).toMatchObject({
+      status: 429,
+      code: "TOO_MANY_REQUESTS",
+      retryAfter: 42,
+      message: "Too many attempts. Try again in 42 seconds.",
+    });
   });
 
   it("still throws an ApiError when the error body is not the API's JSON (a proxy's HTML page)", async () => {

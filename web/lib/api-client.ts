@@ -46,7 +46,9 @@ export type ApiData<R extends ClientResponse<unknown>> = Awaited<ReturnType<type
  * Awaits a typed client call and returns its typed body, or throws an ApiError carrying the server's
  * `{ code, message }` for any non-2xx answer (a TypeError when the server cannot be reached at all).
  */
-export function apiCall<R extends ClientResponse<unknown>>(request: R | Promise<R>): ReturnType<typeof parseResponse<R>> {
+export function apiCall<R extends ClientResponse<unknown>>(
+  request: R | Promise<R>,
+): ReturnType<typeof parseResponse<R>> {
   return parseResponse(ensureOk(request));
 }
 

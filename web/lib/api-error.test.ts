@@ -1,7 +1,22 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { bannedUserMessage } from "../../common/ban-message";
-import { ACCOUNT_ERROR_CODES, ERROR_CODES, ORGANIZATION_ERROR_CODES, PLATFORM_ADMIN_ERROR_CODES, SPEC_CATALOGUE_CODES } from "../../common/error-codes";
-import { ApiError, carryRetryAfter, errorMessage, loadErrorSentences, retryAfterSeconds, toApiError, toResponseError, unwrap } from "./api-error";
+import {
+  ACCOUNT_ERROR_CODES,
+  ERROR_CODES,
+  ORGANIZATION_ERROR_CODES,
+  PLATFORM_ADMIN_ERROR_CODES,
+  SPEC_CATALOGUE_CODES,
+} from "../../common/error-codes";
+import {
+  ApiError,
+  carryRetryAfter,
+  errorMessage,
+  loadErrorSentences,
+  retryAfterSeconds,
+  toApiError,
+  toResponseError,
+  unwrap,
+} from "./api-error";
 import { bannedAccountMessage, ERROR_SENTENCES, rateLimitMessage, USERNAME_TAKEN_MESSAGE } from "./error-sentences";
 import { formatDateTime } from "./format";
 
@@ -21,11 +36,23 @@ describe("loadErrorSentences", () => {
 
 describe("toResponseError", () => {
   it("reads the body's code, message and details, and a 429's Retry-After", async () => {
-    const response = new Response(JSON.stringify({ code: "VALIDATION_ERROR", message: "x", details: { fieldErrors: {} } }), { status: 422 });
+    const response = new Response(
+      JSON.stringify({ code: "VALIDATION_ERROR", message: "x", details: { fieldErrors: {} } }),
+      { status: 422 },
+    );
     const error = await toResponseError(response);
-    expect([error.message, error.status, error.code, error.details]).toEqual([ERROR_SENTENCES.VALIDATION_ERROR, 422, "VALIDATION_ERROR", { fieldErrors: {} }]);
+    expect([error.message, error.status, error.code, error.details]).toEqual([
+      ERROR_SENTENCES.VALIDATION_ERROR,
+      422,
+      "VALIDATION_ERROR",
+      { fieldErrors: {} },
+    ]);
     const limited = await toResponseError(new Response("not json", { status: 429, headers: { "Retry-After": "42" } }));
-    expect([limited.message, limited.code, limited.retryAfter]).toEqual(["Too many attempts. Try again in 42 seconds.", "TOO_MANY_REQUESTS", 42]);
+    expect([limited.message, limited.code, limited.retryAfter]).toEqual([
+      "Too many attempts. Try again in 42 seconds.",
+      "TOO_MANY_REQUESTS",
+      42,
+    ]);
   });
 });
 
@@ -56,15 +83,24 @@ describe("toApiError", () => {
     expect(toApiError({ status: 403, code: "SOMETHING_NEW", message: "not allowed" }).message).toBe(
       "You are not allowed to do this. Ask an administrator if you need it.",
     );
-    expect(toApiError({ status: 500, statusText: "Internal Server Error" }).message).toBe("Something went wrong. Please try again.");
+    expect(toApiError({ status: 500, statusText: "Internal Server Error" }).message).toBe(
+      "Something went wrong. Please try again.",
+    );
     expect(toApiError({ status: 500 }).message).toBe("Something went wrong. Please try again.");
     // A code named like an Object property is not a sentence either.
-    expect(toApiError({ status: 400, code: "constructor" }).message).toBe("That could not be done. Check what you entered and try again.");
+    expect(toApiError({ status: 400, code: "constructor" }).message).toBe(
+      "That could not be done. Check what you entered and try again.",
+    );
   });
 
   it("words the raw lower-case messages of the spec's catalogue and better-auth", () => {
     const cases: Array<[number, string, string, string]> = [
-      [400, "ORGANIZATION_SLUG_ALREADY_TAKEN", "slug is taken", "This slug is already used by another organization. Choose another one."],
+      [
+        400,
+        "ORGANIZATION_SLUG_ALREADY_TAKEN",
+        "slug is taken",
+        "This slug is already used by another organization. Choose another one.",
+      ],
       [
         400,
         "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
@@ -96,7 +132,8 @@ describe("toApiError", () => {
         "The new password is the same as your current one. Choose a different password.",
       ],
     ];
-    for (const [status, code, message, sentence] of cases) expect(toApiError({ status, code, message }).message).toBe(sentence);
+    for (const [status, code, message, sentence] of cases)
+      expect(toApiError({ status, code, message }).message).toBe(sentence);
   });
 });
 
@@ -132,7 +169,8 @@ describe("the rate-limit message", () => {
   });
 
   it("falls back to a minute when the server sent no usable wait", () => {
-    for (const wait of [undefined, 0, -5, Number.NaN]) expect(rateLimitMessage(wait)).toBe("Too many attempts. Wait a minute, then try again.");
+    for (const wait of [undefined, 0, -5, Number.NaN])
+      expect(rateLimitMessage(wait)).toBe("Too many attempts. Wait a minute, then try again.");
   });
 
   it("reads Retry-After as seconds or as an HTTP date", () => {
@@ -149,13 +187,20 @@ describe("the rate-limit message", () => {
   });
 
   it("hands better-auth's client the header's seconds in the body of a 429, and leaves other answers alone", async () => {
-    const limited = new Response(JSON.stringify({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." }), {
-      status: 429,
-      headers: { "content-type": "application/json", "Retry-After": "42" },
-    });
+    const limited = new Response(
+      JSON.stringify({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later." }),
+      {
+        status: 429,
+        headers: { "content-type": "application/json", "Retry-After": "42" },
+      },
+    );
     const carried = await carryRetryAfter({ response: limited });
     expect(carried?.status).toBe(429);
-    expect(await carried?.json()).toEqual({ code: "TOO_MANY_REQUESTS", message: "Too many requests. Please try again later.", retryAfter: 42 });
+    expect(await carried?.json()).toEqual({
+      code: "TOO_MANY_REQUESTS",
+      message: "Too many requests. Please try again later.",
+      retryAfter: 42,
+    });
     expect(await carryRetryAfter({ response: new Response("{}", { status: 400 }) })).toBeUndefined();
   });
 });
@@ -164,7 +209,9 @@ describe("a banned sign-in", () => {
   it("says until when, in the reader's own time, reading only the end of the ban from the server's message", () => {
     const until = new Date("2030-04-05T06:07:08.000Z");
     const error = toApiError({ status: 403, code: "BANNED_USER", message: bannedUserMessage(until) });
-    expect(error.message).toBe(`This account is banned until ${formatDateTime(until)}. Contact the administrators if you think this is a mistake.`);
+    expect(error.message).toBe(
+      `This account is banned until ${formatDateTime(until)}. Contact the administrators if you think this is a mistake.`,
+    );
     expect(error.code).toBe("BANNED_USER");
     expect(error.status).toBe(403);
   });
@@ -177,9 +224,10 @@ describe("a banned sign-in", () => {
   });
 
   it("words the admin console's refusals", () => {
-    expect(toApiError({ status: 400, code: "LAST_PLATFORM_ADMIN", message: "The last platform admin cannot be demoted" }).message).toBe(
-      "This is the last platform admin. Make someone else a platform admin first.",
-    );
+    expect(
+      toApiError({ status: 400, code: "LAST_PLATFORM_ADMIN", message: "The last platform admin cannot be demoted" })
+        .message,
+    ).toBe("This is the last platform admin. Make someone else a platform admin first.");
     expect(toApiError({ status: 400, code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL" }).message).toBe(
       "An account with this e-mail address already exists. Use another address.",
     );
@@ -200,15 +248,21 @@ describe("unwrap", () => {
 
 describe("errorMessage", () => {
   it("shows an ApiError's own message", () => {
-    expect(errorMessage(new ApiError("You cannot remove the last owner.", 403, "FORBIDDEN"))).toBe("You cannot remove the last owner.");
+    expect(errorMessage(new ApiError("You cannot remove the last owner.", 403, "FORBIDDEN"))).toBe(
+      "You cannot remove the last owner.",
+    );
   });
 
   it("explains a failed fetch (a TypeError) as a connection problem", () => {
-    expect(errorMessage(new TypeError("Failed to fetch"))).toBe("Could not reach the server. Check your connection and try again.");
+    expect(errorMessage(new TypeError("Failed to fetch"))).toBe(
+      "Could not reach the server. Check your connection and try again.",
+    );
   });
 
   it("never shows the text of an unexpected error", () => {
-    expect(errorMessage(new Error("Cannot read properties of undefined"))).toBe("Something went wrong. Please try again.");
+    expect(errorMessage(new Error("Cannot read properties of undefined"))).toBe(
+      "Something went wrong. Please try again.",
+    );
     expect(errorMessage("boom")).toBe("Something went wrong. Please try again.");
   });
 });

@@ -58,7 +58,8 @@ export async function toResponseError(response: {
   json(): Promise<unknown>;
 }): Promise<ApiError> {
   const [body] = await Promise.all([response.json().catch(() => null) as Promise<unknown>, loadErrorSentences()]);
-  const field = (key: string): unknown => (typeof body === "object" && body !== null ? Reflect.get(body, key) : undefined);
+  const field = (key: string): unknown =>
+    typeof body === "object" && body !== null ? Reflect.get(body, key) : undefined;
   const text = (key: string) => (typeof field(key) === "string" ? (field(key) as string) : undefined);
   return toApiError({
     status: response.status,
@@ -89,7 +90,11 @@ export async function carryRetryAfter({ response }: { response: Response }): Pro
     .json()
     .catch(() => ({}));
   const fields = typeof body === "object" && body !== null ? body : {};
-  return new Response(JSON.stringify({ ...fields, retryAfter }), { status: 429, statusText: response.statusText, headers: response.headers });
+  return new Response(JSON.stringify({ ...fields, retryAfter }), {
+    status: 429,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 export function errorMessage(error: unknown): string {

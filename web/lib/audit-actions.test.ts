@@ -24,7 +24,9 @@ describe("the audit log's wording", () => {
     for (const action of AUDIT_ACTIONS) {
       expect(AUDIT_ACTION_LABELS[action], action).toMatch(/^[A-Z][a-z]/);
       const bare = describeAuditEntry(entry(action));
-      const full = describeAuditEntry(entry(action, { target: { type: "user", id: "t_1", label: "Ann" }, details: { from: "a", to: "b" } }));
+      const full = describeAuditEntry(
+        entry(action, { target: { type: "user", id: "t_1", label: "Ann" }, details: { from: "a", to: "b" } }),
+      );
       for (const sentence of [bare, full]) {
         expect(sentence, action).toMatch(/^[A-Z][a-z]+ /);
         // No key, placeholder or missing value leaks into what people read.
@@ -41,26 +43,42 @@ describe("the audit log's wording", () => {
 
   it("says what changed, from the details", () => {
     const ann = { type: "user" as const, id: "user_ann", label: "ann@example.test" };
-    expect(describeAuditEntry(entry("member.role_changed", { target: ann, details: { from: "member", to: "admin,owner" } }))).toBe(
-      "Changed the role of ann@example.test from member to admin and owner",
-    );
-    expect(describeAuditEntry(entry("user.role_changed", { target: ann, details: { from: "user", to: "admin" } }))).toBe(
-      "Changed the platform role of ann@example.test from user to admin",
-    );
     expect(
-      describeAuditEntry(entry("team.renamed", { target: { type: "team", id: "team_1", label: "Product" }, details: { from: "Design", to: "Product" } })),
+      describeAuditEntry(entry("member.role_changed", { target: ann, details: { from: "member", to: "admin,owner" } })),
+    ).toBe("Changed the role of ann@example.test from member to admin and owner");
+    expect(
+      describeAuditEntry(entry("user.role_changed", { target: ann, details: { from: "user", to: "admin" } })),
+    ).toBe("Changed the platform role of ann@example.test from user to admin");
+    expect(
+      describeAuditEntry(
+        entry("team.renamed", {
+          target: { type: "team", id: "team_1", label: "Product" },
+          details: { from: "Design", to: "Product" },
+        }),
+      ),
     ).toBe("Renamed team from Design to Product");
-    expect(describeAuditEntry(entry("user.banned", { target: ann, details: { expiresAt: null } }))).toBe("Banned ann@example.test permanently");
-    expect(describeAuditEntry(entry("user.banned", { target: ann, details: { expiresAt: "2026-04-01T00:00:00.000Z" } }))).toMatch(
-      /^Banned ann@example\.test until /,
+    expect(describeAuditEntry(entry("user.banned", { target: ann, details: { expiresAt: null } }))).toBe(
+      "Banned ann@example.test permanently",
     );
     expect(
-      describeAuditEntry(entry("invitation.sent", { target: { type: "invitation", id: "inv_1", label: "bo@example.test" }, details: { role: "admin" } })),
+      describeAuditEntry(entry("user.banned", { target: ann, details: { expiresAt: "2026-04-01T00:00:00.000Z" } })),
+    ).toMatch(/^Banned ann@example\.test until /);
+    expect(
+      describeAuditEntry(
+        entry("invitation.sent", {
+          target: { type: "invitation", id: "inv_1", label: "bo@example.test" },
+          details: { role: "admin" },
+        }),
+      ),
     ).toBe("Sent invitation to bo@example.test as admin");
-    expect(describeAuditEntry(entry("user.created", { target: ann, details: { role: "user", password: "invited" } }))).toBe(
-      "Created user ann@example.test, invited to set a password",
+    expect(
+      describeAuditEntry(entry("user.created", { target: ann, details: { role: "user", password: "invited" } })),
+    ).toBe("Created user ann@example.test, invited to set a password");
+    expect(describeAuditEntry(entry("billing.refund_issued", { details: { amount: 1250, currency: "usd" } }))).toMatch(
+      /^Refunded .*12\.50/,
     );
-    expect(describeAuditEntry(entry("billing.refund_issued", { details: { amount: 1250, currency: "usd" } }))).toMatch(/^Refunded .*12\.50/);
-    expect(describeAuditEntry(entry("organization.updated", { details: { fields: ["name", "slug"] } }))).toBe("Changed the organization's name and URL");
+    expect(describeAuditEntry(entry("organization.updated", { details: { fields: ["name", "slug"] } }))).toBe(
+      "Changed the organization's name and URL",
+    );
   });
 });

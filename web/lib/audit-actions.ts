@@ -46,14 +46,24 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "billing.refund_issued": "Refund issued",
 };
 
-const GROUPS = { user: "Users", organization: "Organization", member: "Members", invitation: "Invitations", team: "Teams", billing: "Billing" } as const;
+const GROUPS = {
+  user: "Users",
+  organization: "Organization",
+  member: "Members",
+  invitation: "Invitations",
+  team: "Teams",
+  billing: "Billing",
+} as const;
 type Group = keyof typeof GROUPS;
 
 /** The actions by group, in `AUDIT_ACTIONS` order, for a filter's `<optgroup>`s; `exclude` drops whole groups. */
 export function auditActionGroups(exclude: readonly Group[] = []): Array<{ label: string; actions: AuditAction[] }> {
   return (Object.keys(GROUPS) as Group[])
     .filter((group) => !exclude.includes(group))
-    .map((group) => ({ label: GROUPS[group], actions: AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`)) }));
+    .map((group) => ({
+      label: GROUPS[group],
+      actions: AUDIT_ACTIONS.filter((action) => action.startsWith(`${group}.`)),
+    }));
 }
 
 /** A string or number field of `details`, as text. */
@@ -113,7 +123,8 @@ const ORGANIZATION_FIELDS: Record<string, string> = { name: "name", slug: "URL",
 
 function organizationUpdate(entry: Described): string {
   const name = entry.details?.name;
-  if (name && typeof name === "object" && "from" in name && "to" in name) return `Renamed the organization from ${String(name.from)} to ${String(name.to)}`;
+  if (name && typeof name === "object" && "from" in name && "to" in name)
+    return `Renamed the organization from ${String(name.from)} to ${String(name.to)}`;
   // `details` lists the changed fields, either as `fields: [...]` or as its own keys.
   const fields = entry.details?.fields;
   const keys = Array.isArray(fields) ? fields.map(String) : Object.keys(entry.details ?? {});
@@ -160,8 +171,10 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
     return `Sent invitation to ${target(entry, "someone")}${role ? ` as ${roleWords(role)}` : ""}`;
   },
   "invitation.resent": (entry) => `Resent invitation to ${target(entry, "someone")}`,
-  "invitation.accepted": (entry) => (entry.target?.label ? `Accepted the invitation sent to ${entry.target.label}` : "Accepted an invitation"),
-  "invitation.rejected": (entry) => (entry.target?.label ? `Declined the invitation sent to ${entry.target.label}` : "Declined an invitation"),
+  "invitation.accepted": (entry) =>
+    entry.target?.label ? `Accepted the invitation sent to ${entry.target.label}` : "Accepted an invitation",
+  "invitation.rejected": (entry) =>
+    entry.target?.label ? `Declined the invitation sent to ${entry.target.label}` : "Declined an invitation",
   "invitation.canceled": (entry) => `Canceled the invitation to ${target(entry, "someone")}`,
   "team.created": (entry) => `Created ${named(entry, "team", "a team")}`,
   "team.renamed": (entry) => {

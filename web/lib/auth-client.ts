@@ -5,7 +5,10 @@ type AuthClient = typeof betterAuthClient;
 
 let loading: Promise<AuthClient> | undefined;
 // The error sentences load with the client, so `unwrap` can word any error of its results (see ./api-error.ts).
-const load = () => (loading ??= Promise.all([import("./better-auth-client"), loadErrorSentences()]).then(([module]) => module.betterAuthClient));
+const load = () =>
+  (loading ??= Promise.all([import("./better-auth-client"), loadErrorSentences()]).then(
+    ([module]) => module.betterAuthClient,
+  ));
 
 /**
  * A stand-in for the client at `path` (`["organization", "list"]`): reading a property goes one step deeper,

@@ -1,7 +1,12 @@
 import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
 import { carryRetryAfter } from "./api-error";
-import { organizationAccessControl, organizationRoles, platformAccessControl, platformRoles } from "../../common/permissions";
+import {
+  organizationAccessControl,
+  organizationRoles,
+  platformAccessControl,
+  platformRoles,
+} from "../../common/permissions";
 
 /** The better-auth client itself. Import `authClient` from ./auth-client, which loads this module on first use. */
 export const betterAuthClient = createAuthClient({

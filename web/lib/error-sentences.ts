@@ -65,34 +65,48 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   INVALID_DISPLAY_USERNAME: "Use only letters, digits, dots and underscores.",
   // Organizations.
   NO_ACTIVE_ORGANIZATION: "No organization is selected. Choose one from your organizations, then try again.",
-  ORGANIZATION_NOT_FOUND: "This organization no longer exists, or you are not part of it. Go back to your organizations.",
+  ORGANIZATION_NOT_FOUND:
+    "This organization no longer exists, or you are not part of it. Go back to your organizations.",
   ORGANIZATION_ALREADY_EXISTS: "An organization with this slug already exists. Choose another slug.",
   ORGANIZATION_SLUG_ALREADY_TAKEN: "This slug is already used by another organization. Choose another one.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: "You cannot create organizations on this deployment. Ask an administrator.",
-  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: "You have reached the most organizations you may have. Leave or delete one first.",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION:
+    "You cannot create organizations on this deployment. Ask an administrator.",
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS:
+    "You have reached the most organizations you may have. Leave or delete one first.",
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: "Only owners and admins can change this organization.",
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: "Only owners can delete this organization.",
   ORGANIZATION_DELETION_DISABLED: "Deleting organizations is switched off on this deployment.",
   INVALID_METADATA: "The organization's extra data is not valid. Check it and try again.",
-  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "That person is not a member of this organization (any more). Reload the page.",
-  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: "You are not a member of this organization. Ask an owner for an invitation.",
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION:
+    "That person is not a member of this organization (any more). Reload the page.",
+  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION:
+    "You are not a member of this organization. Ask an owner for an invitation.",
   USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "That person is already a member of this organization.",
   MEMBER_NOT_FOUND: "That member is no longer in this organization. Reload the page.",
   YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER:
     "You are the only owner, so you cannot leave. Make another member an owner first, or delete the organization.",
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: "The organization needs an owner. Make another member an owner first.",
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "Your role does not allow removing this member. Only an owner can remove an owner.",
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER:
+    "The organization needs an owner. Make another member an owner first.",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER:
+    "Your role does not allow removing this member. Only an owner can remove an owner.",
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: "Your role does not allow changing this member's role. Ask an owner.",
   ROLE_NOT_FOUND: "That role does not exist. Choose one of the roles offered.",
   // Invitations.
-  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "This person already has a pending invitation. Resend or cancel it from the invitations list.",
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: "Your role does not allow inviting people. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "Your role does not allow inviting someone with that role. Choose a lower role.",
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION:
+    "This person already has a pending invitation. Resend or cancel it from the invitations list.",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION:
+    "Your role does not allow inviting people. Ask an owner or admin.",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE:
+    "Your role does not allow inviting someone with that role. Choose a lower role.",
   INVITATION_NOT_FOUND: "This invitation no longer exists: it was cancelled, used or has expired. Ask for a new one.",
-  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: "This invitation was sent to another e-mail address. Sign in with that address.",
-  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: "Verify your e-mail address first, then open the invitation again.",
-  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: "Your role does not allow cancelling this invitation. Ask an owner or admin.",
-  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: "Whoever invited you has left the organization. Ask for a new invitation.",
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+    "This invitation was sent to another e-mail address. Sign in with that address.",
+  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION:
+    "Verify your e-mail address first, then open the invitation again.",
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION:
+    "Your role does not allow cancelling this invitation. Ask an owner or admin.",
+  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION:
+    "Whoever invited you has left the organization. Ask for a new invitation.",
   INVITATION_LIMIT_REACHED: "This organization cannot send more invitations now. Cancel pending ones first.",
   ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: "This organization has no room for more members. An owner can add seats.",
   // Teams.
@@ -101,17 +115,22 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   INVALID_TEAM_NAME: "Give the team a name.",
   UNABLE_TO_REMOVE_LAST_TEAM: "An organization keeps at least one team. Create another team before deleting this one.",
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM: "Your role does not allow creating teams. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION: "Your role does not allow creating teams. Ask an owner or admin.",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION:
+    "Your role does not allow creating teams. Ask an owner or admin.",
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: TEAMS_NOT_ALLOWED,
   YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: TEAMS_NOT_ALLOWED,
-  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You cannot delete a team you belong to, or your role does not allow it. Ask an owner or admin.",
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM:
+    "You cannot delete a team you belong to, or your role does not allow it. Ask an owner or admin.",
   YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: "This organization has as many teams as it may. Delete a team first.",
   TEAM_MEMBER_LIMIT_REACHED: "This team is full. Remove a member from it first.",
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: "That person is not in this team (any more). Reload the page.",
-  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER: "Your role does not allow adding people to teams. Ask an owner or admin.",
-  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: "Your role does not allow removing people from teams. Ask an owner or admin.",
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER:
+    "Your role does not allow adding people to teams. Ask an owner or admin.",
+  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER:
+    "Your role does not allow removing people from teams. Ask an owner or admin.",
   // The billing rules refuse invitations, acceptances and new teams beyond the plan's limits (the forms word it per case).
-  PLAN_LIMIT_REACHED: "The organization's plan limit is reached. An owner or admin can upgrade the plan or add seats in Settings › Billing.",
+  PLAN_LIMIT_REACHED:
+    "The organization's plan limit is reached. An owner or admin can upgrade the plan or add seats in Settings › Billing.",
   // The platform-admin console.
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role. Ask another platform admin.",
   LAST_PLATFORM_ADMIN: "This is the last platform admin. Make someone else a platform admin first.",
@@ -141,8 +160,10 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   CONFLICT: "Someone changed this at the same moment. Reload the page, then try again.",
   TOO_MANY_REQUESTS: "Too many attempts. Wait a minute, then try again.",
   SERVICE_UNAVAILABLE: "The service is unavailable for a moment. Nothing was changed; try again shortly.",
-  BAD_GATEWAY: "A service Atrium depends on refused this. Nothing was changed; try again, or contact support if it keeps happening.",
-  UPSTREAM_TIMEOUT: "A service Atrium depends on did not answer in time. Reload the page in a moment: if nothing changed, try again.",
+  BAD_GATEWAY:
+    "A service Atrium depends on refused this. Nothing was changed; try again, or contact support if it keeps happening.",
+  UPSTREAM_TIMEOUT:
+    "A service Atrium depends on did not answer in time. Reload the page in a moment: if nothing changed, try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
 };
@@ -217,7 +238,8 @@ function sentenceForStatus(status: number): string {
 
 /** "Too many attempts. Try again in 42 seconds." (up to 60; beyond, "in 3 minutes"), from the answer's `Retry-After` seconds. */
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
-  if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0) return ERROR_SENTENCES.TOO_MANY_REQUESTS!;
+  if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0)
+    return ERROR_SENTENCES.TOO_MANY_REQUESTS!;
   const seconds = Math.ceil(retryAfterSeconds);
   if (seconds <= 60) return `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
   const minutes = Math.ceil(seconds / 60);
@@ -232,7 +254,10 @@ export function rateLimitMessage(retryAfterSeconds: number | undefined): string 
 export function errorSentence(error: { status: number; code?: string; message?: string; retryAfter?: number }): string {
   if (error.status === 429) return rateLimitMessage(error.retryAfter);
   if (error.code === "BANNED_USER") return bannedAccountMessage(banExpiryOf(error.message));
-  return (error.code && Object.hasOwn(ERROR_SENTENCES, error.code) ? ERROR_SENTENCES[error.code] : undefined) ?? sentenceForStatus(error.status);
+  return (
+    (error.code && Object.hasOwn(ERROR_SENTENCES, error.code) ? ERROR_SENTENCES[error.code] : undefined) ??
+    sentenceForStatus(error.status)
+  );
 }
 
 /** What a banned person is told: until when, in their own time, when the ban has an end. */

@@ -19,22 +19,36 @@ describe("serverErrorTarget", () => {
       field: "password",
       message: "That password is not right.",
     });
-    expect(serverErrorTarget(new ApiError("Taken", 422, "USERNAME_IS_ALREADY_TAKEN"), map)).toEqual({ field: "username", message: "Taken" });
+    expect(serverErrorTarget(new ApiError("Taken", 422, "USERNAME_IS_ALREADY_TAKEN"), map)).toEqual({
+      field: "username",
+      message: "Taken",
+    });
   });
 
   it("matches a code prefix, then the status", () => {
-    expect(serverErrorTarget(new ApiError("Too short", 400, "PASSWORD_TOO_SHORT"), map)).toEqual({ field: "password", message: "Too short" });
-    expect(serverErrorTarget(new ApiError("Bad username", 422, "SOMETHING_ELSE"), map)).toEqual({ field: "username", message: "Bad username" });
+    expect(serverErrorTarget(new ApiError("Too short", 400, "PASSWORD_TOO_SHORT"), map)).toEqual({
+      field: "password",
+      message: "Too short",
+    });
+    expect(serverErrorTarget(new ApiError("Bad username", 422, "SOMETHING_ELSE"), map)).toEqual({
+      field: "username",
+      message: "Bad username",
+    });
   });
 
   it("keeps everything else above the form, with a message a person can act on", () => {
     expect(serverErrorTarget(new ApiError("Nope", 403, "FORBIDDEN"), map)).toEqual({ message: "Nope" });
-    expect(serverErrorTarget(new TypeError("fetch failed"), map)).toEqual({ message: "Could not reach the server. Check your connection and try again." });
+    expect(serverErrorTarget(new TypeError("fetch failed"), map)).toEqual({
+      message: "Could not reach the server. Check your connection and try again.",
+    });
     expect(serverErrorTarget(new Error("boom"))).toEqual({ message: "Something went wrong. Please try again." });
   });
 
   it("sends every ApiError to the catch-all field when there is one", () => {
-    expect(serverErrorTarget(new ApiError("Exists", 409, "TEAM_EXISTS"), { "*": "name" })).toEqual({ field: "name", message: "Exists" });
+    expect(serverErrorTarget(new ApiError("Exists", 409, "TEAM_EXISTS"), { "*": "name" })).toEqual({
+      field: "name",
+      message: "Exists",
+    });
   });
 });
 
@@ -44,13 +58,24 @@ const orderSchema = z.object({
     email: z.email("Enter a valid e-mail address"),
   }),
   slug: z.string().min(1, "Enter a slug"),
-  items: z.array(z.object({ sku: z.string().min(3, "Use at least 3 characters"), quantity: z.coerce.number<string>().int().min(1, "At least 1") })),
+  items: z.array(
+    z.object({
+      sku: z.string().min(3, "Use at least 3 characters"),
+      quantity: z.coerce.number<string>().int().min(1, "At least 1"),
+    }),
+  ),
   gift: z.boolean(),
 });
 
 type OrderFormHandle = { reset(values?: { customer: { name: string; email: string } }): void; isDirty(): boolean };
 
-function OrderForm({ onValid, handle }: { onValid: (data: z.output<typeof orderSchema>) => unknown; handle?: OrderFormHandle[] }) {
+function OrderForm({
+  onValid,
+  handle,
+}: {
+  onValid: (data: z.output<typeof orderSchema>) => unknown;
+  handle?: OrderFormHandle[];
+}) {
   const form = useZodForm(orderSchema, {
     defaultValues: { customer: { name: "", email: "" }, slug: "", items: [{ sku: "", quantity: "1" }], gift: false },
     serverErrors: { CUSTOMER_EXISTS: "customer.email", OUT_OF_STOCK: "items.0.sku" },
@@ -171,7 +196,12 @@ describe("useZodForm", () => {
     await user.click(screen.getByRole("button", { name: "Place order" }));
     const shown = () => screen.queryAllByText(/Enter a|Use at least/).map((node) => node.textContent);
     const before = shown();
-    expect(before).toEqual(["Enter a name", "Enter a valid e-mail address", "Enter a slug", "Use at least 3 characters"]);
+    expect(before).toEqual([
+      "Enter a name",
+      "Enter a valid e-mail address",
+      "Enter a slug",
+      "Use at least 3 characters",
+    ]);
 
     await user.click(screen.getByLabelText("SKU"));
     await user.tab();

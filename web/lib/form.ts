@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, type BaseSyntheticEvent, type ChangeEvent, type FocusEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  type BaseSyntheticEvent,
+  type ChangeEvent,
+  type FocusEvent,
+} from "react";
 import { ApiError, errorMessage } from "./api-error";
 
 /**
@@ -20,7 +29,9 @@ function findRule<F extends string>(error: ApiError, map: ServerErrorMap<F>): Se
   const code = error.code;
   if (code && map[code] !== undefined) return map[code];
   if (code) {
-    const prefix = Object.keys(map).find((key) => key.length > 1 && key.endsWith("*") && code.startsWith(key.slice(0, -1)));
+    const prefix = Object.keys(map).find(
+      (key) => key.length > 1 && key.endsWith("*") && code.startsWith(key.slice(0, -1)),
+    );
     if (prefix) return map[prefix];
   }
   return map[String(error.status)] ?? map["*"];
@@ -39,8 +50,12 @@ export function serverErrorTarget<F extends string>(error: unknown, map: ServerE
 // ---------------------------------------------------------------------------------------------------------
 // Types. Any Standard Schema validates a form (zod classic or zod/mini); field names are dotted paths.
 
-type Issue = { readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined };
-type ValidationResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+type Issue = {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+};
+type ValidationResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
 
 /** The part of the Standard Schema interface (https://standardschema.dev) the form uses. */
 export type FormSchema<Input = unknown, Output = Input> = {
@@ -102,7 +117,11 @@ export type FormState<F extends string> = {
 };
 
 /** Defaults may leave out what has no sensible start (a radio group with nothing chosen). */
-export type DefaultValues<T> = T extends Leaf ? T : T extends ReadonlyArray<unknown> ? T : { [K in keyof T]?: DefaultValues<T[K]> };
+export type DefaultValues<T> = T extends Leaf
+  ? T
+  : T extends ReadonlyArray<unknown>
+    ? T
+    : { [K in keyof T]?: DefaultValues<T[K]> };
 
 export type ZodFormOptions<S extends FormSchema> = {
   defaultValues: DefaultValues<InputOf<S>>;
@@ -129,10 +148,16 @@ export type ZodForm<S extends FormSchema> = {
   watch: {
     (): InputOf<S>;
     <P extends FieldPath<InputOf<S>>>(name: P): FieldPathValue<InputOf<S>, P>;
-    <const P extends ReadonlyArray<FieldPath<InputOf<S>>>>(names: P): { [I in keyof P]: FieldPathValue<InputOf<S>, P[I] & string> };
+    <const P extends ReadonlyArray<FieldPath<InputOf<S>>>>(
+      names: P,
+    ): { [I in keyof P]: FieldPathValue<InputOf<S>, P[I] & string> };
   };
   /** Sets a field's value (and its control); `shouldValidate` shows its error now. */
-  setValue<P extends FieldPath<InputOf<S>>>(name: P, value: FieldPathValue<InputOf<S>, P>, options?: { shouldValidate?: boolean }): void;
+  setValue<P extends FieldPath<InputOf<S>>>(
+    name: P,
+    value: FieldPathValue<InputOf<S>, P>,
+    options?: { shouldValidate?: boolean },
+  ): void;
   getFieldState(name: FieldPath<InputOf<S>>): FieldState;
   /** Back to the defaults, or to `values`, which become the new defaults; every error goes. Stable across renders. */
   reset(values?: DefaultValues<InputOf<S>>): void;
@@ -157,7 +182,9 @@ function writePath<T>(values: T, name: string, value: unknown): T {
   const copy: Record<string, unknown> | unknown[] = Array.isArray(container)
     ? [...(container as unknown[])]
     : { ...(container !== null && typeof container === "object" ? container : {}) };
-  const next = rest.length ? writePath(Reflect.get(copy, key) ?? (/^\d+$/.test(rest[0]!) ? [] : {}), rest.join("."), value) : value;
+  const next = rest.length
+    ? writePath(Reflect.get(copy, key) ?? (/^\d+$/.test(rest[0]!) ? [] : {}), rest.join("."), value)
+    : value;
   Reflect.set(copy, key, next);
   return copy as T;
 }
@@ -167,7 +194,9 @@ function isEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => isEqual(Reflect.get(a, key), Reflect.get(b, key)));
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => isEqual(Reflect.get(a, key), Reflect.get(b, key)))
+  );
 }
 
 function issueName(issue: Issue): string {
@@ -197,7 +226,10 @@ function writeControl(element: Control, value: unknown) {
   if (element instanceof HTMLInputElement && element.type === "checkbox") element.checked = Boolean(value);
   else if (element instanceof HTMLInputElement && element.type === "radio") element.checked = element.value === value;
   else {
-    const text = value === undefined || value === null || (typeof value === "number" && Number.isNaN(value)) ? "" : String(value as string | number);
+    const text =
+      value === undefined || value === null || (typeof value === "number" && Number.isNaN(value))
+        ? ""
+        : String(value as string | number);
     // Writing the same text again would still move the caret in some browsers.
     if (element.value !== text) element.value = text;
   }
@@ -336,7 +368,10 @@ export function useZodForm<S extends FormSchema>(schema: S, options: ZodFormOpti
           },
           onChange: (event) => {
             state.edited.add(name);
-            setFieldValue(name, readControl(event.target, state.registerOptions.get(name), readPath(state.values, name)));
+            setFieldValue(
+              name,
+              readControl(event.target, state.registerOptions.get(name), readPath(state.values, name)),
+            );
           },
           onBlur: () => {
             state.touched.add(name);
@@ -406,7 +441,8 @@ export function useZodForm<S extends FormSchema>(schema: S, options: ZodFormOpti
     for (const [name, elements] of state.controls) {
       if (!errorOf(name)) continue;
       for (const element of elements) {
-        if (!first || first.element.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING) first = { name, element };
+        if (!first || first.element.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_PRECEDING)
+          first = { name, element };
       }
     }
     return first?.name;

@@ -14,7 +14,10 @@ function setup() {
 describe("the query client's mutation feedback", () => {
   it("shows a failed mutation's error as an error toast", async () => {
     const { notify, run } = setup();
-    await run({ mutationFn: async () => Promise.reject(new ApiError("That slug is taken.", 409, "SLUG_TAKEN")) }, undefined);
+    await run(
+      { mutationFn: async () => Promise.reject(new ApiError("That slug is taken.", 409, "SLUG_TAKEN")) },
+      undefined,
+    );
     expect(notify.error).toHaveBeenCalledExactlyOnceWith("That slug is taken.");
     expect(notify.success).not.toHaveBeenCalled();
   });
@@ -27,7 +30,10 @@ describe("the query client's mutation feedback", () => {
 
   it("leaves the error to the form when meta.errorToast is false", async () => {
     const { notify, run } = setup();
-    await run({ mutationFn: async () => Promise.reject(new ApiError("Wrong password", 401)), meta: { errorToast: false } }, undefined);
+    await run(
+      { mutationFn: async () => Promise.reject(new ApiError("Wrong password", 401)), meta: { errorToast: false } },
+      undefined,
+    );
     expect(notify.error).not.toHaveBeenCalled();
   });
 
@@ -52,7 +58,10 @@ describe("the query client's mutation feedback", () => {
 
   it("does not show a success message when the mutation failed", async () => {
     const { notify, run } = setup();
-    await run({ mutationFn: async () => Promise.reject(new Error("no")), meta: { successMessage: "Saved" } }, undefined);
+    await run(
+      { mutationFn: async () => Promise.reject(new Error("no")), meta: { successMessage: "Saved" } },
+      undefined,
+    );
     expect(notify.success).not.toHaveBeenCalled();
   });
 });

@@ -11,9 +11,15 @@ describe("fetchSession", () => {
     );
 
   it("reads GET /api/auth/get-session with the cookies, and turns its dates into Dates", async () => {
-    answer({ user: { id: "u1", name: "Ada", createdAt: "2026-01-02T03:04:05.678Z" }, session: { id: "s1", expiresAt: "2026-02-01T00:00:00.000Z" } });
+    answer({
+      user: { id: "u1", name: "Ada", createdAt: "2026-01-02T03:04:05.678Z" },
+      session: { id: "s1", expiresAt: "2026-02-01T00:00:00.000Z" },
+    });
     const session = await fetchSession();
-    expect(vi.mocked(fetch)).toHaveBeenCalledWith("/api/auth/get-session", expect.objectContaining({ credentials: "include" }));
+    expect(vi.mocked(fetch)).toHaveBeenCalledWith(
+      "/api/auth/get-session",
+      expect.objectContaining({ credentials: "include" }),
+    );
     expect(session?.user.name).toBe("Ada");
     expect(session?.user.createdAt).toEqual(new Date("2026-01-02T03:04:05.678Z"));
     expect(session?.session.expiresAt).toEqual(new Date("2026-02-01T00:00:00.000Z"));

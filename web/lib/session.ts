@@ -8,7 +8,10 @@ import type { Session } from "./auth-client";
  * same errors (an ApiError with the friendly message) as `authClient.getSession()`.
  */
 export async function fetchSession(): Promise<Session | null> {
-  const response = await fetch("/api/auth/get-session", { credentials: "include", headers: { accept: "application/json" } });
+  const response = await fetch("/api/auth/get-session", {
+    credentials: "include",
+    headers: { accept: "application/json" },
+  });
   if (!response.ok) throw await toResponseError(response);
   const body: unknown = await response.json().catch(() => null);
   // better-auth answers `null` without a session; dates arrive as ISO strings, as the better-auth client would parse them.
@@ -17,9 +20,11 @@ export async function fetchSession(): Promise<Session | null> {
 
 /** better-auth's client turns ISO date strings into Dates; the session's readers expect Dates. */
 function reviveDates<T>(value: T): T {
-  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value)) return new Date(value) as T;
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value))
+    return new Date(value) as T;
   if (Array.isArray(value)) return value.map(reviveDates) as T;
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, reviveDates(item)])) as T;
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, reviveDates(item)])) as T;
   return value;
 }
 

@@ -6,7 +6,11 @@ export type AvailabilityState = "idle" | "checking" | "available" | "taken" | "e
  * Asks the server whether a name is free as the person types, 350 ms after they stop. `shouldCheck`
  * says whether the value is worth asking about (well formed, and not the person's own current name).
  */
-export function useAvailabilityCheck(value: string, shouldCheck: boolean, isAvailable: (value: string) => Promise<boolean>): AvailabilityState {
+export function useAvailabilityCheck(
+  value: string,
+  shouldCheck: boolean,
+  isAvailable: (value: string) => Promise<boolean>,
+): AvailabilityState {
   const [state, setState] = useState<AvailabilityState>("idle");
   const ask = useRef(isAvailable);
   ask.current = isAvailable;

@@ -146,11 +146,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema.createIndex(name).on(table).column(column).execute();
   }
   // One membership per user and organization: better-auth does not enforce it, the database does.
-  await db.schema.createIndex("member_organizationId_userId_key").on("member").columns(["organizationId", "userId"]).unique().execute();
+  await db.schema
+    .createIndex("member_organizationId_userId_key")
+    .on("member")
+    .columns(["organizationId", "userId"])
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["rateLimit", "invitation", "member", "teamMember", "team", "organization", "verification", "account", "session", "user"]) {
+  for (const table of [
+    "rateLimit",
+    "invitation",
+    "member",
+    "teamMember",
+    "team",
+    "organization",
+    "verification",
+    "account",
+    "session",
+    "user",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

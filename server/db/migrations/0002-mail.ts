@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", ts, (col) => col.notNull())
     .addColumn("sent_at", ts)
     .execute();
-  await db.schema.createIndex("mail_outbox_status_next_attempt_idx").on("mail_outbox").columns(["status", "next_attempt_at"]).execute();
+  await db.schema
+    .createIndex("mail_outbox_status_next_attempt_idx")
+    .on("mail_outbox")
+    .columns(["status", "next_attempt_at"])
+    .execute();
 
   await db.schema
     .createTable("dev_mailbox")
@@ -29,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("html_body", "text", (col) => col.notNull())
     .addColumn("created_at", ts, (col) => col.notNull())
     .execute();
-  await db.schema.createIndex("dev_mailbox_to_created_idx").on("dev_mailbox").columns(["to_address", "created_at"]).execute();
+  await db.schema
+    .createIndex("dev_mailbox_to_created_idx")
+    .on("dev_mailbox")
+    .columns(["to_address", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -13,7 +13,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref("status"), "=", sql.lit("pending"))
     .execute();
-  await db.schema.createIndex("teamMember_teamId_userId_key").on("teamMember").columns(["teamId", "userId"]).unique().execute();
+  await db.schema
+    .createIndex("teamMember_teamId_userId_key")
+    .on("teamMember")
+    .columns(["teamId", "userId"])
+    .unique()
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

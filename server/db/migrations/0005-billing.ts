@@ -11,7 +11,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("billing_customer")
-    .addColumn("organization_id", "text", (col) => col.primaryKey().notNull().references("organization.id").onDelete("cascade"))
+    .addColumn("organization_id", "text", (col) =>
+      col.primaryKey().notNull().references("organization.id").onDelete("cascade"),
+    )
     .addColumn("customer_id", "text")
     .addColumn("state", "text")
     .addColumn("state_at", "text")
@@ -31,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("data", "text", (col) => col.notNull())
     .addPrimaryKeyConstraint("billing_object_pk", ["kind", "id"])
     .execute();
-  await db.schema.createIndex("billing_object_organization_idx").on("billing_object").columns(["organization_id", "kind", "created_at"]).execute();
+  await db.schema
+    .createIndex("billing_object_organization_idx")
+    .on("billing_object")
+    .columns(["organization_id", "kind", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("billing_webhook_event")
@@ -46,8 +52,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("received_at", ts, (col) => col.notNull())
     .addColumn("applied_at", ts)
     .execute();
-  await db.schema.createIndex("billing_webhook_event_status_idx").on("billing_webhook_event").columns(["status", "next_attempt_at"]).execute();
-  await db.schema.createIndex("billing_webhook_event_received_idx").on("billing_webhook_event").columns(["status", "received_at"]).execute();
+  await db.schema
+    .createIndex("billing_webhook_event_status_idx")
+    .on("billing_webhook_event")
+    .columns(["status", "next_attempt_at"])
+    .execute();
+  await db.schema
+    .createIndex("billing_webhook_event_received_idx")
+    .on("billing_webhook_event")
+    .columns(["status", "received_at"])
+    .execute();
 
   await db.schema
     .createTable("billing_usage_event")
@@ -64,8 +78,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("sent_at", ts)
     .addUniqueConstraint("billing_usage_event_key_unique", ["organization_id", "idempotency_key"])
     .execute();
-  await db.schema.createIndex("billing_usage_event_status_idx").on("billing_usage_event").columns(["status", "next_attempt_at"]).execute();
-  await db.schema.createIndex("billing_usage_event_sent_idx").on("billing_usage_event").columns(["status", "sent_at"]).execute();
+  await db.schema
+    .createIndex("billing_usage_event_status_idx")
+    .on("billing_usage_event")
+    .columns(["status", "next_attempt_at"])
+    .execute();
+  await db.schema
+    .createIndex("billing_usage_event_sent_idx")
+    .on("billing_usage_event")
+    .columns(["status", "sent_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

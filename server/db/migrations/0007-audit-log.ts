@@ -29,8 +29,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // The views: newest first overall, per organization, about one target, by one actor; and the purge by age.
   await db.schema.createIndex("audit_event_created_idx").on("audit_event").columns(["created_at", "id"]).execute();
-  await db.schema.createIndex("audit_event_organization_idx").on("audit_event").columns(["organization_id", "created_at"]).execute();
-  await db.schema.createIndex("audit_event_target_idx").on("audit_event").columns(["target_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("audit_event_organization_idx")
+    .on("audit_event")
+    .columns(["organization_id", "created_at"])
+    .execute();
+  await db.schema
+    .createIndex("audit_event_target_idx")
+    .on("audit_event")
+    .columns(["target_id", "created_at"])
+    .execute();
   await db.schema.createIndex("audit_event_actor_idx").on("audit_event").columns(["actor_id", "created_at"]).execute();
 }
 

@@ -41,11 +41,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
   await sql`create table user_search_key (search_id integer primary key, user_id text not null unique)`.execute(db);
   // contentless_delete: the index keeps no copy of the columns, yet rows can still be deleted and replaced.
-  await sql`create virtual table user_search using fts5(name, email, username, content = '', contentless_delete = 1, tokenize = 'trigram')`.execute(db);
+  await sql`create virtual table user_search using fts5(name, email, username, content = '', contentless_delete = 1, tokenize = 'trigram')`.execute(
+    db,
+  );
   await sql`insert into user_search_key (user_id) select id from "user"`.execute(db);
   await sql`
     insert into user_search (rowid, name, email, username)
-    select k.search_id, u.name, u.email, u.username from user_search_key k join "user" u on u.id = k.user_id`.execute(db);
+    select k.search_id, u.name, u.email, u.username from user_search_key k join "user" u on u.id = k.user_id`.execute(
+    db,
+  );
   await sql`
     create trigger user_search_insert after insert on "user" begin
       insert into user_search_key (user_id) values (new.id);
@@ -73,7 +77,9 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
       email text not null,
       username text
     )`.execute(db);
-  await sql`insert into user_search (user_id, name, email, username) select id, lower(name), lower(email), lower(username) from "user"`.execute(db);
+  await sql`insert into user_search (user_id, name, email, username) select id, lower(name), lower(email), lower(username) from "user"`.execute(
+    db,
+  );
   // The planner's statistics now, rather than when autovacuum first gets to the table: without them it guesses badly.
   await sql`analyze user_search`.execute(db);
   await sql`
@@ -83,7 +89,9 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
       on conflict (user_id) do update set name = excluded.name, email = excluded.email, username = excluded.username;
       return null;
     end $$`.execute(db);
-  await sql`create trigger user_search_insert after insert on "user" for each row execute function user_search_sync()`.execute(db);
+  await sql`create trigger user_search_insert after insert on "user" for each row execute function user_search_sync()`.execute(
+    db,
+  );
   await sql`
     create trigger user_search_update after update of name, email, username on "user" for each row
     when (old.name is distinct from new.name or old.email is distinct from new.email or old.username is distinct from new.username)
@@ -96,23 +104,34 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
     exception when others then
       raise notice 'pg_trgm is not available (%): the users search reads every user', sqlerrm;
     end $$`.execute(db);
-  const extension = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
+  const extension = await sql<{
+    schema: string;
+  }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
   const schema = extension.rows[0]?.schema;
   if (!schema) return;
   // Qualified: the extension may live in a schema that is not on the search path.
   const opclass = sql`${sql.id(schema)}.gin_trgm_ops`;
   for (const column of ["name", "email", "username"]) {
-    await sql`create index ${sql.id(`user_search_${column}_trgm_idx`)} on user_search using gin (${sql.id(column)} ${opclass})`.execute(db);
+    await sql`create index ${sql.id(`user_search_${column}_trgm_idx`)} on user_search using gin (${sql.id(column)} ${opclass})`.execute(
+      db,
+    );
   }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const { dialect } = await columnTypes(db);
-  for (const index of ["user_banned_createdAt_idx", "user_username_id_idx", "user_name_id_idx", "user_createdAt_id_idx"]) {
+  for (const index of [
+    "user_banned_createdAt_idx",
+    "user_username_id_idx",
+    "user_name_id_idx",
+    "user_createdAt_id_idx",
+  ]) {
     await db.schema.dropIndex(index).execute();
   }
   for (const trigger of ["user_search_insert", "user_search_update", "user_search_delete"]) {
-    await sql`drop trigger if exists ${sql.id(trigger)}${sql.raw(dialect === "postgres" ? ` on "user"` : "")}`.execute(db);
+    await sql`drop trigger if exists ${sql.id(trigger)}${sql.raw(dialect === "postgres" ? ` on "user"` : "")}`.execute(
+      db,
+    );
   }
   // The trigram indexes go with the table. The extension stays: it belongs to the whole database and may have been there before.
   await sql`drop table user_search`.execute(db);

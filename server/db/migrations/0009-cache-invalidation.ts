@@ -20,9 +20,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const { dialect } = await columnTypes(db);
   const id = dialect === "sqlite" ? "integer primary key autoincrement" : "bigserial primary key";
   const now = dialect === "sqlite" ? "(unixepoch())" : "extract(epoch from now())::bigint";
-  await sql.raw(`create table cache_invalidation (id ${id}, user_id text, organization_id text, created_at bigint not null default ${now})`).execute(db);
+  await sql
+    .raw(
+      `create table cache_invalidation (id ${id}, user_id text, organization_id text, created_at bigint not null default ${now})`,
+    )
+    .execute(db);
   // The retention purge deletes by age.
-  await db.schema.createIndex("cache_invalidation_created_at_idx").on("cache_invalidation").column("created_at").execute();
+  await db.schema
+    .createIndex("cache_invalidation_created_at_idx")
+    .on("cache_invalidation")
+    .column("created_at")
+    .execute();
   for (const watched of WATCHED) {
     if (dialect === "sqlite") await createSqliteTriggers(db, watched);
     else await createPostgresTrigger(db, watched);
@@ -40,7 +48,8 @@ type Watched = {
 };
 
 const forUser = (row: Row, column: string) => `insert into cache_invalidation (user_id) values (${row}."${column}");`;
-const forOrganization = (row: Row, column: string) => `insert into cache_invalidation (organization_id) values (${row}."${column}");`;
+const forOrganization = (row: Row, column: string) =>
+  `insert into cache_invalidation (organization_id) values (${row}."${column}");`;
 
 const WATCHED: Watched[] = [
   { table: "session", events: ["update", "delete"], invalidate: (row) => forUser(row, "userId"), isMovable: false },
@@ -54,11 +63,22 @@ const WATCHED: Watched[] = [
   {
     table: "member",
     events: ["insert", "update", "delete"],
-    invalidate: (row) => `insert into cache_invalidation (user_id, organization_id) values (${row}."userId", ${row}."organizationId");`,
+    invalidate: (row) =>
+      `insert into cache_invalidation (user_id, organization_id) values (${row}."userId", ${row}."organizationId");`,
     isMovable: true,
   },
-  { table: "organization", events: ["update", "delete"], invalidate: (row) => forOrganization(row, "id"), isMovable: false },
-  { table: "team", events: ["insert", "update", "delete"], invalidate: (row) => forOrganization(row, "organizationId"), isMovable: true },
+  {
+    table: "organization",
+    events: ["update", "delete"],
+    invalidate: (row) => forOrganization(row, "id"),
+    isMovable: false,
+  },
+  {
+    table: "team",
+    events: ["insert", "update", "delete"],
+    invalidate: (row) => forOrganization(row, "organizationId"),
+    isMovable: true,
+  },
   {
     table: "teamMember",
     events: ["insert", "update", "delete"],
@@ -71,20 +91,35 @@ const WATCHED: Watched[] = [
 const triggerName = (table: string, event: string) => `cache_invalidation_${table}_${event}`;
 
 /** SQLite: one trigger per event, `old` for the row an update or deletion replaced, `new` for an insert's. */
-async function createSqliteTriggers(db: Kysely<unknown>, { table, events, invalidate, isMovable }: Watched): Promise<void> {
+async function createSqliteTriggers(
+  db: Kysely<unknown>,
+  { table, events, invalidate, isMovable }: Watched,
+): Promise<void> {
   for (const event of events) {
-    const body = event === "insert" ? invalidate("new") : `${invalidate("old")}${event === "update" && isMovable ? invalidate("new") : ""}`;
-    await sql.raw(`create trigger ${triggerName(table, event)} after ${event} on "${table}" begin ${body} end`).execute(db);
+    const body =
+      event === "insert"
+        ? invalidate("new")
+        : `${invalidate("old")}${event === "update" && isMovable ? invalidate("new") : ""}`;
+    await sql
+      .raw(`create trigger ${triggerName(table, event)} after ${event} on "${table}" begin ${body} end`)
+      .execute(db);
   }
 }
 
 /** PostgreSQL: one trigger function per table, which picks the rows by `tg_op`. */
-async function createPostgresTrigger(db: Kysely<unknown>, { table, events, invalidate, isMovable }: Watched): Promise<void> {
+async function createPostgresTrigger(
+  db: Kysely<unknown>,
+  { table, events, invalidate, isMovable }: Watched,
+): Promise<void> {
   const name = triggerName(table, "change");
   const newRowOps = ["'INSERT'", ...(isMovable ? ["'UPDATE'"] : [])].join(", ");
   const body = `if tg_op <> 'INSERT' then ${invalidate("old")} end if; if tg_op in (${newRowOps}) then ${invalidate("new")} end if;`;
-  await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`).execute(db);
-  await sql.raw(`create trigger ${name} after ${events.join(" or ")} on "${table}" for each row execute function ${name}()`).execute(db);
+  await sql
+    .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
+    .execute(db);
+  await sql
+    .raw(`create trigger ${name} after ${events.join(" or ")} on "${table}" for each row execute function ${name}()`)
+    .execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

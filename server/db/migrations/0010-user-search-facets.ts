@@ -48,8 +48,11 @@ const FACETS = [0, 1, 2, 3, 4, 5, 6, 7] as const;
 
 /** The facet, as the list's filters read the same columns: role holds `admin` among its comma-separated roles, the e-mail is verified, banned is set. */
 const facetOf = (row: string) =>
-  sql.raw(`(coalesce((',' || ${row}.role || ',') like '%,admin,%', 0) * 4 + coalesce(${row}."emailVerified" = 1, 0) * 2 + (${row}.banned is true))`);
-const millisecondOf = (row: string) => sql.raw(`cast(round((julianday(${row}."createdAt") - 2440587.5) * 86400000) as integer)`);
+  sql.raw(
+    `(coalesce((',' || ${row}.role || ',') like '%,admin,%', 0) * 4 + coalesce(${row}."emailVerified" = 1, 0) * 2 + (${row}.banned is true))`,
+  );
+const millisecondOf = (row: string) =>
+  sql.raw(`cast(round((julianday(${row}."createdAt") - 2440587.5) * 86400000) as integer)`);
 const firstSearchIdOf = (row: string) => sql`(${millisecondOf(row)} * ${sql.lit(IDS_PER_MILLISECOND)})`;
 
 /** The distinct two-character substrings of the lowercased name, e-mail and username, as tokens: json_each numbers the characters. */
@@ -64,7 +67,9 @@ const trigramColumns = FACETS.flatMap((facet) => [`name_${facet}`, `email_${face
 const pairColumns = FACETS.map((facet) => `pairs_${facet}`);
 /** Each facet's columns get the values when the key's facet is theirs, null otherwise. */
 const inFacetColumns = (values: RawBuilder<unknown>[]) =>
-  sql.join(FACETS.flatMap((facet) => values.map((value) => sql`iif(search_key.facet = ${sql.lit(facet)}, ${value}, null)`)));
+  sql.join(
+    FACETS.flatMap((facet) => values.map((value) => sql`iif(search_key.facet = ${sql.lit(facet)}, ${value}, null)`)),
+  );
 
 /** Inserts the FTS rows of the user `row` names (`new` in a trigger), whose key row `search_key` exists. */
 function insertSearchRows(row: string, keys: RawBuilder<unknown>) {
@@ -103,14 +108,20 @@ const trigger = (head: RawBuilder<unknown>, statements: RawBuilder<unknown>[]) =
 
 async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
   const outOfRange = await sql<{ id: string }>`
-    select id from "user" where julianday("createdAt") is null or abs(${millisecondOf('"user"')}) > ${sql.lit(MAX_MILLISECONDS)} limit 1`.execute(db);
-  if (outOfRange.rows.length) throw new Error(`user ${outOfRange.rows[0]?.id}: createdAt is not a time between the years 1691 and 2248`);
+    select id from "user" where julianday("createdAt") is null or abs(${millisecondOf('"user"')}) > ${sql.lit(MAX_MILLISECONDS)} limit 1`.execute(
+    db,
+  );
+  if (outOfRange.rows.length)
+    throw new Error(`user ${outOfRange.rows[0]?.id}: createdAt is not a time between the years 1691 and 2248`);
 
-  for (const name of ["user_search_insert", "user_search_update", "user_search_delete"]) await sql`drop trigger ${sql.id(name)}`.execute(db);
+  for (const name of ["user_search_insert", "user_search_update", "user_search_delete"])
+    await sql`drop trigger ${sql.id(name)}`.execute(db);
   await sql`drop table user_search`.execute(db);
   await sql`drop table user_search_key`.execute(db);
 
-  await sql`create table user_search_key (search_id integer primary key, user_id text not null unique, facet integer not null)`.execute(db);
+  await sql`create table user_search_key (search_id integer primary key, user_id text not null unique, facet integer not null)`.execute(
+    db,
+  );
   // contentless_delete: the index keeps no copy of the columns, yet rows can still be deleted and replaced.
   await sql`create virtual table user_search using fts5(${sql.raw(trigramColumns.join(", "))}, content = '', contentless_delete = 1, tokenize = 'trigram')`.execute(
     db,
@@ -121,18 +132,28 @@ async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
   );
 
   const crowded = await sql`
-    select 1 from "user" as u group by ${millisecondOf("u")} having count(*) > ${sql.lit(IDS_PER_MILLISECOND)} limit 1`.execute(db);
-  if (crowded.rows.length) throw new Error(`more than ${IDS_PER_MILLISECOND} users were created in the same millisecond`);
+    select 1 from "user" as u group by ${millisecondOf("u")} having count(*) > ${sql.lit(IDS_PER_MILLISECOND)} limit 1`.execute(
+    db,
+  );
+  if (crowded.rows.length)
+    throw new Error(`more than ${IDS_PER_MILLISECOND} users were created in the same millisecond`);
   // Users of the same millisecond are numbered in id order.
   await sql`
     insert into user_search_key (search_id, user_id, facet)
     select millisecond * ${sql.lit(IDS_PER_MILLISECOND)} + row_number() over (partition by millisecond order by id) - 1, id, facet
     from (select id, ${millisecondOf("u")} as millisecond, ${facetOf("u")} as facet from "user" as u)`.execute(db);
-  for (const statement of insertSearchRows("u", sql`user_search_key as search_key join "user" as u on u.id = search_key.user_id`)) await statement.execute(db);
+  for (const statement of insertSearchRows(
+    "u",
+    sql`user_search_key as search_key join "user" as u on u.id = search_key.user_id`,
+  ))
+    await statement.execute(db);
 
   const keyOfNew = sql`user_search_key as search_key where search_key.user_id = new.id`;
   const searched = ["name", "email", "username"].map((column) => `old.${column} is not new.${column}`).join(" or ");
-  await trigger(sql`create trigger user_search_insert after insert on "user"`, [...insertKey, ...insertSearchRows("new", keyOfNew)]).execute(db);
+  await trigger(sql`create trigger user_search_insert after insert on "user"`, [
+    ...insertKey,
+    ...insertSearchRows("new", keyOfNew),
+  ]).execute(db);
   await trigger(sql`create trigger user_search_delete after delete on "user"`, [
     ...deleteSearchRows("old.id"),
     sql`delete from user_search_key where user_id = old.id`,
@@ -140,12 +161,21 @@ async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
   await trigger(
     sql`create trigger user_search_update after update of name, email, username, role, "emailVerified", banned on "user"
       when ${sql.raw(searched)} or ${facetOf("old")} is not ${facetOf("new")}`,
-    [...deleteSearchRows("new.id"), sql`update user_search_key set facet = ${facetOf("new")} where user_id = new.id`, ...insertSearchRows("new", keyOfNew)],
+    [
+      ...deleteSearchRows("new.id"),
+      sql`update user_search_key set facet = ${facetOf("new")} where user_id = new.id`,
+      ...insertSearchRows("new", keyOfNew),
+    ],
   ).execute(db);
   // A new creation time (or id) is a new place in the index's order.
   await trigger(
     sql`create trigger user_search_rekey after update of id, "createdAt" on "user" when old.id is not new.id or old."createdAt" is not new."createdAt"`,
-    [...deleteSearchRows("old.id"), sql`delete from user_search_key where user_id = old.id`, ...insertKey, ...insertSearchRows("new", keyOfNew)],
+    [
+      ...deleteSearchRows("old.id"),
+      sql`delete from user_search_key where user_id = old.id`,
+      ...insertKey,
+      ...insertSearchRows("new", keyOfNew),
+    ],
   ).execute(db);
 }
 
@@ -175,7 +205,9 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
       banned boolean,
       "banExpires" timestamptz
     )`.execute(db);
-  await sql`insert into user_search (${POSTGRES_COLUMNS}) select ${postgresSearchRow('"user"')} from "user"`.execute(db);
+  await sql`insert into user_search (${POSTGRES_COLUMNS}) select ${postgresSearchRow('"user"')} from "user"`.execute(
+    db,
+  );
   await sql`
     create or replace function user_search_sync() returns trigger language plpgsql as $$
     begin
@@ -185,7 +217,9 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
       return null;
     end $$`.execute(db);
   const copied = ["name", "email", "username", '"createdAt"', '"emailVerified"', "role", "banned", '"banExpires"'];
-  await sql`create trigger user_search_insert after insert on "user" for each row execute function user_search_sync()`.execute(db);
+  await sql`create trigger user_search_insert after insert on "user" for each row execute function user_search_sync()`.execute(
+    db,
+  );
   await sql`
     create trigger user_search_update after update of ${sql.raw(copied.join(", "))} on "user" for each row
     when (${sql.raw(copied.map((column) => `old.${column} is distinct from new.${column}`).join(" or "))})
@@ -195,12 +229,19 @@ async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
   // index keeps each key once per row).
   await sql`
     create function user_search_pairs(text) returns text[] language sql immutable strict parallel safe
-    as $$ select array(select substr($1, position, 2) from generate_series(1, char_length($1) - 1) as position) $$`.execute(db);
+    as $$ select array(select substr($1, position, 2) from generate_series(1, char_length($1) - 1) as position) $$`.execute(
+    db,
+  );
   await sql`create index user_search_pairs_idx on user_search using gin (user_search_pairs(search))`.execute(db);
   await sql`create index "user_search_createdAt_idx" on user_search ("createdAt", user_id)`.execute(db);
   // pg_trgm as 0008 left it: installed when the database allowed it.
-  const extension = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
+  const extension = await sql<{
+    schema: string;
+  }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
   const schema = extension.rows[0]?.schema;
-  if (schema) await sql`create index user_search_trgm_idx on user_search using gin (search ${sql.id(schema)}.gin_trgm_ops)`.execute(db);
+  if (schema)
+    await sql`create index user_search_trgm_idx on user_search using gin (search ${sql.id(schema)}.gin_trgm_ops)`.execute(
+      db,
+    );
   await sql`analyze user_search`.execute(db);
 }

@@ -14,5 +14,7 @@ export async function columnTypes(db: Kysely<unknown>): Promise<ColumnTypes> {
     .execute(db)
     .then(() => true)
     .catch(() => false);
-  return isPostgres ? { boolean: "boolean", timestamp: "timestamptz", dialect: "postgres" } : { boolean: "integer", timestamp: "date", dialect: "sqlite" };
+  return isPostgres
+    ? { boolean: "boolean", timestamp: "timestamptz", dialect: "postgres" }
+    : { boolean: "integer", timestamp: "date", dialect: "sqlite" };
 }

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { CLIENT_IP_HEADER, createClientIpResolver, withClientIpHeader } from "./client-ip";
 
-function resolveClientIp(socketAddress: string | undefined, forwardedFor: string | undefined, trustedProxies: string[]) {
+function resolveClientIp(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustedProxies: string[],
+) {
   return createClientIpResolver(trustedProxies).resolve(socketAddress, forwardedFor);
 }
 
@@ -24,7 +28,9 @@ describe("resolveClientIp", () => {
   });
 
   test("several trusted proxies are skipped", () => {
-    expect(resolveClientIp("10.0.0.1", "1.1.1.1, 198.51.100.1, 10.0.0.2", ["10.0.0.1", "10.0.0.2"])).toBe("198.51.100.1");
+    expect(resolveClientIp("10.0.0.1", "1.1.1.1, 198.51.100.1, 10.0.0.2", ["10.0.0.1", "10.0.0.2"])).toBe(
+      "198.51.100.1",
+    );
   });
 
   test("a chain of only trusted proxies resolves to the leftmost of them", () => {
@@ -66,14 +72,18 @@ describe("resolveClientIp", () => {
 
 describe("withClientIpHeader", () => {
   test("replaces a client-sent copy of the header with the resolved address", () => {
-    const request = new Request("http://localhost/api/auth/get-session", { headers: { [CLIENT_IP_HEADER]: "6.6.6.6", cookie: "a=b" } });
+    const request = new Request("http://localhost/api/auth/get-session", {
+      headers: { [CLIENT_IP_HEADER]: "6.6.6.6", cookie: "a=b" },
+    });
     const copy = withClientIpHeader(request, "203.0.113.7");
     expect(copy.headers.get(CLIENT_IP_HEADER)).toBe("203.0.113.7");
     expect(copy.headers.get("cookie")).toBe("a=b");
   });
 
   test("drops a client-sent copy when no address is known", () => {
-    const request = new Request("http://localhost/api/auth/get-session", { headers: { [CLIENT_IP_HEADER]: "6.6.6.6" } });
+    const request = new Request("http://localhost/api/auth/get-session", {
+      headers: { [CLIENT_IP_HEADER]: "6.6.6.6" },
+    });
     expect(withClientIpHeader(request, undefined).headers.has(CLIENT_IP_HEADER)).toBe(false);
   });
 

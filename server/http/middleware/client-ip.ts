@@ -75,10 +75,13 @@ export function clientIp(trustedProxies: string[], logger: Logger): MiddlewareHa
       ignoredSinceWarning += 1;
       const now = Date.now();
       if (now - lastWarningAt >= UNTRUSTED_FORWARD_WARNING_INTERVAL_MS) {
-        logger.warn("X-Forwarded-For from a peer that is not in TRUSTED_PROXIES was ignored; if it is your proxy, add it", {
-          peer: normalise(socketAddress),
-          ignoredRequests: ignoredSinceWarning,
-        });
+        logger.warn(
+          "X-Forwarded-For from a peer that is not in TRUSTED_PROXIES was ignored; if it is your proxy, add it",
+          {
+            peer: normalise(socketAddress),
+            ignoredRequests: ignoredSinceWarning,
+          },
+        );
         lastWarningAt = now;
         ignoredSinceWarning = 0;
       }

@@ -16,7 +16,9 @@ describe("findBodyProblem", () => {
 
   test("brackets inside strings, escaped quotes included, are text, not nesting", () => {
     expect(findBodyProblem(bytes(JSON.stringify({ note: "[[[[{{{{", quote: 'say \\"[[[[' })), 1)).toBeUndefined();
-    expect(findBodyProblem(bytes(JSON.stringify({ metadata: JSON.stringify({ a: { b: { c: {} } } }) })), 1)).toBeUndefined();
+    expect(
+      findBodyProblem(bytes(JSON.stringify({ metadata: JSON.stringify({ a: { b: { c: {} } } }) })), 1),
+    ).toBeUndefined();
   });
 
   test("multi-byte characters do not confuse the scan", () => {

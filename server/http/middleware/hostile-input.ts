@@ -53,10 +53,21 @@ const NUL_MESSAGE = "The request contains a NUL character, which no field accept
 export function refuseHostileInput(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (/%00/.test(c.req.url)) return errorResponse(c, ERROR_CODES.VALIDATION_ERROR, NUL_MESSAGE);
-    if (c.req.method === "GET" || c.req.method === "HEAD" || !c.req.raw.body || /^multipart\//i.test(c.req.header("content-type") ?? "")) return next();
+    if (
+      c.req.method === "GET" ||
+      c.req.method === "HEAD" ||
+      !c.req.raw.body ||
+      /^multipart\//i.test(c.req.header("content-type") ?? "")
+    )
+      return next();
     const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
     const problem = findBodyProblem(bytes, MAX_BODY_NESTING);
-    if (problem === "too-deep") return errorResponse(c, ERROR_CODES.INVALID_JSON, `The request body is nested more than ${MAX_BODY_NESTING} levels deep`);
+    if (problem === "too-deep")
+      return errorResponse(
+        c,
+        ERROR_CODES.INVALID_JSON,
+        `The request body is nested more than ${MAX_BODY_NESTING} levels deep`,
+      );
     if (problem === "nul-character") return errorResponse(c, ERROR_CODES.VALIDATION_ERROR, NUL_MESSAGE);
     // The body was read: hand the handlers an unread copy of the same bytes (a signature may cover them).
     c.req.raw = new Request(c.req.raw, { body: bytes });

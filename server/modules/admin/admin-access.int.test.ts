@@ -104,7 +104,8 @@ const BETTER_AUTH_ENDPOINTS: AdminEndpoint[] = [
     name: "POST /api/auth/admin/set-user-password",
     resource: "user",
     changesUser: true,
-    send: (client, on) => client.post(`${ADMIN}/set-user-password`, { userId: on.userId, newPassword: buildUser().password }),
+    send: (client, on) =>
+      client.post(`${ADMIN}/set-user-password`, { userId: on.userId, newPassword: buildUser().password }),
   },
   {
     name: "GET /api/auth/admin/get-user",
@@ -115,15 +116,27 @@ const BETTER_AUTH_ENDPOINTS: AdminEndpoint[] = [
 
 const CONSOLE_ROUTES: AdminEndpoint[] = [
   { name: "GET /api/admin/users", resource: "user", send: (client) => client.get("/api/admin/users") },
-  { name: "GET /api/admin/users/:userId", resource: "user", send: (client, on) => client.get(`/api/admin/users/${on.userId}`) },
-  { name: "GET /api/admin/organizations", resource: "organization", send: (client) => client.get("/api/admin/organizations") },
+  {
+    name: "GET /api/admin/users/:userId",
+    resource: "user",
+    send: (client, on) => client.get(`/api/admin/users/${on.userId}`),
+  },
+  {
+    name: "GET /api/admin/organizations",
+    resource: "organization",
+    send: (client) => client.get("/api/admin/organizations"),
+  },
   {
     name: "GET /api/admin/organizations/:organizationId",
     resource: "organization",
     send: (client, on) => client.get(`/api/admin/organizations/${on.organizationId}`),
   },
   { name: "GET /api/admin/audit-log", resource: "auditLog", send: (client) => client.get("/api/admin/audit-log") },
-  { name: "GET /api/admin/audit-log/export", resource: "auditLog", send: (client) => client.get("/api/admin/audit-log/export") },
+  {
+    name: "GET /api/admin/audit-log/export",
+    resource: "auditLog",
+    send: (client) => client.get("/api/admin/audit-log/export"),
+  },
   {
     name: "GET /api/admin/billing/organizations/:organizationId",
     resource: "billing",
@@ -133,7 +146,11 @@ const CONSOLE_ROUTES: AdminEndpoint[] = [
     name: "POST /api/admin/billing/organizations/:organizationId/refunds",
     resource: "billing",
     allowed: { status: 404, message: "order not found" },
-    send: (client, on) => client.post(`/api/admin/billing/organizations/${on.organizationId}/refunds`, { orderId: "no-such-order", reason: "other" }),
+    send: (client, on) =>
+      client.post(`/api/admin/billing/organizations/${on.organizationId}/refunds`, {
+        orderId: "no-such-order",
+        reason: "other",
+      }),
   },
   {
     name: "POST /api/admin/billing/organizations/:organizationId/reconcile",
@@ -151,9 +168,12 @@ const targetsOf = async (user: TestUser): Promise<Targets> => ({
 });
 
 describe("access to the admin endpoints", () => {
-  it.each(ALL_ENDPOINTS)("$name refuses a signed-in user without the platform role: 403 on resource $resource", async ({ send, resource }) => {
-    await expectError(await send(plain.client, await targetsOf(target)), 403, accessMessage(resource));
-  });
+  it.each(ALL_ENDPOINTS)(
+    "$name refuses a signed-in user without the platform role: 403 on resource $resource",
+    async ({ send, resource }) => {
+      await expectError(await send(plain.client, await targetsOf(target)), 403, accessMessage(resource));
+    },
+  );
 
   it.each(CONSOLE_ROUTES)("$name answers 401 without a session", async ({ send }) => {
     await expectError(await send(createClient(app), await targetsOf(target)), 401, "Unauthorized");
@@ -165,7 +185,10 @@ describe("access to the admin endpoints", () => {
     beforeAll(async () => {
       const impersonated = await createVerifiedUser(app, { label: "Impersonated" });
       impersonating = await signInOnNewClient(app, admin.input);
-      const response = await impersonating.post(`${ADMIN}/impersonate-user`, { userId: impersonated.id, reason: "Reproduce a bug report" });
+      const response = await impersonating.post(`${ADMIN}/impersonate-user`, {
+        userId: impersonated.id,
+        reason: "Reproduce a bug report",
+      });
       expect(response.status).toBe(200);
       expect((await impersonating.get("/api/auth/get-session")).data.session.impersonatedBy).toBe(admin.id);
     });

@@ -34,7 +34,8 @@ describe("banned users", () => {
     ]);
   });
 
-  const ban = (userId: string, extra: Record<string, unknown> = {}) => admin.client.post(`${ADMIN}/ban-user`, { userId, banReason: "Spam", ...extra });
+  const ban = (userId: string, extra: Record<string, unknown> = {}) =>
+    admin.client.post(`${ADMIN}/ban-user`, { userId, banReason: "Spam", ...extra });
   const banOf = async (userId: string) => {
     const row = await userRow(userId);
     return { banned: Boolean(row?.banned), banReason: row?.banReason, banExpires: row?.banExpires };
@@ -62,15 +63,26 @@ describe("banned users", () => {
     expect((await ban(permanent.id)).status).toBe(200);
     expect(await banOf(permanent.id)).toEqual({ banned: true, banReason: "Spam", banExpires: null });
 
-    expect((await expectError(await signInByEmail(permanent.input), 403, "Your account is banned.")).code).toBe("BANNED_USER");
-    expect((await expectError(await signInByUsername(permanent.input), 403, "Your account is banned.")).code).toBe("BANNED_USER");
+    expect((await expectError(await signInByEmail(permanent.input), 403, "Your account is banned.")).code).toBe(
+      "BANNED_USER",
+    );
+    expect((await expectError(await signInByUsername(permanent.input), 403, "Your account is banned.")).code).toBe(
+      "BANNED_USER",
+    );
 
     // The provider vouches for the same verified e-mail, so the identity would link to the account: the ban stops it.
     const browser = createClient(app);
-    const answer = await signInWithDevProvider(browser, { name: permanent.name, email: permanent.email, emailVerified: true });
+    const answer = await signInWithDevProvider(browser, {
+      name: permanent.name,
+      email: permanent.email,
+      emailVerified: true,
+    });
     const location = new URL(locationOf(answer));
     expect(`${location.origin}${location.pathname}`).toBe(`${app.config.baseUrl}/auth/error`);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: "BANNED_USER", error_description: "Your account is banned." });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      error: "BANNED_USER",
+      error_description: "Your account is banned.",
+    });
     expect(await getSession(browser)).toBeNull();
   });
 

@@ -55,13 +55,21 @@ describe("the console's reads", () => {
       signUp(app, buildUser({ label: `${batch} Unverified` })),
     ]);
     await setRoleAs(configured, promoted.id, "admin");
-    expect((await admin.client.post(`${ADMIN}/ban-user`, { userId: banned.id, banReason: "Spam", banExpiresIn: 3600 })).status).toBe(200);
+    expect(
+      (await admin.client.post(`${ADMIN}/ban-user`, { userId: banned.id, banReason: "Spam", banExpiresIn: 3600 }))
+        .status,
+    ).toBe(200);
   });
 
   const listUsers = async (query: Record<string, string>) => {
     const response = await admin.client.get(`/api/admin/users?${new URLSearchParams(query).toString()}`);
     expect(response.status).toBe(200);
-    return response.data as { users: Array<Record<string, unknown> & { id: string }>; total: number; limit: number; offset: number };
+    return response.data as {
+      users: Array<Record<string, unknown> & { id: string }>;
+      total: number;
+      limit: number;
+      offset: number;
+    };
   };
   const idsOf = (list: { users: Array<{ id: string }> }) => list.users.map((user) => user.id).sort();
 
@@ -94,15 +102,26 @@ describe("the console's reads", () => {
     expect(idsOf(await listUsers({ q: batch, role: "admin" }))).toEqual([promoted.id]);
     expect(idsOf(await listUsers({ q: batch, role: "user" }))).toEqual([found.id, banned.id, unverified.userId].sort());
     expect(idsOf(await listUsers({ q: batch, status: "banned" }))).toEqual([banned.id]);
-    expect(idsOf(await listUsers({ q: batch, status: "active" }))).toEqual([found.id, promoted.id, unverified.userId].sort());
+    expect(idsOf(await listUsers({ q: batch, status: "active" }))).toEqual(
+      [found.id, promoted.id, unverified.userId].sort(),
+    );
     expect(idsOf(await listUsers({ q: batch, verified: "no" }))).toEqual([unverified.userId]);
     expect(idsOf(await listUsers({ q: batch, verified: "yes" }))).toEqual([found.id, banned.id, promoted.id].sort());
   });
 
   it("GET /api/admin/users shows banned: true only while the ban is in force", async () => {
-    const ban = await admin.client.post(`${ADMIN}/ban-user`, { userId: banShown.id, banReason: "Abuse", banExpiresIn: 3600 });
+    const ban = await admin.client.post(`${ADMIN}/ban-user`, {
+      userId: banShown.id,
+      banReason: "Abuse",
+      banExpiresIn: 3600,
+    });
     const expires = new Date(ban.data.user.banExpires as string).toISOString();
-    expect((await listUsers({ q: banShown.email })).users[0]).toMatchObject({ id: banShown.id, banned: true, banReason: "Abuse", banExpires: expires });
+    expect((await listUsers({ q: banShown.email })).users[0]).toMatchObject({
+      id: banShown.id,
+      banned: true,
+      banReason: "Abuse",
+      banExpires: expires,
+    });
     expect(idsOf(await listUsers({ q: banShown.email, status: "banned" }))).toEqual([banShown.id]);
 
     await app.db
@@ -110,19 +129,40 @@ describe("the console's reads", () => {
       .set({ banExpires: new Date(Date.now() - 1000).toISOString() })
       .where("id", "=", banShown.id)
       .execute();
-    expect((await listUsers({ q: banShown.email })).users[0]).toMatchObject({ id: banShown.id, banned: false, banReason: null, banExpires: null });
+    expect((await listUsers({ q: banShown.email })).users[0]).toMatchObject({
+      id: banShown.id,
+      banned: false,
+      banReason: null,
+      banExpires: null,
+    });
     expect(idsOf(await listUsers({ q: banShown.email, status: "banned" }))).toEqual([]);
     expect(idsOf(await listUsers({ q: banShown.email, status: "active" }))).toEqual([banShown.id]);
   });
 
   it("GET /api/admin/users marks platform admins: the admin role and a configured administrator id", async () => {
-    expect((await listUsers({ q: promoted.email })).users[0]).toMatchObject({ id: promoted.id, role: "admin", isPlatformAdmin: true });
-    expect((await listUsers({ q: configured.email })).users[0]).toMatchObject({ id: configured.id, role: "user", isPlatformAdmin: true });
-    expect((await listUsers({ q: plain.email })).users[0]).toMatchObject({ id: plain.id, role: "user", isPlatformAdmin: false });
+    expect((await listUsers({ q: promoted.email })).users[0]).toMatchObject({
+      id: promoted.id,
+      role: "admin",
+      isPlatformAdmin: true,
+    });
+    expect((await listUsers({ q: configured.email })).users[0]).toMatchObject({
+      id: configured.id,
+      role: "user",
+      isPlatformAdmin: true,
+    });
+    expect((await listUsers({ q: plain.email })).users[0]).toMatchObject({
+      id: plain.id,
+      role: "user",
+      isPlatformAdmin: false,
+    });
   });
 
   it("GET /api/admin/users refuses a page size it does not offer: 400 VALIDATION_ERROR", async () => {
-    const body = await expectError(await admin.client.get("/api/admin/users?limit=7"), 400, "limit: Use a page size of 10, 25, 50, 100");
+    const body = await expectError(
+      await admin.client.get("/api/admin/users?limit=7"),
+      400,
+      "limit: Use a page size of 10, 25, 50, 100",
+    );
     expect(body.code).toBe("VALIDATION_ERROR");
   });
 
@@ -140,16 +180,31 @@ describe("the console's reads", () => {
       role: "user",
       isPlatformAdmin: false,
     });
-    expect(before.data.signInMethods).toEqual([{ providerId: "credential", email: null, createdAt: expect.any(String) }]);
+    expect(before.data.signInMethods).toEqual([
+      { providerId: "credential", email: null, createdAt: expect.any(String) },
+    ]);
     expect(before.data.organizations).toEqual([
       { id: organization.id, name: "Target Org", slug: organization.slug, role: "admin", joinedAt: expect.any(String) },
       { id: own.id, name: "Zulu Works", slug: own.slug, role: "owner", joinedAt: expect.any(String) },
     ]);
 
     // The provider vouches for the account's verified e-mail: the identity links to the account.
-    expect(locationOf(await signInWithDevProvider(createClient(app), { name: detailed.name, email: detailed.email, emailVerified: true }))).toBe("/");
+    expect(
+      locationOf(
+        await signInWithDevProvider(createClient(app), {
+          name: detailed.name,
+          email: detailed.email,
+          emailVerified: true,
+        }),
+      ),
+    ).toBe("/");
     const after = await admin.client.get(`/api/admin/users/${detailed.id}`);
-    expect(after.data.signInMethods.map((method: { providerId: string; email: string | null }) => [method.providerId, method.email])).toEqual([
+    expect(
+      after.data.signInMethods.map((method: { providerId: string; email: string | null }) => [
+        method.providerId,
+        method.email,
+      ]),
+    ).toEqual([
       ["credential", null],
       ["dev", detailed.email],
     ]);
@@ -169,14 +224,25 @@ describe("the console's reads", () => {
     beforeAll(async () => {
       created = await createOrganizationWithOwner(owner, "Detailed Org");
       await addMember(owner, created.id, member, "member");
-      const team = await owner.client.post("/api/auth/organization/create-team", { name: "Helpdesk", organizationId: created.id });
+      const team = await owner.client.post("/api/auth/organization/create-team", {
+        name: "Helpdesk",
+        organizationId: created.id,
+      });
       expect(team.status).toBe(200);
       helpdeskId = team.data.id;
       for (const user of [owner, member]) {
-        const added = await owner.client.post("/api/auth/organization/add-team-member", { teamId: helpdeskId, userId: user.id, organizationId: created.id });
+        const added = await owner.client.post("/api/auth/organization/add-team-member", {
+          teamId: helpdeskId,
+          userId: user.id,
+          organizationId: created.id,
+        });
         expect(added.status).toBe(200);
       }
-      const invitation = await owner.client.post("/api/auth/organization/invite-member", { email: invitedEmail, role: "admin", organizationId: created.id });
+      const invitation = await owner.client.post("/api/auth/organization/invite-member", {
+        email: invitedEmail,
+        role: "admin",
+        organizationId: created.id,
+      });
       expect(invitation.status).toBe(200);
       invitationId = invitation.data.id;
     });
@@ -205,9 +271,20 @@ describe("the console's reads", () => {
     it("GET /api/admin/organizations/:organizationId shows members, teams with member counts, and pending invitations with their inviter", async () => {
       const response = await admin.client.get(`/api/admin/organizations/${created.id}`);
       expect(response.status).toBe(200);
-      expect(response.data.organization).toEqual({ id: created.id, name: "Detailed Org", slug: created.slug, logo: null, createdAt: expect.any(String) });
+      expect(response.data.organization).toEqual({
+        id: created.id,
+        name: "Detailed Org",
+        slug: created.slug,
+        logo: null,
+        createdAt: expect.any(String),
+      });
       expect(
-        response.data.members.map((row: { userId: string; name: string; email: string; role: string }) => [row.userId, row.name, row.email, row.role]),
+        response.data.members.map((row: { userId: string; name: string; email: string; role: string }) => [
+          row.userId,
+          row.name,
+          row.email,
+          row.role,
+        ]),
       ).toEqual([
         [owner.id, owner.name, owner.email, "owner"],
         [member.id, member.name, member.email, "member"],
@@ -218,12 +295,22 @@ describe("the console's reads", () => {
         { id: helpdeskId, name: "Helpdesk", memberCount: 2, createdAt: expect.any(String) },
       ]);
       expect(response.data.invitations).toEqual([
-        { id: invitationId, email: invitedEmail, role: "admin", expiresAt: expect.any(String), inviter: { id: owner.id, name: owner.name } },
+        {
+          id: invitationId,
+          email: invitedEmail,
+          role: "admin",
+          expiresAt: expect.any(String),
+          inviter: { id: owner.id, name: owner.name },
+        },
       ]);
     });
 
     it("GET /api/admin/organizations/:organizationId answers 404 'organization not found' for an unknown id", async () => {
-      const body = await expectError(await admin.client.get("/api/admin/organizations/no-such-organization"), 404, "organization not found");
+      const body = await expectError(
+        await admin.client.get("/api/admin/organizations/no-such-organization"),
+        404,
+        "organization not found",
+      );
       expect(body.code).toBe("NOT_FOUND");
     });
   });

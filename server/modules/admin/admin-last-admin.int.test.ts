@@ -27,7 +27,10 @@ describe("the last platform admin", () => {
       createVerifiedUser(plainApp, { label: "Configured Admin" }),
     ]);
     configuredApp = await createTestApp({ database: lastDatabase, env: { ADMIN_USER_IDS: configuredAdmin.id } });
-    configuredAdmin = await signedInUser(configuredAdmin.input, await signInOnNewClient(configuredApp, configuredAdmin.input));
+    configuredAdmin = await signedInUser(
+      configuredAdmin.input,
+      await signInOnNewClient(configuredApp, configuredAdmin.input),
+    );
   });
 
   afterAll(async () => {
@@ -38,9 +41,11 @@ describe("the last platform admin", () => {
 
   /** Each test starts from the platform roles it names, written directly. */
   async function arrangeRoles(roles: Array<[TestUser, string]>): Promise<void> {
-    for (const [user, role] of roles) await plainApp.db.updateTable("user").set({ role }).where("id", "=", user.id).execute();
+    for (const [user, role] of roles)
+      await plainApp.db.updateTable("user").set({ role }).where("id", "=", user.id).execute();
   }
-  const roleOf = async (user: TestUser) => (await plainApp.db.selectFrom("user").select("role").where("id", "=", user.id).executeTakeFirstOrThrow()).role;
+  const roleOf = async (user: TestUser) =>
+    (await plainApp.db.selectFrom("user").select("role").where("id", "=", user.id).executeTakeFirstOrThrow()).role;
 
   it("with two role admins, one demotes the other: 200, and the demoted one's role is user", async () => {
     await arrangeRoles([
@@ -75,7 +80,9 @@ describe("the last platform admin", () => {
       second.client.post(`${ADMIN}/set-role`, { userId: first.id, role: "user" }),
     ]);
     const admins = [await roleOf(first), await roleOf(second)].filter((role) => role === "admin").length;
-    const refused = answers.filter((answer) => answer.status !== 200).map((answer) => ({ status: answer.status, message: answer.data?.message }));
+    const refused = answers
+      .filter((answer) => answer.status !== 200)
+      .map((answer) => ({ status: answer.status, message: answer.data?.message }));
     expect({ admins, succeeded: answers.length - refused.length }).toEqual({ admins: 1, succeeded: 1 });
     // Refused by the rule, or by the access check when the caller has already been demoted by the other call.
     expect([

@@ -27,16 +27,29 @@ afterAll(stopAdminApp);
 
 describe("rules of the admin endpoints", () => {
   it("better-auth's catch-all update-user is switched off, for configured administrators too: 404", async () => {
-    const message = "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password";
+    const message =
+      "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password";
     for (const actor of [plain, admin, configured]) {
-      await expectError(await actor.client.post(`${ADMIN}/update-user`, { userId: target.id, data: { name: "Renamed By Admin" } }), 404, message);
+      await expectError(
+        await actor.client.post(`${ADMIN}/update-user`, { userId: target.id, data: { name: "Renamed By Admin" } }),
+        404,
+        message,
+      );
     }
     expect((await userRow(target.id))?.name).not.toBe("Renamed By Admin");
   });
 
   it("an admin cannot ban, demote or delete themself, and stays an admin", async () => {
-    await expectError(await admin.client.post(`${ADMIN}/ban-user`, { userId: admin.id, banReason: "Testing" }), 400, "You cannot ban yourself");
-    await expectError(await admin.client.post(`${ADMIN}/remove-user`, { userId: admin.id }), 400, "You cannot remove yourself");
+    await expectError(
+      await admin.client.post(`${ADMIN}/ban-user`, { userId: admin.id, banReason: "Testing" }),
+      400,
+      "You cannot ban yourself",
+    );
+    await expectError(
+      await admin.client.post(`${ADMIN}/remove-user`, { userId: admin.id }),
+      400,
+      "You cannot remove yourself",
+    );
     const demote = await expectError(
       await admin.client.post(`${ADMIN}/set-role`, { userId: admin.id, role: "user" }),
       400,
@@ -81,7 +94,11 @@ describe("no user-facing endpoint sets a platform role, a ban or a verified e-ma
   ] as const)("POST /api/auth/update-user with %s: 400, and the user is unchanged", async (field, value) => {
     const before = await fieldsOf(user.id);
     expect(before).toEqual({ role: "user", banned: false, banReason: null, banExpires: null, emailVerified: true });
-    const body = await expectError(await user.client.post("/api/auth/update-user", { [field]: value }), 400, `${field}: Unknown field`);
+    const body = await expectError(
+      await user.client.post("/api/auth/update-user", { [field]: value }),
+      400,
+      `${field}: Unknown field`,
+    );
     expect(body.code).toBe("VALIDATION_ERROR");
     expect(await fieldsOf(user.id)).toEqual(before);
   });
@@ -92,7 +109,11 @@ describe("no user-facing endpoint sets a platform role, a ban or a verified e-ma
     ["emailVerified", true],
   ] as const)("POST /api/auth/sign-up/email with %s: 400, and no user is created", async (field, value) => {
     const input = buildUser({ label: "Self Made" });
-    const body = await expectError(await createClient(app).post("/api/auth/sign-up/email", { ...input, [field]: value }), 400, `${field}: Unknown field`);
+    const body = await expectError(
+      await createClient(app).post("/api/auth/sign-up/email", { ...input, [field]: value }),
+      400,
+      `${field}: Unknown field`,
+    );
     expect(body.code).toBe("VALIDATION_ERROR");
     expect(await app.db.selectFrom("user").select("id").where("email", "=", input.email).execute()).toEqual([]);
   });

@@ -1,5 +1,11 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx, requestPasswordReset } from "better-auth/api";
+import {
+  APIError,
+  createAuthMiddleware,
+  dispatchAuthEndpoint,
+  getSessionFromCtx,
+  requestPasswordReset,
+} from "better-auth/api";
 import { setShouldSkipSessionRefresh } from "better-auth/api";
 import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
 import type { Kysely } from "kysely";
@@ -7,11 +13,23 @@ import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../.
 import { bannedUserMessage } from "../../../common/admin.schemas";
 import { DomainError } from "../../../common/domain-error";
 import { PLATFORM_ADMIN_ERROR_CODES, type SpecCatalogueCode } from "../../../common/error-codes";
-import { isPlatformAdmin, platformAccessControl, platformAllows, platformRoles, type PlatformPermissions } from "../../../common/permissions";
+import {
+  isPlatformAdmin,
+  platformAccessControl,
+  platformAllows,
+  platformRoles,
+  type PlatformPermissions,
+} from "../../../common/permissions";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
-import { countPlatformAdminsOtherThan, findAuditLabels, findSessionOwner, isTakenUsername, lockPlatformAdmins } from "./admin.repository";
+import {
+  countPlatformAdminsOtherThan,
+  findAuditLabels,
+  findSessionOwner,
+  isTakenUsername,
+  lockPlatformAdmins,
+} from "./admin.repository";
 import { isListedInAdminEmails } from "./admin-emails";
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
@@ -50,7 +68,8 @@ type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 const bodyOf = (ctx: HookContext): Body => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Body) : {});
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 const rolesOf = (value: unknown) => (Array.isArray(value) ? value.join(",") : (text(value) ?? ""));
-const userOf = (response: unknown) => (response as { user?: { id: string; email: string; role?: string | null; banExpires?: Date | string | null } }).user;
+const userOf = (response: unknown) =>
+  (response as { user?: { id: string; email: string; role?: string | null; banExpires?: Date | string | null } }).user;
 
 /**
  * The platform-admin feature as better-auth plugins: better-auth's admin() with the spec's permission matrix,
@@ -80,7 +99,11 @@ const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
 ]);
 
 /** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
-const SESSION_PATHS = new Set(["/admin/list-user-sessions", "/admin/revoke-user-session", "/admin/revoke-user-sessions"]);
+const SESSION_PATHS = new Set([
+  "/admin/list-user-sessions",
+  "/admin/revoke-user-session",
+  "/admin/revoke-user-sessions",
+]);
 
 /** The permission each admin endpoint checks, with better-auth's code for its refusal (worded by spec-errors). */
 const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, SpecCatalogueCode]>([
@@ -131,8 +154,11 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
     platformAllows(session.user, permissions, adminUserIds);
 
   /** An entry about one user, labelled with the e-mail they had. */
-  const aboutUser = (action: AuditRecord["action"], user: { id: string; email: string } | undefined, extra: Partial<AuditRecord> = {}): AuditRecord[] =>
-    user ? [{ action, target: { type: "user", id: user.id, label: user.email }, ...extra }] : [];
+  const aboutUser = (
+    action: AuditRecord["action"],
+    user: { id: string; email: string } | undefined,
+    extra: Partial<AuditRecord> = {},
+  ): AuditRecord[] => (user ? [{ action, target: { type: "user", id: user.id, label: user.email }, ...extra }] : []);
 
   return {
     id: "platform-admin-rules",
@@ -156,7 +182,9 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         {
           // While an admin browses as someone else, the console is closed: only stopping the impersonation is open.
           matcher: (context) =>
-            context.path?.startsWith("/admin/") === true && context.path !== "/admin/stop-impersonating" && context.path !== "/admin/has-permission",
+            context.path?.startsWith("/admin/") === true &&
+            context.path !== "/admin/stop-impersonating" &&
+            context.path !== "/admin/has-permission",
           handler: createAuthMiddleware(async (ctx) => {
             const session = await getSessionFromCtx(ctx);
             if (session?.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
@@ -178,7 +206,8 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           // demoted, banned or deleted. Checked again inside the change's transaction, after `lockPlatformAdmins`.
           matcher: (context) => LAST_ADMIN_CHECKS.has(context.path ?? ""),
           handler: createAuthMiddleware(async (ctx) => {
-            const session = (await getSessionFromCtx(ctx)) as (AuditedSession & { user: { role?: string | null } }) | null;
+            const session = (await getSessionFromCtx(ctx)) as
+              (AuditedSession & { user: { role?: string | null } }) | null;
             const body = bodyOf(ctx);
             const userId = text(body.userId);
             const permission = LAST_ADMIN_CHECKS.get(ctx.path) as PlatformPermissions;
@@ -218,7 +247,16 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
               throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
             }
             return {
-              context: { body: { ...body, data: { ...data, username: username.toLowerCase(), displayUsername: text(data.displayUsername) ?? username } } },
+              context: {
+                body: {
+                  ...body,
+                  data: {
+                    ...data,
+                    username: username.toLowerCase(),
+                    displayUsername: text(data.displayUsername) ?? username,
+                  },
+                },
+              },
             };
           }),
         },
@@ -227,7 +265,9 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           db,
           endpoint: endpoints.createUser,
           record: ({ body, response }) =>
-            aboutUser("user.created", userOf(response), { details: { role: rolesOf(body.role) || "user", password: body.password ? "set" : "invited" } }),
+            aboutUser("user.created", userOf(response), {
+              details: { role: rolesOf(body.role) || "user", password: body.password ? "set" : "invited" },
+            }),
         }),
         auditedEndpoint({
           db,
@@ -235,7 +275,9 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           lock: lockPlatformAdmins,
           prior: async (trx, { body }) => (await findAuditLabels(trx, text(body.userId) ?? "")).role,
           record: ({ body, response, prior }) =>
-            aboutUser("user.role_changed", userOf(response), { details: { from: prior ?? "user", to: rolesOf(body.role) } }),
+            aboutUser("user.role_changed", userOf(response), {
+              details: { from: prior ?? "user", to: rolesOf(body.role) },
+            }),
         }),
         auditedEndpoint({
           db,
@@ -247,7 +289,11 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
             return aboutUser("user.banned", user, { reason: text(body.banReason), details: { expiresAt } });
           },
         }),
-        auditedEndpoint({ db, endpoint: endpoints.unbanUser, record: ({ response }) => aboutUser("user.unbanned", userOf(response)) }),
+        auditedEndpoint({
+          db,
+          endpoint: endpoints.unbanUser,
+          record: ({ response }) => aboutUser("user.unbanned", userOf(response)),
+        }),
         auditedEndpoint({
           db,
           endpoint: endpoints.setUserPassword,
@@ -257,13 +303,17 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         auditedEndpoint({
           db,
           endpoint: endpoints.impersonateUser,
-          record: ({ body, response }) => aboutUser("user.impersonation_started", userOf(response), { reason: text(body.reason) }),
+          record: ({ body, response }) =>
+            aboutUser("user.impersonation_started", userOf(response), { reason: text(body.reason) }),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.stopImpersonating,
           // The admin ends it, from the impersonated session: the entry is theirs, about the user they browsed as.
-          prior: async (trx, { session }) => (session?.session.impersonatedBy ? (await findAuditLabels(trx, session.session.impersonatedBy)).user : undefined),
+          prior: async (trx, { session }) =>
+            session?.session.impersonatedBy
+              ? (await findAuditLabels(trx, session.session.impersonatedBy)).user
+              : undefined,
           record: ({ session, prior }) =>
             session && prior
               ? aboutUser(
@@ -279,7 +329,13 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           prior: (trx, { body }) => findSessionOwner(trx, text(body.sessionToken) ?? ""),
           record: ({ prior }) =>
             prior
-              ? [{ action: "user.session_revoked", target: { type: "user", id: prior.userId, label: prior.email }, details: { sessionId: prior.sessionId } }]
+              ? [
+                  {
+                    action: "user.session_revoked",
+                    target: { type: "user", id: prior.userId, label: prior.email },
+                    details: { sessionId: prior.sessionId },
+                  },
+                ]
               : [],
         }),
         auditedEndpoint({

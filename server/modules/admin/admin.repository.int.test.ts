@@ -50,8 +50,19 @@ function userRow(id: string, fields: UserFields): Insertable<Database["user"]> {
 
 // Names, e-mails and usernames each begin differently, so binary and linguistic collations sort them alike.
 const USERS: Record<string, UserFields> = {
-  u01: { name: "Alice Archer", email: "alice.archer@example.test", username: "alice_a", createdAt: "2024-01-01T08:00:00.000Z" },
-  u02: { name: "Bob Brown", email: "bob@builders.example", username: null, role: "admin", createdAt: "2024-01-02T00:00:00.000Z" },
+  u01: {
+    name: "Alice Archer",
+    email: "alice.archer@example.test",
+    username: "alice_a",
+    createdAt: "2024-01-01T08:00:00.000Z",
+  },
+  u02: {
+    name: "Bob Brown",
+    email: "bob@builders.example",
+    username: null,
+    role: "admin",
+    createdAt: "2024-01-02T00:00:00.000Z",
+  },
   u03: {
     name: "Carol 100% Real",
     email: "carol_x@example.test",
@@ -60,7 +71,13 @@ const USERS: Record<string, UserFields> = {
     verified: false,
     createdAt: "2024-01-02T23:59:59.999Z",
   },
-  u04: { name: "Dave Dunn", email: "dave@example.test", username: "dunn100", banned: true, createdAt: "2024-01-03T00:00:00.000Z" },
+  u04: {
+    name: "Dave Dunn",
+    email: "dave@example.test",
+    username: "dunn100",
+    banned: true,
+    createdAt: "2024-01-03T00:00:00.000Z",
+  },
   u05: {
     name: 'Eve "Back\\slash" Evans',
     email: "eve@example.test",
@@ -78,13 +95,29 @@ const USERS: Record<string, UserFields> = {
     banExpires: "2025-07-01T00:00:00.000Z",
     createdAt: "2024-01-05T00:00:00.000Z",
   },
-  u07: { name: "Same Name", email: "same1@example.test", username: "same_a", banned: false, createdAt: "2024-01-06T00:00:00.000Z" },
-  u08: { name: "Same Name", email: "same2@example.test", username: null, role: null, createdAt: "2024-01-06T00:00:00.000Z" },
+  u07: {
+    name: "Same Name",
+    email: "same1@example.test",
+    username: "same_a",
+    banned: false,
+    createdAt: "2024-01-06T00:00:00.000Z",
+  },
+  u08: {
+    name: "Same Name",
+    email: "same2@example.test",
+    username: null,
+    role: null,
+    createdAt: "2024-01-06T00:00:00.000Z",
+  },
 };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  handle = openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
+  handle = openDatabase(
+    database.dialect === "postgres"
+      ? { dialect: "postgres", url: database.url }
+      : { dialect: "sqlite", file: database.url },
+  );
   await migrateToLatest(handle.db);
   await handle.db
     .insertInto("user")
@@ -142,7 +175,9 @@ describe("the users list's search", () => {
   });
 
   it("combines the search with the filters", async () => {
-    expect(await list({ q: "example", status: "active", verified: "yes" })).toEqual(found("u08", "u07", "u05", "u02", "u01"));
+    expect(await list({ q: "example", status: "active", verified: "yes" })).toEqual(
+      found("u08", "u07", "u05", "u02", "u01"),
+    );
     expect(await list({ q: "example", role: "admin" })).toEqual(found("u03", "u02"));
     expect(await list({ q: "k", status: "banned" })).toEqual(found("u06"));
     expect(await list({ q: "ev", status: "banned" })).toEqual(found());
@@ -194,19 +229,34 @@ describe("the users list's sorting and paging", () => {
 
   it("pages through the list with the total of all matches", async () => {
     expect(await list({ sort: "created", order: "asc", limit: 3 })).toEqual({ ids: ["u01", "u02", "u03"], total: 8 });
-    expect(await list({ sort: "created", order: "asc", limit: 3, offset: 3 })).toEqual({ ids: ["u04", "u05", "u06"], total: 8 });
-    expect(await list({ sort: "created", order: "asc", limit: 3, offset: 6 })).toEqual({ ids: ["u07", "u08"], total: 8 });
+    expect(await list({ sort: "created", order: "asc", limit: 3, offset: 3 })).toEqual({
+      ids: ["u04", "u05", "u06"],
+      total: 8,
+    });
+    expect(await list({ sort: "created", order: "asc", limit: 3, offset: 6 })).toEqual({
+      ids: ["u07", "u08"],
+      total: 8,
+    });
     expect(await list({ sort: "created", order: "asc", limit: 3, offset: 9 })).toEqual({ ids: [], total: 8 });
     expect(await list({ limit: 1 })).toEqual({ ids: ["u08"], total: 8 });
     expect(await list({ limit: 2, offset: 2 })).toEqual({ ids: ["u06", "u05"], total: 8 });
   });
 
   it("pages through a search with the total of its matches", async () => {
-    expect(await list({ q: "example", sort: "name", order: "asc", limit: 3, offset: 3 })).toEqual({ ids: ["u04", "u05", "u06"], total: 8 });
+    expect(await list({ q: "example", sort: "name", order: "asc", limit: 3, offset: 3 })).toEqual({
+      ids: ["u04", "u05", "u06"],
+      total: 8,
+    });
     expect(await list({ q: "example", sort: "email", order: "desc", limit: 1 })).toEqual({ ids: ["u08"], total: 8 });
-    expect(await list({ q: "e", sort: "email", order: "desc", limit: 3, offset: 3 })).toEqual({ ids: ["u05", "u04", "u03"], total: 8 });
+    expect(await list({ q: "e", sort: "email", order: "desc", limit: 3, offset: 3 })).toEqual({
+      ids: ["u05", "u04", "u03"],
+      total: 8,
+    });
     expect(await list({ q: "e", limit: 1, offset: 1 })).toEqual({ ids: ["u07"], total: 8 });
-    expect(await list({ q: "example.test", status: "active", limit: 2, offset: 2 })).toEqual({ ids: ["u05", "u03"], total: 5 });
+    expect(await list({ q: "example.test", status: "active", limit: 2, offset: 2 })).toEqual({
+      ids: ["u05", "u03"],
+      total: 5,
+    });
     expect(await list({ q: "same", offset: 2 })).toEqual({ ids: [], total: 2 });
   });
 });
@@ -215,7 +265,14 @@ describe("the search follows the users table", () => {
   it("after a rename, an e-mail change, a username change and a deletion", async () => {
     await handle.db
       .insertInto("user")
-      .values(userRow("u09", { name: "Quentin Quill", email: "qq@sync.example", username: "quill_q", createdAt: "2024-02-01T00:00:00.000Z" }))
+      .values(
+        userRow("u09", {
+          name: "Quentin Quill",
+          email: "qq@sync.example",
+          username: "quill_q",
+          createdAt: "2024-02-01T00:00:00.000Z",
+        }),
+      )
       .execute();
     expect(await list({ q: "quentin" })).toEqual(found("u09"));
 
@@ -245,8 +302,18 @@ describe("the search follows the users table", () => {
     await handle.db
       .insertInto("user")
       .values([
-        userRow("u10", { name: "Gone Soon", email: "gone@vacuum.example", username: null, createdAt: "2024-03-01T00:00:00.000Z" }),
-        userRow("u11", { name: "Still Here", email: "still@vacuum.example", username: null, createdAt: "2024-03-02T00:00:00.000Z" }),
+        userRow("u10", {
+          name: "Gone Soon",
+          email: "gone@vacuum.example",
+          username: null,
+          createdAt: "2024-03-01T00:00:00.000Z",
+        }),
+        userRow("u11", {
+          name: "Still Here",
+          email: "still@vacuum.example",
+          username: null,
+          createdAt: "2024-03-02T00:00:00.000Z",
+        }),
       ])
       .execute();
     await handle.db.deleteFrom("user").where("id", "=", "u10").execute();

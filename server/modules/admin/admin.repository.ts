@@ -1,5 +1,18 @@
-import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
-import { isBannedNow, type AdminOrganizationDetail, type AdminOrganizationListQuery, type AdminUserListQuery } from "../../../common/admin.schemas";
+import {
+  PostgresAdapter,
+  sql,
+  type Expression,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from "kysely";
+import {
+  isBannedNow,
+  type AdminOrganizationDetail,
+  type AdminOrganizationListQuery,
+  type AdminUserListQuery,
+} from "../../../common/admin.schemas";
 import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
 import type { Database } from "../../db/schema";
@@ -38,7 +51,12 @@ const USER_COLUMNS = [
   "user.updatedAt",
 ] as const;
 
-const SORT_COLUMNS = { created: "user.createdAt", name: "user.name", email: "user.email", username: "user.username" } as const;
+const SORT_COLUMNS = {
+  created: "user.createdAt",
+  name: "user.name",
+  email: "user.email",
+  username: "user.username",
+} as const;
 
 /** `%term%` for LIKE, with the term's own wildcards escaped (the queries say `escape '\'`). */
 export function containsPattern(term: string): string {
@@ -84,7 +102,8 @@ export async function findUsers(
 /** SQLite, a term of one character (or one lowercasing lengthens): each user's columns are compared as stored, since LIKE ignores ASCII case on its own. */
 function sqliteContainsTerm(term: string): Expression<SqlBool> {
   const pattern = containsPattern(term);
-  const like = (column: "user.name" | "user.email" | "user.username") => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
+  const like = (column: "user.name" | "user.email" | "user.username") =>
+    sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`;
   return sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`;
 }
 
@@ -104,7 +123,10 @@ const IDS_PER_MILLISECOND = 1_048_576n;
 /** Terms of three characters or more. Inside double quotes an FTS5 query is one literal phrase: with the trigram tokenizer, a case-insensitive substring. */
 function trigramIndex(term: string): SqliteSearchIndex {
   const phrase = `"${term.replaceAll('"', '""')}"`;
-  return { table: "user_search", match: (facets) => inColumns(facets, (facet) => `name_${facet} email_${facet} username_${facet}`, phrase) };
+  return {
+    table: "user_search",
+    match: (facets) => inColumns(facets, (facet) => `name_${facet} email_${facet} username_${facet}`, phrase),
+  };
 }
 
 /**
@@ -145,7 +167,8 @@ function rowidRange(query: AdminUserListQuery, rowid: RawBuilder<unknown>): Arra
   return range;
 }
 
-const and = (conditions: Array<Expression<SqlBool>>) => (conditions.length ? sql.join(conditions, sql` and `) : sql`true`);
+const and = (conditions: Array<Expression<SqlBool>>) =>
+  conditions.length ? sql.join(conditions, sql` and `) : sql`true`;
 
 /**
  * SQLite, a term an FTS index serves. The total is counted in the index (a facet is a column filter, a creation day a
@@ -171,7 +194,11 @@ async function findSqliteUsersByIndex(
   const matching = (condition: Expression<SqlBool>) => withConditions(db.selectFrom("user"), [condition, ...filters]);
 
   const [inIndex, looked] = await Promise.all([
-    exact.length ? sql<{ total: number }>`select count(*) as total from (${found(exact)})`.execute(db).then((result) => Number(result.rows[0]?.total ?? 0)) : 0,
+    exact.length
+      ? sql<{ total: number }>`select count(*) as total from (${found(exact)})`
+          .execute(db)
+          .then((result) => Number(result.rows[0]?.total ?? 0))
+      : 0,
     checked.length ? countUsers(matching(byMatch(checked))) : 0,
   ]);
   const total = inIndex + looked;
@@ -193,7 +220,9 @@ async function findSqliteUsersByIndex(
     return { rows: await findPage(matching(byMatch(facets, [first])), "sqlite", query, false), total };
   }
   // An upper bound (deleted users leave gaps), read from the end of the table.
-  const users = await sql<{ users: number | null }>`select max(rowid) as users from "user"`.execute(db).then((result) => result.rows[0]?.users ?? 0);
+  const users = await sql<{ users: number | null }>`select max(rowid) as users from "user"`
+    .execute(db)
+    .then((result) => result.rows[0]?.users ?? 0);
   // Walking the sort order tests about wanted × users / total users, one key lookup each, after listing the matches;
   // looking the matches up costs about as much per match as a test, and sorting them more.
   const alongSort = wanted * users <= total * total;
@@ -208,20 +237,29 @@ async function findSqliteUsersByIndex(
  * creation order walks user_search's index of creation times. A term that holds the separator is compared column by
  * column on the users.
  */
-async function findPostgresUsers(db: Kysely<Database>, term: string, query: AdminUserListQuery, now: Date): Promise<{ rows: UserRow[]; total: number }> {
+async function findPostgresUsers(
+  db: Kysely<Database>,
+  term: string,
+  query: AdminUserListQuery,
+  now: Date,
+): Promise<{ rows: UserRow[]; total: number }> {
   const filters = userFilters("postgres", query, now);
   if (!term || term.includes(POSTGRES_SEPARATOR)) {
     const pattern = containsPattern(term);
-    const like = (column: "user.name" | "user.email" | "user.username") => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+    const like = (column: "user.name" | "user.email" | "user.username") =>
+      sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
     const matching = withConditions(
       db.selectFrom("user"),
-      term ? [sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`, ...filters] : filters,
+      term
+        ? [sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`, ...filters]
+        : filters,
     );
     const [rows, total] = await Promise.all([findPage(matching, "postgres", query), countUsers(matching)]);
     return { rows, total };
   }
   const searched = (found: Expression<SqlBool>) => and([found, ...userFilters("postgres", query, now, "user_search")]);
-  const counted = (found: Expression<SqlBool>) => sql<string>`(select count(*) from user_search where ${searched(found)})`;
+  const counted = (found: Expression<SqlBool>) =>
+    sql<string>`(select count(*) from user_search where ${searched(found)})`;
   const page = (found: Expression<SqlBool>, total?: RawBuilder<string>) => {
     if (query.sort !== "created") {
       const matching = withConditions(db.selectFrom("user"), [
@@ -236,23 +274,30 @@ async function findPostgresUsers(db: Kysely<Database>, term: string, query: Admi
       .selectFrom("user")
       .select(USER_COLUMNS)
       .where(sql<SqlBool>`${sql.ref("user.id")} in (${ids})`);
-    return (total ? selected.select(total.as("total")) : selected).orderBy("user.createdAt", query.order).orderBy("user.id", query.order).execute() as Promise<
-      Array<UserRow & { total?: string }>
-    >;
+    return (total ? selected.select(total.as("total")) : selected)
+      .orderBy("user.createdAt", query.order)
+      .orderBy("user.id", query.order)
+      .execute() as Promise<Array<UserRow & { total?: string }>>;
   };
   const like = sql<SqlBool>`user_search.search like lower(${containsPattern(term)}) escape '\\'`;
   const lowered = term.toLowerCase();
   if ([...lowered].length !== PAIR_LENGTH) {
     // One statement: the page, with the total on each row. Only a page past the end asks for the total again.
     const rows = await page(like, counted(like));
-    const total = rows[0]?.total ?? (query.offset > 0 ? (await sql<{ total: string }>`select ${counted(like)} as total`.execute(db)).rows[0]?.total : 0);
+    const total =
+      rows[0]?.total ??
+      (query.offset > 0
+        ? (await sql<{ total: string }>`select ${counted(like)} as total`.execute(db)).rows[0]?.total
+        : 0);
     return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(total ?? 0) };
   }
   // A text holds a term of two characters when it holds it as a pair. Should lower() make the term longer or shorter,
   // the pairs only narrow and LIKE decides; otherwise the planner folds that condition away (and estimates well).
   const pairs = sql<SqlBool>`user_search_pairs(user_search.search) @> user_search_pairs(lower(${lowered})) and (char_length(lower(${lowered})) = ${sql.lit(PAIR_LENGTH)} or ${like})`;
   const sizes = await sql<{ total: string; users: number }>`
-    select ${counted(pairs)} as total, (select reltuples from pg_class where oid = ${sql.lit('"user"')}::regclass) as users`.execute(db);
+    select ${counted(pairs)} as total, (select reltuples from pg_class where oid = ${sql.lit('"user"')}::regclass) as users`.execute(
+    db,
+  );
   const total = Number(sizes.rows[0]?.total ?? 0);
   if (query.offset >= total) return { rows: [], total };
   // The pairs index finds few matches fast; many are found sooner along the sort order, tested with LIKE, which costs
@@ -291,7 +336,9 @@ async function findPage(
 }
 
 async function countUsers(matching: UserListQuery): Promise<number> {
-  const { total } = await matching.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow();
+  const { total } = await matching
+    .select((eb) => eb.fn.countAll<number | string>().as("total"))
+    .executeTakeFirstOrThrow();
   return Number(total);
 }
 
@@ -301,9 +348,15 @@ async function countUsers(matching: UserListQuery): Promise<number> {
  * banned one is written as the partial index `user_banned_createdAt_idx` is, so both databases use it. The role column
  * lists roles separated by commas.
  */
-function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, table: "user" | "user_search" = "user"): Array<Expression<SqlBool>> {
+function userFilters(
+  dialect: Dialect,
+  query: AdminUserListQuery,
+  now: Date,
+  table: "user" | "user_search" = "user",
+): Array<Expression<SqlBool>> {
   const filters: Array<Expression<SqlBool>> = [];
-  const column = (name: "role" | "banned" | "banExpires" | "emailVerified" | "createdAt") => sql.ref(`${table}.${name}`);
+  const column = (name: "role" | "banned" | "banExpires" | "emailVerified" | "createdAt") =>
+    sql.ref(`${table}.${name}`);
   const bool = (value: boolean) => sql.lit(dialect === "postgres" ? value : Number(value));
   if (table === "user_search") {
     // PostgreSQL's user_search holds the role filter's answer.
@@ -315,9 +368,13 @@ function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, tab
   }
   const nowText = now.toISOString();
   if (query.status === "banned") {
-    filters.push(sql<SqlBool>`${column("banned")} = ${bool(true)}`, sql<SqlBool>`(${column("banExpires")} is null or ${column("banExpires")} > ${nowText})`);
+    filters.push(
+      sql<SqlBool>`${column("banned")} = ${bool(true)}`,
+      sql<SqlBool>`(${column("banExpires")} is null or ${column("banExpires")} > ${nowText})`,
+    );
   }
-  if (query.status === "active") filters.push(sql<SqlBool>`(${column("banned")} is not true or ${column("banExpires")} <= ${nowText})`);
+  if (query.status === "active")
+    filters.push(sql<SqlBool>`(${column("banned")} is not true or ${column("banExpires")} <= ${nowText})`);
   if (query.verified) filters.push(sql<SqlBool>`${column("emailVerified")} = ${bool(query.verified === "yes")}`);
   if (query.createdFrom) filters.push(sql<SqlBool>`${column("createdAt")} >= ${`${query.createdFrom}T00:00:00.000Z`}`);
   if (query.createdTo) {
@@ -328,13 +385,23 @@ function userFilters(dialect: Dialect, query: AdminUserListQuery, now: Date, tab
 }
 
 export async function findUser(db: Kysely<Database>, userId: string): Promise<UserRow | undefined> {
-  return (await db.selectFrom("user").select(USER_COLUMNS).where("user.id", "=", userId).executeTakeFirst()) as UserRow | undefined;
+  return (await db.selectFrom("user").select(USER_COLUMNS).where("user.id", "=", userId).executeTakeFirst()) as
+    UserRow | undefined;
 }
 
 /** The user's ways in: the password (`credential`) and each provider, with the e-mail the provider last asserted. */
 export async function findSignInMethods(db: Kysely<Database>, userId: string) {
-  const rows = await db.selectFrom("account").select(["providerId", "email", "createdAt"]).where("userId", "=", userId).orderBy("createdAt").execute();
-  return rows.map((row) => ({ providerId: row.providerId, email: row.email, createdAt: toIsoString(row.createdAt) ?? "" }));
+  const rows = await db
+    .selectFrom("account")
+    .select(["providerId", "email", "createdAt"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((row) => ({
+    providerId: row.providerId,
+    email: row.email,
+    createdAt: toIsoString(row.createdAt) ?? "",
+  }));
 }
 
 export async function findUserOrganizations(db: Kysely<Database>, userId: string) {
@@ -345,7 +412,13 @@ export async function findUserOrganizations(db: Kysely<Database>, userId: string
     .where("member.userId", "=", userId)
     .orderBy("organization.name")
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, slug: row.slug, role: row.role, joinedAt: toIsoString(row.createdAt) ?? "" }));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    role: row.role,
+    joinedAt: toIsoString(row.createdAt) ?? "",
+  }));
 }
 
 /** Organizations newest first, searched by name or slug, with their member counts. */
@@ -393,7 +466,11 @@ export async function findOrganizations(db: Kysely<Database>, query: AdminOrgani
 }
 
 /** An organization with its members, teams (with member counts) and pending invitations; undefined when there is none. */
-export async function findOrganizationDetail(db: Kysely<Database>, organizationId: string, now = new Date()): Promise<AdminOrganizationDetail | undefined> {
+export async function findOrganizationDetail(
+  db: Kysely<Database>,
+  organizationId: string,
+  now = new Date(),
+): Promise<AdminOrganizationDetail | undefined> {
   const organization = await db
     .selectFrom("organization")
     .select(["id", "name", "slug", "logo", "createdAt"])
@@ -415,7 +492,11 @@ export async function findOrganizationDetail(db: Kysely<Database>, organizationI
         "team.id",
         "team.name",
         "team.createdAt",
-        eb.selectFrom("teamMember").whereRef("teamMember.teamId", "=", "team.id").select(eb.fn.countAll<number | string>().as("count")).as("memberCount"),
+        eb
+          .selectFrom("teamMember")
+          .whereRef("teamMember.teamId", "=", "team.id")
+          .select(eb.fn.countAll<number | string>().as("count"))
+          .as("memberCount"),
       ])
       .where("team.organizationId", "=", organizationId)
       .orderBy("team.name")
@@ -423,7 +504,14 @@ export async function findOrganizationDetail(db: Kysely<Database>, organizationI
     db
       .selectFrom("invitation")
       .leftJoin("user", "user.id", "invitation.inviterId")
-      .select(["invitation.id", "invitation.email", "invitation.role", "invitation.expiresAt", "invitation.inviterId", "user.name as inviterName"])
+      .select([
+        "invitation.id",
+        "invitation.email",
+        "invitation.role",
+        "invitation.expiresAt",
+        "invitation.inviterId",
+        "user.name as inviterName",
+      ])
       .where("invitation.organizationId", "=", organizationId)
       .where("invitation.status", "=", "pending")
       .where("invitation.expiresAt", ">", now.toISOString())
@@ -446,7 +534,12 @@ export async function findOrganizationDetail(db: Kysely<Database>, organizationI
       role: row.role,
       joinedAt: toIsoString(row.createdAt) ?? "",
     })),
-    teams: teams.map((row) => ({ id: row.id, name: row.name, memberCount: Number(row.memberCount ?? 0), createdAt: toIsoString(row.createdAt) ?? "" })),
+    teams: teams.map((row) => ({
+      id: row.id,
+      name: row.name,
+      memberCount: Number(row.memberCount ?? 0),
+      createdAt: toIsoString(row.createdAt) ?? "",
+    })),
     invitations: invitations.map((row) => ({
       id: row.id,
       email: row.email,
@@ -462,12 +555,19 @@ export async function findOrganizationDetail(db: Kysely<Database>, organizationI
  * administrator ids that belong to a user, not banned now. Read inside the change's transaction, after
  * `lockPlatformAdmins`.
  */
-export async function countPlatformAdminsOtherThan(db: Kysely<Database>, userId: string, adminUserIds: readonly string[], now = new Date()): Promise<number> {
+export async function countPlatformAdminsOtherThan(
+  db: Kysely<Database>,
+  userId: string,
+  adminUserIds: readonly string[],
+  now = new Date(),
+): Promise<number> {
   const rows = await db
     .selectFrom("user")
     .select(["id", "role", "banned", "banExpires"])
     .where("id", "!=", userId)
-    .where((eb) => eb.or([eb("role", "like", "%admin%"), ...(adminUserIds.length ? [eb("id", "in", [...adminUserIds])] : [])]))
+    .where((eb) =>
+      eb.or([eb("role", "like", "%admin%"), ...(adminUserIds.length ? [eb("id", "in", [...adminUserIds])] : [])]),
+    )
     .execute();
   return rows.filter((row) => isPlatformAdmin(row, adminUserIds) && !isBannedNow(row, now)).length;
 }
@@ -478,17 +578,24 @@ export async function countPlatformAdminsOtherThan(db: Kysely<Database>, userId:
  * transaction at a time already.
  */
 export async function lockPlatformAdmins(db: Kysely<Database>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('atrium:platform-admins'))`.execute(db);
+  if (db.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(hashtext('atrium:platform-admins'))`.execute(db);
 }
 
 /** A user's e-mail (the audit label) and platform role, before a change to them. */
-export async function findAuditLabels(db: Kysely<Database>, userId: string): Promise<{ user?: { id: string; email: string }; role?: string }> {
+export async function findAuditLabels(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<{ user?: { id: string; email: string }; role?: string }> {
   const row = await db.selectFrom("user").select(["id", "email", "role"]).where("id", "=", userId).executeTakeFirst();
   return row ? { user: { id: row.id, email: row.email }, role: row.role ?? "user" } : {};
 }
 
 /** Whose session a token is, for the audit entry of its revocation. */
-export async function findSessionOwner(db: Kysely<Database>, token: string): Promise<{ sessionId: string; userId: string; email: string } | undefined> {
+export async function findSessionOwner(
+  db: Kysely<Database>,
+  token: string,
+): Promise<{ sessionId: string; userId: string; email: string } | undefined> {
   return db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")

@@ -25,7 +25,13 @@ import { getOrganizationDetail, getUserDetail, listOrganizations, listUsers } fr
  * organizations and an organization's page. Its changes go through better-auth's admin endpoints (audited by
  * the admin plugin); sessions are better-auth's `/admin/list-user-sessions`.
  */
-export function adminRoutes(deps: { getSession: GetSession; adminUserIds: readonly string[]; db: Kysely<Database>; dialect: Dialect; plansOf: PlansOf }) {
+export function adminRoutes(deps: {
+  getSession: GetSession;
+  adminUserIds: readonly string[];
+  db: Kysely<Database>;
+  dialect: Dialect;
+  plansOf: PlansOf;
+}) {
   const users = requirePlatformPermission(deps, { user: ["list"] });
   const organizations = requirePlatformPermission(deps, { organization: ["list"] });
   return new Hono<SessionEnv>()
@@ -40,11 +46,16 @@ export function adminRoutes(deps: { getSession: GetSession; adminUserIds: readon
     .get("/organizations", organizations, validate("query", adminOrganizationListQuerySchema), async (c) =>
       c.json((await listOrganizations(deps.db, deps.plansOf, c.req.valid("query"))) satisfies AdminOrganizationList),
     )
-    .get("/organizations/:organizationId", organizations, validate("param", adminOrganizationParamsSchema), async (c) => {
-      const detail = await getOrganizationDetail(deps.db, c.req.valid("param").organizationId);
-      if (!detail) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-      return c.json(detail satisfies AdminOrganizationDetail);
-    });
+    .get(
+      "/organizations/:organizationId",
+      organizations,
+      validate("param", adminOrganizationParamsSchema),
+      async (c) => {
+        const detail = await getOrganizationDetail(deps.db, c.req.valid("param").organizationId);
+        if (!detail) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
+        return c.json(detail satisfies AdminOrganizationDetail);
+      },
+    );
 }
 
 export type AdminRoutes = ReturnType<typeof adminRoutes>;

@@ -12,4 +12,6 @@ export {
 import type { SubscriptionStatus } from "../../../common/billing.schemas";
 
 /** The organizations' plans, from the billing module (`Billing.plansOf`), for the organizations list. */
-export type PlansOf = (organizationIds: string[]) => Promise<Map<string, { plan: { key: string; name: string }; status: SubscriptionStatus | null }>>;
+export type PlansOf = (
+  organizationIds: string[],
+) => Promise<Map<string, { plan: { key: string; name: string }; status: SubscriptionStatus | null }>>;

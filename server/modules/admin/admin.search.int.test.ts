@@ -26,8 +26,37 @@ const next = seededRandom(20_250_601);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const chance = (probability: number) => next() < probability;
 
-const FIRST = ["John", "Joan", "Zoë", "ZOË", "Chloé", "Élodie", "Søren", "Jörg", "Li", "Ka", "Anna", "Olson", "Mary-Kate", "Kåre", "Ingrid"];
-const LAST = ["Johnson", "Olsen", "O'Brien", "Lindqvist", "Smith", "Müller", "Kaur", "Li", "Nakamura", "Ekwueme", "100% Real", "Under_score"];
+const FIRST = [
+  "John",
+  "Joan",
+  "Zoë",
+  "ZOË",
+  "Chloé",
+  "Élodie",
+  "Søren",
+  "Jörg",
+  "Li",
+  "Ka",
+  "Anna",
+  "Olson",
+  "Mary-Kate",
+  "Kåre",
+  "Ingrid",
+];
+const LAST = [
+  "Johnson",
+  "Olsen",
+  "O'Brien",
+  "Lindqvist",
+  "Smith",
+  "Müller",
+  "Kaur",
+  "Li",
+  "Nakamura",
+  "Ekwueme",
+  "100% Real",
+  "Under_score",
+];
 const DOMAINS = ["example.com", "Example.ORG", "mail.test", "søk.example"];
 /** Few distinct creation times, so many users share one: 40 instants over five days, two of them midnights. */
 const INSTANTS = [
@@ -71,10 +100,16 @@ function newUser(): Insertable<Database["user"]> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  handle = openDatabase(database.dialect === "postgres" ? { dialect: "postgres", url: database.url } : { dialect: "sqlite", file: database.url });
+  handle = openDatabase(
+    database.dialect === "postgres"
+      ? { dialect: "postgres", url: database.url }
+      : { dialect: "sqlite", file: database.url },
+  );
   // The first users are there before migration 0010, which indexes them all at once; the later ones go through its
   // triggers, inserted out of id order, so that users of the same millisecond are numbered otherwise than by id.
-  const migrated = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo("0008-user-search");
+  const migrated = await new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } }).migrateTo(
+    "0008-user-search",
+  );
   if (migrated.error) throw migrated.error;
   await handle.db
     .insertInto("user")
@@ -86,7 +121,9 @@ beforeAll(async () => {
     .values(shuffled(Array.from({ length: 150 }, newUser)))
     .execute();
   if (handle.dialect === "sqlite") {
-    await sql`create virtual table reference_search using fts5(id unindexed, name, email, username, tokenize = 'trigram')`.execute(handle.db);
+    await sql`create virtual table reference_search using fts5(id unindexed, name, email, username, tokenize = 'trigram')`.execute(
+      handle.db,
+    );
   }
 });
 
@@ -101,7 +138,9 @@ async function reference(query: AdminUserListQuery): Promise<{ ids: string[]; to
   const term = query.q ?? "";
   const conditions: RawBuilder<unknown>[] = [];
   if (term && !postgres && [...term].length >= 3) {
-    conditions.push(sql`"user".id in (select id from reference_search where reference_search match ${`"${term.replaceAll('"', '""')}"`})`);
+    conditions.push(
+      sql`"user".id in (select id from reference_search where reference_search match ${`"${term.replaceAll('"', '""')}"`})`,
+    );
   } else if (term) {
     const pattern = containsPattern(term);
     const column = (name: string) => (postgres ? sql`lower(${sql.ref(`user.${name}`)})` : sql.ref(`user.${name}`));
@@ -117,27 +156,40 @@ async function reference(query: AdminUserListQuery): Promise<{ ids: string[]; to
   if (query.role === "admin") conditions.push(isAdmin);
   if (query.role === "user") conditions.push(sql`("user".role is null or not ${isAdmin})`);
   if (query.status === "banned")
-    conditions.push(sql`("user".banned = ${bool(true)} and ("user"."banExpires" is null or "user"."banExpires" > ${NOW.toISOString()}))`);
-  if (query.status === "active") conditions.push(sql`("user".banned is not true or "user"."banExpires" <= ${NOW.toISOString()})`);
+    conditions.push(
+      sql`("user".banned = ${bool(true)} and ("user"."banExpires" is null or "user"."banExpires" > ${NOW.toISOString()}))`,
+    );
+  if (query.status === "active")
+    conditions.push(sql`("user".banned is not true or "user"."banExpires" <= ${NOW.toISOString()})`);
   if (query.verified) conditions.push(sql`"user"."emailVerified" = ${bool(query.verified === "yes")}`);
   if (query.createdFrom) conditions.push(sql`"user"."createdAt" >= ${`${query.createdFrom}T00:00:00.000Z`}`);
-  if (query.createdTo) conditions.push(sql`"user"."createdAt" < ${new Date(Date.parse(`${query.createdTo}T00:00:00.000Z`) + DAY).toISOString()}`);
+  if (query.createdTo)
+    conditions.push(
+      sql`"user"."createdAt" < ${new Date(Date.parse(`${query.createdTo}T00:00:00.000Z`) + DAY).toISOString()}`,
+    );
   const where = conditions.length ? sql.join(conditions, sql` and `) : sql`true`;
-  const column = sql.ref(`user.${{ created: "createdAt", name: "name", email: "email", username: "username" }[query.sort]}`);
+  const column = sql.ref(
+    `user.${{ created: "createdAt", name: "name", email: "email", username: "username" }[query.sort]}`,
+  );
   const direction = sql.raw(query.order);
-  const nulls = postgres && query.sort === "username" ? sql.raw(query.order === "asc" ? " nulls first" : " nulls last") : sql``;
+  const nulls =
+    postgres && query.sort === "username" ? sql.raw(query.order === "asc" ? " nulls first" : " nulls last") : sql``;
   const rows = await sql<{ id: string }>`
     select "user".id from "user" where ${where} order by ${column} ${direction}${nulls}, "user".id ${direction} limit ${query.limit} offset ${query.offset}`.execute(
     handle.db,
   );
-  const count = await sql<{ total: number | string }>`select count(*) as total from "user" where ${where}`.execute(handle.db);
+  const count = await sql<{ total: number | string }>`select count(*) as total from "user" where ${where}`.execute(
+    handle.db,
+  );
   return { ids: rows.rows.map((row) => row.id), total: Number(count.rows[0]?.total ?? 0) };
 }
 
 async function refreshReference(): Promise<void> {
   if (handle.dialect !== "sqlite") return;
   await sql`delete from reference_search`.execute(handle.db);
-  await sql`insert into reference_search (id, name, email, username) select id, name, email, username from "user"`.execute(handle.db);
+  await sql`insert into reference_search (id, name, email, username) select id, name, email, username from "user"`.execute(
+    handle.db,
+  );
 }
 
 const TERMS = [
@@ -207,7 +259,15 @@ async function expectSameAsReference(queries = seededRandom(7)): Promise<number>
         const [sort, order] = SORTS[Math.floor(queries() * SORTS.length)] ?? SORTS[0];
         const limit = [7, 10, 25][Math.floor(queries() * 3)] ?? 10;
         const offset = [0, 0, 7, 13, 40][Math.floor(queries() * 5)] ?? 0;
-        const query: AdminUserListQuery = { ...adminUserListQuerySchema.parse({}), ...filters, q, sort, order, limit, offset };
+        const query: AdminUserListQuery = {
+          ...adminUserListQuerySchema.parse({}),
+          ...filters,
+          q,
+          sort,
+          order,
+          limit,
+          offset,
+        };
         const { rows, total } = await findUsers(handle.db, handle.dialect, query, NOW);
         expect({ query, ids: rows.map((row) => row.id), total }).toEqual({ query, ...(await reference(query)) });
         compared += 1;
@@ -239,7 +299,15 @@ describe("the indexed users search", () => {
     for (const order of ["desc", "asc"] as const) {
       for (const offset of [0, 5, 11, 29, 30]) {
         for (const filters of [{}, { verified: "yes" as const }, { status: "active" as const }]) {
-          const query: AdminUserListQuery = { ...adminUserListQuerySchema.parse({}), ...filters, q: "tie", sort: "created", order, limit: 7, offset };
+          const query: AdminUserListQuery = {
+            ...adminUserListQuerySchema.parse({}),
+            ...filters,
+            q: "tie",
+            sort: "created",
+            order,
+            limit: 7,
+            offset,
+          };
           const { rows, total } = await findUsers(handle.db, handle.dialect, query, NOW);
           expect({ ids: rows.map((row) => row.id), total }).toEqual(await reference(query));
         }
@@ -278,15 +346,27 @@ describe("the indexed users search", () => {
       .execute();
     await handle.db.updateTable("user").set({ role: "admin" }).where("id", "in", some(9, 0)).execute();
     await handle.db.updateTable("user").set({ role: null }).where("id", "in", some(9, 1)).execute();
-    await handle.db.updateTable("user").set({ name: "Renamed Olsen", username: null }).where("id", "in", some(11, 0)).execute();
+    await handle.db
+      .updateTable("user")
+      .set({ name: "Renamed Olsen", username: null })
+      .where("id", "in", some(11, 0))
+      .execute();
     await handle.db
       .updateTable("user")
       .set({ email: "moved@elsewhere.example" })
       .where("id", "=", ids[3] ?? "")
       .execute();
     // A new creation time moves the user in the index's order, into or out of a creation-day filter.
-    await handle.db.updateTable("user").set({ createdAt: "2025-05-03T23:59:59.999Z" }).where("id", "in", some(13, 0)).execute();
-    await handle.db.updateTable("user").set({ createdAt: "2025-04-30T08:00:00.000Z" }).where("id", "in", some(13, 1)).execute();
+    await handle.db
+      .updateTable("user")
+      .set({ createdAt: "2025-05-03T23:59:59.999Z" })
+      .where("id", "in", some(13, 0))
+      .execute();
+    await handle.db
+      .updateTable("user")
+      .set({ createdAt: "2025-04-30T08:00:00.000Z" })
+      .where("id", "in", some(13, 1))
+      .execute();
     await handle.db.deleteFrom("user").where("id", "in", some(17, 0)).execute();
     await handle.db
       .insertInto("user")

@@ -6,7 +6,14 @@ import type { Database } from "../../db/schema";
 import { recordAuditEvent } from "../audit";
 import { isListedInAdminEmails } from "./admin-emails";
 import * as repository from "./admin.repository";
-import type { AdminOrganizationDetail, AdminOrganizationList, AdminUserDetail, AdminUserList, AdminUserListItem, PlansOf } from "./admin.schemas";
+import type {
+  AdminOrganizationDetail,
+  AdminOrganizationList,
+  AdminUserDetail,
+  AdminUserList,
+  AdminUserListItem,
+  PlansOf,
+} from "./admin.schemas";
 
 function toListItem(row: repository.UserRow, adminUserIds: readonly string[], now: Date): AdminUserListItem {
   const banned = isBannedNow(row, now);
@@ -36,34 +43,60 @@ export async function listUsers(
   now = new Date(),
 ): Promise<AdminUserList> {
   const { rows, total } = await repository.findUsers(db, dialect, query, now);
-  return { users: rows.map((row) => toListItem(row, adminUserIds, now)), total, limit: query.limit, offset: query.offset };
-}
-
-/** A user's page: the profile, the ways they sign in, their organizations; undefined when there is no such user. */
-export async function getUserDetail(db: Kysely<Database>, adminUserIds: readonly string[], userId: string): Promise<AdminUserDetail | undefined> {
-  const row = await repository.findUser(db, userId);
-  if (!row) return undefined;
-  const [signInMethods, organizations] = await Promise.all([repository.findSignInMethods(db, userId), repository.findUserOrganizations(db, userId)]);
   return {
-    user: { ...toListItem(row, adminUserIds, new Date()), displayUsername: row.displayUsername, updatedAt: toIsoString(row.updatedAt) ?? "" },
-    signInMethods,
-    organizations,
-  };
-}
-
-/** One page of the organizations list, with each one's plan. */
-export async function listOrganizations(db: Kysely<Database>, plansOf: PlansOf, query: AdminOrganizationListQuery): Promise<AdminOrganizationList> {
-  const { rows, total } = await repository.findOrganizations(db, query);
-  const plans = await plansOf(rows.map((row) => row.id));
-  return {
-    organizations: rows.map((row) => ({ ...row, ...(plans.get(row.id) ?? { plan: { key: "free", name: "Free" }, status: null }) })),
+    users: rows.map((row) => toListItem(row, adminUserIds, now)),
     total,
     limit: query.limit,
     offset: query.offset,
   };
 }
 
-export async function getOrganizationDetail(db: Kysely<Database>, organizationId: string): Promise<AdminOrganizationDetail | undefined> {
+/** A user's page: the profile, the ways they sign in, their organizations; undefined when there is no such user. */
+export async function getUserDetail(
+  db: Kysely<Database>,
+  adminUserIds: readonly string[],
+  userId: string,
+): Promise<AdminUserDetail | undefined> {
+  const row = await repository.findUser(db, userId);
+  if (!row) return undefined;
+  const [signInMethods, organizations] = await Promise.all([
+    repository.findSignInMethods(db, userId),
+    repository.findUserOrganizations(db, userId),
+  ]);
+  return {
+    user: {
+      ...toListItem(row, adminUserIds, new Date()),
+      displayUsername: row.displayUsername,
+      updatedAt: toIsoString(row.updatedAt) ?? "",
+    },
+    signInMethods,
+    organizations,
+  };
+}
+
+/** One page of the organizations list, with each one's plan. */
+export async function listOrganizations(
+  db: Kysely<Database>,
+  plansOf: PlansOf,
+  query: AdminOrganizationListQuery,
+): Promise<AdminOrganizationList> {
+  const { rows, total } = await repository.findOrganizations(db, query);
+  const plans = await plansOf(rows.map((row) => row.id));
+  return {
+    organizations: rows.map((row) => ({
+      ...row,
+      ...(plans.get(row.id) ?? { plan: { key: "free", name: "Free" }, status: null }),
+    })),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+  };
+}
+
+export async function getOrganizationDetail(
+  db: Kysely<Database>,
+  organizationId: string,
+): Promise<AdminOrganizationDetail | undefined> {
   return repository.findOrganizationDetail(db, organizationId);
 }
 
@@ -96,7 +129,10 @@ export async function changePlatformRoleFromCommandLine(
       throw new Error(`${email} is a platform admin through ADMIN_EMAILS: remove the address from that setting first.`);
     }
     await repository.lockPlatformAdmins(trx);
-    if (input.action === "revoke" && (await repository.countPlatformAdminsOtherThan(trx, user.id, adminUserIds)) === 0) {
+    if (
+      input.action === "revoke" &&
+      (await repository.countPlatformAdminsOtherThan(trx, user.id, adminUserIds)) === 0
+    ) {
       throw new Error(`${email} is the last platform admin: grant another user first.`);
     }
     await repository.setRole(trx, user.id, to);

@@ -34,22 +34,39 @@ describe("a change and its entry commit together, or neither does", () => {
     expect(await countRows({ action: "member.left", organizationId: organization.id })).toBe(0);
 
     await expectError(
-      await platformAdmin.client.post("/api/auth/admin/ban-user", { userId: platformAdmin.id, banReason: "Testing myself" }, withAgent),
+      await platformAdmin.client.post(
+        "/api/auth/admin/ban-user",
+        { userId: platformAdmin.id, banReason: "Testing myself" },
+        withAgent,
+      ),
       400,
       "You cannot ban yourself",
     );
     await expectError(
-      await platformAdmin.client.post("/api/auth/admin/set-role", { userId: platformAdmin.id, role: "user" }, withAgent),
+      await platformAdmin.client.post(
+        "/api/auth/admin/set-role",
+        { userId: platformAdmin.id, role: "user" },
+        withAgent,
+      ),
       400,
       "You cannot change your own platform role",
     );
     expect(await findEntries({ targetId: platformAdmin.id })).toEqual([]);
 
     for (let index = 1; index < (FREE_PLAN_LIMITS.teams ?? 0); index += 1) {
-      ok(await owner.client.post("/api/auth/organization/create-team", { name: `Team ${index}`, organizationId: organization.id }));
+      ok(
+        await owner.client.post("/api/auth/organization/create-team", {
+          name: `Team ${index}`,
+          organizationId: organization.id,
+        }),
+      );
     }
     await expectError(
-      await owner.client.post("/api/auth/organization/create-team", { name: "One too many", organizationId: organization.id }, withAgent),
+      await owner.client.post(
+        "/api/auth/organization/create-team",
+        { name: "One too many", organizationId: organization.id },
+        withAgent,
+      ),
       403,
       `The Free plan includes ${FREE_PLAN_LIMITS.teams} teams. Upgrade the plan to create more.`,
     );
@@ -62,7 +79,11 @@ describe("a change and its entry commit together, or neither does", () => {
     const monthly = await productIdOf(owner.client, "pro");
     await subscribe(server, owner, billed.id, { productId: monthly });
     await expectError(
-      await owner.client.post(`/api/organizations/${billed.id}/billing/subscription`, { productId: monthly }, withAgent),
+      await owner.client.post(
+        `/api/organizations/${billed.id}/billing/subscription`,
+        { productId: monthly },
+        withAgent,
+      ),
       400,
       "The organization is already on this plan.",
     );
@@ -86,17 +107,35 @@ describe("a change and its entry commit together, or neither does", () => {
   it("an entry that cannot be written undoes the change: the team is not created and the client is told", async () => {
     const owner = await createVerifiedUser(server, { label: "unrecorded" });
     const organization = await createOrganizationWithOwner(owner, "Unrecorded");
-    const teamsBefore = await server.db.selectFrom("team").select("name").where("organizationId", "=", organization.id).execute();
+    const teamsBefore = await server.db
+      .selectFrom("team")
+      .select("name")
+      .where("organizationId", "=", organization.id)
+      .execute();
 
     const response = await withRefusedInserts("audit_event", "action", "team.created", () =>
-      owner.client.post("/api/auth/organization/create-team", { name: "Unrecorded team", organizationId: organization.id }, withAgent),
+      owner.client.post(
+        "/api/auth/organization/create-team",
+        { name: "Unrecorded team", organizationId: organization.id },
+        withAgent,
+      ),
     );
     await expectError(response, 500, "Something went wrong on our side. Please try again.");
-    expect(await server.db.selectFrom("team").select("name").where("organizationId", "=", organization.id).execute()).toEqual(teamsBefore);
+    expect(
+      await server.db.selectFrom("team").select("name").where("organizationId", "=", organization.id).execute(),
+    ).toEqual(teamsBefore);
     expect(await countRows({ action: "team.created", organizationId: organization.id })).toBe(0);
 
     // Once entries can be written again, the same request succeeds and is recorded.
-    const retried = ok(await owner.client.post("/api/auth/organization/create-team", { name: "Unrecorded team", organizationId: organization.id }, withAgent));
-    expect((await onlyEntry({ targetId: retried.data.id, action: "team.created" })).target?.label).toBe("Unrecorded team");
+    const retried = ok(
+      await owner.client.post(
+        "/api/auth/organization/create-team",
+        { name: "Unrecorded team", organizationId: organization.id },
+        withAgent,
+      ),
+    );
+    expect((await onlyEntry({ targetId: retried.data.id, action: "team.created" })).target?.label).toBe(
+      "Unrecorded team",
+    );
   });
 });

@@ -31,9 +31,16 @@ describe("entries cannot be changed through the product", () => {
     ];
     for (const [user, path] of paths) {
       for (const method of ["PUT", "PATCH", "DELETE", "POST"]) {
-        const response = await user.client.request(path, { method, json: { action: "user.deleted", actor_label: "forged" } });
+        const response = await user.client.request(path, {
+          method,
+          json: { action: "user.deleted", actor_label: "forged" },
+        });
         expect(response.status, `${method} ${path}`).toBe(404);
-        expect(response.data).toEqual({ code: "NOT_FOUND", message: `No endpoint ${method} ${path}`, requestId: expect.any(String) });
+        expect(response.data).toEqual({
+          code: "NOT_FOUND",
+          message: `No endpoint ${method} ${path}`,
+          requestId: expect.any(String),
+        });
       }
     }
     expect(await onlyEntry({ targetId: organization.id, action: "organization.created" })).toEqual(target);

@@ -56,25 +56,51 @@ describe("who reads which entries", () => {
       expect(page).toMatchObject({ total: all.length, limit: 25, offset: 0 });
       expect(page.entries).toEqual(all);
     }
-    const filtered = ok(await orgAdmin.client.get(`/api/organizations/${organizationId}/audit-log?action=member.added&limit=10`)).data as AuditLogPage;
+    const filtered = ok(
+      await orgAdmin.client.get(`/api/organizations/${organizationId}/audit-log?action=member.added&limit=10`),
+    ).data as AuditLogPage;
     expect(filtered.total).toBe(2);
     expect(filtered.entries.map((found) => found.target?.label).sort()).toEqual([orgAdmin.email, member.email].sort());
     expect(ok(await owner.client.get(`/api/organizations/${organizationId}/audit-log`)).data.total).toBe(all.length);
   });
 
   it("an admin of another organization, a member and an anonymous caller are refused", async () => {
-    await expectError(await otherOwner.client.get(`/api/organizations/${organizationId}/audit-log`), 403, "user is not a member of the organization");
-    await expectError(await otherOwner.client.get(`/api/organizations/${organizationId}/audit-log/export`), 403, "user is not a member of the organization");
-    await expectError(await member.client.get(`/api/organizations/${organizationId}/audit-log`), 403, "You are not allowed to access resource: auditLog");
+    await expectError(
+      await otherOwner.client.get(`/api/organizations/${organizationId}/audit-log`),
+      403,
+      "user is not a member of the organization",
+    );
+    await expectError(
+      await otherOwner.client.get(`/api/organizations/${organizationId}/audit-log/export`),
+      403,
+      "user is not a member of the organization",
+    );
+    await expectError(
+      await member.client.get(`/api/organizations/${organizationId}/audit-log`),
+      403,
+      "You are not allowed to access resource: auditLog",
+    );
     await expectError(
       await member.client.get(`/api/organizations/${organizationId}/audit-log/export`),
       403,
       "You are not allowed to access resource: auditLog",
     );
-    await expectError(await createClient(server).get(`/api/organizations/${organizationId}/audit-log`), 401, "Unauthorized");
+    await expectError(
+      await createClient(server).get(`/api/organizations/${organizationId}/audit-log`),
+      401,
+      "Unauthorized",
+    );
     // The platform's view is for platform admins only.
-    await expectError(await owner.client.get("/api/admin/audit-log"), 403, "You are not allowed to access resource: auditLog");
-    await expectError(await owner.client.get("/api/admin/audit-log/export"), 403, "You are not allowed to access resource: auditLog");
+    await expectError(
+      await owner.client.get("/api/admin/audit-log"),
+      403,
+      "You are not allowed to access resource: auditLog",
+    );
+    await expectError(
+      await owner.client.get("/api/admin/audit-log/export"),
+      403,
+      "You are not allowed to access resource: auditLog",
+    );
     await expectError(await createClient(server).get("/api/admin/audit-log"), 401, "Unauthorized");
   });
 
@@ -93,14 +119,20 @@ describe("who reads which entries", () => {
       ].sort(),
     );
     const invitationId = added.find((found) => found.actor.id === member.id)?.details?.invitationId as string;
-    expect((await findEntries({ targetId: invitationId })).map((found) => found.action).sort()).toEqual(["invitation.accepted", "invitation.sent"]);
-    expect((await findEntries({ targetId: member.id, organizationId })).map((found) => found.action)).toEqual(["member.added"]);
+    expect((await findEntries({ targetId: invitationId })).map((found) => found.action).sort()).toEqual([
+      "invitation.accepted",
+      "invitation.sent",
+    ]);
+    expect((await findEntries({ targetId: member.id, organizationId })).map((found) => found.action)).toEqual([
+      "member.added",
+    ]);
     expect(await findEntries({ organizationId, actorId: member.id, action: "invitation.sent" })).toEqual([]);
   });
 
   it("days filter from and to, both included (UTC); pages come newest first with the total", async () => {
     const organization = `dated-${randomUUID()}`;
-    const at = (instant: string) => auditRow({ created_at: instant, organization_id: organization, target_type: "user", target_id: instant });
+    const at = (instant: string) =>
+      auditRow({ created_at: instant, organization_id: organization, target_type: "user", target_id: instant });
     const instants = [
       "2001-02-28T23:59:59.999Z",
       "2001-03-01T00:00:00.000Z",
@@ -109,13 +141,17 @@ describe("who reads which entries", () => {
       "2001-03-03T00:00:00.000Z",
     ];
     await server.db.insertInto("audit_event").values(instants.map(at)).execute();
-    const targets = async (query: Record<string, string>) => (await findEntries({ organizationId: organization, ...query })).map((found) => found.target?.id);
+    const targets = async (query: Record<string, string>) =>
+      (await findEntries({ organizationId: organization, ...query })).map((found) => found.target?.id);
     expect(await targets({ from: "2001-03-01", to: "2001-03-02" })).toEqual([
       "2001-03-02T23:59:59.999Z",
       "2001-03-01T12:00:00.000Z",
       "2001-03-01T00:00:00.000Z",
     ]);
-    expect(await targets({ from: "2001-03-01", to: "2001-03-01" })).toEqual(["2001-03-01T12:00:00.000Z", "2001-03-01T00:00:00.000Z"]);
+    expect(await targets({ from: "2001-03-01", to: "2001-03-01" })).toEqual([
+      "2001-03-01T12:00:00.000Z",
+      "2001-03-01T00:00:00.000Z",
+    ]);
     expect(await targets({ from: "2001-03-02" })).toEqual(["2001-03-03T00:00:00.000Z", "2001-03-02T23:59:59.999Z"]);
     expect(await targets({ to: "2001-02-28" })).toEqual(["2001-02-28T23:59:59.999Z"]);
     expect(await targets({ from: "2001-03-04" })).toEqual([]);
@@ -130,10 +166,13 @@ describe("who reads which entries", () => {
       }),
     );
     await server.db.insertInto("audit_event").values(rows).execute();
-    const page = async (query: string) => ok(await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${paged}&${query}`)).data as AuditLogPage;
+    const page = async (query: string) =>
+      ok(await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${paged}&${query}`)).data as AuditLogPage;
     const first = await page("limit=10&offset=0");
     expect(first).toMatchObject({ total: 12, limit: 10, offset: 0 });
-    expect(first.entries.map((found) => found.target?.id)).toEqual(Array.from({ length: 10 }, (_, index) => `entry-${11 - index}`));
+    expect(first.entries.map((found) => found.target?.id)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `entry-${11 - index}`),
+    );
     const second = await page("limit=10&offset=10");
     expect(second).toMatchObject({ total: 12, limit: 10, offset: 10 });
     expect(second.entries.map((found) => found.target?.id)).toEqual(["entry-1", "entry-0"]);
@@ -146,7 +185,11 @@ describe("who reads which entries", () => {
     await expectError(await bad("limit=7"), 400, "limit: Use a page size of 10, 25, 50, 100");
     await expectError(await bad("from=2024-02-30x"), 400, "from: Use a date as YYYY-MM-DD; from: Use a real date");
     await expectError(await bad("from=2024-13-45"), 400, "from: Use a real date");
-    await expectError(await bad("from=2024-05-02&to=2024-05-01"), 400, "to: The start date must be on or before the end date");
+    await expectError(
+      await bad("from=2024-05-02&to=2024-05-01"),
+      400,
+      "to: The start date must be on or before the end date",
+    );
     await expectError(
       await bad("action=user.exploded"),
       400,
@@ -154,17 +197,41 @@ describe("who reads which entries", () => {
     );
     await expectError(await bad("offset=-1"), 400, "offset: Too small: expected number to be >=0");
     await expectError(await bad(`actorId=${"a".repeat(1000)}`), 400, "actorId: Use at most 255 characters");
-    await expectError(await owner.client.get(`/api/organizations/${organizationId}/audit-log?limit=7`), 400, "limit: Use a page size of 10, 25, 50, 100");
-    await expectError(await platformAdmin.client.get("/api/admin/audit-log/export?to=someday"), 400, "to: Use a date as YYYY-MM-DD; to: Use a real date");
+    await expectError(
+      await owner.client.get(`/api/organizations/${organizationId}/audit-log?limit=7`),
+      400,
+      "limit: Use a page size of 10, 25, 50, 100",
+    );
+    await expectError(
+      await platformAdmin.client.get("/api/admin/audit-log/export?to=someday"),
+      400,
+      "to: Use a date as YYYY-MM-DD; to: Use a real date",
+    );
   });
 
   it("refuses a day that does not exist (29 February of a common year, 31 April) with 400, on the list and the export", async () => {
     // Narrowed to an organization without entries, so a wrong answer reads short.
     const none = `none-${randomUUID()}`;
-    await expectError(await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${none}&from=2023-02-29`), 400, "from: Use a real date");
-    await expectError(await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${none}&to=2024-04-31`), 400, "to: Use a real date");
-    await expectError(await owner.client.get(`/api/organizations/${organizationId}/audit-log?from=2023-02-29`), 400, "from: Use a real date");
-    await expectError(await platformAdmin.client.get(`/api/admin/audit-log/export?organizationId=${none}&from=2023-02-29`), 400, "from: Use a real date");
+    await expectError(
+      await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${none}&from=2023-02-29`),
+      400,
+      "from: Use a real date",
+    );
+    await expectError(
+      await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${none}&to=2024-04-31`),
+      400,
+      "to: Use a real date",
+    );
+    await expectError(
+      await owner.client.get(`/api/organizations/${organizationId}/audit-log?from=2023-02-29`),
+      400,
+      "from: Use a real date",
+    );
+    await expectError(
+      await platformAdmin.client.get(`/api/admin/audit-log/export?organizationId=${none}&from=2023-02-29`),
+      400,
+      "from: Use a real date",
+    );
   });
 
   it("to=9998-12-31, the last day the filter accepts, includes every entry up to now, on the list and the export; a later one is refused", async () => {
@@ -173,15 +240,26 @@ describe("who reads which entries", () => {
       auditRow({ created_at: instant, organization_id: organization, target_type: "user", target_id: instant }),
     );
     await server.db.insertInto("audit_event").values(rows).execute();
-    await expectError(await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${organization}&to=9999-12-31`), 400, "to: Use a real date");
+    await expectError(
+      await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${organization}&to=9999-12-31`),
+      400,
+      "to: Use a real date",
+    );
     const listed = await platformAdmin.client.get(`/api/admin/audit-log?organizationId=${organization}&to=9998-12-31`);
     expect(listed.status, JSON.stringify(listed.data)).toBe(200);
-    expect((listed.data as AuditLogPage).entries.map((found) => found.target?.id)).toEqual([rows[1]?.target_id, rows[0]?.target_id]);
+    expect((listed.data as AuditLogPage).entries.map((found) => found.target?.id)).toEqual([
+      rows[1]?.target_id,
+      rows[0]?.target_id,
+    ]);
     const exported = await expectCsvDownload(
       () => platformAdmin.client.get(`/api/admin/audit-log/export?organizationId=${organization}&to=9998-12-31`),
       "atrium",
     );
-    expect(parseCsv(exported).map((record) => record[7])).toEqual(["target_id", rows[1]?.target_id, rows[0]?.target_id]);
+    expect(parseCsv(exported).map((record) => record[7])).toEqual([
+      "target_id",
+      rows[1]?.target_id,
+      rows[0]?.target_id,
+    ]);
   });
 
   it("exports CSV: the header, one line per entry newest first, the filters, quoting, and formula-looking values defused", async () => {
@@ -215,11 +293,19 @@ describe("who reads which entries", () => {
         organization_id: organization,
         organization_name: "\tTabbed",
       }),
-      auditRow({ created_at: "2003-01-01T09:00:00.000Z", action: "user.created", actor_label: "command line", organization_id: organization }),
+      auditRow({
+        created_at: "2003-01-01T09:00:00.000Z",
+        action: "user.created",
+        actor_label: "command line",
+        organization_id: organization,
+      }),
     ];
     await server.db.insertInto("audit_event").values(rows).execute();
 
-    const text = await expectCsvDownload(() => platformAdmin.client.get(`/api/admin/audit-log/export?organizationId=${organization}`), "atrium");
+    const text = await expectCsvDownload(
+      () => platformAdmin.client.get(`/api/admin/audit-log/export?organizationId=${organization}`),
+      "atrium",
+    );
     expect(text).toBe(
       [
         CSV_HEADER,
@@ -258,7 +344,9 @@ describe("who reads which entries", () => {
       const records = parseCsv(await expectCsvDownload(() => orgAdmin.client.get(path), "organization"));
       expect(records[0]?.join(",")).toBe(CSV_HEADER);
       const lines = records.slice(1);
-      expect(lines.map((record) => [record[0], record[1], record[9]])).toEqual(expected.map((found) => [found.createdAt, found.action, organizationId]));
+      expect(lines.map((record) => [record[0], record[1], record[9]])).toEqual(
+        expected.map((found) => [found.createdAt, found.action, organizationId]),
+      );
       expect(lines.map((record) => record[3])).toEqual(expected.map((found) => found.actor.label));
     }
   });

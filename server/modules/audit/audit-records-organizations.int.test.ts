@@ -24,7 +24,9 @@ describe("what each change records", () => {
     const owner = await createVerifiedUser(server, { label: "lifecycle" });
     const slug = uniqueSlug("lifecycle");
     const before = new Date().toISOString();
-    const created = ok(await owner.client.post("/api/auth/organization/create", { name: "Lifecycle", slug }, withAgent));
+    const created = ok(
+      await owner.client.post("/api/auth/organization/create", { name: "Lifecycle", slug }, withAgent),
+    );
     const id = created.data.id as string;
     const createdEntry = await onlyEntry({ targetId: id, action: "organization.created" });
     expect(createdEntry).toEqual(
@@ -40,7 +42,13 @@ describe("what each change records", () => {
     expect(createdEntry.createdAt >= before && createdEntry.createdAt <= new Date().toISOString()).toBe(true);
 
     const newSlug = uniqueSlug("renamed");
-    ok(await owner.client.post("/api/auth/organization/update", { organizationId: id, data: { name: "Lifecycle renamed", slug: newSlug } }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update",
+        { organizationId: id, data: { name: "Lifecycle renamed", slug: newSlug } },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: id, action: "organization.updated" })).toEqual(
       entry({
         action: "organization.updated",
@@ -51,10 +59,19 @@ describe("what each change records", () => {
         ...sentBy(owner),
       }),
     );
-    ok(await owner.client.post("/api/auth/organization/update", { organizationId: id, data: { metadata: { tier: "gold" } } }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update",
+        { organizationId: id, data: { metadata: { tier: "gold" } } },
+        withAgent,
+      ),
+    );
     const updates = await findEntries({ targetId: id, action: "organization.updated" });
     expect(updates.map((update) => update.details)).toEqual(
-      expect.arrayContaining([{ metadata: "changed" }, { name: { from: "Lifecycle", to: "Lifecycle renamed" }, slug: { from: slug, to: newSlug } }]),
+      expect.arrayContaining([
+        { metadata: "changed" },
+        { name: { from: "Lifecycle", to: "Lifecycle renamed" }, slug: { from: slug, to: newSlug } },
+      ]),
     );
     expect(updates).toHaveLength(2);
 
@@ -87,10 +104,16 @@ describe("what each change records", () => {
     const inOrganization = { id: organization.id, name: "Members audit" };
 
     const invitation = ok(
-      await owner.client.post("/api/auth/organization/invite-member", { email: joiner.email, role: "member", organizationId: organization.id }, withAgent),
+      await owner.client.post(
+        "/api/auth/organization/invite-member",
+        { email: joiner.email, role: "member", organizationId: organization.id },
+        withAgent,
+      ),
     );
     const invitationId = invitation.data.id as string;
-    const accepted = ok(await joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }, withAgent));
+    const accepted = ok(
+      await joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }, withAgent),
+    );
     const memberId = accepted.data.member.id as string;
     expect(await onlyEntry({ targetId: invitationId, action: "invitation.accepted" })).toEqual(
       entry({
@@ -115,7 +138,13 @@ describe("what each change records", () => {
       }),
     );
 
-    ok(await owner.client.post("/api/auth/organization/update-member-role", { memberId, role: "admin", organizationId: organization.id }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update-member-role",
+        { memberId, role: "admin", organizationId: organization.id },
+        withAgent,
+      ),
+    );
     const roleChange = entry({
       action: "member.role_changed",
       actor: actorOf(owner),
@@ -126,10 +155,22 @@ describe("what each change records", () => {
     });
     expect(await onlyEntry({ targetId: joiner.id, action: "member.role_changed" })).toEqual(roleChange);
     // The same role again changes nothing and records nothing.
-    ok(await owner.client.post("/api/auth/organization/update-member-role", { memberId, role: "admin", organizationId: organization.id }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update-member-role",
+        { memberId, role: "admin", organizationId: organization.id },
+        withAgent,
+      ),
+    );
     expect(await findEntries({ targetId: joiner.id, action: "member.role_changed" })).toEqual([roleChange]);
 
-    ok(await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: memberId, organizationId: organization.id }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/remove-member",
+        { memberIdOrEmail: memberId, organizationId: organization.id },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: joiner.id, action: "member.removed" })).toEqual(
       entry({
         action: "member.removed",
@@ -156,20 +197,37 @@ describe("what each change records", () => {
   });
 
   it("invitations: sent, resent, rejected, canceled", async () => {
-    const [owner, rejecter] = await Promise.all([createVerifiedUser(server, { label: "inv-owner" }), createVerifiedUser(server, { label: "inv-rejecter" })]);
+    const [owner, rejecter] = await Promise.all([
+      createVerifiedUser(server, { label: "inv-owner" }),
+      createVerifiedUser(server, { label: "inv-rejecter" }),
+    ]);
     const organization = await createOrganizationWithOwner(owner, "Invitations audit");
     const inOrganization = { id: organization.id, name: "Invitations audit" };
     const email = `invited-${randomUUID()}@example.test`;
 
-    const sent = ok(await owner.client.post("/api/auth/organization/invite-member", { email, role: "admin", organizationId: organization.id }, withAgent));
+    const sent = ok(
+      await owner.client.post(
+        "/api/auth/organization/invite-member",
+        { email, role: "admin", organizationId: organization.id },
+        withAgent,
+      ),
+    );
     const invitationId = sent.data.id as string;
-    const about = { target: { type: "invitation" as const, id: invitationId, label: email }, organization: inOrganization, details: { role: "admin" } };
+    const about = {
+      target: { type: "invitation" as const, id: invitationId, label: email },
+      organization: inOrganization,
+      details: { role: "admin" },
+    };
     expect(await onlyEntry({ targetId: invitationId, action: "invitation.sent" })).toEqual(
       entry({ action: "invitation.sent", actor: actorOf(owner), ...about, ...sentBy(owner) }),
     );
 
     const resent = ok(
-      await owner.client.post("/api/auth/organization/invite-member", { email, role: "admin", organizationId: organization.id, resend: true }, withAgent),
+      await owner.client.post(
+        "/api/auth/organization/invite-member",
+        { email, role: "admin", organizationId: organization.id, resend: true },
+        withAgent,
+      ),
     );
     expect(resent.data.id).toBe(invitationId);
     expect(await onlyEntry({ targetId: invitationId, action: "invitation.resent" })).toEqual(
@@ -182,9 +240,19 @@ describe("what each change records", () => {
     );
 
     const toReject = ok(
-      await owner.client.post("/api/auth/organization/invite-member", { email: rejecter.email, role: "member", organizationId: organization.id }),
+      await owner.client.post("/api/auth/organization/invite-member", {
+        email: rejecter.email,
+        role: "member",
+        organizationId: organization.id,
+      }),
     );
-    ok(await rejecter.client.post("/api/auth/organization/reject-invitation", { invitationId: toReject.data.id }, withAgent));
+    ok(
+      await rejecter.client.post(
+        "/api/auth/organization/reject-invitation",
+        { invitationId: toReject.data.id },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: toReject.data.id, action: "invitation.rejected" })).toEqual(
       entry({
         action: "invitation.rejected",
@@ -200,12 +268,21 @@ describe("what each change records", () => {
   });
 
   it("teams: created, renamed (nothing when the name is the same), members added (once) and removed, removed", async () => {
-    const [owner, member] = await Promise.all([createVerifiedUser(server, { label: "teams-owner" }), createVerifiedUser(server, { label: "teams-member" })]);
+    const [owner, member] = await Promise.all([
+      createVerifiedUser(server, { label: "teams-owner" }),
+      createVerifiedUser(server, { label: "teams-member" }),
+    ]);
     const organization = await createOrganizationWithOwner(owner, "Teams audit");
     await addMember(owner, organization.id, member);
     const inOrganization = { id: organization.id, name: "Teams audit" };
 
-    const created = ok(await owner.client.post("/api/auth/organization/create-team", { name: "Platform", organizationId: organization.id }, withAgent));
+    const created = ok(
+      await owner.client.post(
+        "/api/auth/organization/create-team",
+        { name: "Platform", organizationId: organization.id },
+        withAgent,
+      ),
+    );
     const teamId = created.data.id as string;
     expect(await onlyEntry({ targetId: teamId, action: "team.created" })).toEqual(
       entry({
@@ -217,7 +294,13 @@ describe("what each change records", () => {
       }),
     );
 
-    ok(await owner.client.post("/api/auth/organization/update-team", { teamId, data: { name: "Infrastructure", organizationId: organization.id } }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update-team",
+        { teamId, data: { name: "Infrastructure", organizationId: organization.id } },
+        withAgent,
+      ),
+    );
     const renamed = entry({
       action: "team.renamed",
       actor: actorOf(owner),
@@ -227,7 +310,13 @@ describe("what each change records", () => {
       ...sentBy(owner),
     });
     expect(await onlyEntry({ targetId: teamId, action: "team.renamed" })).toEqual(renamed);
-    ok(await owner.client.post("/api/auth/organization/update-team", { teamId, data: { name: "Infrastructure", organizationId: organization.id } }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/update-team",
+        { teamId, data: { name: "Infrastructure", organizationId: organization.id } },
+        withAgent,
+      ),
+    );
     expect(await findEntries({ targetId: teamId, action: "team.renamed" })).toEqual([renamed]);
 
     const aboutMember = {
@@ -237,16 +326,44 @@ describe("what each change records", () => {
       details: { teamId, team: "Infrastructure" },
       ...sentBy(owner),
     };
-    ok(await owner.client.post("/api/auth/organization/add-team-member", { teamId, userId: member.id, organizationId: organization.id }, withAgent));
-    expect(await onlyEntry({ targetId: member.id, action: "team.member_added" })).toEqual(entry({ action: "team.member_added", ...aboutMember }));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/add-team-member",
+        { teamId, userId: member.id, organizationId: organization.id },
+        withAgent,
+      ),
+    );
+    expect(await onlyEntry({ targetId: member.id, action: "team.member_added" })).toEqual(
+      entry({ action: "team.member_added", ...aboutMember }),
+    );
     // Adding the same member again answers 200 and records nothing new.
-    ok(await owner.client.post("/api/auth/organization/add-team-member", { teamId, userId: member.id, organizationId: organization.id }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/add-team-member",
+        { teamId, userId: member.id, organizationId: organization.id },
+        withAgent,
+      ),
+    );
     expect(await findEntries({ targetId: member.id, action: "team.member_added" })).toHaveLength(1);
 
-    ok(await owner.client.post("/api/auth/organization/remove-team-member", { teamId, userId: member.id, organizationId: organization.id }, withAgent));
-    expect(await onlyEntry({ targetId: member.id, action: "team.member_removed" })).toEqual(entry({ action: "team.member_removed", ...aboutMember }));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/remove-team-member",
+        { teamId, userId: member.id, organizationId: organization.id },
+        withAgent,
+      ),
+    );
+    expect(await onlyEntry({ targetId: member.id, action: "team.member_removed" })).toEqual(
+      entry({ action: "team.member_removed", ...aboutMember }),
+    );
 
-    ok(await owner.client.post("/api/auth/organization/remove-team", { teamId, organizationId: organization.id }, withAgent));
+    ok(
+      await owner.client.post(
+        "/api/auth/organization/remove-team",
+        { teamId, organizationId: organization.id },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: teamId, action: "team.removed" })).toEqual(
       entry({
         action: "team.removed",

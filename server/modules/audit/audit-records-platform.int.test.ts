@@ -29,16 +29,37 @@ describe("what each change records", () => {
   it("each platform admin action: user created, role changed, banned, unbanned, password set, a session and all sessions revoked, deleted", async () => {
     const admin = platformAdmin;
     const byAdmin = { actor: actorOf(admin), ...sentBy(admin) };
-    const aboutUser = (user: { id: string; email: string }) => ({ type: "user" as const, id: user.id, label: user.email });
+    const aboutUser = (user: { id: string; email: string }) => ({
+      type: "user" as const,
+      id: user.id,
+      label: user.email,
+    });
 
     const email = `created-${randomUUID()}@example.test`;
-    const created = ok(await admin.client.post("/api/auth/admin/create-user", { email, name: "Created By Admin", password: `Pw-${randomUUID()}` }, withAgent));
+    const created = ok(
+      await admin.client.post(
+        "/api/auth/admin/create-user",
+        { email, name: "Created By Admin", password: `Pw-${randomUUID()}` },
+        withAgent,
+      ),
+    );
     const createdUser = { id: created.data.user.id as string, email };
     expect(await onlyEntry({ targetId: createdUser.id, action: "user.created" })).toEqual(
-      entry({ action: "user.created", ...byAdmin, target: aboutUser(createdUser), details: { role: "user", password: "set" } }),
+      entry({
+        action: "user.created",
+        ...byAdmin,
+        target: aboutUser(createdUser),
+        details: { role: "user", password: "set" },
+      }),
     );
     const invitedEmail = `invited-user-${randomUUID()}@example.test`;
-    const invited = ok(await admin.client.post("/api/auth/admin/create-user", { email: invitedEmail, name: "Invited By Admin", role: "admin" }, withAgent));
+    const invited = ok(
+      await admin.client.post(
+        "/api/auth/admin/create-user",
+        { email: invitedEmail, name: "Invited By Admin", role: "admin" },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: invited.data.user.id, action: "user.created" })).toEqual(
       entry({
         action: "user.created",
@@ -54,34 +75,75 @@ describe("what each change records", () => {
     const roleChanges = await findEntries({ targetId: target.id, action: "user.role_changed" });
     expect(roleChanges).toEqual(
       expect.arrayContaining([
-        entry({ action: "user.role_changed", ...byAdmin, target: aboutUser(target), details: { from: "user", to: "admin" } }),
-        entry({ action: "user.role_changed", ...byAdmin, target: aboutUser(target), details: { from: "admin", to: "user" } }),
+        entry({
+          action: "user.role_changed",
+          ...byAdmin,
+          target: aboutUser(target),
+          details: { from: "user", to: "admin" },
+        }),
+        entry({
+          action: "user.role_changed",
+          ...byAdmin,
+          target: aboutUser(target),
+          details: { from: "admin", to: "user" },
+        }),
       ]),
     );
     expect(roleChanges).toHaveLength(2);
 
-    ok(await admin.client.post("/api/auth/admin/ban-user", { userId: target.id, banReason: "Spam, reported twice", banExpiresIn: 3600 }, withAgent));
-    const banned = await server.db.selectFrom("user").select("banExpires").where("id", "=", target.id).executeTakeFirstOrThrow();
+    ok(
+      await admin.client.post(
+        "/api/auth/admin/ban-user",
+        { userId: target.id, banReason: "Spam, reported twice", banExpiresIn: 3600 },
+        withAgent,
+      ),
+    );
+    const banned = await server.db
+      .selectFrom("user")
+      .select("banExpires")
+      .where("id", "=", target.id)
+      .executeTakeFirstOrThrow();
     const expiresAt = new Date(banned.banExpires as string | Date).toISOString();
     expect(Math.abs(Date.parse(expiresAt) - (Date.now() + 3_600_000))).toBeLessThan(60_000);
     expect(await onlyEntry({ targetId: target.id, action: "user.banned" })).toEqual(
-      entry({ action: "user.banned", ...byAdmin, target: aboutUser(target), reason: "Spam, reported twice", details: { expiresAt } }),
+      entry({
+        action: "user.banned",
+        ...byAdmin,
+        target: aboutUser(target),
+        reason: "Spam, reported twice",
+        details: { expiresAt },
+      }),
     );
     ok(await admin.client.post("/api/auth/admin/unban-user", { userId: target.id }, withAgent));
     expect(await onlyEntry({ targetId: target.id, action: "user.unbanned" })).toEqual(
       entry({ action: "user.unbanned", ...byAdmin, target: aboutUser(target) }),
     );
 
-    ok(await admin.client.post("/api/auth/admin/set-user-password", { userId: target.id, newPassword: `Pw-${randomUUID()}` }, withAgent));
+    ok(
+      await admin.client.post(
+        "/api/auth/admin/set-user-password",
+        { userId: target.id, newPassword: `Pw-${randomUUID()}` },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: target.id, action: "user.password_set" })).toEqual(
       entry({ action: "user.password_set", ...byAdmin, target: aboutUser(target) }),
     );
 
     const sessionOwner = await createVerifiedUser(server, { label: "sessions" });
-    const session = await server.db.selectFrom("session").select(["id", "token"]).where("userId", "=", sessionOwner.id).executeTakeFirstOrThrow();
+    const session = await server.db
+      .selectFrom("session")
+      .select(["id", "token"])
+      .where("userId", "=", sessionOwner.id)
+      .executeTakeFirstOrThrow();
     ok(await admin.client.post("/api/auth/admin/revoke-user-session", { sessionToken: session.token }, withAgent));
     expect(await onlyEntry({ targetId: sessionOwner.id, action: "user.session_revoked" })).toEqual(
-      entry({ action: "user.session_revoked", ...byAdmin, target: aboutUser(sessionOwner), details: { sessionId: session.id } }),
+      entry({
+        action: "user.session_revoked",
+        ...byAdmin,
+        target: aboutUser(sessionOwner),
+        details: { sessionId: session.id },
+      }),
     );
     ok(await admin.client.post("/api/auth/admin/revoke-user-sessions", { userId: sessionOwner.id }, withAgent));
     expect(await onlyEntry({ targetId: sessionOwner.id, action: "user.sessions_revoked" })).toEqual(
@@ -105,7 +167,13 @@ describe("what each change records", () => {
     const user = await createVerifiedUser(server, { label: "impersonated" });
     const organization = await createOrganizationWithOwner(user, "Impersonated org");
 
-    ok(await admin.client.post("/api/auth/admin/impersonate-user", { userId: user.id, reason: "Ticket #42: cannot rename team" }, withAgent));
+    ok(
+      await admin.client.post(
+        "/api/auth/admin/impersonate-user",
+        { userId: user.id, reason: "Ticket #42: cannot rename team" },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: user.id, action: "user.impersonation_started" })).toEqual(
       entry({
         action: "user.impersonation_started",
@@ -116,10 +184,18 @@ describe("what each change records", () => {
       }),
     );
     // The admin's browser now holds the user's session; the platform's log is closed to it meanwhile.
-    await expectError(await admin.client.get("/api/admin/audit-log"), 403, "You are not allowed to access resource: auditLog");
+    await expectError(
+      await admin.client.get("/api/admin/audit-log"),
+      403,
+      "You are not allowed to access resource: auditLog",
+    );
 
     const team = ok(
-      await admin.client.post("/api/auth/organization/create-team", { name: "Made while impersonating", organizationId: organization.id }, withAgent),
+      await admin.client.post(
+        "/api/auth/organization/create-team",
+        { name: "Made while impersonating", organizationId: organization.id },
+        withAgent,
+      ),
     );
     const teamEntry = entry({
       action: "team.created",
@@ -176,7 +252,13 @@ describe("what each change records", () => {
     expect(await onlyEntry({ targetId: subscriptionId, action: "billing.plan_changed" })).toEqual(
       entry({ action: "billing.plan_changed", ...bySubscription, details: { from: "Pro", to: "Pro" } }),
     );
-    ok(await owner.client.post(`${base}/subscription`, { cancelAtPeriodEnd: true, cancellationReason: "too_expensive" }, withAgent));
+    ok(
+      await owner.client.post(
+        `${base}/subscription`,
+        { cancelAtPeriodEnd: true, cancellationReason: "too_expensive" },
+        withAgent,
+      ),
+    );
     expect(await onlyEntry({ targetId: subscriptionId, action: "billing.subscription_canceled" })).toEqual(
       entry({ action: "billing.subscription_canceled", ...bySubscription, details: { reason: "too_expensive" } }),
     );
@@ -210,7 +292,9 @@ describe("what each change records", () => {
     // A per-seat plan's seat count.
     const seated = await createOrganizationWithOwner(owner, "Seats audit");
     await subscribe(server, owner, seated.id, { productId: await productIdOf(owner.client, "team"), seats: 2 });
-    const seatedSubscription = (ok(await owner.client.get(`/api/organizations/${seated.id}/billing`)).data as BillingOverview).subscription?.id as string;
+    const seatedSubscription = (
+      ok(await owner.client.get(`/api/organizations/${seated.id}/billing`)).data as BillingOverview
+    ).subscription?.id as string;
     ok(await owner.client.post(`/api/organizations/${seated.id}/billing/subscription`, { seats: 3 }, withAgent));
     expect(await onlyEntry({ targetId: seatedSubscription, action: "billing.seats_changed" })).toEqual(
       entry({
@@ -227,28 +311,51 @@ describe("what each change records", () => {
 
   it("the command line's grant and revoke: actor 'command line', no address; a grant that changes nothing records nothing", async () => {
     const user = await createVerifiedUser(server, { label: "cli" });
-    const granted = await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, { action: "grant", email: ` ${user.email.toUpperCase()} ` });
+    const granted = await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, {
+      action: "grant",
+      email: ` ${user.email.toUpperCase()} `,
+    });
     expect(granted).toEqual({ email: user.email, from: "user", to: "admin", changed: true });
-    const commandLine = { actor: { id: null, label: "command line" }, target: { type: "user" as const, id: user.id, label: user.email } };
+    const commandLine = {
+      actor: { id: null, label: "command line" },
+      target: { type: "user" as const, id: user.id, label: user.email },
+    };
     expect(await onlyEntry({ targetId: user.id, action: "user.role_changed" })).toEqual(
       entry({ action: "user.role_changed", ...commandLine, details: { from: "user", to: "admin" } }),
     );
-    expect(await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, { action: "grant", email: user.email })).toMatchObject({
+    expect(
+      await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, {
+        action: "grant",
+        email: user.email,
+      }),
+    ).toMatchObject({
       changed: false,
     });
     expect(await findEntries({ targetId: user.id, action: "user.role_changed" })).toHaveLength(1);
 
     // The change and its entry are one transaction: an entry that cannot be written leaves the role as it was.
     await withRefusedInserts("audit_event", "target_id", user.id, async () => {
-      await expect(changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, { action: "revoke", email: user.email })).rejects.toThrow(
-        "audit_event insert refused for the test",
-      );
+      await expect(
+        changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, {
+          action: "revoke",
+          email: user.email,
+        }),
+      ).rejects.toThrow("audit_event insert refused for the test");
     });
-    expect((await server.db.selectFrom("user").select("role").where("id", "=", user.id).executeTakeFirstOrThrow()).role).toBe("admin");
+    expect(
+      (await server.db.selectFrom("user").select("role").where("id", "=", user.id).executeTakeFirstOrThrow()).role,
+    ).toBe("admin");
 
-    await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, { action: "revoke", email: user.email });
+    await changePlatformRoleFromCommandLine(server.db, server.config.adminUserIds, {
+      action: "revoke",
+      email: user.email,
+    });
     const changes = await findEntries({ targetId: user.id, action: "user.role_changed" });
     expect(changes).toHaveLength(2);
-    expect(changes).toEqual(expect.arrayContaining([entry({ action: "user.role_changed", ...commandLine, details: { from: "admin", to: "user" } })]));
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        entry({ action: "user.role_changed", ...commandLine, details: { from: "admin", to: "user" } }),
+      ]),
+    );
   });
 });

@@ -17,8 +17,14 @@ describe("retention", () => {
       const first = await createTestApp({ database });
       const day = 86_400_000;
       const now = Date.now();
-      const aged = (label: string, ageMs: number) => auditRow({ created_at: new Date(now - ageMs).toISOString(), actor_label: label });
-      const rows = [aged("ancient", 400 * day), aged("just-over", 30 * day + 60_000), aged("just-under", 30 * day - 60_000), aged("fresh", 60_000)];
+      const aged = (label: string, ageMs: number) =>
+        auditRow({ created_at: new Date(now - ageMs).toISOString(), actor_label: label });
+      const rows = [
+        aged("ancient", 400 * day),
+        aged("just-over", 30 * day + 60_000),
+        aged("just-under", 30 * day - 60_000),
+        aged("fresh", 60_000),
+      ];
       try {
         // The purge the app ran at its start is over before the old entries are arranged.
         await first.services.auditRetention.drain();
@@ -37,15 +43,23 @@ describe("retention", () => {
       // The first app ran the purge when it started; an hour passes, and the purge is due as the app restarts.
       const { db: scheduleDb, close } = openDatabase(first.config.database);
       try {
-        await scheduleDb.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "audit log purge").execute();
+        await scheduleDb
+          .updateTable("job_schedule")
+          .set({ next_run_at: new Date().toISOString() })
+          .where("name", "=", "audit log purge")
+          .execute();
       } finally {
         await close();
       }
 
       const restarted = await createTestApp({ database, env: { AUDIT_RETENTION_DAYS: "1" } });
       try {
-        const labels = () => restarted.db.selectFrom("audit_event").select("actor_label").orderBy("created_at").execute();
-        await waitFor(async () => !(await labels()).some((row) => row.actor_label === "two days old"), { timeoutMs: 5_000, what: "the purge once due" });
+        const labels = () =>
+          restarted.db.selectFrom("audit_event").select("actor_label").orderBy("created_at").execute();
+        await waitFor(async () => !(await labels()).some((row) => row.actor_label === "two days old"), {
+          timeoutMs: 5_000,
+          what: "the purge once due",
+        });
         expect((await labels()).map((row) => row.actor_label)).toEqual(["fresh"]);
       } finally {
         await restarted.close();

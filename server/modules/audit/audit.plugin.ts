@@ -32,7 +32,8 @@ export type AuditRecord = AuditEventInput & { actor?: AuditContext["actor"]; imp
 /** The call being re-run inside its transaction, so the hook lets it through the second time. */
 const recording = new AsyncLocalStorage<string>();
 
-const bodyOf = (ctx: HookContext) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : {});
+const bodyOf = (ctx: HookContext) =>
+  ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : {};
 
 /** A request's context for its entries: the caller, the admin impersonating them, the client address the app resolved, the agent. */
 export function auditContextOf(
@@ -60,7 +61,10 @@ export function auditedEndpoint<TPrior = undefined>(input: {
   db: Kysely<Database>;
   endpoint: Endpoint;
   lock?: (db: Kysely<Database>, body: Record<string, unknown>, session: AuditedSession | null) => Promise<void>;
-  prior?: (db: Kysely<Database>, call: { body: Record<string, unknown>; session: AuditedSession | null }) => Promise<TPrior>;
+  prior?: (
+    db: Kysely<Database>,
+    call: { body: Record<string, unknown>; session: AuditedSession | null },
+  ) => Promise<TPrior>;
   record: (call: AuditedCall<TPrior>) => Promise<AuditRecord[]> | AuditRecord[];
 }) {
   const { endpoint } = input;
@@ -84,11 +88,24 @@ export function auditedEndpoint<TPrior = undefined>(input: {
             context: { ...ctx.context, adapter, session: null },
             returnHeaders: true,
           })) as { headers?: Headers | null; response: unknown };
-          const context = auditContextOf(session, { ipAddress: ctx.headers?.get(CLIENT_IP_HEADER), userAgent: ctx.headers?.get("user-agent") });
-          for (const { actor, impersonatorId, ...entry } of await input.record({ db, body, session, prior, response: dispatched.response })) {
+          const context = auditContextOf(session, {
+            ipAddress: ctx.headers?.get(CLIENT_IP_HEADER),
+            userAgent: ctx.headers?.get("user-agent"),
+          });
+          for (const { actor, impersonatorId, ...entry } of await input.record({
+            db,
+            body,
+            session,
+            prior,
+            response: dispatched.response,
+          })) {
             await recordAuditEvent(
               db,
-              { ...context, actor: actor ?? context.actor, impersonatorId: impersonatorId === undefined ? context.impersonatorId : impersonatorId },
+              {
+                ...context,
+                actor: actor ?? context.actor,
+                impersonatorId: impersonatorId === undefined ? context.impersonatorId : impersonatorId,
+              },
               entry,
             );
           }

@@ -6,7 +6,11 @@ import type { AuditLogQuery } from "./audit.schemas";
 export type AuditEventRow = Selectable<AuditEventTable>;
 
 /** Inserts one entry. Passed the transaction of the change it records, so both commit or neither does. */
-export async function insertAuditEvent(db: Kysely<Database>, row: Omit<AuditEventTable, "id" | "created_at">, now = new Date()): Promise<void> {
+export async function insertAuditEvent(
+  db: Kysely<Database>,
+  row: Omit<AuditEventTable, "id" | "created_at">,
+  now = new Date(),
+): Promise<void> {
   await db
     .insertInto("audit_event")
     .values({ id: randomUUID(), created_at: now.toISOString(), ...row })
@@ -28,19 +32,35 @@ function filtered(db: Kysely<Database>, filters: Filters): SelectQueryBuilder<Da
   if (filters.organizationId) query = query.where("organization_id", "=", filters.organizationId);
   if (filters.action) query = query.where("action", "=", filters.action);
   if (filters.actorId)
-    query = query.where((eb) => eb.or([eb("actor_id", "=", filters.actorId as string), eb("impersonator_id", "=", filters.actorId as string)]));
+    query = query.where((eb) =>
+      eb.or([eb("actor_id", "=", filters.actorId as string), eb("impersonator_id", "=", filters.actorId as string)]),
+    );
   if (filters.targetId) query = query.where("target_id", "=", filters.targetId);
   // Days are UTC calendar days, both ends included; times are bound as ISO text (SQLite stores them so).
   if (filters.from) query = query.where("created_at", ">=", `${filters.from}T00:00:00.000Z`);
-  if (filters.to) query = query.where("created_at", "<", new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + 86_400_000).toISOString());
+  if (filters.to)
+    query = query.where(
+      "created_at",
+      "<",
+      new Date(Date.parse(`${filters.to}T00:00:00.000Z`) + 86_400_000).toISOString(),
+    );
   return query;
 }
 
 /** One page of entries, newest first, with the total the filters match. */
-export async function findAuditEvents(db: Kysely<Database>, query: AuditLogQuery): Promise<{ rows: AuditEventRow[]; total: number }> {
+export async function findAuditEvents(
+  db: Kysely<Database>,
+  query: AuditLogQuery,
+): Promise<{ rows: AuditEventRow[]; total: number }> {
   const base = filtered(db, query);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(query.limit).offset(query.offset).execute(),
+    base
+      .selectAll()
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
@@ -55,7 +75,12 @@ export async function findAuditEventBatch(
 ): Promise<AuditEventRow[]> {
   let query = filtered(db, filters);
   if (after) {
-    query = query.where((eb) => eb.or([eb("created_at", "<", after.createdAt), eb.and([eb("created_at", "=", after.createdAt), eb("id", "<", after.id)])]));
+    query = query.where((eb) =>
+      eb.or([
+        eb("created_at", "<", after.createdAt),
+        eb.and([eb("created_at", "=", after.createdAt), eb("id", "<", after.id)]),
+      ]),
+    );
   }
   return query.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }

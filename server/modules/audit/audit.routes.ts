@@ -20,10 +20,16 @@ export function auditCsvResponse(c: Context, body: ReadableStream<Uint8Array>, n
 export const withoutPaging = ({ limit: _limit, offset: _offset, ...filters }: AuditLogQuery) => filters;
 
 /** The whole log for platform admins, mounted at /api/admin/audit-log: filtered pages and a CSV export of the same filters. */
-export function adminAuditRoutes(deps: { getSession: GetSession; adminUserIds: readonly string[]; db: Kysely<Database> }) {
+export function adminAuditRoutes(deps: {
+  getSession: GetSession;
+  adminUserIds: readonly string[];
+  db: Kysely<Database>;
+}) {
   return new Hono<SessionEnv>()
     .use("*", requirePlatformPermission(deps, { auditLog: ["list"] }))
-    .get("/", validate("query", auditLogQuerySchema), async (c) => c.json((await listAuditLog(deps.db, c.req.valid("query"))) satisfies AuditLogPage))
+    .get("/", validate("query", auditLogQuerySchema), async (c) =>
+      c.json((await listAuditLog(deps.db, c.req.valid("query"))) satisfies AuditLogPage),
+    )
     .get("/export", validate("query", auditLogQuerySchema), async (c) =>
       auditCsvResponse(c, await exportAuditLog(deps.db, withoutPaging(c.req.valid("query"))), "atrium"),
     );

@@ -15,9 +15,17 @@ import {
 } from "./audit.schemas";
 
 /** Records one change in the audit log. Call it with the transaction of the change, so a failed change leaves no entry. */
-export async function recordAuditEvent(db: Kysely<Database>, context: AuditContext, input: AuditEventInput): Promise<void> {
-  const organizationName = input.organization && (input.organization.name ?? (await repository.findOrganizationName(db, input.organization.id)) ?? null);
-  const impersonatorLabel = context.impersonatorId ? ((await repository.findUserLabel(db, context.impersonatorId)) ?? context.impersonatorId) : null;
+export async function recordAuditEvent(
+  db: Kysely<Database>,
+  context: AuditContext,
+  input: AuditEventInput,
+): Promise<void> {
+  const organizationName =
+    input.organization &&
+    (input.organization.name ?? (await repository.findOrganizationName(db, input.organization.id)) ?? null);
+  const impersonatorLabel = context.impersonatorId
+    ? ((await repository.findUserLabel(db, context.impersonatorId)) ?? context.impersonatorId)
+    : null;
   await repository.insertAuditEvent(db, {
     action: input.action,
     actor_id: context.actor.id,
@@ -42,8 +50,13 @@ function toEntry(row: repository.AuditEventRow): AuditEntry {
     createdAt: toIsoString(row.created_at) ?? "",
     action: row.action as AuditAction,
     actor: { id: row.actor_id, label: row.actor_label },
-    impersonator: row.impersonator_id ? { id: row.impersonator_id, label: row.impersonator_label ?? row.impersonator_id } : null,
-    target: row.target_type && row.target_id ? { type: row.target_type as AuditTargetType, id: row.target_id, label: row.target_label } : null,
+    impersonator: row.impersonator_id
+      ? { id: row.impersonator_id, label: row.impersonator_label ?? row.impersonator_id }
+      : null,
+    target:
+      row.target_type && row.target_id
+        ? { type: row.target_type as AuditTargetType, id: row.target_id, label: row.target_label }
+        : null,
     organization: row.organization_id ? { id: row.organization_id, name: row.organization_name } : null,
     ipAddress: row.ip_address,
     userAgent: row.user_agent,
@@ -103,13 +116,18 @@ function csvLine(entry: AuditEntry): string {
  * AUDIT_EXPORT_MAX_ROWS. The first batch is read before the answer starts, so a failing database answers with an
  * error status rather than a cut-off file.
  */
-export async function exportAuditLog(db: Kysely<Database>, filters: Omit<AuditLogQuery, "limit" | "offset">): Promise<ReadableStream<Uint8Array>> {
+export async function exportAuditLog(
+  db: Kysely<Database>,
+  filters: Omit<AuditLogQuery, "limit" | "offset">,
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   let sent = 0;
   let after: { createdAt: string; id: string } | null = null;
   const nextBatch = async () => {
     const rows =
-      sent < AUDIT_EXPORT_MAX_ROWS ? await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent)) : [];
+      sent < AUDIT_EXPORT_MAX_ROWS
+        ? await repository.findAuditEventBatch(db, filters, after, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent))
+        : [];
     const last = rows[rows.length - 1];
     if (last) after = { createdAt: toIsoString(last.created_at) ?? "", id: last.id };
     sent += rows.length;

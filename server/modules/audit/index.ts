@@ -1,4 +1,10 @@
 export { adminAuditRoutes, auditCsvResponse, withoutPaging, type AdminAuditRoutes } from "./audit.routes";
-export { auditContextOf, auditedEndpoint, type AuditedCall, type AuditedSession, type AuditRecord } from "./audit.plugin";
+export {
+  auditContextOf,
+  auditedEndpoint,
+  type AuditedCall,
+  type AuditedSession,
+  type AuditRecord,
+} from "./audit.plugin";
 export { auditLogQuerySchema, type AuditContext, type AuditEventInput, type AuditLogPage } from "./audit.schemas";
 export { exportAuditLog, listAuditLog, purgeAuditLog, recordAuditEvent } from "./audit.service";

@@ -30,7 +30,8 @@ export type SubscriptionChange = { updated: models.Subscription; event: Pick<Aud
 
 /** The provider client, or 503 when the deployment has none. */
 export function requireProvider(provider: ProviderClient | null): ProviderClient {
-  if (!provider) throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+  if (!provider)
+    throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
   return provider;
 }
 

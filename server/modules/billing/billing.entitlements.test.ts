@@ -19,7 +19,13 @@ const subscription = (status: string, seats: number | null) => ({ status, seats 
 describe("subscription statuses", () => {
   it("keeps unfinished subscriptions as the plan and lets only live ones change", () => {
     const statuses = ["incomplete", "trialing", "active", "past_due", "unpaid", "canceled", "incomplete_expired"];
-    expect(statuses.filter((status) => isCurrent({ status }))).toEqual(["incomplete", "trialing", "active", "past_due", "unpaid"]);
+    expect(statuses.filter((status) => isCurrent({ status }))).toEqual([
+      "incomplete",
+      "trialing",
+      "active",
+      "past_due",
+      "unpaid",
+    ]);
     expect(statuses.filter((status) => isChangeable({ status }))).toEqual(["trialing", "active", "past_due"]);
   });
 });
@@ -46,7 +52,10 @@ describe("limitsOf", () => {
   });
 
   it("takes the highest grant, unlimited above all, and ignores values that are not counts", () => {
-    expect(limitsOf([{ limit_members: 20 }, { limit_members: "50" }, { limit_teams: 2 }])).toEqual({ members: 50, teams: 2 });
+    expect(limitsOf([{ limit_members: 20 }, { limit_members: "50" }, { limit_teams: 2 }])).toEqual({
+      members: 50,
+      teams: 2,
+    });
     expect(limitsOf([{ limit_members: 20 }, { limit_members: "unlimited" }])).toEqual({ members: null, teams: 5 });
     expect(limitsOf([{ limit_teams: -1 }, { limit_teams: 2.5 }, { limit_teams: "many" }])).toEqual(FREE_PLAN_LIMITS);
     expect(limitsOf([{ limit_teams: 0 }])).toEqual({ members: 10, teams: 0 });
@@ -59,8 +68,16 @@ describe("entitlementsFrom", () => {
   });
 
   it("lists each granted feature once, with the granted limits", () => {
-    const granted = state([{ feature: "audit", limit_members: 25 }, { feature: "audit" }, { feature: "sso" }, { feature: 7 }]);
-    expect(entitlementsFrom(granted, undefined)).toEqual({ features: ["audit", "sso"], limits: { members: 25, teams: 5 } });
+    const granted = state([
+      { feature: "audit", limit_members: 25 },
+      { feature: "audit" },
+      { feature: "sso" },
+      { feature: 7 },
+    ]);
+    expect(entitlementsFrom(granted, undefined)).toEqual({
+      features: ["audit", "sso"],
+      limits: { members: 25, teams: 5 },
+    });
   });
 
   it("bounds members by a live per-seat subscription's seats, not by one that ended or a flat one", () => {
@@ -76,6 +93,8 @@ describe("limitReachedMessage", () => {
     expect(limitReachedMessage("members", "Free", 10)).toBe(
       "The Free plan includes 10 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.",
     );
-    expect(limitReachedMessage("teams", "Pro", 5)).toBe("The Pro plan includes 5 teams. Upgrade the plan to create more.");
+    expect(limitReachedMessage("teams", "Pro", 5)).toBe(
+      "The Pro plan includes 5 teams. Upgrade the plan to create more.",
+    );
   });
 });

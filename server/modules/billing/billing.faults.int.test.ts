@@ -20,7 +20,8 @@ const WEBHOOK_SECRET = "whsec_faultsfaultsfaultsfaultsfaults";
 /** The provider client gives up after 8 s (billing.provider.ts); an answer must come well before the test's own limit. */
 const CLIENT_TIMEOUT_MS = 8_000;
 const ANSWER_BOUND_MS = 20_000;
-const NOT_ANSWERING = (action: string) => `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`;
+const NOT_ANSWERING = (action: string) =>
+  `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`;
 const NOT_IN_TIME = (action: string) =>
   `The billing provider did not answer in time (${action}). Try again in a moment: a change that did go through is not made twice.`;
 
@@ -35,7 +36,9 @@ async function startProviderProxy() {
   let holds: ((request: IncomingMessage) => boolean) | null = null;
   const held: Held[] = [];
   const forward = async ({ request, response, body }: Held) => {
-    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)));
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name)),
+    );
     const answer = await fetch(`${target}${request.url}`, {
       method: request.method,
       headers: headers as Record<string, string>,
@@ -97,7 +100,12 @@ beforeAll(async () => {
   proxy = await startProviderProxy();
   server = await createTestApp({
     listen: true,
-    env: { POLAR_ACCESS_TOKEN: "polar_oat_faults", POLAR_SERVER_URL: proxy.url, POLAR_WEBHOOK_SECRET: WEBHOOK_SECRET, BILLING_SANDBOX: "true" },
+    env: {
+      POLAR_ACCESS_TOKEN: "polar_oat_faults",
+      POLAR_SERVER_URL: proxy.url,
+      POLAR_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      BILLING_SANDBOX: "true",
+    },
   });
   proxy.setTarget(`${server.config.baseUrl}/sandbox/polar`);
   // A real provider has the app's endpoint registered in its dashboard; here the test registers it.
@@ -151,20 +159,34 @@ async function overviewOf(organizationId: string): Promise<BillingOverview> {
 
 /** What the provider holds for an organization: its customers and their checkouts. */
 async function providerCustomers(organizationId: string): Promise<Array<{ id: string }>> {
-  const customers = (await sandboxCall(server, "GET", "/v1/customers/?limit=100")).body.items as Array<{ id: string; external_id: string | null }>;
+  const customers = (await sandboxCall(server, "GET", "/v1/customers/?limit=100")).body.items as Array<{
+    id: string;
+    external_id: string | null;
+  }>;
   return customers.filter((customer) => customer.external_id === organizationId);
 }
 
 async function providerCheckouts(organizationId: string): Promise<unknown[]> {
-  const checkouts = (await sandboxCall(server, "GET", "/v1/checkouts/?limit=100")).body.items as Array<{ external_customer_id: string | null }>;
+  const checkouts = (await sandboxCall(server, "GET", "/v1/checkouts/?limit=100")).body.items as Array<{
+    external_customer_id: string | null;
+  }>;
   return checkouts.filter((checkout) => checkout.external_customer_id === organizationId);
 }
 
 async function localRows(organizationId: string) {
   const [customers, objects, audit] = await Promise.all([
-    server.db.selectFrom("billing_customer").select(["customer_id"]).where("organization_id", "=", organizationId).execute(),
+    server.db
+      .selectFrom("billing_customer")
+      .select(["customer_id"])
+      .where("organization_id", "=", organizationId)
+      .execute(),
     server.db.selectFrom("billing_object").select(["kind"]).where("organization_id", "=", organizationId).execute(),
-    server.db.selectFrom("audit_event").select(["action"]).where("organization_id", "=", organizationId).where("action", "like", "billing.%").execute(),
+    server.db
+      .selectFrom("audit_event")
+      .select(["action"])
+      .where("organization_id", "=", organizationId)
+      .where("action", "like", "billing.%")
+      .execute(),
   ]);
   return { customers, objects: objects.map((row) => row.kind).sort(), audit: audit.map((row) => row.action).sort() };
 }
@@ -184,7 +206,9 @@ describe("checkout while the provider is down or slow", () => {
     const productId = await productIdOf(owner.client, "pro");
     await proxy.down();
     try {
-      const { answer, ms } = await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }));
+      const { answer, ms } = await timed(() =>
+        owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }),
+      );
       await expectError(answer, 503, NOT_ANSWERING("look up the billing customer"));
       expect(ms).toBeLessThan(CLIENT_TIMEOUT_MS);
     } finally {
@@ -198,7 +222,10 @@ describe("checkout while the provider is down or slow", () => {
     await settleBilling(server);
     expect(await providerCustomers(organization.id)).toHaveLength(1);
     expect(await providerCheckouts(organization.id)).toHaveLength(1);
-    expect(await localRows(organization.id)).toMatchObject({ objects: ["checkout"], audit: ["billing.checkout_started"] });
+    expect(await localRows(organization.id)).toMatchObject({
+      objects: ["checkout"],
+      audit: ["billing.checkout_started"],
+    });
   });
 
   it("the checkout call held past the timeout: 504 within the bound, no local checkout; the retry reuses the customer", async () => {
@@ -206,7 +233,9 @@ describe("checkout while the provider is down or slow", () => {
     const productId = await productIdOf(owner.client, "pro");
     proxy.hold((request) => request.method === "POST" && request.url?.startsWith("/v1/checkouts") === true);
     try {
-      const { answer, ms } = await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }));
+      const { answer, ms } = await timed(() =>
+        owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }),
+      );
       await expectError(answer, 504, NOT_IN_TIME("start the checkout"));
       expect(ms).toBeGreaterThanOrEqual(CLIENT_TIMEOUT_MS - 500);
     } finally {
@@ -214,7 +243,11 @@ describe("checkout while the provider is down or slow", () => {
     }
     // The customer the call created first is real at the provider: the local row points at it, not at nothing.
     const [customer] = await providerCustomers(organization.id);
-    expect(await localRows(organization.id)).toEqual({ customers: [{ customer_id: customer?.id }], objects: [], audit: [] });
+    expect(await localRows(organization.id)).toEqual({
+      customers: [{ customer_id: customer?.id }],
+      objects: [],
+      audit: [],
+    });
     expect(await providerCheckouts(organization.id)).toEqual([]);
 
     const retried = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId });
@@ -222,7 +255,10 @@ describe("checkout while the provider is down or slow", () => {
     await checkoutIdOf(server, (retried.data as { url: string }).url);
     expect(await providerCustomers(organization.id)).toEqual([customer]);
     expect(await providerCheckouts(organization.id)).toHaveLength(1);
-    expect(await localRows(organization.id)).toMatchObject({ objects: ["checkout"], audit: ["billing.checkout_started"] });
+    expect(await localRows(organization.id)).toMatchObject({
+      objects: ["checkout"],
+      audit: ["billing.checkout_started"],
+    });
   });
 
   it("a customer the provider created after the client gave up is found again by the retry, not created twice", async () => {
@@ -233,7 +269,8 @@ describe("checkout while the provider is down or slow", () => {
     await setWebhooks({ enabled: false });
     try {
       await expectError(
-        (await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }))).answer,
+        (await timed(() => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })))
+          .answer,
         504,
         NOT_IN_TIME("create the billing customer"),
       );
@@ -247,7 +284,9 @@ describe("checkout while the provider is down or slow", () => {
     expect(customer).toBeDefined();
     expect(await localRows(organization.id)).toEqual({ customers: [], objects: [], audit: [] });
 
-    expect((await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })).status).toBe(200);
+    expect(
+      (await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })).status,
+    ).toBe(200);
     expect(await providerCustomers(organization.id)).toEqual([customer]);
     expect(await localRows(organization.id)).toEqual({
       customers: [{ customer_id: customer?.id }],
@@ -263,8 +302,10 @@ describe("plan change while the provider is down or slow", () => {
     await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
     const monthly = await overviewOf(organization.id);
     const yearly = await productIdOf(owner.client, "pro", "year");
-    const change = () => owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { productId: yearly });
-    const atProvider = async () => (await sandboxCall(server, "GET", `/v1/subscriptions/${monthly.subscription?.id}`)).body.product_id;
+    const change = () =>
+      owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { productId: yearly });
+    const atProvider = async () =>
+      (await sandboxCall(server, "GET", `/v1/subscriptions/${monthly.subscription?.id}`)).body.product_id;
 
     await proxy.down();
     try {
@@ -287,10 +328,15 @@ describe("plan change while the provider is down or slow", () => {
 
     const changed = await change();
     expect(changed.status).toBe(200);
-    expect((changed.data as BillingOverview).subscription).toMatchObject({ productId: yearly, recurringInterval: "year" });
+    expect((changed.data as BillingOverview).subscription).toMatchObject({
+      productId: yearly,
+      recurringInterval: "year",
+    });
     await settleBilling(server);
     expect(await atProvider()).toBe(yearly);
-    expect((await localRows(organization.id)).audit.filter((action) => action === "billing.plan_changed")).toHaveLength(1);
+    expect((await localRows(organization.id)).audit.filter((action) => action === "billing.plan_changed")).toHaveLength(
+      1,
+    );
     await expectError(await change(), 400, "The organization is already on this plan.");
   });
 
@@ -299,7 +345,8 @@ describe("plan change while the provider is down or slow", () => {
     await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
     const monthly = await overviewOf(organization.id);
     const yearly = await productIdOf(owner.client, "pro", "year");
-    const change = () => owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { productId: yearly });
+    const change = () =>
+      owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { productId: yearly });
     proxy.hold((request) => request.method === "PATCH" && request.url?.startsWith("/v1/subscriptions/") === true);
     try {
       await expectError((await timed(change)).answer, 504, NOT_IN_TIME("change the plan"));
@@ -308,14 +355,21 @@ describe("plan change while the provider is down or slow", () => {
       await proxy.release({ forward: true });
     }
     await settleBilling(server);
-    expect((await overviewOf(organization.id)).subscription).toMatchObject({ id: monthly.subscription?.id, productId: yearly });
+    expect((await overviewOf(organization.id)).subscription).toMatchObject({
+      id: monthly.subscription?.id,
+      productId: yearly,
+    });
     await expectError(await change(), 400, "The organization is already on this plan.");
   });
 });
 
 describe("usage while the provider is down or slow", () => {
   async function usageRow(organizationId: string) {
-    return server.db.selectFrom("billing_usage_event").select(["status", "attempts"]).where("organization_id", "=", organizationId).executeTakeFirstOrThrow();
+    return server.db
+      .selectFrom("billing_usage_event")
+      .select(["status", "attempts"])
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirstOrThrow();
   }
   /** The backoff has elapsed: the queued record is due now. */
   async function makeDue(organizationId: string) {
@@ -325,7 +379,9 @@ describe("usage while the provider is down or slow", () => {
       .where("organization_id", "=", organizationId)
       .execute();
   }
-  async function providerEvents(organizationId: string): Promise<Array<{ name: string; metadata: Record<string, unknown> }>> {
+  async function providerEvents(
+    organizationId: string,
+  ): Promise<Array<{ name: string; metadata: Record<string, unknown> }>> {
     const page = await sandboxCall(server, "GET", `/v1/events/?external_customer_id=${organizationId}&limit=100`);
     expect(page.status).toBe(200);
     return page.body.items as Array<{ name: string; metadata: Record<string, unknown> }>;
@@ -337,7 +393,11 @@ describe("usage while the provider is down or slow", () => {
 
     await proxy.down();
     try {
-      const recorded = await owner.client.post(`/api/organizations/${organization.id}/billing/usage`, { meter: "api_request", quantity: 5, key: "batch-1" });
+      const recorded = await owner.client.post(`/api/organizations/${organization.id}/billing/usage`, {
+        meter: "api_request",
+        quantity: 5,
+        key: "batch-1",
+      });
       expect(recorded.status).toBe(202);
       await server.services.billingWorker.drain();
     } finally {
@@ -369,7 +429,14 @@ describe("usage while the provider is down or slow", () => {
     await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
     await proxy.down();
     try {
-      expect((await owner.client.post(`/api/organizations/${organization.id}/billing/usage`, { meter: "api_request", quantity: 3 })).status).toBe(202);
+      expect(
+        (
+          await owner.client.post(`/api/organizations/${organization.id}/billing/usage`, {
+            meter: "api_request",
+            quantity: 3,
+          })
+        ).status,
+      ).toBe(202);
       await server.services.billingWorker.drain();
       // Hours of failed attempts behind it: the next one is the last the limit allows.
       await server.db
@@ -400,17 +467,26 @@ describe("webhooks lost during an outage", () => {
     // The app's endpoint is unreachable from the provider: every delivery fails.
     await setWebhooks({ url: "http://127.0.0.1:9/api/billing/webhooks" });
     try {
-      const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${before.subscription?.id}`, { product_id: yearly });
+      const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${before.subscription?.id}`, {
+        product_id: yearly,
+      });
       expect(updated.status).toBe(200);
       await settleBilling(server);
-      const deliveries = (await sandboxCall(server, "GET", "/v1/webhooks/deliveries?limit=100")).body.items as Array<{ succeeded: boolean }>;
+      const deliveries = (await sandboxCall(server, "GET", "/v1/webhooks/deliveries?limit=100")).body.items as Array<{
+        succeeded: boolean;
+      }>;
       expect(deliveries.some((delivery) => !delivery.succeeded)).toBe(true);
       expect((await overviewOf(organization.id)).subscription?.productId).toBe(before.plan.productId);
 
       const result = await server.services.billing.reconcileAll();
       expect(result.failed).toBe(0);
       const after = await overviewOf(organization.id);
-      expect(after.subscription).toMatchObject({ id: before.subscription?.id, productId: yearly, recurringInterval: "year", status: "active" });
+      expect(after.subscription).toMatchObject({
+        id: before.subscription?.id,
+        productId: yearly,
+        recurringInterval: "year",
+        status: "active",
+      });
       expect(after.plan).toEqual({ ...before.plan, productId: yearly });
     } finally {
       await setWebhooks({ url: `${server.config.baseUrl}/api/billing/webhooks` });

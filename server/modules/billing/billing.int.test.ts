@@ -47,13 +47,21 @@ describe("checkout", () => {
     expect(before.entitlements.limits).toEqual(FREE_PLAN_LIMITS);
     expect(before.canManage).toBe(true);
 
-    const checkoutId = await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
+    const checkoutId = await subscribe(server, owner, organization.id, {
+      productId: await productIdOf(owner.client, "pro"),
+    });
     const overview = await overviewOf(organization.id);
     expect(overview.plan.key).toBe("pro");
-    expect(overview.subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: false, recurringInterval: "month" });
+    expect(overview.subscription).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: false,
+      recurringInterval: "month",
+    });
     expect(overview.entitlements.features).toEqual(expect.arrayContaining(["priority_support", "api_credits"]));
     expect(overview.entitlements.limits).toEqual({ members: null, teams: null });
-    expect(overview.orders).toMatchObject([{ status: "paid", billingReason: "subscription_create", totalAmount: 2000 }]);
+    expect(overview.orders).toMatchObject([
+      { status: "paid", billingReason: "subscription_create", totalAmount: 2000 },
+    ]);
     expect(overview.paymentMethod).toEqual({ brand: "visa", last4: "4242" });
     const progress = await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`);
     expect(progress.data).toMatchObject({ id: checkoutId, state: "completed" } satisfies Partial<CheckoutProgress>);
@@ -61,10 +69,15 @@ describe("checkout", () => {
 
   it("says confirming between the payment and its webhook", async () => {
     const organization = await createOrganizationWithOwner(owner, "Confirming");
-    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, {
+      productId: await productIdOf(owner.client, "pro"),
+    });
     const checkoutId = await checkoutIdOf(server, (started.data as { url: string }).url);
     const progress = async () =>
-      ((await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`)).data as CheckoutProgress).state;
+      (
+        (await owner.client.get(`/api/organizations/${organization.id}/billing/checkouts/${checkoutId}`))
+          .data as CheckoutProgress
+      ).state;
     expect(await progress()).toBe("open");
     // Paid at the provider while its webhooks do not reach the app.
     await withWebhooksOff(async () => {
@@ -81,7 +94,13 @@ describe("checkout", () => {
 
   it("a declined card changes nothing and the return page can say so", async () => {
     const organization = await createOrganizationWithOwner(owner, "Declined");
-    const checkoutId = await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") }, { pay: false });
+    const checkoutId = await subscribe(
+      server,
+      owner,
+      organization.id,
+      { productId: await productIdOf(owner.client, "pro") },
+      { pay: false },
+    );
     const overview = await overviewOf(organization.id);
     expect(overview.plan.key).toBe("free");
     expect(overview.subscription).toBeNull();
@@ -95,7 +114,10 @@ describe("checkout", () => {
     const organization = await createOrganizationWithOwner(owner, "Discounted");
     const productId = await productIdOf(owner.client, "pro");
     await expectError(
-      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId, discountCode: "NOPE" }),
+      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, {
+        productId,
+        discountCode: "NOPE",
+      }),
       400,
       "That discount code is not valid.",
     );
@@ -108,11 +130,16 @@ describe("checkout", () => {
   it("refuses products that are not on offer, and a second subscription", async () => {
     const organization = await createOrganizationWithOwner(owner, "Offer");
     await expectError(
-      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: "00000000-0000-4000-8000-000000000000" }),
+      await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, {
+        productId: "00000000-0000-4000-8000-000000000000",
+      }),
       400,
       "Choose one of the plans on offer.",
     );
-    const freeProduct = (await sandboxCall(server, "GET", "/v1/products/?limit=100")).body.items as Array<{ id: string; metadata: { plan?: string } }>;
+    const freeProduct = (await sandboxCall(server, "GET", "/v1/products/?limit=100")).body.items as Array<{
+      id: string;
+      metadata: { plan?: string };
+    }>;
     const free = freeProduct.find((product) => product.metadata.plan === "free");
     await expectError(
       await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: free?.id }),
@@ -121,7 +148,9 @@ describe("checkout", () => {
     );
     const { id } = await subscribedOrganization("Twice");
     await expectError(
-      await owner.client.post(`/api/organizations/${id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro", "year") }),
+      await owner.client.post(`/api/organizations/${id}/billing/checkout`, {
+        productId: await productIdOf(owner.client, "pro", "year"),
+      }),
       409,
       "This organization already has a subscription: change its plan instead.",
     );
@@ -135,7 +164,9 @@ describe("subscription lifecycle", () => {
     const renewed = await overviewOf(id);
     expect(renewed.meters.map((meter) => meter.name)).toEqual(["API requests"]);
     expect(renewed.subscription?.status).toBe("active");
-    expect(new Date(renewed.subscription?.currentPeriodEnd ?? 0).getTime()).toBeGreaterThan(new Date(overview.subscription?.currentPeriodEnd ?? 0).getTime());
+    expect(new Date(renewed.subscription?.currentPeriodEnd ?? 0).getTime()).toBeGreaterThan(
+      new Date(overview.subscription?.currentPeriodEnd ?? 0).getTime(),
+    );
     expect(renewed.orders.map((order) => order.billingReason)).toEqual(["subscription_cycle", "subscription_create"]);
   });
 
@@ -144,11 +175,22 @@ describe("subscription lifecycle", () => {
     const path = `/api/organizations/${id}/billing/subscription`;
     const canceled = await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "too_expensive" });
     expect(canceled.status).toBe(200);
-    expect((canceled.data as BillingOverview).subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: true, cancellationReason: "too_expensive" });
+    expect((canceled.data as BillingOverview).subscription).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: true,
+      cancellationReason: "too_expensive",
+    });
     expect((canceled.data as BillingOverview).subscription?.endsAt).toEqual(expect.any(String));
     const resumed = await owner.client.post(path, { cancelAtPeriodEnd: false });
-    expect((resumed.data as BillingOverview).subscription).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
-    await expectError(await owner.client.post(path, { cancelAtPeriodEnd: false }), 400, "The subscription is not set to cancel.");
+    expect((resumed.data as BillingOverview).subscription).toMatchObject({
+      status: "active",
+      cancelAtPeriodEnd: false,
+    });
+    await expectError(
+      await owner.client.post(path, { cancelAtPeriodEnd: false }),
+      400,
+      "The subscription is not set to cancel.",
+    );
     await owner.client.post(path, { cancelAtPeriodEnd: true, cancellationReason: "unused" });
     await settleBilling(server);
     await advanceDays(32);
@@ -162,7 +204,9 @@ describe("subscription lifecycle", () => {
   it("refuses an unknown cancellation reason, a body with two changes, and a plan change to per-seat pricing", async () => {
     const { id } = await subscribedOrganization("Reasons");
     await expectError(
-      await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: await productIdOf(owner.client, "team") }),
+      await owner.client.post(`/api/organizations/${id}/billing/subscription`, {
+        productId: await productIdOf(owner.client, "team"),
+      }),
       400,
       "Team is priced differently (per seat or per organization): cancel the current subscription, then subscribe to Team when it ends.",
     );
@@ -179,11 +223,20 @@ describe("subscription lifecycle", () => {
       const preview = await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`);
       expect(preview.status).toBe(200);
       const expected = preview.data as ChangePreview;
-      expect(expected).toMatchObject({ productId: yearly, newAmount: 20_000, currency: "usd", prorationBehavior: "invoice" });
+      expect(expected).toMatchObject({
+        productId: yearly,
+        newAmount: 20_000,
+        currency: "usd",
+        prorationBehavior: "invoice",
+      });
       expect(expected.prorationAmount).toBeGreaterThan(17_000);
       const changed = await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly });
       expect(changed.status).toBe(200);
-      expect((changed.data as BillingOverview).subscription).toMatchObject({ productId: yearly, recurringInterval: "year", amount: 20_000 });
+      expect((changed.data as BillingOverview).subscription).toMatchObject({
+        productId: yearly,
+        recurringInterval: "year",
+        amount: 20_000,
+      });
       await settleBilling(server);
       const update = (await overviewOf(id)).orders.find((order) => order.billingReason === "subscription_update");
       // The preview and the provider's order agree to the cent or two (a few seconds pass between them).
@@ -196,16 +249,21 @@ describe("subscription lifecycle", () => {
   it("with the provider's setting prorate, the plan change adds the proration to the next invoice instead", async () => {
     const { id } = await subscribedOrganization("Upgrading later");
     const yearly = await productIdOf(owner.client, "pro", "year");
-    const preview = (await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`)).data as ChangePreview;
+    const preview = (await owner.client.get(`/api/organizations/${id}/billing/change-preview?productId=${yearly}`))
+      .data as ChangePreview;
     expect(preview.prorationBehavior).toBe("prorate");
-    expect((await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly })).status).toBe(200);
+    expect(
+      (await owner.client.post(`/api/organizations/${id}/billing/subscription`, { productId: yearly })).status,
+    ).toBe(200);
     await settleBilling(server);
     expect((await overviewOf(id)).orders.map((order) => order.billingReason)).toEqual(["subscription_create"]);
   });
 
   it("a first payment that needs the customer's action is incomplete and grants nothing until it is completed", async () => {
     const organization = await createOrganizationWithOwner(owner, "Needs action");
-    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, {
+      productId: await productIdOf(owner.client, "pro"),
+    });
     const secret = new URL((started.data as { url: string }).url).pathname.split("/").at(-1);
     const confirmed = await sandboxCall(server, "POST", `/v1/checkouts/client/${secret}/confirm`, {
       customer_email: "action@example.com",
@@ -217,7 +275,10 @@ describe("subscription lifecycle", () => {
     const incomplete = await overviewOf(organization.id);
     expect(incomplete.subscription?.status).toBe("incomplete");
     expect(incomplete.entitlements).toEqual({ features: [], limits: FREE_PLAN_LIMITS });
-    expect((await sandboxCall(server, "POST", `/sandbox/subscriptions/${incomplete.subscription?.id}/complete-payment`)).status).toBe(200);
+    expect(
+      (await sandboxCall(server, "POST", `/sandbox/subscriptions/${incomplete.subscription?.id}/complete-payment`))
+        .status,
+    ).toBe(200);
     await settleBilling(server);
     const active = await overviewOf(organization.id);
     expect(active.subscription?.status).toBe("active");
@@ -226,7 +287,9 @@ describe("subscription lifecycle", () => {
 
   it("an incomplete first payment left for a day expires and the organization stays on the free plan", async () => {
     const organization = await createOrganizationWithOwner(owner, "Never confirmed");
-    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId: await productIdOf(owner.client, "pro") });
+    const started = await owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, {
+      productId: await productIdOf(owner.client, "pro"),
+    });
     const secret = new URL((started.data as { url: string }).url).pathname.split("/").at(-1);
     await sandboxCall(server, "POST", `/v1/checkouts/client/${secret}/confirm`, {
       customer_email: "late@example.com",
@@ -242,7 +305,13 @@ describe("subscription lifecycle", () => {
   it("goes past_due when a renewal is declined, then unpaid once dunning gives up", async () => {
     const { id } = await subscribedOrganization("Dunning");
     const subscriptionId = (await overviewOf(id)).subscription?.id;
-    expect((await sandboxCall(server, "POST", `/sandbox/subscriptions/${subscriptionId}/card`, { token: "tok_chargeDeclined" })).status).toBe(200);
+    expect(
+      (
+        await sandboxCall(server, "POST", `/sandbox/subscriptions/${subscriptionId}/card`, {
+          token: "tok_chargeDeclined",
+        })
+      ).status,
+    ).toBe(200);
     await advanceDays(31);
     expect((await overviewOf(id)).subscription?.status).toBe("past_due");
     await advanceDays(8);
@@ -279,7 +348,11 @@ describe("who may do what", () => {
     const base = `/api/organizations/${theirs.id}/billing`;
     const refused = "user is not a member of the organization";
     await expectError(await stranger.client.get(base), 403, refused);
-    await expectError(await stranger.client.post(`${base}/checkout`, { productId: await productIdOf(owner.client, "pro") }), 403, refused);
+    await expectError(
+      await stranger.client.post(`${base}/checkout`, { productId: await productIdOf(owner.client, "pro") }),
+      403,
+      refused,
+    );
     await expectError(await stranger.client.post(`${base}/portal`), 403, refused);
   });
 
@@ -295,10 +368,24 @@ describe("plan limits and seats", () => {
   it("the free plan refuses more teams and more members than it includes, with the reason", async () => {
     const organization = await createOrganizationWithOwner(owner, "Limited");
     for (let index = 1; index < (FREE_PLAN_LIMITS.teams ?? 0); index += 1) {
-      expect((await owner.client.post("/api/auth/organization/create-team", { name: `Team ${index}`, organizationId: organization.id })).status).toBe(200);
+      expect(
+        (
+          await owner.client.post("/api/auth/organization/create-team", {
+            name: `Team ${index}`,
+            organizationId: organization.id,
+          })
+        ).status,
+      ).toBe(200);
     }
-    const team = await owner.client.post("/api/auth/organization/create-team", { name: "One too many", organizationId: organization.id });
-    await expectError(team, 403, `The Free plan includes ${FREE_PLAN_LIMITS.teams} teams. Upgrade the plan to create more.`);
+    const team = await owner.client.post("/api/auth/organization/create-team", {
+      name: "One too many",
+      organizationId: organization.id,
+    });
+    await expectError(
+      team,
+      403,
+      `The Free plan includes ${FREE_PLAN_LIMITS.teams} teams. Upgrade the plan to create more.`,
+    );
     for (let index = 1; index < (FREE_PLAN_LIMITS.members ?? 0); index += 1) {
       const invited = await owner.client.post("/api/auth/organization/invite-member", {
         email: `seat${index}-${organization.id}@example.com`,
@@ -336,9 +423,14 @@ describe("plan limits and seats", () => {
     expect(overview.subscription?.seats).toBe(2);
     expect(overview.seats).toEqual({ used: 1, limit: 2 });
     const invitee = await createVerifiedUser(server);
-    const invited = await owner.client.post("/api/auth/organization/invite-member", { email: invitee.email, role: "member", organizationId: organization.id });
+    const invited = await owner.client.post("/api/auth/organization/invite-member", {
+      email: invitee.email,
+      role: "member",
+      organizationId: organization.id,
+    });
     expect(invited.status).toBe(200);
-    const message = "The Team plan includes 2 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.";
+    const message =
+      "The Team plan includes 2 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.";
     await expectError(
       await owner.client.post("/api/auth/organization/invite-member", {
         email: `third-${organization.id}@example.com`,
@@ -354,8 +446,14 @@ describe("plan limits and seats", () => {
       "Choose at least 2 seats: members and pending invitations use 2. Remove members or cancel invitations first.",
     );
     expect(
-      (await owner.client.post("/api/auth/organization/invite-member", { email: invitee.email, role: "member", organizationId: organization.id, resend: true }))
-        .status,
+      (
+        await owner.client.post("/api/auth/organization/invite-member", {
+          email: invitee.email,
+          role: "member",
+          organizationId: organization.id,
+          resend: true,
+        })
+      ).status,
     ).toBe(200);
     // More members than seats (the seats were lowered at the provider): accepting is refused.
     const subscriptionId = overview.subscription?.id;
@@ -363,7 +461,9 @@ describe("plan limits and seats", () => {
     expect(lowered.status).toBe(200);
     await settleBilling(server);
     await expectError(
-      await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: (invited.data as { id: string }).id }),
+      await invitee.client.post("/api/auth/organization/accept-invitation", {
+        invitationId: (invited.data as { id: string }).id,
+      }),
       403,
       message.replace("2 seats", "1 seats"),
     );
@@ -371,7 +471,13 @@ describe("plan limits and seats", () => {
     const added = await owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, { seats: 3 });
     expect(added.status).toBe(200);
     expect((added.data as BillingOverview).seats).toEqual({ used: 2, limit: 3 });
-    expect((await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: (invited.data as { id: string }).id })).status).toBe(200);
+    expect(
+      (
+        await invitee.client.post("/api/auth/organization/accept-invitation", {
+          invitationId: (invited.data as { id: string }).id,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -395,7 +501,9 @@ describe("usage, reconciliation, refunds, deletion", () => {
   it("reconciliation heals a webhook that never arrived", async () => {
     const { id, overview } = await subscribedOrganization("Healing");
     await withWebhooksOff(async () => {
-      const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, { cancel_at_period_end: true });
+      const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, {
+        cancel_at_period_end: true,
+      });
       expect(updated.status).toBe(200);
       await settleBilling(server);
       expect((await overviewOf(id)).subscription?.cancelAtPeriodEnd).toBe(false);
@@ -407,7 +515,13 @@ describe("usage, reconciliation, refunds, deletion", () => {
   it("the scheduled run heals every billed organization and purges handled deliveries older than a month", async () => {
     const { id, overview } = await subscribedOrganization("Scheduled");
     await withWebhooksOff(async () => {
-      expect((await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, { cancel_at_period_end: true })).status).toBe(200);
+      expect(
+        (
+          await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, {
+            cancel_at_period_end: true,
+          })
+        ).status,
+      ).toBe(200);
       await settleBilling(server);
     });
     const old = new Date(Date.now() - BILLING_RETENTION_MS - 60_000).toISOString();
@@ -420,41 +534,72 @@ describe("usage, reconciliation, refunds, deletion", () => {
       next_attempt_at: old,
       received_at: old,
     });
-    const [handled, waiting] = [row("applied"), { ...row("pending"), next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() }];
+    const [handled, waiting] = [
+      row("applied"),
+      { ...row("pending"), next_attempt_at: new Date(Date.now() + 3_600_000).toISOString() },
+    ];
     await server.db.insertInto("billing_webhook_event").values([handled, waiting]).execute();
 
     // The app's own worker ran the job when it first polled: the next run is due six hours later. Six hours pass.
-    await server.db.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "billing reconciliation").execute();
-    const worker = startBillingWorker({ db: server.db, billing: server.services.billing, logger: createLogger("silent"), pollMs: 60_000 });
+    await server.db
+      .updateTable("job_schedule")
+      .set({ next_run_at: new Date().toISOString() })
+      .where("name", "=", "billing reconciliation")
+      .execute();
+    const worker = startBillingWorker({
+      db: server.db,
+      billing: server.services.billing,
+      logger: createLogger("silent"),
+      pollMs: 60_000,
+    });
     try {
       await worker.drain();
     } finally {
       await worker.stop();
     }
     expect((await overviewOf(id)).subscription?.cancelAtPeriodEnd).toBe(true);
-    const left = await server.db.selectFrom("billing_webhook_event").select("id").where("id", "in", [handled.id, waiting.id]).execute();
+    const left = await server.db
+      .selectFrom("billing_webhook_event")
+      .select("id")
+      .where("id", "in", [handled.id, waiting.id])
+      .execute();
     expect(left).toEqual([{ id: waiting.id }]);
   });
 
   it("a platform admin refunds part of an order, then the rest", async () => {
     const { id, overview } = await subscribedOrganization("Refunded");
     const orderId = overview.orders[0]?.id;
-    const partial = await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, amount: 500, reason: "customer_request" });
+    const partial = await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, {
+      orderId,
+      amount: 500,
+      reason: "customer_request",
+    });
     expect(partial.status).toBe(200);
     expect(partial.data).toMatchObject({ orderId, amount: 500, reason: "customer_request" });
     await settleBilling(server);
     expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "partially_refunded", refundedAmount: 500 });
     await expectError(
-      await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, amount: 5000, reason: "other" }),
+      await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, {
+        orderId,
+        amount: 5000,
+        reason: "other",
+      }),
       400,
       "Refund at most 1500 (the amount not refunded yet).",
     );
-    expect((await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, reason: "duplicate" })).status).toBe(200);
+    expect(
+      (await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, reason: "duplicate" }))
+        .status,
+    ).toBe(200);
     await settleBilling(server);
     expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "refunded", refundedAmount: 2000 });
     const view = await adminCall("GET", `/api/admin/billing/organizations/${id}`);
     expect((view.data as { refunds: unknown[] }).refunds).toHaveLength(2);
-    await expectError(await owner.client.get(`/api/admin/billing/organizations/${id}`), 403, "You are not allowed to access resource: billing");
+    await expectError(
+      await owner.client.get(`/api/admin/billing/organizations/${id}`),
+      403,
+      "You are not allowed to access resource: billing",
+    );
   });
 
   it("deleting an organization with a paid subscription ends the subscription at the provider first", async () => {
@@ -484,7 +629,9 @@ async function setProrationBehavior(behavior: "invoice" | "prorate"): Promise<vo
 async function withWebhooksOff(run: () => Promise<void>): Promise<void> {
   const endpoints = (await sandboxCall(server, "GET", "/v1/webhooks/endpoints")).body.items as Array<{ id: string }>;
   const endpoint = endpoints[0]?.id;
-  expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: false })).status).toBe(200);
+  expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: false })).status).toBe(
+    200,
+  );
   try {
     await run();
   } finally {
@@ -505,11 +652,17 @@ async function adminCall(method: "GET" | "POST", path: string, body?: unknown) {
 describe("the provider failing", () => {
   it("a customer created by a request whose answer was lost is found again, not created twice", async () => {
     const organization = await createOrganizationWithOwner(owner, "Lost answer");
-    const earlier = await sandboxCall(server, "POST", "/v1/customers/", { type: "team", external_id: organization.id, name: "Lost answer" });
+    const earlier = await sandboxCall(server, "POST", "/v1/customers/", {
+      type: "team",
+      external_id: organization.id,
+      name: "Lost answer",
+    });
     expect(earlier.status).toBe(201);
     await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
     const customers = await sandboxCall(server, "GET", `/v1/customers/?limit=100`);
-    const matching = (customers.body.items as Array<{ external_id?: string | null }>).filter((customer) => customer.external_id === organization.id);
+    const matching = (customers.body.items as Array<{ external_id?: string | null }>).filter(
+      (customer) => customer.external_id === organization.id,
+    );
     expect(matching).toHaveLength(1);
     expect((await overviewOf(organization.id)).plan.key).toBe("pro");
   });
@@ -518,28 +671,42 @@ describe("the provider failing", () => {
     const organization = await createOrganizationWithOwner(owner, "Concurrent");
     const productId = await productIdOf(owner.client, "pro");
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId })),
+      Array.from({ length: 6 }, () =>
+        owner.client.post(`/api/organizations/${organization.id}/billing/checkout`, { productId }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 6 }, () => 200));
-    const customers = (await sandboxCall(server, "GET", "/v1/customers/?limit=100")).body.items as Array<{ external_id?: string | null }>;
+    const customers = (await sandboxCall(server, "GET", "/v1/customers/?limit=100")).body.items as Array<{
+      external_id?: string | null;
+    }>;
     expect(customers.filter((customer) => customer.external_id === organization.id)).toHaveLength(1);
   });
 
   it("concurrent usage records with one idempotency key are stored once", async () => {
     const { id } = await subscribedOrganization("Concurrent usage");
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => owner.client.post(`/api/organizations/${id}/billing/usage`, { meter: "api_request", quantity: 2, key: "same" })),
+      Array.from({ length: 10 }, () =>
+        owner.client.post(`/api/organizations/${id}/billing/usage`, { meter: "api_request", quantity: 2, key: "same" }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 10 }, () => 202));
     expect(new Set(answers.map((answer) => (answer.data as { id: string }).id)).size).toBe(1);
     expect(answers.filter((answer) => !(answer.data as { duplicate: boolean }).duplicate)).toHaveLength(1);
-    const rows = await server.db.selectFrom("billing_usage_event").select("id").where("organization_id", "=", id).execute();
+    const rows = await server.db
+      .selectFrom("billing_usage_event")
+      .select("id")
+      .where("organization_id", "=", id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it("answers 503 with nothing changed when the provider cannot be reached, while reads keep working", async () => {
     const unreachable = await createTestApp({
-      env: { POLAR_ACCESS_TOKEN: "polar_oat_test", POLAR_SERVER_URL: "http://127.0.0.1:9", POLAR_WEBHOOK_SECRET: "whsec_unreachable" },
+      env: {
+        POLAR_ACCESS_TOKEN: "polar_oat_test",
+        POLAR_SERVER_URL: "http://127.0.0.1:9",
+        POLAR_WEBHOOK_SECRET: "whsec_unreachable",
+      },
     });
     try {
       const user = await createVerifiedUser(unreachable);
@@ -559,7 +726,14 @@ describe("the provider failing", () => {
       expect(overview.status).toBe(200);
       expect((overview.data as BillingOverview).plan.key).toBe("free");
       // Usage is accepted and kept for later delivery.
-      expect((await user.client.post(`/api/organizations/${organization.id}/billing/usage`, { meter: "api_request", quantity: 1 })).status).toBe(202);
+      expect(
+        (
+          await user.client.post(`/api/organizations/${organization.id}/billing/usage`, {
+            meter: "api_request",
+            quantity: 1,
+          })
+        ).status,
+      ).toBe(202);
       await unreachable.services.billingWorker.drain();
       const queued = await unreachable.db.selectFrom("billing_usage_event").select(["status", "attempts"]).execute();
       expect(queued).toEqual([{ status: "pending", attempts: 1 }]);

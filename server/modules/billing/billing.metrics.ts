@@ -13,7 +13,11 @@ export function billingBacklogMetrics(db: Kysely<Database>): BacklogMetrics {
     const [webhooks, usage] = await Promise.all([
       db
         .selectFrom("billing_webhook_event")
-        .select((eb) => ["status", eb.fn.countAll<number | string>().as("count"), eb.fn.min("received_at").as("oldest")])
+        .select((eb) => [
+          "status",
+          eb.fn.countAll<number | string>().as("count"),
+          eb.fn.min("received_at").as("oldest"),
+        ])
         .where("status", "in", ["pending", "failed"])
         .groupBy("status")
         .execute(),
@@ -27,20 +31,32 @@ export function billingBacklogMetrics(db: Kysely<Database>): BacklogMetrics {
     const byStatus = (rows: StatusRow[], status: string) => rows.find((row) => row.status === status);
     const countOf = (rows: StatusRow[], status: string) => Number(byStatus(rows, status)?.count ?? 0);
     return [
-      gauge("atrium_billing_webhook_events", "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(webhooks, "pending") },
-        { labels: { status: "failed" }, value: countOf(webhooks, "failed") },
-      ]),
-      gauge("atrium_billing_webhook_oldest_pending_age_seconds", "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.", [
-        { value: ageSeconds(byStatus(webhooks, "pending")?.oldest, now) },
-      ]),
-      gauge("atrium_billing_usage_events", "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).", [
-        { labels: { status: "pending" }, value: countOf(usage, "pending") },
-        { labels: { status: "failed" }, value: countOf(usage, "failed") },
-      ]),
-      gauge("atrium_billing_usage_oldest_pending_age_seconds", "Age of the oldest usage event waiting to be reported; 0 when none waits.", [
-        { value: ageSeconds(byStatus(usage, "pending")?.oldest, now) },
-      ]),
+      gauge(
+        "atrium_billing_webhook_events",
+        "Billing webhook events received and not applied, by status: pending (to apply), failed (given up).",
+        [
+          { labels: { status: "pending" }, value: countOf(webhooks, "pending") },
+          { labels: { status: "failed" }, value: countOf(webhooks, "failed") },
+        ],
+      ),
+      gauge(
+        "atrium_billing_webhook_oldest_pending_age_seconds",
+        "Age of the oldest billing webhook event waiting to be applied; 0 when none waits.",
+        [{ value: ageSeconds(byStatus(webhooks, "pending")?.oldest, now) }],
+      ),
+      gauge(
+        "atrium_billing_usage_events",
+        "Usage events not yet reported to the billing provider, by status: pending (to send), failed (given up).",
+        [
+          { labels: { status: "pending" }, value: countOf(usage, "pending") },
+          { labels: { status: "failed" }, value: countOf(usage, "failed") },
+        ],
+      ),
+      gauge(
+        "atrium_billing_usage_oldest_pending_age_seconds",
+        "Age of the oldest usage event waiting to be reported; 0 when none waits.",
+        [{ value: ageSeconds(byStatus(usage, "pending")?.oldest, now) }],
+      ),
     ];
   };
 }

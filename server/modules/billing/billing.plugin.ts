@@ -9,7 +9,8 @@ import type { Billing } from "./billing.service";
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
-const bodyOf = (ctx: HookContext) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : {});
+const bodyOf = (ctx: HookContext) =>
+  ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : {};
 const stringOf = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
 /**
@@ -41,7 +42,9 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
           matcher: (context) => context.path === "/organization/invite-member",
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
-            const organizationId = await permittedOrganization(ctx, stringOf(body.organizationId), { invitation: ["create"] });
+            const organizationId = await permittedOrganization(ctx, stringOf(body.organizationId), {
+              invitation: ["create"],
+            });
             const email = stringOf(body.email);
             if (!organizationId || !email) return;
             // An address already invited holds its seat: resending renews it, inviting again is refused by
@@ -58,7 +61,9 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
           matcher: (context) => context.path === "/organization/accept-invitation",
           handler: createAuthMiddleware(async (ctx) => {
             const invitationId = stringOf(bodyOf(ctx).invitationId);
-            const organizationId = invitationId ? await findInvitationOrganizationId(await currentDatabase(db), invitationId) : undefined;
+            const organizationId = invitationId
+              ? await findInvitationOrganizationId(await currentDatabase(db), invitationId)
+              : undefined;
             if (organizationId) await billing.assertWithinLimit(organizationId, "members", 0);
           }),
         },
@@ -73,14 +78,18 @@ export function billingRules(options: { db: Kysely<Database>; billing: Billing }
         {
           matcher: (context) => context.path === "/organization/create-team",
           handler: createAuthMiddleware(async (ctx) => {
-            const organizationId = await permittedOrganization(ctx, stringOf(bodyOf(ctx).organizationId), { team: ["create"] });
+            const organizationId = await permittedOrganization(ctx, stringOf(bodyOf(ctx).organizationId), {
+              team: ["create"],
+            });
             if (organizationId) await billing.assertWithinLimit(organizationId, "teams", 1);
           }),
         },
         {
           matcher: (context) => context.path === "/organization/delete",
           handler: createAuthMiddleware(async (ctx) => {
-            const organizationId = await permittedOrganization(ctx, stringOf(bodyOf(ctx).organizationId), { organization: ["delete"] });
+            const organizationId = await permittedOrganization(ctx, stringOf(bodyOf(ctx).organizationId), {
+              organization: ["delete"],
+            });
             if (organizationId) await billing.releaseOrganization(organizationId);
           }),
         },

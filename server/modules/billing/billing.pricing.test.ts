@@ -38,7 +38,12 @@ function product(input: ProductInput): models.Product {
   } as unknown as models.Product;
 }
 
-const fixed = (amount: number) => ({ amount_type: "fixed", price_amount: amount, price_currency: "usd", is_archived: false });
+const fixed = (amount: number) => ({
+  amount_type: "fixed",
+  price_amount: amount,
+  price_currency: "usd",
+  is_archived: false,
+});
 const seatBased = (perSeat: number, minimum?: number | null, maximum?: number | null) => ({
   amount_type: "seat_based",
   price_currency: "eur",
@@ -80,7 +85,15 @@ describe("priceOf", () => {
 
   it("reads a per-seat price with its bounds, the minimum defaulting to 1", () => {
     expect(priceOf(product({ id: "team", interval: "year", prices: [seatBased(800, 3, 50)] }))).toEqual(
-      price({ productId: "team", interval: "year", amount: 800, currency: "eur", perSeat: true, minSeats: 3, maxSeats: 50 }),
+      price({
+        productId: "team",
+        interval: "year",
+        amount: 800,
+        currency: "eur",
+        perSeat: true,
+        minSeats: 3,
+        maxSeats: 50,
+      }),
     );
     expect(priceOf(product({ id: "team", prices: [seatBased(800)] }))).toMatchObject({ minSeats: 1, maxSeats: null });
   });
@@ -104,8 +117,21 @@ describe("isOffered", () => {
 describe("planCatalogue", () => {
   it("puts the free plan first, then families by age with monthly before yearly", () => {
     const catalogue = planCatalogue([
-      product({ id: "biz-m", name: "Business monthly", plan: "business", prices: [fixed(9900)], createdAt: "2026-03-01T00:00:00Z" }),
-      product({ id: "pro-y", name: "Pro yearly", plan: "pro", interval: "year", prices: [fixed(29000)], createdAt: "2026-02-02T00:00:00Z" }),
+      product({
+        id: "biz-m",
+        name: "Business monthly",
+        plan: "business",
+        prices: [fixed(9900)],
+        createdAt: "2026-03-01T00:00:00Z",
+      }),
+      product({
+        id: "pro-y",
+        name: "Pro yearly",
+        plan: "pro",
+        interval: "year",
+        prices: [fixed(29000)],
+        createdAt: "2026-02-02T00:00:00Z",
+      }),
       product({
         id: "pro-m",
         name: "Pro monthly",
@@ -124,7 +150,10 @@ describe("planCatalogue", () => {
       ["pro", "Pro", ["pro-m", "pro-y"]],
       ["business", "Business", ["biz-m"]],
     ]);
-    expect(catalogue.plans[1]).toMatchObject({ includes: ["Up to 50 members", "Audit log"], limits: { members: 50, teams: 5 } });
+    expect(catalogue.plans[1]).toMatchObject({
+      includes: ["Up to 50 members", "Audit log"],
+      limits: { members: 50, teams: 5 },
+    });
   });
 
   it("offers a default free plan when the merchant has no free product, and keys a plan without metadata by its id", () => {
@@ -178,16 +207,26 @@ describe("proration", () => {
   });
 
   it("prorates the whole period before it starts and nothing once it ended or when it is empty", () => {
-    expect(prorationAmount({ ...period, currentAmount: 1000, newAmount: 3000, now: at("2025-12-01T00:00:00Z") })).toBe(2000);
-    expect(prorationAmount({ ...period, currentAmount: 1000, newAmount: 3000, now: at("2026-02-15T00:00:00Z") })).toBe(0);
+    expect(prorationAmount({ ...period, currentAmount: 1000, newAmount: 3000, now: at("2025-12-01T00:00:00Z") })).toBe(
+      2000,
+    );
+    expect(prorationAmount({ ...period, currentAmount: 1000, newAmount: 3000, now: at("2026-02-15T00:00:00Z") })).toBe(
+      0,
+    );
     const empty = { periodStart: period.periodStart, periodEnd: null };
-    expect(prorationAmount({ ...empty, currentAmount: 1000, newAmount: 3000, now: at("2025-12-01T00:00:00Z") })).toBe(0);
+    expect(prorationAmount({ ...empty, currentAmount: 1000, newAmount: 3000, now: at("2025-12-01T00:00:00Z") })).toBe(
+      0,
+    );
   });
 
   it("reads the provider's clock from the subscription when it runs ahead of ours", () => {
     const now = at("2026-01-10T00:00:00Z");
-    expect(providerNow({ modified_at: "2026-01-20T00:00:00Z", created_at: "2026-01-01T00:00:00Z" }, now)).toBe(at("2026-01-20T00:00:00Z"));
-    expect(providerNow({ modified_at: null, created_at: "2026-01-15T00:00:00Z" }, now)).toBe(at("2026-01-15T00:00:00Z"));
+    expect(providerNow({ modified_at: "2026-01-20T00:00:00Z", created_at: "2026-01-01T00:00:00Z" }, now)).toBe(
+      at("2026-01-20T00:00:00Z"),
+    );
+    expect(providerNow({ modified_at: null, created_at: "2026-01-15T00:00:00Z" }, now)).toBe(
+      at("2026-01-15T00:00:00Z"),
+    );
     expect(providerNow({ modified_at: "2026-01-02T00:00:00Z", created_at: "2026-01-01T00:00:00Z" }, now)).toBe(now);
   });
 });

@@ -45,9 +45,16 @@ describe("contract shapes", () => {
       billing_reason: "subscription_create",
       product: null,
     } as unknown as models.Order;
-    expect(toOrder(order)).toMatchObject({ id: "ord_1", createdAt: "2026-01-01T00:00:00.000Z", productName: null, invoiceNumber: null });
+    expect(toOrder(order)).toMatchObject({
+      id: "ord_1",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      productName: null,
+      invoiceNumber: null,
+    });
     const refund = { id: "ref_1", order_id: "ord_1", created_at: "2026-01-02T00:00:00Z", amount: 100, currency: "usd" };
-    expect(toRefund({ ...refund, status: "succeeded", reason: "customer_request" } as unknown as models.Refund)).toEqual({
+    expect(
+      toRefund({ ...refund, status: "succeeded", reason: "customer_request" } as unknown as models.Refund),
+    ).toEqual({
       id: "ref_1",
       orderId: "ord_1",
       createdAt: "2026-01-02T00:00:00.000Z",

@@ -10,7 +10,11 @@ const PROVIDER_TIMEOUT_SECONDS = 8;
 
 /** The provider's SDK client (the real provider or the sandbox: they speak the same API). */
 export function createProviderClient(options: { serverUrl: string; accessToken: string }): ProviderClient {
-  return createPolar({ accessToken: options.accessToken, baseUrl: options.serverUrl, timeout: PROVIDER_TIMEOUT_SECONDS });
+  return createPolar({
+    accessToken: options.accessToken,
+    baseUrl: options.serverUrl,
+    timeout: PROVIDER_TIMEOUT_SECONDS,
+  });
 }
 
 type ProviderFailure = { statusCode?: number; error?: unknown; name?: string; message?: string };
@@ -28,7 +32,9 @@ export function providerDetail(error: unknown): string | undefined {
   const detail = (parsed as { detail?: unknown } | null)?.detail;
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
-    const messages = detail.map((issue) => (issue as { msg?: unknown }).msg).filter((msg): msg is string => typeof msg === "string");
+    const messages = detail
+      .map((issue) => (issue as { msg?: unknown }).msg)
+      .filter((msg): msg is string => typeof msg === "string");
     return messages.length ? messages.join(" ") : undefined;
   }
   return undefined;
@@ -67,10 +73,16 @@ export function toProviderError(action: string, error: unknown): DomainError {
     );
   }
   if (isProviderUnavailable(error)) {
-    return new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`);
+    return new DomainError(
+      ERROR_CODES.SERVICE_UNAVAILABLE,
+      `The billing provider is not answering (${action}); nothing was changed. Try again in a moment.`,
+    );
   }
   const detail = providerDetail(error);
-  return new DomainError(ERROR_CODES.BAD_GATEWAY, `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`);
+  return new DomainError(
+    ERROR_CODES.BAD_GATEWAY,
+    `The billing provider refused to ${action}${detail ? `: ${detail}` : "."}`,
+  );
 }
 
 /** Whether a call failed because the provider could not act now (unreachable, overloaded, failing), not because it refused. */

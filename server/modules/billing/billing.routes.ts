@@ -22,7 +22,13 @@ import * as repository from "./billing.repository";
 import type { Billing } from "./billing.service";
 import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
 
-type RouteDeps = { getSession: GetSession; db: Kysely<Database>; billing: Billing; nudge: () => void; webhookSecret: string | null };
+type RouteDeps = {
+  getSession: GetSession;
+  db: Kysely<Database>;
+  billing: Billing;
+  nudge: () => void;
+  webhookSecret: string | null;
+};
 
 const BILLING = { billing: ["manage" as const] };
 
@@ -41,7 +47,8 @@ export function billingRoutes(deps: RouteDeps) {
   const organization = "/organizations/:organizationId/billing";
   return new Hono<ScopedEnv>()
     .post("/billing/webhooks", async (c) => {
-      if (!verify) throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+      if (!verify)
+        throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
       const body = await c.req.text();
       const delivery = verify(body, c.req.raw.headers);
       const { duplicate } = await receiveWebhook(deps, { ...delivery, body });
@@ -68,7 +75,9 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .post(`${organization}/subscription`, validate("json", subscriptionChangeBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      return c.json(await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json"), requestAudit(c)));
+      return c.json(
+        await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json"), requestAudit(c)),
+      );
     })
     .post(`${organization}/portal`, async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
@@ -82,22 +91,37 @@ export function billingRoutes(deps: RouteDeps) {
 }
 
 /** The platform admin's view of one organization's billing, mounted at /api/admin/billing: payments, refunds, reconciliation. */
-export function adminBillingRoutes(deps: { getSession: GetSession; adminUserIds: readonly string[]; db: Kysely<Database>; billing: Billing }) {
+export function adminBillingRoutes(deps: {
+  getSession: GetSession;
+  adminUserIds: readonly string[];
+  db: Kysely<Database>;
+  billing: Billing;
+}) {
   const organization = "/organizations/:organizationId";
   const organizationView = async (organizationId: string): Promise<AdminOrganizationBilling> => {
     const found = await repository.findOrganization(deps.db, organizationId);
     if (!found) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const [overview, refunds] = await Promise.all([deps.billing.overview(organizationId, []), deps.billing.refunds(organizationId)]);
+    const [overview, refunds] = await Promise.all([
+      deps.billing.overview(organizationId, []),
+      deps.billing.refunds(organizationId),
+    ]);
     return { organization: found, overview, refunds };
   };
   return new Hono<SessionEnv>()
     .use("*", requirePlatformPermission(deps, { billing: ["manage"] }))
-    .get(organization, validate("param", organizationParamsSchema), async (c) => c.json(await organizationView(c.req.valid("param").organizationId)))
-    .post(`${organization}/refunds`, validate("param", organizationParamsSchema), validate("json", refundBodySchema), async (c) => {
-      const { organizationId } = c.req.valid("param");
-      await organizationView(organizationId);
-      return c.json(await deps.billing.refund(organizationId, c.req.valid("json"), requestAudit(c)));
-    })
+    .get(organization, validate("param", organizationParamsSchema), async (c) =>
+      c.json(await organizationView(c.req.valid("param").organizationId)),
+    )
+    .post(
+      `${organization}/refunds`,
+      validate("param", organizationParamsSchema),
+      validate("json", refundBodySchema),
+      async (c) => {
+        const { organizationId } = c.req.valid("param");
+        await organizationView(organizationId);
+        return c.json(await deps.billing.refund(organizationId, c.req.valid("json"), requestAudit(c)));
+      },
+    )
     .post(`${organization}/reconcile`, validate("param", organizationParamsSchema), async (c) => {
       const { organizationId } = c.req.valid("param");
       await organizationView(organizationId);

@@ -28,7 +28,9 @@ let env: Record<string, string>;
 beforeAll(async () => {
   database = await createTestDatabase();
   if (database.dialect !== "postgres") {
-    throw new Error("This test holds a PostgreSQL table lock: run it with TEST_DATABASE_URL=postgres://… (npm run test:int does).");
+    throw new Error(
+      "This test holds a PostgreSQL table lock: run it with TEST_DATABASE_URL=postgres://… (npm run test:int does).",
+    );
   }
   env = {
     DATA_DIR: database.dataDir,
@@ -56,7 +58,8 @@ async function start(name: string): Promise<ServerProcess> {
   return server;
 }
 
-const deliver = (server: ServerProcess, message: { id: string; body: string }) => postSignedWebhook(server.url, WEBHOOK_SECRET, message);
+const deliver = (server: ServerProcess, message: { id: string; body: string }) =>
+  postSignedWebhook(server.url, WEBHOOK_SECRET, message);
 
 const handledLines = (server: ServerProcess, id: string) =>
   server.output.filter((line) => line.includes('"message":"billing webhook handled"') && line.includes(`"id":"${id}"`));
@@ -75,7 +78,13 @@ test("a server killed while applying a delivery leaves it pending with none of i
       body: JSON.stringify({
         type: "subscription.updated",
         timestamp: now,
-        data: { id: "sub-killed", created_at: now, modified_at: now, status: "active", customer: { external_id: organizationId } },
+        data: {
+          id: "sub-killed",
+          created_at: now,
+          modified_at: now,
+          status: "active",
+          customer: { external_id: organizationId },
+        },
       }),
     };
 
@@ -114,30 +123,47 @@ test("a server killed while applying a delivery leaves it pending with none of i
     );
 
     // No half state: the delivery is still pending, untried, and nothing of it was written.
-    expect(await db.selectFrom("billing_webhook_event").select(["status", "attempts", "applied_at"]).where("id", "=", message.id).executeTakeFirst()).toEqual({
+    expect(
+      await db
+        .selectFrom("billing_webhook_event")
+        .select(["status", "attempts", "applied_at"])
+        .where("id", "=", message.id)
+        .executeTakeFirst(),
+    ).toEqual({
       status: "pending",
       attempts: 0,
       applied_at: null,
     });
-    expect(await db.selectFrom("billing_object").select("id").where("organization_id", "=", organizationId).execute()).toEqual([]);
+    expect(
+      await db.selectFrom("billing_object").select("id").where("organization_id", "=", organizationId).execute(),
+    ).toEqual([]);
 
     // Restarted on the same database: once the killed server's lease on the applier has run out, applied once.
     const restarted = await start("restarted");
     await waitFor(
       async () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
-        const row = await db.selectFrom("billing_webhook_event").select("status").where("id", "=", message.id).executeTakeFirst();
+        const row = await db
+          .selectFrom("billing_webhook_event")
+          .select("status")
+          .where("id", "=", message.id)
+          .executeTakeFirst();
         return row?.status === "applied";
       },
       { timeoutMs: WEBHOOK_LEASE_MS + 30_000, what: "the restarted server to apply the delivery" },
     );
-    expect(await db.selectFrom("billing_object").select(["kind", "id"]).where("organization_id", "=", organizationId).execute()).toEqual([
-      { kind: "subscription", id: "sub-killed" },
-    ]);
+    expect(
+      await db
+        .selectFrom("billing_object")
+        .select(["kind", "id"])
+        .where("organization_id", "=", organizationId)
+        .execute(),
+    ).toEqual([{ kind: "subscription", id: "sub-killed" }]);
     expect(handledLines(first, message.id)).toEqual([]);
     expect(handledLines(restarted, message.id)).toHaveLength(1);
   } catch (error) {
-    if (error instanceof Error) error.message = `${error.message}\n\n${servers.map((server) => server.logs()).join("\n")}`;
+    if (error instanceof Error)
+      error.message = `${error.message}\n\n${servers.map((server) => server.logs()).join("\n")}`;
     throw error;
   }
 }, 180_000);

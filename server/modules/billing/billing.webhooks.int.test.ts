@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BillingOverview } from "../../../common/billing.schemas";
-import { createOrganizationWithOwner, createVerifiedUser, type CreatedOrganization, type TestUser } from "../../test/factories";
+import {
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  type CreatedOrganization,
+  type TestUser,
+} from "../../test/factories";
 import { signWebhook } from "../../test/billing";
 import { expectError } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
@@ -42,7 +47,11 @@ async function post(body: string, headers: Record<string, string | undefined>): 
   const sent: Record<string, string> = { "content-type": "application/json", "user-agent": "polar.sh webhooks" };
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
   const started = performance.now();
-  const response = await fetch(`${server.config.baseUrl}/api/billing/webhooks`, { method: "POST", headers: sent, body });
+  const response = await fetch(`${server.config.baseUrl}/api/billing/webhooks`, {
+    method: "POST",
+    headers: sent,
+    body,
+  });
   const text = await response.text();
   const ms = performance.now() - started;
   let parsed: unknown = text;
@@ -56,7 +65,11 @@ async function post(body: string, headers: Record<string, string | undefined>): 
 
 /** Signs and delivers a body as the provider does; `id` is the webhook-id (reused on a redelivery). */
 async function deliver(body: string, id: string = randomUUID(), timestamp: number = nowSeconds()): Promise<Delivery> {
-  return post(body, { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": sign(id, timestamp, body) });
+  return post(body, {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": sign(id, timestamp, body),
+  });
 }
 
 /** The provider's envelope: `{type, timestamp, data}`. */
@@ -69,7 +82,9 @@ async function findEvent(id: string) {
 }
 
 async function countEvents(ids?: string[]): Promise<number> {
-  let query = server.db.selectFrom("billing_webhook_event").select((eb) => eb.fn.countAll<number | string>().as("count"));
+  let query = server.db
+    .selectFrom("billing_webhook_event")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"));
   if (ids) query = query.where("id", "in", ids);
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -108,7 +123,13 @@ function product() {
   };
 }
 
-function subscription(options: { id: string; organizationId: string; customerId: string; status: string; modifiedAt: string }) {
+function subscription(options: {
+  id: string;
+  organizationId: string;
+  customerId: string;
+  status: string;
+  modifiedAt: string;
+}) {
   return {
     id: options.id,
     status: options.status,
@@ -175,7 +196,13 @@ function customerState(options: { id: string; organizationId: string; features: 
 function strangerSubscription(status = "active") {
   return envelope(
     "subscription.updated",
-    subscription({ id: `sub_${randomUUID()}`, organizationId: randomUUID(), customerId: `cus_${randomUUID()}`, status, modifiedAt: new Date().toISOString() }),
+    subscription({
+      id: `sub_${randomUUID()}`,
+      organizationId: randomUUID(),
+      customerId: `cus_${randomUUID()}`,
+      status,
+      modifiedAt: new Date().toISOString(),
+    }),
   );
 }
 
@@ -193,7 +220,14 @@ describe("verification", () => {
     expect(answer.ms).toBeLessThan(2_000);
     expect(nudge).toHaveBeenCalledTimes(1);
     const stored = await findEvent(id);
-    expect(stored).toMatchObject({ id, type: "subscription.updated", payload: body, status: "pending", attempts: 0, applied_at: null });
+    expect(stored).toMatchObject({
+      id,
+      type: "subscription.updated",
+      payload: body,
+      status: "pending",
+      attempts: 0,
+      applied_at: null,
+    });
   });
 
   it.each([
@@ -257,16 +291,34 @@ describe("verification", () => {
     expect(await countEvents([past, future])).toBe(2);
   });
 
-  const forged: Array<[string, (id: string, timestamp: number, body: string) => { id: string; signature: string; body: string }]> = [
-    ["signed with another secret", (id, ts, body) => ({ id, body, signature: sign(id, ts, body, Buffer.from(`${secret}x`, "utf8")) })],
+  const forged: Array<
+    [string, (id: string, timestamp: number, body: string) => { id: string; signature: string; body: string }]
+  > = [
+    [
+      "signed with another secret",
+      (id, ts, body) => ({ id, body, signature: sign(id, ts, body, Buffer.from(`${secret}x`, "utf8")) }),
+    ],
     [
       "signed with the Standard Webhooks key (the base64-decoded part after whsec_)",
-      (id, ts, body) => ({ id, body, signature: sign(id, ts, body, Buffer.from(secret.slice("whsec_".length), "base64")) }),
+      (id, ts, body) => ({
+        id,
+        body,
+        signature: sign(id, ts, body, Buffer.from(secret.slice("whsec_".length), "base64")),
+      }),
     ],
-    ["whose body was changed after signing", (id, ts, body) => ({ id, signature: sign(id, ts, body), body: body.replace('"active"', '"canceled"') })],
-    ["carrying the v1 signature of another webhook-id", (id, ts, body) => ({ id, signature: sign(randomUUID(), ts, body), body })],
+    [
+      "whose body was changed after signing",
+      (id, ts, body) => ({ id, signature: sign(id, ts, body), body: body.replace('"active"', '"canceled"') }),
+    ],
+    [
+      "carrying the v1 signature of another webhook-id",
+      (id, ts, body) => ({ id, signature: sign(randomUUID(), ts, body), body }),
+    ],
     ["whose signature is for another timestamp", (id, ts, body) => ({ id, signature: sign(id, ts - 1, body), body })],
-    ["whose signature uses another scheme (v1a)", (id, ts, body) => ({ id, signature: sign(id, ts, body).replace(/^v1,/, "v1a,"), body })],
+    [
+      "whose signature uses another scheme (v1a)",
+      (id, ts, body) => ({ id, signature: sign(id, ts, body).replace(/^v1,/, "v1a,"), body }),
+    ],
   ];
 
   it.each(forged)("refuses a delivery %s: 400 No matching signature found", async (_label, forge) => {
@@ -274,7 +326,11 @@ describe("verification", () => {
     const original = strangerSubscription();
     const { id, signature, body } = forge(randomUUID(), timestamp, original);
     const before = await countEvents();
-    const answer = await post(body, { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature });
+    const answer = await post(body, {
+      "webhook-id": id,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signature,
+    });
     const error = await expectError(answer.response, 400, "No matching signature found");
     expect(error.code).toBe("WEBHOOK_VERIFICATION_FAILED");
     expect(await findEvent(id)).toBeUndefined();
@@ -320,7 +376,9 @@ describe("storing and applying", () => {
   beforeAll(async () => {
     organization = await createOrganizationWithOwner(owner, "Webhooks");
     // The provider announces the organization's customer: from then on its id finds the organization.
-    const answer = await deliver(envelope("customer.created", customer({ id: customerId, organizationId: organization.id })));
+    const answer = await deliver(
+      envelope("customer.created", customer({ id: customerId, organizationId: organization.id })),
+    );
     expect(answer.status).toBe(202);
     await server.services.billingWorker.drain();
   });
@@ -330,15 +388,31 @@ describe("storing and applying", () => {
     const subscriptionId = `sub_${randomUUID()}`;
     const body = envelope(
       "subscription.updated",
-      subscription({ id: subscriptionId, organizationId: organization.id, customerId, status: "active", modifiedAt: "2025-03-01T09:00:05.000000+00:00" }),
+      subscription({
+        id: subscriptionId,
+        organizationId: organization.id,
+        customerId,
+        status: "active",
+        modifiedAt: "2025-03-01T09:00:05.000000+00:00",
+      }),
     );
     const answer = await deliver(body, id);
     expect(answer.status).toBe(202);
     await server.services.billingWorker.drain();
-    expect(await findEvent(id)).toMatchObject({ status: "applied", organization_id: organization.id, last_error: null });
+    expect(await findEvent(id)).toMatchObject({
+      status: "applied",
+      organization_id: organization.id,
+      last_error: null,
+    });
     const overview = await overviewOf(organization.id);
     expect(overview.plan).toEqual({ key: "pro", name: "Pro", productId: PRODUCT_ID });
-    expect(overview.subscription).toMatchObject({ id: subscriptionId, status: "active", amount: 2900, currency: "usd", cancelAtPeriodEnd: false });
+    expect(overview.subscription).toMatchObject({
+      id: subscriptionId,
+      status: "active",
+      amount: 2900,
+      currency: "usd",
+      cancelAtPeriodEnd: false,
+    });
   });
 
   it("records the customer.created event as applied for the organization", async () => {
@@ -349,7 +423,11 @@ describe("storing and applying", () => {
       .where("organization_id", "=", organization.id)
       .executeTakeFirst();
     expect(row).toEqual({ status: "applied", organization_id: organization.id });
-    const stored = await server.db.selectFrom("billing_customer").select("customer_id").where("organization_id", "=", organization.id).executeTakeFirst();
+    const stored = await server.db
+      .selectFrom("billing_customer")
+      .select("customer_id")
+      .where("organization_id", "=", organization.id)
+      .executeTakeFirst();
     expect(stored?.customer_id).toBe(customerId);
   });
 
@@ -407,23 +485,44 @@ describe("storing and applying", () => {
     const answer = await deliver(strangerSubscription(), id);
     expect(answer.status).toBe(202);
     await server.services.billingWorker.drain();
-    expect(await findEvent(id)).toMatchObject({ status: "ignored", organization_id: null, last_error: null, attempts: 0 });
+    expect(await findEvent(id)).toMatchObject({
+      status: "ignored",
+      organization_id: null,
+      last_error: null,
+      attempts: 0,
+    });
   });
 
   it.each([
     ["product.updated", () => ({ ...product(), metadata: { plan: "pro", organization_id: organization.id } })],
     [
       "member.created",
-      () => ({ id: `mem_${randomUUID()}`, customer_id: customerId, email: "member@example.com", name: "Member", external_id: null, role: "member" }),
+      () => ({
+        id: `mem_${randomUUID()}`,
+        customer_id: customerId,
+        email: "member@example.com",
+        name: "Member",
+        external_id: null,
+        role: "member",
+      }),
     ],
-    ["something.new", () => ({ id: randomUUID(), customer_id: customerId, customer: { id: customerId, external_id: organization.id } })],
+    [
+      "something.new",
+      () => ({ id: randomUUID(), customer_id: customerId, customer: { id: customerId, external_id: organization.id } }),
+    ],
   ])("accepts and ignores %s about a known organization (a type Atrium does not act on)", async (type, data) => {
     const id = randomUUID();
     const answer = await deliver(envelope(type, data()), id);
     expect(answer.status).toBe(202);
     expect(answer.body).toEqual({ received: true, duplicate: false });
     await server.services.billingWorker.drain();
-    expect(await findEvent(id)).toMatchObject({ type, status: "ignored", organization_id: organization.id, last_error: null, attempts: 0 });
+    expect(await findEvent(id)).toMatchObject({
+      type,
+      status: "ignored",
+      organization_id: organization.id,
+      last_error: null,
+      attempts: 0,
+    });
   });
 
   // A renewal (subscription.cycled, not in the spec's list) carries the whole subscription with its new period:
@@ -458,8 +557,19 @@ describe("storing and applying", () => {
     expect(answer.status).toBe(202);
     expect(answer.body).toEqual({ received: true, duplicate: false });
     await server.services.billingWorker.drain();
-    expect(await findEvent(stranger)).toMatchObject({ type: "subscription.cycled", status: "ignored", organization_id: null, last_error: null });
-    expect(await findEvent(known)).toMatchObject({ type: "subscription.cycled", status: "applied", organization_id: other.id, last_error: null, attempts: 0 });
+    expect(await findEvent(stranger)).toMatchObject({
+      type: "subscription.cycled",
+      status: "ignored",
+      organization_id: null,
+      last_error: null,
+    });
+    expect(await findEvent(known)).toMatchObject({
+      type: "subscription.cycled",
+      status: "applied",
+      organization_id: other.id,
+      last_error: null,
+      attempts: 0,
+    });
   });
 
   it("ignores product.updated and something.new about nobody in particular", async () => {
@@ -467,7 +577,8 @@ describe("storing and applying", () => {
     expect((await deliver(envelope("product.updated", product()), ids[0])).status).toBe(202);
     expect((await deliver(envelope("something.new", { hello: "world" }), ids[1])).status).toBe(202);
     await server.services.billingWorker.drain();
-    for (const id of ids) expect(await findEvent(id)).toMatchObject({ status: "ignored", organization_id: null, last_error: null });
+    for (const id of ids)
+      expect(await findEvent(id)).toMatchObject({ status: "ignored", organization_id: null, last_error: null });
   });
 });
 
@@ -479,7 +590,10 @@ describe("events arriving out of order", () => {
     const customerId = `cus_${randomUUID()}`;
     const subscriptionId = `sub_${randomUUID()}`;
     const event = (status: string, modifiedAt: string) =>
-      envelope("subscription.updated", subscription({ id: subscriptionId, organizationId: organization.id, customerId, status, modifiedAt }));
+      envelope(
+        "subscription.updated",
+        subscription({ id: subscriptionId, organizationId: organization.id, customerId, status, modifiedAt }),
+      );
 
     const newer = randomUUID();
     expect((await deliver(event("active", "2025-03-05T12:00:00.500000+00:00"), newer)).status).toBe(202);
@@ -503,7 +617,11 @@ describe("events arriving out of order", () => {
     const organization = await createOrganizationWithOwner(owner, "State order");
     const customerId = `cus_${randomUUID()}`;
     const state = (features: string[], timestamp: string) =>
-      envelope("customer.state_changed", customerState({ id: customerId, organizationId: organization.id, features }), timestamp);
+      envelope(
+        "customer.state_changed",
+        customerState({ id: customerId, organizationId: organization.id, features }),
+        timestamp,
+      );
     expect((await overviewOf(organization.id)).entitlements.features).toEqual([]);
 
     expect((await deliver(state(["priority_support", "sso"], "2025-03-05T12:00:00.500000Z"))).status).toBe(202);
@@ -531,12 +649,17 @@ describe("concurrent deliveries", () => {
     const body = strangerSubscription();
     const signature = sign(id, timestamp, body);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => post(body, { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature })),
+      Array.from({ length: 20 }, () =>
+        post(body, { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signature }),
+      ),
     );
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array<number>(19).fill(200), 202]);
-    expect(answers.filter((answer) => answer.status === 202).map((answer) => answer.body)).toEqual([{ received: true, duplicate: false }]);
-    for (const answer of answers.filter((candidate) => candidate.status === 200)) expect(answer.body).toEqual({ received: true, duplicate: true });
+    expect(answers.filter((answer) => answer.status === 202).map((answer) => answer.body)).toEqual([
+      { received: true, duplicate: false },
+    ]);
+    for (const answer of answers.filter((candidate) => candidate.status === 200))
+      expect(answer.body).toEqual({ received: true, duplicate: true });
     expect(await countEvents([id])).toBe(1);
     await server.services.billingWorker.drain();
     expect(await findEvent(id)).toMatchObject({ status: "ignored", attempts: 0 });
@@ -549,7 +672,11 @@ describe("concurrent deliveries", () => {
     for (const answer of answers) expect(answer.body).toEqual({ received: true, duplicate: false });
     expect(await countEvents(ids)).toBe(20);
     await server.services.billingWorker.drain();
-    const rows = await server.db.selectFrom("billing_webhook_event").select(["id", "status"]).where("id", "in", ids).execute();
+    const rows = await server.db
+      .selectFrom("billing_webhook_event")
+      .select(["id", "status"])
+      .where("id", "in", ids)
+      .execute();
     expect(rows.map((row) => row.status)).toEqual(ids.map(() => "ignored"));
   });
 });

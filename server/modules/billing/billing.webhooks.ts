@@ -12,7 +12,9 @@ import * as repository from "./billing.repository";
  * worker. The provider signs with the UTF-8 bytes of the whole `whsec_…` secret (not the Standard Webhooks
  * base64 convention), so the verifier gets those bytes base64-encoded; it answers the spec's exact messages.
  */
-export function createWebhookVerifier(secret: string): (body: string, headers: Headers) => { id: string; type: string } {
+export function createWebhookVerifier(
+  secret: string,
+): (body: string, headers: Headers) => { id: string; type: string } {
   const verifier = new Webhook(Buffer.from(secret, "utf8").toString("base64"));
   return (body, headers) => {
     const signed = {
@@ -23,11 +25,13 @@ export function createWebhookVerifier(secret: string): (body: string, headers: H
     try {
       verifier.verify(body, signed, { jsonParse: false });
     } catch (error) {
-      if (error instanceof WebhookVerificationError) throw new DomainError(ERROR_CODES.WEBHOOK_VERIFICATION_FAILED, error.message);
+      if (error instanceof WebhookVerificationError)
+        throw new DomainError(ERROR_CODES.WEBHOOK_VERIFICATION_FAILED, error.message);
       throw error;
     }
     const type = (parseJson(body) as { type?: unknown } | null)?.type;
-    if (typeof type !== "string" || !type) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "Invalid webhook payload");
+    if (typeof type !== "string" || !type)
+      throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "Invalid webhook payload");
     return { id: signed["webhook-id"], type };
   };
 }
@@ -45,7 +49,11 @@ export async function receiveWebhook(
   deps: Pick<BillingDeps, "db" | "nudge">,
   delivery: { id: string; type: string; body: string },
 ): Promise<{ duplicate: boolean }> {
-  const stored = await queues.insertWebhookEvent(deps.db, { id: delivery.id, type: delivery.type, payload: delivery.body });
+  const stored = await queues.insertWebhookEvent(deps.db, {
+    id: delivery.id,
+    type: delivery.type,
+    payload: delivery.body,
+  });
   if (stored) deps.nudge();
   return { duplicate: !stored };
 }
@@ -66,7 +74,11 @@ type Db = BillingDeps["db"];
  * Events about customers Atrium does not know, and types it does not act on, are recorded as ignored: refusing
  * them would only make the provider retry.
  */
-export async function applyWebhookEvent(db: Db, billing: Billing, delivery: { id: string; payload: string }): Promise<Applied | null> {
+export async function applyWebhookEvent(
+  db: Db,
+  billing: Billing,
+  delivery: { id: string; payload: string },
+): Promise<Applied | null> {
   const event = JSON.parse(delivery.payload) as Envelope;
   const organizationId = await organizationOf(db, event);
   const [resource] = event.type.split(".");
@@ -99,7 +111,12 @@ export async function applyWebhookEvent(db: Db, billing: Billing, delivery: { id
 const ACTED_ON = new Set(["subscription", "order", "refund", "checkout", "benefit_grant", "customer"]);
 
 /** Applies a `customer.*` event inside the delivery's transaction; answers whether a new customer state was stored. */
-async function applyCustomerEvent(trx: Db, billing: Billing, organizationId: string, event: Envelope): Promise<boolean> {
+async function applyCustomerEvent(
+  trx: Db,
+  billing: Billing,
+  organizationId: string,
+  event: Envelope,
+): Promise<boolean> {
   const customerId = String(event.data.id);
   if (event.type === "customer.deleted") {
     await repository.forgetCustomer(trx, { organizationId });

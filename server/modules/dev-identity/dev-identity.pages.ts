@@ -6,7 +6,10 @@ import type { DevIdentity } from "./dev-identity.schemas";
  */
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] as string);
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] as string,
+  );
 
 const STYLE = `
   :root { color-scheme: light dark; --bg: #f6f5f2; --card: #fff; --text: #1c1b19; --muted: #5f5b53; --line: #dcd8cf; --accent: #0f5c4d; --accent-text: #fff; --warn-bg: #fff4d6; --warn-line: #e8c65a; --warn-text: #5c4300; --error: #a1251b; }
@@ -62,7 +65,10 @@ function layout(title: string, body: string): string {
 </html>`;
 }
 
-export type MadeUpForm = { values: { name?: string; email?: string; emailVerified: boolean }; errors: Partial<Record<"name" | "email", string>> };
+export type MadeUpForm = {
+  values: { name?: string; email?: string; emailVerified: boolean };
+  errors: Partial<Record<"name" | "email", string>>;
+};
 
 function field(name: "name" | "email", label: string, type: string, form: MadeUpForm, autocomplete: string): string {
   const error = form.errors[name];
@@ -73,7 +79,12 @@ function field(name: "name" | "email", label: string, type: string, form: MadeUp
 }
 
 /** The login step: the listed identities, a form to make one up, and a way back to the app without signing in. */
-export function loginPage(input: { interactionUrl: string; clientName: string; identities: DevIdentity[]; form: MadeUpForm }): string {
+export function loginPage(input: {
+  interactionUrl: string;
+  clientName: string;
+  identities: DevIdentity[];
+  form: MadeUpForm;
+}): string {
   const action = (path: string) => escapeHtml(`${input.interactionUrl}/${path}`);
   const identities = input.identities
     .map(

@@ -51,7 +51,11 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
   return new Hono<DevIdentityEnv>()
     .use("*", async (c, next) => {
       if (!c.env.incoming || !c.env.outgoing) {
-        return errorResponse(c, ERROR_CODES.SERVICE_UNAVAILABLE, "The dev identity provider needs the Node HTTP server");
+        return errorResponse(
+          c,
+          ERROR_CODES.SERVICE_UNAVAILABLE,
+          "The dev identity provider needs the Node HTTP server",
+        );
       }
       await next();
     })
@@ -61,7 +65,10 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
         await next();
         c.header("Cache-Control", "no-store");
       },
-      bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The form is larger than 16 KB") }),
+      bodyLimit({
+        maxSize: FORM_LIMIT_BYTES,
+        onError: (c) => errorResponse(c, ERROR_CODES.PAYLOAD_TOO_LARGE, "The form is larger than 16 KB"),
+      }),
       refuseHostileInput(),
     )
     .get("/interaction/:uid", async (c) => {
@@ -91,9 +98,20 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
           if ((key === "name" || key === "email") && !errors[key]) errors[key] = issue.message;
         }
         const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-        return login(c, interaction, { values: { name: text(body.name), email: text(body.email), emailVerified: body.emailVerified === "on" }, errors }, 400);
+        return login(
+          c,
+          interaction,
+          {
+            values: { name: text(body.name), email: text(body.email), emailVerified: body.emailVerified === "on" },
+            errors,
+          },
+          400,
+        );
       }
-      return c.redirect(await devIdentity.signIn(incoming, outgoing, interaction, devIdentity.saveIdentity(parsed.data)), 303);
+      return c.redirect(
+        await devIdentity.signIn(incoming, outgoing, interaction, devIdentity.saveIdentity(parsed.data)),
+        303,
+      );
     })
     .post("/interaction/:uid/cancel", async (c) => {
       const { incoming, outgoing } = node(c);

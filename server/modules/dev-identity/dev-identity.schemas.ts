@@ -5,7 +5,9 @@ import { emailSchema, nameSchema } from "../../../common/account.schemas";
 export type DevIdentity = { sub: string; name: string; email: string; emailVerified: boolean };
 
 /** The login page's first form: one of the listed identities, by subject. */
-export const pickIdentitySchema = z.strictObject({ identity: z.string().min(1, "Choose an identity").max(64, "Choose a listed identity") });
+export const pickIdentitySchema = z.strictObject({
+  identity: z.string().min(1, "Choose an identity").max(64, "Choose a listed identity"),
+});
 
 /** The login page's second form: an identity made up on the spot (an unchecked box is not sent at all). */
 export const madeUpIdentitySchema = z.strictObject({

@@ -28,14 +28,21 @@ export async function createDevIdentityProvider(options: {
   isProduction: boolean;
 }) {
   if (options.isProduction) {
-    options.logger.warn("the dev identity provider is on: anyone who can reach it can sign in as any user with the e-mail they type", {
-      issuer: options.issuer,
-    });
+    options.logger.warn(
+      "the dev identity provider is on: anyone who can reach it can sign in as any user with the e-mail they type",
+      {
+        issuer: options.issuer,
+      },
+    );
   }
   const { default: Provider, errors } = await import("oidc-provider");
   const identities = createIdentityStore();
   // A new signing key per process: tokens live minutes, and discovery serves the key to the app.
-  const signingKey = { ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }), kid: randomUUID(), use: "sig" };
+  const signingKey = {
+    ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }),
+    kid: randomUUID(),
+    use: "sig",
+  };
 
   const provider = new Provider(options.issuer, {
     adapter: createMemoryAdapter(),
@@ -62,7 +69,12 @@ export async function createDevIdentityProvider(options: {
       if (!identity) return undefined;
       return {
         accountId: identity.sub,
-        claims: async () => ({ sub: identity.sub, name: identity.name, email: identity.email, email_verified: identity.emailVerified }),
+        claims: async () => ({
+          sub: identity.sub,
+          name: identity.name,
+          email: identity.email,
+          email_verified: identity.emailVerified,
+        }),
       };
     },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
@@ -79,7 +91,11 @@ export async function createDevIdentityProvider(options: {
     },
     renderError: async (ctx: KoaContextWithOIDC, out) => {
       ctx.type = "html";
-      ctx.body = errorPage({ title: "The dev identity provider cannot go on", detail: out.error_description ?? out.error, backTo: options.signInUrl });
+      ctx.body = errorPage({
+        title: "The dev identity provider cannot go on",
+        detail: out.error_description ?? out.error,
+        backTo: options.signInUrl,
+      });
     },
     ttl: {
       Interaction: TEN_MINUTES,
@@ -98,7 +114,10 @@ export async function createDevIdentityProvider(options: {
     await next();
     ctx.set("X-Content-Type-Options", "nosniff");
     ctx.set("X-Frame-Options", "DENY");
-    ctx.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'");
+    ctx.set(
+      "Content-Security-Policy",
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
+    );
   });
   const handle = provider.callback();
 
@@ -134,14 +153,23 @@ export async function createDevIdentityProvider(options: {
         await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
         await (await provider.Session.findByUid(earlier))?.destroy();
       }
-      return provider.interactionResult(req, res, { login: { accountId: identity.sub, remember: false } }, { mergeWithLastSubmission: false });
+      return provider.interactionResult(
+        req,
+        res,
+        { login: { accountId: identity.sub, remember: false } },
+        { mergeWithLastSubmission: false },
+      );
     },
 
     /** Ends the sign-in as the person asked: the app receives access_denied. */
     cancel: (req: IncomingMessage, res: ServerResponse) =>
-      provider.interactionResult(req, res, { error: "access_denied", error_description: "The sign-in was cancelled at the identity provider" }),
+      provider.interactionResult(req, res, {
+        error: "access_denied",
+        error_description: "The sign-in was cancelled at the identity provider",
+      }),
 
     /** An identity made up on the login page, kept for the next sign-in. */
-    saveIdentity: (input: MadeUpIdentityInput) => identities.save({ name: input.name, email: input.email, emailVerified: input.emailVerified === "on" }),
+    saveIdentity: (input: MadeUpIdentityInput) =>
+      identities.save({ name: input.name, email: input.email, emailVerified: input.emailVerified === "on" }),
   };
 }

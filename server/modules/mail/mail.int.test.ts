@@ -2,12 +2,28 @@ import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { toIsoString } from "../../db/database";
 import type { MailOutboxTable } from "../../db/schema";
-import { LEASE_MS, MAIL_RETENTION_MS, MAX_MAIL_ATTEMPTS, retryDelayMs, startOutboxWorker, type OutboxWorker } from "../../jobs/outbox-worker";
+import {
+  LEASE_MS,
+  MAIL_RETENTION_MS,
+  MAX_MAIL_ATTEMPTS,
+  retryDelayMs,
+  startOutboxWorker,
+  type OutboxWorker,
+} from "../../jobs/outbox-worker";
 import { createLogger, type Logger } from "../../logger";
 import { buildUser, listMails, signUp } from "../../test/factories";
 import { createClient, readJson } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
-import { claimMail, createMailQueue, createMailTransport, markMailSent, SMTP_TIMEOUTS, type DevMail, type MailTransport, type OutgoingMail } from "./index";
+import {
+  claimMail,
+  createMailQueue,
+  createMailTransport,
+  markMailSent,
+  SMTP_TIMEOUTS,
+  type DevMail,
+  type MailTransport,
+  type OutgoingMail,
+} from "./index";
 
 let app: TestApp;
 
@@ -34,7 +50,11 @@ function deferred<T = void>() {
 }
 
 async function outboxRows(target: TestApp, to: string) {
-  return target.services.database.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", to.toLowerCase()).execute();
+  return target.services.database.db
+    .selectFrom("mail_outbox")
+    .selectAll()
+    .where("to_address", "=", to.toLowerCase())
+    .execute();
 }
 
 describe("outbox and dev mailbox", () => {
@@ -79,13 +99,17 @@ describe("outbox and dev mailbox", () => {
     const response = await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to.toUpperCase())}`);
     expect(response.status).toBe(200);
     const mails = await readJson<DevMail[]>(response);
-    expect(mails.map((mail) => mail.subject)).toEqual(newestFirst.filter((subject) => Number(subject.split(" ").pop()) % 2 === 0));
+    expect(mails.map((mail) => mail.subject)).toEqual(
+      newestFirst.filter((subject) => Number(subject.split(" ").pop()) % 2 === 0),
+    );
     expect(mails.every((mail) => mail.to === to)).toBe(true);
 
     const all = await readJson<DevMail[]>(await createClient(app).get("/api/dev/mail?limit=200"));
     expect(all.filter((mail) => mail.to === to || mail.to === other).map((mail) => mail.subject)).toEqual(newestFirst);
 
-    const limited = await readJson<DevMail[]>(await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to)}&limit=1`));
+    const limited = await readJson<DevMail[]>(
+      await createClient(app).get(`/api/dev/mail?to=${encodeURIComponent(to)}&limit=1`),
+    );
     expect(limited.map((mail) => mail.subject)).toEqual([`Mail number ${count - 2}`]);
   });
 
@@ -137,7 +161,11 @@ describe("outbox worker: retries and backoff", () => {
   }
 
   async function row(id: string) {
-    return workerApp.services.database.db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    return workerApp.services.database.db
+      .selectFrom("mail_outbox")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
   }
 
   async function queueOne(worker?: OutboxWorker): Promise<string> {
@@ -149,7 +177,12 @@ describe("outbox worker: retries and backoff", () => {
 
   test("a transport that fails 3 times is retried with doubling delays, then the mail is sent once", async () => {
     const flaky = flakyTransport(3);
-    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: flaky.transport, logger, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      db: workerApp.services.database.db,
+      transport: flaky.transport,
+      logger,
+      pollMs: 60_000,
+    });
     try {
       const id = await queueOne();
       for (let attempt = 1; attempt <= 3; attempt += 1) {
@@ -157,7 +190,11 @@ describe("outbox worker: retries and backoff", () => {
         await worker.drain();
         const after = Date.now();
         const failed = await row(id);
-        expect(failed).toMatchObject({ status: "pending", attempts: attempt, last_error: `SMTP down (attempt ${attempt})` });
+        expect(failed).toMatchObject({
+          status: "pending",
+          attempts: attempt,
+          last_error: `SMTP down (attempt ${attempt})`,
+        });
         const nextAttempt = new Date(toIsoString(failed.next_attempt_at)!).getTime();
         expect(nextAttempt).toBeGreaterThanOrEqual(before + retryDelayMs(attempt));
         expect(nextAttempt).toBeLessThanOrEqual(after + retryDelayMs(attempt));
@@ -182,14 +219,23 @@ describe("outbox worker: retries and backoff", () => {
 
   test(`after ${MAX_MAIL_ATTEMPTS} failed attempts the worker gives up and marks the mail failed`, async () => {
     const broken = flakyTransport(Number.POSITIVE_INFINITY);
-    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: broken.transport, logger, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      db: workerApp.services.database.db,
+      transport: broken.transport,
+      logger,
+      pollMs: 60_000,
+    });
     try {
       const id = await queueOne();
       for (let attempt = 1; attempt <= MAX_MAIL_ATTEMPTS; attempt += 1) {
         await makeDue(id);
         await worker.drain();
       }
-      expect(await row(id)).toMatchObject({ status: "failed", attempts: MAX_MAIL_ATTEMPTS, last_error: `SMTP down (attempt ${MAX_MAIL_ATTEMPTS})` });
+      expect(await row(id)).toMatchObject({
+        status: "failed",
+        attempts: MAX_MAIL_ATTEMPTS,
+        last_error: `SMTP down (attempt ${MAX_MAIL_ATTEMPTS})`,
+      });
       expect(broken.attempts).toHaveLength(MAX_MAIL_ATTEMPTS);
 
       await makeDue(id);
@@ -218,9 +264,18 @@ describe("outbox worker: retries and backoff", () => {
 
   test("a mail left 'sending' by a crashed worker is sent again once its lease has run out", async () => {
     const id = await queueOne();
-    await workerApp.services.database.db.updateTable("mail_outbox").set({ status: "sending", attempts: 1 }).where("id", "=", id).execute();
+    await workerApp.services.database.db
+      .updateTable("mail_outbox")
+      .set({ status: "sending", attempts: 1 })
+      .where("id", "=", id)
+      .execute();
     const flaky = flakyTransport(0);
-    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport: flaky.transport, logger, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      db: workerApp.services.database.db,
+      transport: flaky.transport,
+      logger,
+      pollMs: 60_000,
+    });
     try {
       await worker.drain();
       expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
@@ -273,7 +328,11 @@ describe("outbox worker: retries and backoff", () => {
       }
       await firstRun;
       expect(delivered).toEqual([]);
-      expect(await row(id)).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+      expect(await row(id)).toMatchObject({
+        status: "pending",
+        attempts: 1,
+        last_error: `send timed out after ${sendTimeoutMs} ms`,
+      });
 
       await makeDue(id);
       await Promise.all([first.drain(), second.drain()]);
@@ -345,13 +404,23 @@ describe("outbox worker: retries and backoff", () => {
         return Promise.resolve();
       },
     };
-    const worker = startOutboxWorker({ db: workerApp.services.database.db, transport, logger, pollMs: 60_000, sendTimeoutMs });
+    const worker = startOutboxWorker({
+      db: workerApp.services.database.db,
+      transport,
+      logger,
+      pollMs: 60_000,
+      sendTimeoutMs,
+    });
     try {
       const id = await queueOne();
       const before = Date.now();
       await worker.drain();
       const failed = await row(id);
-      expect(failed).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+      expect(failed).toMatchObject({
+        status: "pending",
+        attempts: 1,
+        last_error: `send timed out after ${sendTimeoutMs} ms`,
+      });
       expect(new Date(toIsoString(failed.next_attempt_at)!).getTime()).toBeGreaterThanOrEqual(before + retryDelayMs(1));
       expect(signals).toHaveLength(1);
       expect(signals[0]!.aborted).toBe(true);
@@ -384,7 +453,11 @@ describe("outbox worker: retries and backoff", () => {
     try {
       const started = Date.now();
       await worker.drain();
-      expect(await row(id)).toMatchObject({ status: "pending", attempts: 1, last_error: `send timed out after ${sendTimeoutMs} ms` });
+      expect(await row(id)).toMatchObject({
+        status: "pending",
+        attempts: 1,
+        last_error: `send timed out after ${sendTimeoutMs} ms`,
+      });
       await closed.promise;
       expect(Date.now() - started).toBeLessThan(SMTP_TIMEOUTS.greetingTimeout);
       expect(sockets).toHaveLength(1);
@@ -397,8 +470,15 @@ describe("outbox worker: retries and backoff", () => {
   });
 
   test("the dev-mailbox transport is used when no SMTP_URL is set", () => {
-    expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>" }).kind).toBe("dev-mailbox");
-    expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>", smtpUrl: "smtp://127.0.0.1:2525" }).kind).toBe("smtp");
+    expect(createMailTransport(workerApp.services.database.db, { from: "Atrium <a@example.test>" }).kind).toBe(
+      "dev-mailbox",
+    );
+    expect(
+      createMailTransport(workerApp.services.database.db, {
+        from: "Atrium <a@example.test>",
+        smtpUrl: "smtp://127.0.0.1:2525",
+      }).kind,
+    ).toBe("smtp");
   });
 });
 
@@ -421,7 +501,12 @@ describe("outbox worker: purge of old mail", () => {
   const recent = () => ago(MAIL_RETENTION_MS - 60_000);
   const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
-  async function insertOutboxRow(id: string, status: MailOutboxTable["status"], createdAt: string, nextAttemptAt = createdAt): Promise<void> {
+  async function insertOutboxRow(
+    id: string,
+    status: MailOutboxTable["status"],
+    createdAt: string,
+    nextAttemptAt = createdAt,
+  ): Promise<void> {
     await purgeApp.services.database.db
       .insertInto("mail_outbox")
       .values({
@@ -442,7 +527,14 @@ describe("outbox worker: purge of old mail", () => {
   async function insertDevMail(id: string, createdAt: string): Promise<void> {
     await purgeApp.services.database.db
       .insertInto("dev_mailbox")
-      .values({ id, to_address: buildUser().email, subject: id, text_body: "text", html_body: "<p>html</p>", created_at: createdAt })
+      .values({
+        id,
+        to_address: buildUser().email,
+        subject: id,
+        text_body: "text",
+        html_body: "<p>html</p>",
+        created_at: createdAt,
+      })
       .execute();
   }
 
@@ -466,7 +558,10 @@ describe("outbox worker: purge of old mail", () => {
     const worker = startOutboxWorker({ db: purgeApp.services.database.db, transport, logger, pollMs: 60_000 });
     try {
       await worker.drain();
-      expect(await remaining()).toEqual({ outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"], devMailbox: ["recent-dev-mail"] });
+      expect(await remaining()).toEqual({
+        outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"],
+        devMailbox: ["recent-dev-mail"],
+      });
 
       // Not on every run: the next purge is an hour later.
       await insertOutboxRow("old-sent-2", "sent", expired());
@@ -477,13 +572,26 @@ describe("outbox worker: purge of old mail", () => {
     }
 
     // An hour passes; a worker that purges on every run takes over.
-    await purgeApp.services.database.db.updateTable("job_schedule").set({ next_run_at: new Date().toISOString() }).where("name", "=", "mail purge").execute();
-    const everyRun = startOutboxWorker({ db: purgeApp.services.database.db, transport, logger, pollMs: 60_000, purgeEveryMs: 0 });
+    await purgeApp.services.database.db
+      .updateTable("job_schedule")
+      .set({ next_run_at: new Date().toISOString() })
+      .where("name", "=", "mail purge")
+      .execute();
+    const everyRun = startOutboxWorker({
+      db: purgeApp.services.database.db,
+      transport,
+      logger,
+      pollMs: 60_000,
+      purgeEveryMs: 0,
+    });
     try {
       await everyRun.drain();
       await insertDevMail("old-dev-mail-2", expired());
       await everyRun.drain();
-      expect(await remaining()).toEqual({ outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"], devMailbox: ["recent-dev-mail"] });
+      expect(await remaining()).toEqual({
+        outbox: ["old-pending", "old-sending", "recent-failed", "recent-sent"],
+        devMailbox: ["recent-dev-mail"],
+      });
     } finally {
       await everyRun.stop();
     }
@@ -494,7 +602,9 @@ describe("dev mailbox in production", () => {
   let productionApp: TestApp;
 
   beforeAll(async () => {
-    productionApp = await createTestApp({ env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAILBOX: undefined } });
+    productionApp = await createTestApp({
+      env: { NODE_ENV: "production", SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAILBOX: undefined },
+    });
   });
 
   afterAll(async () => {
@@ -505,6 +615,9 @@ describe("dev mailbox in production", () => {
     const response = await createClient(productionApp).get("/api/dev/mail");
     expect(response.status).toBe(404);
     expect((await readJson<{ code: string }>(response)).code).toBe("NOT_FOUND");
-    expect(await readJson(await createClient(productionApp).get("/api/meta"))).toMatchObject({ devMailbox: false, billingSandbox: false });
+    expect(await readJson(await createClient(productionApp).get("/api/meta"))).toMatchObject({
+      devMailbox: false,
+      billingSandbox: false,
+    });
   });
 });

@@ -11,10 +11,14 @@ export function mailBacklogMetrics(db: Kysely<Database>): BacklogMetrics {
       .where("status", "in", ["pending", "sending"])
       .executeTakeFirstOrThrow();
     return [
-      gauge("atrium_mail_outbox_pending", "Mails queued and not yet sent (pending, or being sent).", [{ value: Number(mail.count) }]),
-      gauge("atrium_mail_outbox_oldest_pending_age_seconds", "Age of the oldest mail not yet sent; 0 when none waits.", [
-        { value: ageSeconds(mail.oldest, now) },
+      gauge("atrium_mail_outbox_pending", "Mails queued and not yet sent (pending, or being sent).", [
+        { value: Number(mail.count) },
       ]),
+      gauge(
+        "atrium_mail_outbox_oldest_pending_age_seconds",
+        "Age of the oldest mail not yet sent; 0 when none waits.",
+        [{ value: ageSeconds(mail.oldest, now) }],
+      ),
     ];
   };
 }

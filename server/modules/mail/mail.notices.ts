@@ -1,7 +1,14 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { MailQueue } from "./mail.service";
-import { existingAccountMail, invitationMail, noticeMail, passwordResetMail, verificationMail, type SignInKind } from "./mail.templates";
+import {
+  existingAccountMail,
+  invitationMail,
+  noticeMail,
+  passwordResetMail,
+  verificationMail,
+  type SignInKind,
+} from "./mail.templates";
 
 type Person = { id: string; email: string; name: string };
 
@@ -10,22 +17,37 @@ type Person = { id: string; email: string; name: string };
  * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
  * `sendInvitationEmail`), and a plugin for the notice no callback covers (a changed password).
  */
-export function authMailNotices(mail: MailQueue, options: { baseUrl: string; signInKind: (userId: string) => Promise<SignInKind> }) {
+export function authMailNotices(
+  mail: MailQueue,
+  options: { baseUrl: string; signInKind: (userId: string) => Promise<SignInKind> },
+) {
   const appUrl = (pathname: string) => `${options.baseUrl}${pathname}`;
-  const notify = (user: Person, subject: string, message: string) => mail.enqueue({ to: user.email, ...noticeMail({ name: user.name, subject, message }) });
+  const notify = (user: Person, subject: string, message: string) =>
+    mail.enqueue({ to: user.email, ...noticeMail({ name: user.name, subject, message }) });
 
   return {
     emailAndPassword: {
       async sendResetPassword({ user, url }: { user: Person; url: string }) {
-        await mail.enqueue({ to: user.email, ...passwordResetMail({ name: user.name, url, signIn: await options.signInKind(user.id) }) });
+        await mail.enqueue({
+          to: user.email,
+          ...passwordResetMail({ name: user.name, url, signIn: await options.signInKind(user.id) }),
+        });
       },
       async onPasswordReset({ user }: { user: Person }) {
-        await notify(user, "Your password was reset", "Your password was just reset, and every session of your account was signed out.");
+        await notify(
+          user,
+          "Your password was reset",
+          "Your password was just reset, and every session of your account was signed out.",
+        );
       },
       async onExistingUserSignUp({ user }: { user: Person }) {
         await mail.enqueue({
           to: user.email,
-          ...existingAccountMail({ name: user.name, signInUrl: appUrl("/sign-in"), resetUrl: appUrl("/forgot-password") }),
+          ...existingAccountMail({
+            name: user.name,
+            signInUrl: appUrl("/sign-in"),
+            resetUrl: appUrl("/forgot-password"),
+          }),
         });
       },
     },
@@ -36,10 +58,20 @@ export function authMailNotices(mail: MailQueue, options: { baseUrl: string; sig
     },
     deleteUser: {
       async afterDelete(user: Person) {
-        await notify(user, "Your account was deleted", "Your Atrium account and its sessions were deleted, as you asked.");
+        await notify(
+          user,
+          "Your account was deleted",
+          "Your Atrium account and its sessions were deleted, as you asked.",
+        );
       },
     },
-    async sendInvitationEmail(input: { id: string; email: string; role: string; organization: { name: string }; inviter: { user: { name: string } } }) {
+    async sendInvitationEmail(input: {
+      id: string;
+      email: string;
+      role: string;
+      organization: { name: string };
+      inviter: { user: { name: string } };
+    }) {
       await mail.enqueue({
         to: input.email,
         ...invitationMail({
@@ -59,7 +91,11 @@ export function authMailNotices(mail: MailQueue, options: { baseUrl: string; sig
             handler: createAuthMiddleware(async (ctx) => {
               if (ctx.context.returned instanceof APIError || !ctx.context.session) return;
               const { user } = ctx.context.session;
-              await notify(user, "Your password was changed", "The password of your account was just changed, and your other sessions were signed out.");
+              await notify(
+                user,
+                "Your password was changed",
+                "The password of your account was just changed, and your other sessions were signed out.",
+              );
             }),
           },
         ],

@@ -51,31 +51,59 @@ export async function claimMail(db: Kysely<Database>, due: DueMail, leaseMs: num
   const now = new Date();
   const row = await db
     .updateTable("mail_outbox")
-    .set({ status: "sending", attempts: due.attempts + 1, next_attempt_at: new Date(now.getTime() + leaseMs).toISOString() })
+    .set({
+      status: "sending",
+      attempts: due.attempts + 1,
+      next_attempt_at: new Date(now.getTime() + leaseMs).toISOString(),
+    })
     .where("id", "=", due.id)
     .where("attempts", "=", due.attempts)
     .where("status", "in", ["pending", "sending"])
     .where("next_attempt_at", "<=", now.toISOString())
     .returning(["id", "to_address", "subject", "text_body", "html_body", "attempts"])
     .executeTakeFirst();
-  return row ? { id: row.id, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body, attempts: row.attempts } : null;
+  return row
+    ? {
+        id: row.id,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        attempts: row.attempts,
+      }
+    : null;
 }
 
 /** Only the worker that still holds the lease (the row is `sending` at its attempt) may finish a row. */
 function holdingLease(db: Kysely<Database>, mail: DueMail) {
-  return db.updateTable("mail_outbox").where("id", "=", mail.id).where("status", "=", "sending").where("attempts", "=", mail.attempts);
+  return db
+    .updateTable("mail_outbox")
+    .where("id", "=", mail.id)
+    .where("status", "=", "sending")
+    .where("attempts", "=", mail.attempts);
 }
 
 /** Marks a claimed mail sent; false when the lease was lost, and then the row is left as it is. */
 export async function markMailSent(db: Kysely<Database>, mail: DueMail): Promise<boolean> {
-  const result = await holdingLease(db, mail).set({ status: "sent", sent_at: new Date().toISOString(), last_error: null }).executeTakeFirst();
+  const result = await holdingLease(db, mail)
+    .set({ status: "sent", sent_at: new Date().toISOString(), last_error: null })
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Reschedules a claimed mail at `retryAt`, or gives it up when null; false when the lease was lost. */
-export async function markMailFailed(db: Kysely<Database>, mail: DueMail, error: string, retryAt: Date | null): Promise<boolean> {
+export async function markMailFailed(
+  db: Kysely<Database>,
+  mail: DueMail,
+  error: string,
+  retryAt: Date | null,
+): Promise<boolean> {
   const result = await holdingLease(db, mail)
-    .set(retryAt ? { status: "pending", last_error: error, next_attempt_at: retryAt.toISOString() } : { status: "failed", last_error: error })
+    .set(
+      retryAt
+        ? { status: "pending", last_error: error, next_attempt_at: retryAt.toISOString() }
+        : { status: "failed", last_error: error },
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -84,9 +112,16 @@ export async function markMailFailed(db: Kysely<Database>, mail: DueMail, error:
  * Deletes finished outbox rows (sent or given up) and dev mailbox mails created before `before`. Rows still
  * pending or sending are never touched. Both deletes use the indexes of migration 0004.
  */
-export async function purgeMailsCreatedBefore(db: Kysely<Database>, before: Date): Promise<{ outbox: number; devMailbox: number }> {
+export async function purgeMailsCreatedBefore(
+  db: Kysely<Database>,
+  before: Date,
+): Promise<{ outbox: number; devMailbox: number }> {
   const cutoff = before.toISOString();
-  const outbox = await db.deleteFrom("mail_outbox").where("status", "in", ["sent", "failed"]).where("created_at", "<", cutoff).executeTakeFirst();
+  const outbox = await db
+    .deleteFrom("mail_outbox")
+    .where("status", "in", ["sent", "failed"])
+    .where("created_at", "<", cutoff)
+    .executeTakeFirst();
   const devMailbox = await db.deleteFrom("dev_mailbox").where("created_at", "<", cutoff).executeTakeFirst();
   return { outbox: Number(outbox.numDeletedRows), devMailbox: Number(devMailbox.numDeletedRows) };
 }
@@ -120,7 +155,12 @@ export async function insertDevMail(db: Kysely<Database>, mail: OutgoingMail): P
 }
 
 export async function findDevMails(db: Kysely<Database>, filter: { to?: string; limit: number }): Promise<DevMail[]> {
-  let query = db.selectFrom("dev_mailbox").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit);
+  let query = db
+    .selectFrom("dev_mailbox")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(filter.limit);
   if (filter.to) query = query.where("to_address", "=", filter.to);
   const rows = await query.execute();
   return rows.map((row) => ({

@@ -9,14 +9,22 @@ import type { OutgoingMail } from "./mail.schemas";
  * Where delivered mail goes: an SMTP server, or the dev mailbox table. The outbox worker aborts `signal`
  * when it abandons a send that took too long; the SMTP transport then closes its connection.
  */
-export type MailTransport = { kind: "smtp" | "dev-mailbox"; send(mail: OutgoingMail, signal: AbortSignal): Promise<void> };
+export type MailTransport = {
+  kind: "smtp" | "dev-mailbox";
+  send(mail: OutgoingMail, signal: AbortSignal): Promise<void>;
+};
 
 /**
  * nodemailer waits minutes by default (2 minutes to connect, 10 of socket inactivity). These keep each step
  * below the outbox worker's send timeout, so nodemailer normally gives up on a dead server by itself before
  * the worker has to abandon the send.
  */
-export const SMTP_TIMEOUTS = { dnsTimeout: 5_000, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+export const SMTP_TIMEOUTS = {
+  dnsTimeout: 5_000,
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 20_000,
+} as const;
 
 export function createMailTransport(db: Kysely<Database>, options: { smtpUrl?: string; from: string }): MailTransport {
   if (!options.smtpUrl) return { kind: "dev-mailbox", send: (mail) => insertDevMail(db, mail) };
@@ -26,8 +34,12 @@ export function createMailTransport(db: Kysely<Database>, options: { smtpUrl?: s
   return {
     kind: "smtp",
     async send(mail, signal) {
-      smtp ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }));
-      await (await smtp).sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, signal });
+      smtp ??= import("nodemailer").then(({ default: nodemailer }) =>
+        nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }),
+      );
+      await (
+        await smtp
+      ).sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, signal });
     },
   };
 }

@@ -8,7 +8,9 @@ function escapeHtml(value: string): string {
 }
 
 function layout(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  const body = paragraphs.map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`).join("");
+  const body = paragraphs
+    .map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`)
+    .join("");
   const button = action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#4f46e5;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(action.label)}</a></p>` +
       `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Or paste this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(action.url)}</a></p>`
@@ -21,12 +23,21 @@ function layout(heading: string, paragraphs: string[], action?: { label: string;
 }
 
 function plain(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
-  return [heading, "", ...paragraphs.flatMap((paragraph) => [paragraph, ""]), ...(action ? [`${action.label}: ${action.url}`, ""] : []), `— ${APP_NAME}`].join(
-    "\n",
-  );
+  return [
+    heading,
+    "",
+    ...paragraphs.flatMap((paragraph) => [paragraph, ""]),
+    ...(action ? [`${action.label}: ${action.url}`, ""] : []),
+    `— ${APP_NAME}`,
+  ].join("\n");
 }
 
-function render(subject: string, heading: string, paragraphs: string[], action?: { label: string; url: string }): RenderedMail {
+function render(
+  subject: string,
+  heading: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+): RenderedMail {
   return { subject, html: layout(heading, paragraphs, action), text: plain(heading, paragraphs, action) };
 }
 
@@ -77,11 +88,18 @@ export function passwordResetMail(input: { name: string; url: string; signIn: Si
   );
 }
 
-export function invitationMail(input: { inviterName: string; organizationName: string; role: string; url: string }): RenderedMail {
+export function invitationMail(input: {
+  inviterName: string;
+  organizationName: string;
+  role: string;
+  url: string;
+}): RenderedMail {
   return render(
     `${input.inviterName} invited you to ${input.organizationName} on ${APP_NAME}`,
     `Join ${input.organizationName}`,
-    [`${input.inviterName} invited you to join ${input.organizationName} as ${input.role}. The invitation expires in 2 days.`],
+    [
+      `${input.inviterName} invited you to join ${input.organizationName} as ${input.role}. The invitation expires in 2 days.`,
+    ],
     { label: "View invitation", url: input.url },
   );
 }

@@ -8,7 +8,12 @@ export {
 } from "./organizations.routes";
 export { organizationHooks, organizationRules, organizations, type OrganizationsOptions } from "./organizations.plugin";
 export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "./organizations.request-schemas";
-export { requireOrganizationPermission, requireOrganizationScope, type OrganizationScope, type ScopedEnv } from "./organizations.scope";
+export {
+  requireOrganizationPermission,
+  requireOrganizationScope,
+  type OrganizationScope,
+  type ScopedEnv,
+} from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership, lockOrganization } from "./organizations.repository";
 export { organizationUniqueConflicts } from "./organizations.conflicts";

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activeOrganizationOf, createOrganizationWithOwner, createVerifiedUser, uniqueSlug, type TestUser } from "../../test/factories";
-import { organizationRow, memberRow, installFailingMemberInsert, removeFailingMemberInsert } from "../../test/organization-rows";
+import {
+  activeOrganizationOf,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  uniqueSlug,
+  type TestUser,
+} from "../../test/factories";
+import {
+  organizationRow,
+  memberRow,
+  installFailingMemberInsert,
+  removeFailingMemberInsert,
+} from "../../test/organization-rows";
 import { createClient, expectError } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
 
@@ -39,8 +50,14 @@ describe("creating an organization (spec sections 4, 5)", () => {
 
   it("refuses a slug that exists: 400 'organization already exists'", async () => {
     const first = await createOrganizationWithOwner(user, "Taken");
-    await expectError(await user.client.post("/api/auth/organization/create", { name: "Again", slug: first.slug }), 400, "organization already exists");
-    expect(await server.db.selectFrom("organization").select("id").where("slug", "=", first.slug).execute()).toHaveLength(1);
+    await expectError(
+      await user.client.post("/api/auth/organization/create", { name: "Again", slug: first.slug }),
+      400,
+      "organization already exists",
+    );
+    expect(
+      await server.db.selectFrom("organization").select("id").where("slug", "=", first.slug).execute(),
+    ).toHaveLength(1);
   });
 
   it("answers check-slug with {status:true} or 400 'slug is taken'", async () => {
@@ -48,7 +65,11 @@ describe("creating an organization (spec sections 4, 5)", () => {
     expect(free.status).toBe(200);
     expect(free.data).toEqual({ status: true });
     const existing = await createOrganizationWithOwner(user, "Checked");
-    await expectError(await user.client.post("/api/auth/organization/check-slug", { slug: existing.slug }), 400, "slug is taken");
+    await expectError(
+      await user.client.post("/api/auth/organization/check-slug", { slug: existing.slug }),
+      400,
+      "slug is taken",
+    );
   });
 
   it("makes the creator the owner and the new organization active, unless keepCurrentActiveOrganization is set", async () => {
@@ -64,7 +85,10 @@ describe("creating an organization (spec sections 4, 5)", () => {
     expect(kept.status).toBe(200);
     expect(await activeOrganizationOf(user.client)).toBe(first.id);
 
-    const switched = await user.client.post("/api/auth/organization/create", { name: "Foreground", slug: uniqueSlug("foreground") });
+    const switched = await user.client.post("/api/auth/organization/create", {
+      name: "Foreground",
+      slug: uniqueSlug("foreground"),
+    });
     expect(switched.status).toBe(200);
     expect(await activeOrganizationOf(user.client)).toBe(switched.data.id);
   });
@@ -90,7 +114,10 @@ describe("creating an organization (spec sections 4, 5)", () => {
 
   it("answers 401 'Unauthorized' without a session", async () => {
     const anonymous = createClient(server);
-    const create = await anonymous.post("/api/auth/organization/create", { name: "Nobody", slug: uniqueSlug("nobody") });
+    const create = await anonymous.post("/api/auth/organization/create", {
+      name: "Nobody",
+      slug: uniqueSlug("nobody"),
+    });
     expect(create.status).toBe(401);
     await expectError(await anonymous.get("/api/auth/organization/list-teams"), 401, "Unauthorized");
     await expectError(await anonymous.get("/api/auth/organization/get-full-organization"), 401, "Unauthorized");
@@ -105,7 +132,11 @@ describe("organization limits from configuration", () => {
       await createOrganizationWithOwner(user, "One");
       await createOrganizationWithOwner(user, "Two");
       const slug = uniqueSlug("three");
-      await expectError(await user.client.post("/api/auth/organization/create", { name: "Three", slug }), 403, "reached the maximum number of organizations");
+      await expectError(
+        await user.client.post("/api/auth/organization/create", { name: "Three", slug }),
+        403,
+        "reached the maximum number of organizations",
+      );
       expect(await limited.db.selectFrom("organization").select("id").where("slug", "=", slug).execute()).toEqual([]);
     } finally {
       await limited.close();
@@ -117,7 +148,11 @@ describe("organization limits from configuration", () => {
     try {
       const user = await createVerifiedUser(closed, { label: "closed" });
       const slug = uniqueSlug("closed");
-      await expectError(await user.client.post("/api/auth/organization/create", { name: "Closed", slug }), 403, "not allowed to create a new organization");
+      await expectError(
+        await user.client.post("/api/auth/organization/create", { name: "Closed", slug }),
+        403,
+        "not allowed to create a new organization",
+      );
       expect(await closed.db.selectFrom("organization").select("id").execute()).toEqual([]);
     } finally {
       await closed.close();
@@ -126,7 +161,9 @@ describe("organization limits from configuration", () => {
 
   it("ALLOW_ORGANIZATION_CREATION=admins: a platform admin may, anyone else gets 403", async () => {
     const adminEmail = `platform-admin-${Date.now()}@example.test`;
-    const adminsOnly = await createTestApp({ env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_EMAILS: adminEmail } });
+    const adminsOnly = await createTestApp({
+      env: { ALLOW_ORGANIZATION_CREATION: "admins", ADMIN_EMAILS: adminEmail },
+    });
     try {
       const [user, platformAdmin] = await Promise.all([
         createVerifiedUser(adminsOnly, { label: "not-admin" }),
@@ -137,7 +174,10 @@ describe("organization limits from configuration", () => {
         403,
         "not allowed to create a new organization",
       );
-      const allowed = await platformAdmin.client.post("/api/auth/organization/create", { name: "Allowed", slug: uniqueSlug("allowed") });
+      const allowed = await platformAdmin.client.post("/api/auth/organization/create", {
+        name: "Allowed",
+        slug: uniqueSlug("allowed"),
+      });
       expect(allowed.status).toBe(200);
     } finally {
       await adminsOnly.close();
@@ -153,7 +193,9 @@ describe("organization limits from configuration", () => {
       // better-auth 1.7 answers 404 ORGANIZATION_DELETION_DISABLED; the spec gives no status.
       expect(response.status).toBe(404);
       expect(response.data).toMatchObject({ code: "ORGANIZATION_DELETION_DISABLED" });
-      expect(await undeletable.db.selectFrom("organization").select("id").where("id", "=", organization.id).execute()).toHaveLength(1);
+      expect(
+        await undeletable.db.selectFrom("organization").select("id").where("id", "=", organization.id).execute(),
+      ).toHaveLength(1);
     } finally {
       await undeletable.close();
     }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activeOrganizationOf, createOrganizationWithOwner, createVerifiedUser, listMails, type TestUser } from "../../test/factories";
+import {
+  activeOrganizationOf,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  listMails,
+  type TestUser,
+} from "../../test/factories";
 import { memberRow, installFailingMemberInsert, removeFailingMemberInsert } from "../../test/organization-rows";
 import { createClient } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
@@ -29,7 +35,12 @@ describe("invitations (spec sections 3, 4)", () => {
   });
 
   async function invite(email: string, extra: Record<string, unknown> = {}) {
-    return owner.client.post("/api/auth/organization/invite-member", { email, role: "member", organizationId, ...extra });
+    return owner.client.post("/api/auth/organization/invite-member", {
+      email,
+      role: "member",
+      organizationId,
+      ...extra,
+    });
   }
 
   async function mailsTo(email: string) {
@@ -65,7 +76,9 @@ describe("invitations (spec sections 3, 4)", () => {
   it("accepting makes the invitee a member with the invited role and marks the invitation accepted", async () => {
     const invitee = await createVerifiedUser(server, { label: "acceptor" });
     const invitation = await invite(invitee.email, { role: "admin" });
-    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: invitation.data.id,
+    });
     expect(accepted.status).toBe(200);
     expect((await invitationRow(invitation.data.id)).status).toBe("accepted");
     expect((await memberRow(server, organizationId, invitee.id))?.role).toBe("admin");
@@ -77,7 +90,9 @@ describe("invitations (spec sections 3, 4)", () => {
     const intruder = await createVerifiedUser(server, { label: "intruder" });
     const invitation = await invite(invitee.email);
 
-    const byIntruder = await intruder.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+    const byIntruder = await intruder.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: invitation.data.id,
+    });
     expect(byIntruder.status).toBe(403);
     expect(await memberRow(server, organizationId, intruder.id)).toBeUndefined();
     expect((await invitationRow(invitation.data.id)).status).toBe("pending");
@@ -88,7 +103,9 @@ describe("invitations (spec sections 3, 4)", () => {
       .set({ emailVerified: server.dialect === "postgres" ? false : 0 })
       .where("id", "=", invitee.id)
       .execute();
-    const unverified = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+    const unverified = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: invitation.data.id,
+    });
     expect(unverified.status).toBe(403);
     expect(await memberRow(server, organizationId, invitee.id)).toBeUndefined();
     expect((await invitationRow(invitation.data.id)).status).toBe("pending");
@@ -98,23 +115,34 @@ describe("invitations (spec sections 3, 4)", () => {
       .set({ emailVerified: server.dialect === "postgres" ? true : 1 })
       .where("id", "=", invitee.id)
       .execute();
-    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: invitation.data.id,
+    });
     expect(accepted.status).toBe(200);
   });
 
   it("rejecting and canceling set the statuses rejected and canceled", async () => {
-    const [rejecter, canceled] = await Promise.all([createVerifiedUser(server, { label: "rejecter" }), createVerifiedUser(server, { label: "canceled" })]);
+    const [rejecter, canceled] = await Promise.all([
+      createVerifiedUser(server, { label: "rejecter" }),
+      createVerifiedUser(server, { label: "canceled" }),
+    ]);
     const toReject = await invite(rejecter.email);
-    const rejected = await rejecter.client.post("/api/auth/organization/reject-invitation", { invitationId: toReject.data.id });
+    const rejected = await rejecter.client.post("/api/auth/organization/reject-invitation", {
+      invitationId: toReject.data.id,
+    });
     expect(rejected.status).toBe(200);
     expect((await invitationRow(toReject.data.id)).status).toBe("rejected");
     expect(await memberRow(server, organizationId, rejecter.id)).toBeUndefined();
 
     const toCancel = await invite(canceled.email);
-    const cancel = await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId: toCancel.data.id });
+    const cancel = await owner.client.post("/api/auth/organization/cancel-invitation", {
+      invitationId: toCancel.data.id,
+    });
     expect(cancel.status).toBe(200);
     expect((await invitationRow(toCancel.data.id)).status).toBe("canceled");
-    const late = await canceled.client.post("/api/auth/organization/accept-invitation", { invitationId: toCancel.data.id });
+    const late = await canceled.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: toCancel.data.id,
+    });
     expect(late.status).toBe(400);
     expect(await memberRow(server, organizationId, canceled.id)).toBeUndefined();
   });
@@ -135,7 +163,9 @@ describe("invitations (spec sections 3, 4)", () => {
     });
 
     const toCancel = await invite(`canceled-${invitee.email}`);
-    expect((await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId: toCancel.data.id })).status).toBe(200);
+    expect(
+      (await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId: toCancel.data.id })).status,
+    ).toBe(200);
     expect((await anonymous.get(`/api/invitations/${toCancel.data.id}`)).data).toEqual({
       state: "canceled",
       organizationName: "Inviting",
@@ -155,17 +185,25 @@ describe("invitations (spec sections 3, 4)", () => {
 
     const again = await invite(invitee.email);
     expect(again.status).toBe(400);
-    expect(await server.db.selectFrom("invitation").select("id").where("email", "=", invitee.email).execute()).toHaveLength(1);
+    expect(
+      await server.db.selectFrom("invitation").select("id").where("email", "=", invitee.email).execute(),
+    ).toHaveLength(1);
 
     // Age the invitation (one hour left), so the renewal is visible without waiting.
     await setExpiresAt(first.data.id, new Date(Date.now() + 60 * 60 * 1000));
     const before = Date.now();
     const resent = await invite(invitee.email, { resend: true });
     expect(resent.status).toBe(200);
-    const rows = await server.db.selectFrom("invitation").select(["id", "status", "expiresAt"]).where("email", "=", invitee.email).execute();
+    const rows = await server.db
+      .selectFrom("invitation")
+      .select(["id", "status", "expiresAt"])
+      .where("email", "=", invitee.email)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: first.data.id, status: "pending" });
-    expect(new Date(rows[0]!.expiresAt as string | Date).getTime()).toBeGreaterThanOrEqual(before + 48 * 60 * 60 * 1000 - 1000);
+    expect(new Date(rows[0]!.expiresAt as string | Date).getTime()).toBeGreaterThanOrEqual(
+      before + 48 * 60 * 60 * 1000 - 1000,
+    );
 
     const mails = await mailsTo(invitee.email);
     expect(mails).toHaveLength(2);
@@ -176,37 +214,52 @@ describe("invitations (spec sections 3, 4)", () => {
     const invitee = await createVerifiedUser(server, { label: "expired" });
     const first = await invite(invitee.email);
     await setExpiresAt(first.data.id, new Date(Date.now() - 60 * 1000));
-    const expiredAccept = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: first.data.id });
+    const expiredAccept = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: first.data.id,
+    });
     expect(expiredAccept.status).toBe(400);
 
     const second = await invite(invitee.email);
     expect(second.status).toBe(200);
     expect(second.data.id).not.toBe(first.data.id);
     expect((await invitationRow(first.data.id)).status).toBe("canceled");
-    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: second.data.id });
+    const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: second.data.id,
+    });
     expect(accepted.status).toBe(200);
   });
 
   it("accepting is atomic: when the membership cannot be written the invitation stays pending and no team membership remains", async () => {
     const invitee = await createVerifiedUser(server, { label: "atomic-invitee" });
-    const teamResponse = await owner.client.post("/api/auth/organization/create-team", { name: "Atomic team", organizationId });
+    const teamResponse = await owner.client.post("/api/auth/organization/create-team", {
+      name: "Atomic team",
+      organizationId,
+    });
     expect(teamResponse.status).toBe(200);
     const invitation = await invite(invitee.email, { teamId: teamResponse.data.id });
     expect(invitation.status).toBe(200);
 
     await installFailingMemberInsert(server, invitee.id);
     try {
-      const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+      const accepted = await invitee.client.post("/api/auth/organization/accept-invitation", {
+        invitationId: invitation.data.id,
+      });
       expect(accepted.status).toBeGreaterThanOrEqual(500);
     } finally {
       await removeFailingMemberInsert(server);
     }
     expect((await invitationRow(invitation.data.id)).status).toBe("pending");
     expect(await memberRow(server, organizationId, invitee.id)).toBeUndefined();
-    expect(await server.db.selectFrom("teamMember").select("id").where("userId", "=", invitee.id).execute()).toEqual([]);
+    expect(await server.db.selectFrom("teamMember").select("id").where("userId", "=", invitee.id).execute()).toEqual(
+      [],
+    );
 
-    const retried = await invitee.client.post("/api/auth/organization/accept-invitation", { invitationId: invitation.data.id });
+    const retried = await invitee.client.post("/api/auth/organization/accept-invitation", {
+      invitationId: invitation.data.id,
+    });
     expect(retried.status).toBe(200);
-    expect(await server.db.selectFrom("teamMember").select("teamId").where("userId", "=", invitee.id).execute()).toEqual([{ teamId: teamResponse.data.id }]);
+    expect(
+      await server.db.selectFrom("teamMember").select("teamId").where("userId", "=", invitee.id).execute(),
+    ).toEqual([{ teamId: teamResponse.data.id }]);
   });
 });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activeOrganizationOf, addMember, createOrganizationWithOwner, createVerifiedUser, signInOnNewClient } from "../../test/factories";
+import {
+  activeOrganizationOf,
+  addMember,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  signInOnNewClient,
+} from "../../test/factories";
 import { organizationRow, memberRow, sessionsOf } from "../../test/organization-rows";
 import { createClient, expectError } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
@@ -33,7 +39,10 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
       "you cannot leave the organization as the only owner",
     );
     await expectError(
-      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: ownerMember!.id, organizationId: organization.id }),
+      await owner.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: ownerMember!.id,
+        organizationId: organization.id,
+      }),
       400,
       "you cannot leave the organization as the only owner",
     );
@@ -54,28 +63,40 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
 
     // Another owner remains, yet an admin (who may delete members) cannot remove an owner.
     await expectError(
-      await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: secondOwner.email, organizationId: organization.id }),
+      await admin.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: secondOwner.email,
+        organizationId: organization.id,
+      }),
       401,
       "not allowed to delete this member",
     );
     const secondOwnerMember = await memberRow(server, organization.id, secondOwner.id);
     expect(secondOwnerMember).toBeDefined();
     await expectError(
-      await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: secondOwnerMember!.id, organizationId: organization.id }),
+      await admin.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: secondOwnerMember!.id,
+        organizationId: organization.id,
+      }),
       401,
       "not allowed to delete this member",
     );
     expect(await memberRow(server, organization.id, secondOwner.id)).toBeDefined();
 
     await expectError(
-      await member.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: admin.email, organizationId: organization.id }),
+      await member.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: admin.email,
+        organizationId: organization.id,
+      }),
       401,
       "not allowed to delete this member",
     );
     expect(await memberRow(server, organization.id, admin.id)).toBeDefined();
 
     // An admin may remove a plain member (by id)…
-    const removed = await admin.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: memberId, organizationId: organization.id });
+    const removed = await admin.client.post("/api/auth/organization/remove-member", {
+      memberIdOrEmail: memberId,
+      organizationId: organization.id,
+    });
     expect(removed.status).toBe(200);
     expect(removed.data.member).toMatchObject({ id: memberId, userId: member.id });
     expect(await memberRow(server, organization.id, member.id)).toBeUndefined();
@@ -94,12 +115,18 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     const owner = await createVerifiedUser(server, { label: "mnf-owner" });
     const organization = await createOrganizationWithOwner(owner, "Missing member");
     await expectError(
-      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "no-such-member", organizationId: organization.id }),
+      await owner.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: "no-such-member",
+        organizationId: organization.id,
+      }),
       400,
       "member not found",
     );
     await expectError(
-      await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: "nobody@example.test", organizationId: organization.id }),
+      await owner.client.post("/api/auth/organization/remove-member", {
+        memberIdOrEmail: "nobody@example.test",
+        organizationId: organization.id,
+      }),
       400,
       "member not found",
     );
@@ -112,11 +139,19 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     await addMember(owner, organization.id, member, "member");
     const secondSession = await signInOnNewClient(server, member.input);
     for (const client of [member.client, secondSession]) {
-      expect((await client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
+      expect((await client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(
+        200,
+      );
     }
-    expect((await sessionsOf(server, member.id)).map((session) => session.activeOrganizationId)).toEqual([organization.id, organization.id]);
+    expect((await sessionsOf(server, member.id)).map((session) => session.activeOrganizationId)).toEqual([
+      organization.id,
+      organization.id,
+    ]);
 
-    const removed = await owner.client.post("/api/auth/organization/remove-member", { memberIdOrEmail: member.email, organizationId: organization.id });
+    const removed = await owner.client.post("/api/auth/organization/remove-member", {
+      memberIdOrEmail: member.email,
+      organizationId: organization.id,
+    });
     expect(removed.status).toBe(200);
 
     expect((await sessionsOf(server, member.id)).map((session) => session.activeOrganizationId)).toEqual([null, null]);
@@ -134,9 +169,15 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     await addMember(owner, organization.id, member, "member");
     const secondSession = await signInOnNewClient(server, member.input);
     const thirdSession = await signInOnNewClient(server, member.input);
-    expect((await member.client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
-    expect((await secondSession.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
-    expect((await thirdSession.post("/api/auth/organization/set-active", { organizationId: otherOrganization.id })).status).toBe(200);
+    expect(
+      (await member.client.post("/api/auth/organization/set-active", { organizationId: organization.id })).status,
+    ).toBe(200);
+    expect(
+      (await secondSession.post("/api/auth/organization/set-active", { organizationId: organization.id })).status,
+    ).toBe(200);
+    expect(
+      (await thirdSession.post("/api/auth/organization/set-active", { organizationId: otherOrganization.id })).status,
+    ).toBe(200);
 
     const left = await member.client.post("/api/auth/organization/leave", { organizationId: organization.id });
     expect(left.status).toBe(200);
@@ -152,7 +193,10 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
     const stranger = await createVerifiedUser(server, { label: "nm-stranger" });
     const organization = await createOrganizationWithOwner(owner, "Members only");
     await expectError(
-      await stranger.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Hijacked" } }),
+      await stranger.client.post("/api/auth/organization/update", {
+        organizationId: organization.id,
+        data: { name: "Hijacked" },
+      }),
       400,
       "user is not a member of the organization",
     );
@@ -171,7 +215,11 @@ describe("members: removing and leaving (spec sections 4–6)", () => {
 
   it("answers 400 'no active organization' when none is given or active", async () => {
     const user = await createVerifiedUser(server, { label: "no-active" });
-    await expectError(await user.client.post("/api/auth/organization/create-team", { name: "Floating" }), 400, "no active organization");
+    await expectError(
+      await user.client.post("/api/auth/organization/create-team", { name: "Floating" }),
+      400,
+      "no active organization",
+    );
     await expectError(await user.client.get("/api/auth/organization/list-teams"), 400, "no active organization");
   });
 });
@@ -180,7 +228,10 @@ describe("GET /api/organizations/:organizationId/members", () => {
   it("lists members with their user and teams, searched and paged, to members only", async () => {
     const owner = await createVerifiedUser(server, { label: "list-owner" });
     const organization = await createOrganizationWithOwner(owner, "Listing");
-    const [alice, bob] = await Promise.all([createVerifiedUser(server, { label: "alice-zebra" }), createVerifiedUser(server, { label: "bob-yak" })]);
+    const [alice, bob] = await Promise.all([
+      createVerifiedUser(server, { label: "alice-zebra" }),
+      createVerifiedUser(server, { label: "bob-yak" }),
+    ]);
     await addMember(owner, organization.id, alice, "admin");
     await addMember(owner, organization.id, bob, "member");
     const path = `/api/organizations/${organization.id}/members`;
@@ -189,12 +240,20 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect(all.status).toBe(200);
     expect(all.data).toMatchObject({ total: 3, limit: 20, offset: 0 });
     const byUser = new Map(
-      (all.data.members as Array<{ userId: string; role: string; user: { email: string }; teams: Array<{ id: string }> }>).map((member) => [
-        member.userId,
-        member,
-      ]),
+      (
+        all.data.members as Array<{
+          userId: string;
+          role: string;
+          user: { email: string };
+          teams: Array<{ id: string }>;
+        }>
+      ).map((member) => [member.userId, member]),
     );
-    expect(byUser.get(owner.id)).toMatchObject({ role: "owner", user: { email: owner.email }, teams: [{ id: organization.defaultTeamId }] });
+    expect(byUser.get(owner.id)).toMatchObject({
+      role: "owner",
+      user: { email: owner.email },
+      teams: [{ id: organization.defaultTeamId }],
+    });
     expect(byUser.get(alice.id)).toMatchObject({ role: "admin", teams: [] });
 
     const searched = await bob.client.get(`${path}?search=ZEBRA`);
@@ -210,7 +269,9 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect(firstPage.data.members).toHaveLength(2);
     expect(secondPage.data).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(secondPage.data.members).toHaveLength(1);
-    const pagedIds = [...firstPage.data.members, ...secondPage.data.members].map((member: { userId: string }) => member.userId).sort();
+    const pagedIds = [...firstPage.data.members, ...secondPage.data.members]
+      .map((member: { userId: string }) => member.userId)
+      .sort();
     expect(pagedIds).toEqual([owner.id, alice.id, bob.id].sort());
 
     expect((await bob.client.get(`${path}?limit=0`)).status).toBe(400);

@@ -33,18 +33,30 @@ describe("organization metadata (a map or a JSON string, at most 16 KB and 10 le
   }
 
   async function storedMetadata(slug: string) {
-    const row = await server.db.selectFrom("organization").select("metadata").where("slug", "=", slug).executeTakeFirstOrThrow();
+    const row = await server.db
+      .selectFrom("organization")
+      .select("metadata")
+      .where("slug", "=", slug)
+      .executeTakeFirstOrThrow();
     return JSON.parse(row.metadata as string) as unknown;
   }
 
   it("accepts a map and a JSON string, storing the same map", async () => {
     const slugMap = uniqueSlug("meta-map");
-    const asMap = await owner.client.post("/api/auth/organization/create", { name: "Map", slug: slugMap, metadata: { plan: "pro", depth: nested(9) } });
+    const asMap = await owner.client.post("/api/auth/organization/create", {
+      name: "Map",
+      slug: slugMap,
+      metadata: { plan: "pro", depth: nested(9) },
+    });
     expect(asMap.status).toBe(200);
     expect(await storedMetadata(slugMap)).toEqual({ plan: "pro", depth: nested(9) });
 
     const slugString = uniqueSlug("meta-string");
-    const asString = await owner.client.post("/api/auth/organization/create", { name: "String", slug: slugString, metadata: JSON.stringify({ plan: "team" }) });
+    const asString = await owner.client.post("/api/auth/organization/create", {
+      name: "String",
+      slug: slugString,
+      metadata: JSON.stringify({ plan: "team" }),
+    });
     expect(asString.status).toBe(200);
     expect(await storedMetadata(slugString)).toEqual({ plan: "team" });
 
@@ -60,17 +72,37 @@ describe("organization metadata (a map or a JSON string, at most 16 KB and 10 le
     ["a map over 16 KB", { blob: "x".repeat(16 * 1024) }, "metadata may be at most 16 KB"],
     ["a JSON string over 16 KB", JSON.stringify({ blob: "x".repeat(16 * 1024) }), "metadata may be at most 16 KB"],
     ["a map deeper than 10 levels", nested(11), "metadata may be nested at most 10 levels deep"],
-    ["a JSON string deeper than 10 levels", JSON.stringify(nested(11)), "metadata may be nested at most 10 levels deep"],
-    ["a JSON string with a __proto__ key", '{"__proto__":{"polluted":true}}', 'metadata may not contain the key "__proto__"'],
-    ["a nested __proto__ key", '{"safe":{"__proto__":{"polluted":true}}}', 'metadata may not contain the key "__proto__"'],
+    [
+      "a JSON string deeper than 10 levels",
+      JSON.stringify(nested(11)),
+      "metadata may be nested at most 10 levels deep",
+    ],
+    [
+      "a JSON string with a __proto__ key",
+      '{"__proto__":{"polluted":true}}',
+      'metadata may not contain the key "__proto__"',
+    ],
+    [
+      "a nested __proto__ key",
+      '{"safe":{"__proto__":{"polluted":true}}}',
+      'metadata may not contain the key "__proto__"',
+    ],
     ["a string that is not JSON", "{not json", "metadata is not valid JSON"],
   ])("refuses %s with 400 and a clear message, on create and on update", async (_label, metadata, message) => {
     const slug = uniqueSlug("meta-bad");
-    await expectError(await owner.client.post("/api/auth/organization/create", { name: "Bad metadata", slug, metadata }), 400, message);
+    await expectError(
+      await owner.client.post("/api/auth/organization/create", { name: "Bad metadata", slug, metadata }),
+      400,
+      message,
+    );
     expect(await server.db.selectFrom("organization").select("id").where("slug", "=", slug).execute()).toEqual([]);
 
     const organization = await createOrganizationWithOwner(owner, "Good metadata");
-    await expectError(await owner.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { metadata } }), 400, message);
+    await expectError(
+      await owner.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { metadata } }),
+      400,
+      message,
+    );
     expect((await organizationRow(server, organization.id))?.metadata ?? null).toBeNull();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

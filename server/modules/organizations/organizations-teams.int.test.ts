@@ -45,21 +45,36 @@ describe("teams (spec sections 3, 5, 6)", () => {
   }
 
   it("refuses a team name shorter than 1 character with 400, on create and on update", async () => {
-    const before = await server.db.selectFrom("team").select("id").where("organizationId", "=", organizationId).execute();
+    const before = await server.db
+      .selectFrom("team")
+      .select("id")
+      .where("organizationId", "=", organizationId)
+      .execute();
     const created = await owner.client.post("/api/auth/organization/create-team", { name: "", organizationId });
     expect(created.status).toBe(400);
     const blank = await owner.client.post("/api/auth/organization/create-team", { name: "   ", organizationId });
     expect(blank.status).toBe(400);
-    expect(await server.db.selectFrom("team").select("id").where("organizationId", "=", organizationId).execute()).toHaveLength(before.length);
+    expect(
+      await server.db.selectFrom("team").select("id").where("organizationId", "=", organizationId).execute(),
+    ).toHaveLength(before.length);
 
-    const updated = await owner.client.post("/api/auth/organization/update-team", { teamId: defaultTeamId, data: { name: "" }, organizationId });
+    const updated = await owner.client.post("/api/auth/organization/update-team", {
+      teamId: defaultTeamId,
+      data: { name: "" },
+      organizationId,
+    });
     expect(updated.status).toBe(400);
-    expect((await server.db.selectFrom("team").select("name").where("id", "=", defaultTeamId).executeTakeFirst())?.name).toBe("Teams");
+    expect(
+      (await server.db.selectFrom("team").select("name").where("id", "=", defaultTeamId).executeTakeFirst())?.name,
+    ).toBe("Teams");
   });
 
   it("lets an admin update and delete teams", async () => {
     const teamId = await createTeam("Renamable");
-    const renamed = await admin.client.post("/api/auth/organization/update-team", { teamId, data: { name: "Renamed", organizationId } });
+    const renamed = await admin.client.post("/api/auth/organization/update-team", {
+      teamId,
+      data: { name: "Renamed", organizationId },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.data).toMatchObject({ id: teamId, name: "Renamed" });
     const removed = await admin.client.post("/api/auth/organization/remove-team", { teamId, organizationId });
@@ -69,30 +84,54 @@ describe("teams (spec sections 3, 5, 6)", () => {
 
   it("a member cannot delete a team they belong to: 403 'not allowed to delete or update teams'", async () => {
     const teamId = await createTeam("Admin's own");
-    const added = await owner.client.post("/api/auth/organization/add-team-member", { teamId, userId: admin.id, organizationId });
+    const added = await owner.client.post("/api/auth/organization/add-team-member", {
+      teamId,
+      userId: admin.id,
+      organizationId,
+    });
     expect(added.status).toBe(200);
-    await expectError(await admin.client.post("/api/auth/organization/remove-team", { teamId, organizationId }), 403, "not allowed to delete or update teams");
+    await expectError(
+      await admin.client.post("/api/auth/organization/remove-team", { teamId, organizationId }),
+      403,
+      "not allowed to delete or update teams",
+    );
     expect(await server.db.selectFrom("team").select("id").where("id", "=", teamId).execute()).toHaveLength(1);
   });
 
   it("a plain member may neither update nor delete teams: 403 'not allowed to delete or update teams'", async () => {
     const teamId = await createTeam("Guarded");
     await expectError(
-      await member.client.post("/api/auth/organization/update-team", { teamId, data: { name: "Taken over", organizationId } }),
+      await member.client.post("/api/auth/organization/update-team", {
+        teamId,
+        data: { name: "Taken over", organizationId },
+      }),
       403,
       "not allowed to delete or update teams",
     );
-    await expectError(await member.client.post("/api/auth/organization/remove-team", { teamId, organizationId }), 403, "not allowed to delete or update teams");
-    expect(await server.db.selectFrom("team").select("name").where("id", "=", teamId).executeTakeFirst()).toEqual({ name: "Guarded" });
+    await expectError(
+      await member.client.post("/api/auth/organization/remove-team", { teamId, organizationId }),
+      403,
+      "not allowed to delete or update teams",
+    );
+    expect(await server.db.selectFrom("team").select("name").where("id", "=", teamId).executeTakeFirst()).toEqual({
+      name: "Guarded",
+    });
   });
 
   it("answers 400 'team not found' for an unknown team", async () => {
     await expectError(
-      await owner.client.post("/api/auth/organization/update-team", { teamId: "no-such-team", data: { name: "X", organizationId } }),
+      await owner.client.post("/api/auth/organization/update-team", {
+        teamId: "no-such-team",
+        data: { name: "X", organizationId },
+      }),
       400,
       "team not found",
     );
-    await expectError(await owner.client.post("/api/auth/organization/remove-team", { teamId: "no-such-team", organizationId }), 400, "team not found");
+    await expectError(
+      await owner.client.post("/api/auth/organization/remove-team", { teamId: "no-such-team", organizationId }),
+      400,
+      "team not found",
+    );
   });
 
   it("the last team cannot be removed: 400 'unable to remove the last team'", async () => {
@@ -102,29 +141,44 @@ describe("teams (spec sections 3, 5, 6)", () => {
     // with a 403 before it looks at the team count; unset it to reach the last-team rule.
     expect((await soloOwner.client.post("/api/auth/organization/set-active-team", { teamId: null })).status).toBe(200);
     await expectError(
-      await soloOwner.client.post("/api/auth/organization/remove-team", { teamId: organization.defaultTeamId, organizationId: organization.id }),
+      await soloOwner.client.post("/api/auth/organization/remove-team", {
+        teamId: organization.defaultTeamId,
+        organizationId: organization.id,
+      }),
       400,
       "unable to remove the last team",
     );
-    expect(await server.db.selectFrom("team").select("id").where("organizationId", "=", organization.id).execute()).toHaveLength(1);
+    expect(
+      await server.db.selectFrom("team").select("id").where("organizationId", "=", organization.id).execute(),
+    ).toHaveLength(1);
   });
 
   it("the default team is named after the organization and follows its renames; a team with a name of its own keeps it", async () => {
     const renamer = await createVerifiedUser(server, { label: "renamer" });
     const organization = await createOrganizationWithOwner(renamer, "Northwind");
-    const created = await renamer.client.post("/api/auth/organization/create-team", { name: "Design", organizationId: organization.id });
+    const created = await renamer.client.post("/api/auth/organization/create-team", {
+      name: "Design",
+      organizationId: organization.id,
+    });
     expect(created.status).toBe(200);
     const teamNames = async () =>
-      (await server.db.selectFrom("team").select(["id", "name"]).where("organizationId", "=", organization.id).orderBy("name").execute()).map((team) => [
-        team.id === organization.defaultTeamId ? "default" : "own",
-        team.name,
-      ]);
+      (
+        await server.db
+          .selectFrom("team")
+          .select(["id", "name"])
+          .where("organizationId", "=", organization.id)
+          .orderBy("name")
+          .execute()
+      ).map((team) => [team.id === organization.defaultTeamId ? "default" : "own", team.name]);
     expect(await teamNames()).toEqual([
       ["own", "Design"],
       ["default", "Northwind"],
     ]);
 
-    const renamed = await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind Traders" } });
+    const renamed = await renamer.client.post("/api/auth/organization/update", {
+      organizationId: organization.id,
+      data: { name: "Northwind Traders" },
+    });
     expect(renamed.status).toBe(200);
     expect(await teamNames()).toEqual([
       ["own", "Design"],
@@ -137,7 +191,14 @@ describe("teams (spec sections 3, 5, 6)", () => {
       data: { name: "Everyone", organizationId: organization.id },
     });
     expect(own.status).toBe(200);
-    expect((await renamer.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Northwind" } })).status).toBe(200);
+    expect(
+      (
+        await renamer.client.post("/api/auth/organization/update", {
+          organizationId: organization.id,
+          data: { name: "Northwind" },
+        })
+      ).status,
+    ).toBe(200);
     expect(await teamNames()).toEqual([
       ["own", "Design"],
       ["default", "Everyone"],
@@ -149,11 +210,16 @@ describe("teams (spec sections 3, 5, 6)", () => {
     const organization = await createOrganizationWithOwner(owner, "Guarded name");
     await addMember(owner, organization.id, member, "member");
     await expectError(
-      await member.client.post("/api/auth/organization/update", { organizationId: organization.id, data: { name: "Hijacked" } }),
+      await member.client.post("/api/auth/organization/update", {
+        organizationId: organization.id,
+        data: { name: "Hijacked" },
+      }),
       403,
       "not allowed to update or delete the organization",
     );
-    expect(await server.db.selectFrom("team").select("name").where("id", "=", organization.defaultTeamId).executeTakeFirst()).toEqual({ name: "Guarded name" });
+    expect(
+      await server.db.selectFrom("team").select("name").where("id", "=", organization.defaultTeamId).executeTakeFirst(),
+    ).toEqual({ name: "Guarded name" });
   });
 
   it("listing teams requires membership in the organization", async () => {

@@ -28,9 +28,11 @@ export type AuditedOrganizationEndpoints = Record<
 >;
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
-const field = (value: unknown, key: string) => (value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined);
+const field = (value: unknown, key: string) =>
+  value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
 /** The organization a call is about: the one it names, else the session's active one (better-auth's own rule). */
-const organizationOf = (body: Body, session: AuditedSession | null) => text(body.organizationId) ?? session?.session.activeOrganizationId ?? undefined;
+const organizationOf = (body: Body, session: AuditedSession | null) =>
+  text(body.organizationId) ?? session?.session.activeOrganizationId ?? undefined;
 
 type Invitation = { id: string; email: string; role?: string | null; organizationId: string };
 type Member = { id: string; userId: string; organizationId: string; role: string };
@@ -46,7 +48,11 @@ const lockOrganizationOf = async (db: Kysely<Database>, body: Body, session: Aud
     [organizationOf(body, session)].filter((id): id is string => id !== undefined),
   );
 
-function invitationEntry(action: AuditRecord["action"], invitation: Invitation | undefined, details?: Record<string, unknown>): AuditRecord[] {
+function invitationEntry(
+  action: AuditRecord["action"],
+  invitation: Invitation | undefined,
+  details?: Record<string, unknown>,
+): AuditRecord[] {
   if (!invitation) return [];
   return [
     {
@@ -87,7 +93,13 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       endpoint: endpoints.updateOrganization,
       prior: async (trx, { body, session }) => {
         const id = organizationOf(body, session);
-        return id ? await trx.selectFrom("organization").select(["id", "name", "slug", "logo"]).where("id", "=", id).executeTakeFirst() : undefined;
+        return id
+          ? await trx
+              .selectFrom("organization")
+              .select(["id", "name", "slug", "logo"])
+              .where("id", "=", id)
+              .executeTakeFirst()
+          : undefined;
       },
       record: ({ body, prior, response }) => {
         const updated = response as { id: string; name: string; slug: string; logo?: string | null } | null;
@@ -95,7 +107,8 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
         const data = (field(body, "data") ?? {}) as Body;
         const changes: Record<string, unknown> = {};
         for (const key of ["name", "slug", "logo"] as const) {
-          if (key in data && prior[key] !== updated[key]) changes[key] = { from: prior[key] ?? null, to: updated[key] ?? null };
+          if (key in data && prior[key] !== updated[key])
+            changes[key] = { from: prior[key] ?? null, to: updated[key] ?? null };
         }
         if ("metadata" in data) changes.metadata = "changed";
         return [
@@ -113,7 +126,9 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       endpoint: endpoints.deleteOrganization,
       prior: async (trx, { body }) => {
         const id = text(body.organizationId);
-        return id ? await trx.selectFrom("organization").select(["id", "name"]).where("id", "=", id).executeTakeFirst() : undefined;
+        return id
+          ? await trx.selectFrom("organization").select(["id", "name"]).where("id", "=", id).executeTakeFirst()
+          : undefined;
       },
       record: ({ prior }) =>
         prior
@@ -137,7 +152,11 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
         return [
           {
             action: "member.removed",
-            target: { type: "user", id: member.userId, label: (await findMemberLabel(trx, member.userId)) ?? member.userId },
+            target: {
+              type: "user",
+              id: member.userId,
+              label: (await findMemberLabel(trx, member.userId)) ?? member.userId,
+            },
             organization: { id: member.organizationId },
             details: { memberId: member.id, role: member.role },
           },
@@ -150,7 +169,9 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       lock: lockOrganizationOf,
       prior: async (trx, { body }) => {
         const id = text(body.memberId);
-        return id ? (await trx.selectFrom("member").select("role").where("id", "=", id).executeTakeFirst())?.role : undefined;
+        return id
+          ? (await trx.selectFrom("member").select("role").where("id", "=", id).executeTakeFirst())?.role
+          : undefined;
       },
       record: async ({ db: trx, prior, response }) => {
         const member = response as Member | null;
@@ -158,7 +179,11 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
         return [
           {
             action: "member.role_changed",
-            target: { type: "user", id: member.userId, label: (await findMemberLabel(trx, member.userId)) ?? member.userId },
+            target: {
+              type: "user",
+              id: member.userId,
+              label: (await findMemberLabel(trx, member.userId)) ?? member.userId,
+            },
             organization: { id: member.organizationId },
             details: { memberId: member.id, from: prior ?? null, to: member.role },
           },
@@ -186,7 +211,11 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
     auditedEndpoint({
       db,
       endpoint: endpoints.createInvitation,
-      record: ({ body, response }) => invitationEntry(body.resend === true ? "invitation.resent" : "invitation.sent", response as Invitation | undefined),
+      record: ({ body, response }) =>
+        invitationEntry(
+          body.resend === true ? "invitation.resent" : "invitation.sent",
+          response as Invitation | undefined,
+        ),
     }),
     auditedEndpoint({
       db,
@@ -209,7 +238,8 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
     auditedEndpoint({
       db,
       endpoint: endpoints.rejectInvitation,
-      record: ({ response }) => invitationEntry("invitation.rejected", field(response, "invitation") as Invitation | undefined),
+      record: ({ response }) =>
+        invitationEntry("invitation.rejected", field(response, "invitation") as Invitation | undefined),
     }),
     auditedEndpoint({
       db,
@@ -221,7 +251,15 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       endpoint: endpoints.createTeam,
       record: ({ response }) => {
         const team = response as Team | null;
-        return team ? [{ action: "team.created", target: { type: "team", id: team.id, label: team.name }, organization: { id: team.organizationId } }] : [];
+        return team
+          ? [
+              {
+                action: "team.created",
+                target: { type: "team", id: team.id, label: team.name },
+                organization: { id: team.organizationId },
+              },
+            ]
+          : [];
       },
     }),
     auditedEndpoint({
@@ -246,7 +284,15 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
       endpoint: endpoints.removeTeam,
       prior: (trx, { body }) => findTeamLabel(trx, text(body.teamId) ?? ""),
       record: ({ prior }) =>
-        prior ? [{ action: "team.removed", target: { type: "team", id: prior.id, label: prior.name }, organization: { id: prior.organizationId } }] : [],
+        prior
+          ? [
+              {
+                action: "team.removed",
+                target: { type: "team", id: prior.id, label: prior.name },
+                organization: { id: prior.organizationId },
+              },
+            ]
+          : [],
     }),
     auditedEndpoint({
       db,
@@ -264,11 +310,17 @@ export function organizationAuditHooks(db: Kysely<Database>, endpoints: AuditedO
         const userId = text(body.userId);
         const existing =
           teamId && userId
-            ? await trx.selectFrom("teamMember").select("id").where("teamId", "=", teamId).where("userId", "=", userId).executeTakeFirst()
+            ? await trx
+                .selectFrom("teamMember")
+                .select("id")
+                .where("teamId", "=", teamId)
+                .where("userId", "=", userId)
+                .executeTakeFirst()
             : undefined;
         return { team: await findTeamLabel(trx, teamId ?? ""), isMember: existing !== undefined };
       },
-      record: async ({ db: trx, body, prior }) => teamMemberEntry(trx, "team.member_added", prior.isMember ? undefined : prior.team, text(body.userId)),
+      record: async ({ db: trx, body, prior }) =>
+        teamMemberEntry(trx, "team.member_added", prior.isMember ? undefined : prior.team, text(body.userId)),
     }),
     auditedEndpoint({
       db,

@@ -10,8 +10,7 @@ export const organizationUniqueConflicts: readonly UniqueConflict[] = [
   {
     indexes: ["organization_slug_key", "organization.slug"],
     path: "/api/auth/organization/update",
-    answer: () =>
-      new DomainError("ORGANIZATION_SLUG_ALREADY_TAKEN", "Organization slug already taken"),
+    answer: () => new DomainError("ORGANIZATION_SLUG_ALREADY_TAKEN", "Organization slug already taken"),
   },
   {
     indexes: ["organization_slug_key", "organization.slug"],
@@ -23,7 +22,13 @@ export const organizationUniqueConflicts: readonly UniqueConflict[] = [
   },
   {
     // Adding a team member twice in a row answers 200 both times; only a lost race lands here.
-    indexes: ["teamMember_teamId_userId_key", "teamMember_membershipKey_key", "teamMember.teamId, teamMember.userId", "teamMember.membershipKey"],
-    answer: () => new DomainError(ERROR_CODES.CONFLICT, "The user was added to this team by another request at the same moment."),
+    indexes: [
+      "teamMember_teamId_userId_key",
+      "teamMember_membershipKey_key",
+      "teamMember.teamId, teamMember.userId",
+      "teamMember.membershipKey",
+    ],
+    answer: () =>
+      new DomainError(ERROR_CODES.CONFLICT, "The user was added to this team by another request at the same moment."),
   },
 ];

@@ -1,6 +1,13 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganizationWithOwner, createVerifiedUser, uniqueSlug, waitFor, type MailTarget, type TestUser } from "../../test/factories";
+import {
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  uniqueSlug,
+  waitFor,
+  type MailTarget,
+  type TestUser,
+} from "../../test/factories";
 import { expectError } from "../../test/request";
 import { startServerProcess, type ServerProcess } from "../../test/server-process";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database";
@@ -31,7 +38,11 @@ const target: MailTarget = {
 };
 
 async function startServer(name: string): Promise<ServerProcess> {
-  const started = await startServerProcess({ name, env: { DATABASE_URL: database.url, DATA_DIR: database.dataDir }, ...(port ? { port } : {}) });
+  const started = await startServerProcess({
+    name,
+    env: { DATABASE_URL: database.url, DATA_DIR: database.dataDir },
+    ...(port ? { port } : {}),
+  });
   // Every server of the test answers at the same address, so the clients' cookies and origin stay valid.
   port = started.port;
   target.config.baseUrl = started.url;
@@ -40,7 +51,8 @@ async function startServer(name: string): Promise<ServerProcess> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  if (database.dialect !== "postgres") throw new Error("the kill tests need PostgreSQL: set TEST_DATABASE_URL=postgres://…");
+  if (database.dialect !== "postgres")
+    throw new Error("the kill tests need PostgreSQL: set TEST_DATABASE_URL=postgres://…");
   admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   server = await startServer("A");
@@ -110,29 +122,52 @@ describe("SIGKILL in the middle of creating an organization", () => {
       organizations: ids.length,
       members: await count(`"member" WHERE "organizationId" = ANY($1)`, [ids]),
       teams: await count(`"team" WHERE "organizationId" = ANY($1)`, [ids]),
-      teamMembers: await count(`"teamMember" JOIN "team" ON "team".id = "teamMember"."teamId" WHERE "team"."organizationId" = ANY($1)`, [ids]),
+      teamMembers: await count(
+        `"teamMember" JOIN "team" ON "team".id = "teamMember"."teamId" WHERE "team"."organizationId" = ANY($1)`,
+        [ids],
+      ),
       activeIn: await count(`"session" WHERE "activeOrganizationId" = ANY($1)`, [ids]),
-      audit: await count(`"audit_event" WHERE "organization_id" = ANY($1) OR ("action" = 'organization.created' AND "details" LIKE $2)`, [ids, `%"${slug}"%`]),
+      audit: await count(
+        `"audit_event" WHERE "organization_id" = ANY($1) OR ("action" = 'organization.created' AND "details" LIKE $2)`,
+        [ids, `%"${slug}"%`],
+      ),
       billing: await count(`"billing_customer" WHERE "organization_id" = ANY($1)`, [ids]),
       mails: await count(`"mail_outbox" WHERE "to_address" = $1 AND "subject" NOT LIKE 'Verify%'`, [owner.email]),
     };
   }
-  const nothing = { organizations: 0, members: 0, teams: 0, teamMembers: 0, activeIn: 0, audit: 0, billing: 0, mails: 0 };
+  const nothing = {
+    organizations: 0,
+    members: 0,
+    teams: 0,
+    teamMembers: 0,
+    activeIn: 0,
+    audit: 0,
+    billing: 0,
+    mails: 0,
+  };
   const whole = { organizations: 1, members: 1, teams: 1, teamMembers: 1, activeIn: 1, audit: 1, billing: 0, mails: 0 };
 
   // After the organization row, before its owner; then with everything written but the audit entry.
   for (const table of ["member", "audit_event"]) {
     it(`killed while waiting to write "${table}": nothing of it is left, and a server started again creates it once`, async () => {
       const slug = uniqueSlug("killed");
-      const killed = await killInside(table, () => owner.client.post("/api/auth/organization/create", { name: "Killed", slug }));
+      const killed = await killInside(table, () =>
+        owner.client.post("/api/auth/organization/create", { name: "Killed", slug }),
+      );
       expect(await organizationState(slug)).toEqual(nothing);
       expect(killed.inTransaction).toBe(true);
 
       server = await startServer("restarted");
       const created = await createOrganizationWithOwner(owner, "Killed", slug);
-      await expectError(await owner.client.post("/api/auth/organization/create", { name: "Killed", slug }), 400, "organization already exists");
+      await expectError(
+        await owner.client.post("/api/auth/organization/create", { name: "Killed", slug }),
+        400,
+        "organization already exists",
+      );
       expect(await organizationState(slug)).toEqual(whole);
-      const [member] = (await admin.query(`SELECT "userId", role FROM "member" WHERE "organizationId" = $1`, [created.id])).rows;
+      const [member] = (
+        await admin.query(`SELECT "userId", role FROM "member" WHERE "organizationId" = $1`, [created.id])
+      ).rows;
       expect(member).toEqual({ userId: owner.id, role: "owner" });
     });
   }
@@ -140,30 +175,63 @@ describe("SIGKILL in the middle of creating an organization", () => {
 
 describe("SIGKILL in the middle of accepting an invitation", () => {
   async function invitationState(invitationId: string, organizationId: string) {
-    const { rows } = await admin.query<{ status: string }>(`SELECT status FROM "invitation" WHERE id = $1`, [invitationId]);
+    const { rows } = await admin.query<{ status: string }>(`SELECT status FROM "invitation" WHERE id = $1`, [
+      invitationId,
+    ]);
     return {
       status: rows[0]?.status,
       members: await count(`"member" WHERE "organizationId" = $1 AND "userId" = $2`, [organizationId, joiner.id]),
-      activeIn: await count(`"session" WHERE "activeOrganizationId" = $1 AND "userId" = $2`, [organizationId, joiner.id]),
-      audit: await count(`"audit_event" WHERE "organization_id" = $1 AND "action" IN ('invitation.accepted', 'member.added')`, [organizationId]),
+      activeIn: await count(`"session" WHERE "activeOrganizationId" = $1 AND "userId" = $2`, [
+        organizationId,
+        joiner.id,
+      ]),
+      audit: await count(
+        `"audit_event" WHERE "organization_id" = $1 AND "action" IN ('invitation.accepted', 'member.added')`,
+        [organizationId],
+      ),
     };
   }
 
   it("killed after the invitation is marked accepted, before the member is written: still pending, no member; accepted once after a restart", async () => {
     const organization = await createOrganizationWithOwner(owner, "Inviting");
-    const invite = await owner.client.post("/api/auth/organization/invite-member", { email: joiner.email, role: "member", organizationId: organization.id });
+    const invite = await owner.client.post("/api/auth/organization/invite-member", {
+      email: joiner.email,
+      role: "member",
+      organizationId: organization.id,
+    });
     expect(invite.status).toBe(200);
     const invitationId = (invite.data as { id: string }).id;
 
-    const killed = await killInside("member", () => joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }));
-    expect(await invitationState(invitationId, organization.id)).toEqual({ status: "pending", members: 0, activeIn: 0, audit: 0 });
+    const killed = await killInside("member", () =>
+      joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }),
+    );
+    expect(await invitationState(invitationId, organization.id)).toEqual({
+      status: "pending",
+      members: 0,
+      activeIn: 0,
+      audit: 0,
+    });
     expect(killed.inTransaction).toBe(true);
 
     server = await startServer("restarted");
     const accepted = await joiner.client.post("/api/auth/organization/accept-invitation", { invitationId });
     expect(accepted.status).toBe(200);
-    expect(await invitationState(invitationId, organization.id)).toEqual({ status: "accepted", members: 1, activeIn: 1, audit: 2 });
-    await expectError(await joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }), 400, "Invitation not found");
-    expect(await invitationState(invitationId, organization.id)).toEqual({ status: "accepted", members: 1, activeIn: 1, audit: 2 });
+    expect(await invitationState(invitationId, organization.id)).toEqual({
+      status: "accepted",
+      members: 1,
+      activeIn: 1,
+      audit: 2,
+    });
+    await expectError(
+      await joiner.client.post("/api/auth/organization/accept-invitation", { invitationId }),
+      400,
+      "Invitation not found",
+    );
+    expect(await invitationState(invitationId, organization.id)).toEqual({
+      status: "accepted",
+      members: 1,
+      activeIn: 1,
+      audit: 2,
+    });
   });
 });

@@ -22,7 +22,10 @@ import {
 export type OrganizationsOptions = {
   /** The app's database. Every rule queries through `currentDatabase(db)`, so better-auth's database must be `shareTransactions(db)`. */
   db: Kysely<Database>;
-} & Pick<OrganizationOptions, "organizationLimit" | "allowUserToCreateOrganization" | "disableOrganizationDeletion" | "sendInvitationEmail">;
+} & Pick<
+  OrganizationOptions,
+  "organizationLimit" | "allowUserToCreateOrganization" | "disableOrganizationDeletion" | "sendInvitationEmail"
+>;
 
 /**
  * The organizations feature as better-auth plugins: better-auth's own organization() configured with the
@@ -54,13 +57,38 @@ export function organizationHooks(db: Kysely<Database>) {
       assertValidTeamName(team.name);
     },
     async beforeDeleteTeam({ team, user }: { team: { id: string; organizationId: string }; user?: { id: string } }) {
-      if (user) await assertMayDeleteTeam(await currentDatabase(db), { userId: user.id, organizationId: team.organizationId, teamId: team.id });
+      if (user)
+        await assertMayDeleteTeam(await currentDatabase(db), {
+          userId: user.id,
+          organizationId: team.organizationId,
+          teamId: team.id,
+        });
     },
-    async beforeCreateInvitation({ invitation, inviter }: { invitation: { organizationId: string; email: string }; inviter: { id: string } }) {
-      await closeExpiredInvitations(await currentDatabase(db), { inviterId: inviter.id, organizationId: invitation.organizationId, email: invitation.email });
+    async beforeCreateInvitation({
+      invitation,
+      inviter,
+    }: {
+      invitation: { organizationId: string; email: string };
+      inviter: { id: string };
+    }) {
+      await closeExpiredInvitations(await currentDatabase(db), {
+        inviterId: inviter.id,
+        organizationId: invitation.organizationId,
+        email: invitation.email,
+      });
     },
-    async beforeUpdateOrganization({ organization, member }: { organization: { name?: unknown }; member: { userId: string; organizationId: string } }) {
-      await renameDefaultTeam(await currentDatabase(db), { userId: member.userId, organizationId: member.organizationId, name: organization.name });
+    async beforeUpdateOrganization({
+      organization,
+      member,
+    }: {
+      organization: { name?: unknown };
+      member: { userId: string; organizationId: string };
+    }) {
+      await renameDefaultTeam(await currentDatabase(db), {
+        userId: member.userId,
+        organizationId: member.organizationId,
+        name: organization.name,
+      });
     },
     async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
       await onMemberLeft(await currentDatabase(db), member.userId, organization.id);
@@ -70,7 +98,8 @@ export function organizationHooks(db: Kysely<Database>) {
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
-const bodyOf = (ctx: HookContext) => (ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined);
+const bodyOf = (ctx: HookContext) =>
+  ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
 const nonEmptyString = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
 /**
@@ -94,23 +123,32 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: Au
             const session = await getSessionFromCtx(ctx);
             const organizationId = nonEmptyString(body.organizationId) ?? session?.session.activeOrganizationId;
             if (session && organizationId) {
-              await assertMayRemoveMember(await currentDatabase(db), { userId: session.user.id, organizationId, memberIdOrEmail: body.memberIdOrEmail });
+              await assertMayRemoveMember(await currentDatabase(db), {
+                userId: session.user.id,
+                organizationId,
+                memberIdOrEmail: body.memberIdOrEmail,
+              });
             }
           }),
         },
         {
           // Asking for another tenant's organization (by id or slug) is refused before better-auth clears the
           // caller's active organization on its own refusal.
-          matcher: (context) => context.path === "/organization/get-full-organization" || context.path === "/organization/set-active",
+          matcher: (context) =>
+            context.path === "/organization/get-full-organization" || context.path === "/organization/set-active",
           handler: createAuthMiddleware(async (ctx) => {
-            const requested = (ctx.path === "/organization/get-full-organization" ? ctx.query : bodyOf(ctx)) as Record<string, unknown> | undefined;
+            const requested = (ctx.path === "/organization/get-full-organization" ? ctx.query : bodyOf(ctx)) as
+              Record<string, unknown> | undefined;
             const organizationId = nonEmptyString(requested?.organizationId);
             const organizationSlug = nonEmptyString(requested?.organizationSlug);
             if (!organizationId && !organizationSlug) return;
             const session = await getSessionFromCtx(ctx);
             const activeOrganizationId = session?.session.activeOrganizationId;
             if (session && activeOrganizationId && activeOrganizationId !== organizationId) {
-              await assertMemberOfRequestedOrganization(await currentDatabase(db), session.user.id, { organizationId, organizationSlug });
+              await assertMemberOfRequestedOrganization(await currentDatabase(db), session.user.id, {
+                organizationId,
+                organizationSlug,
+              });
             }
           }),
         },
@@ -122,7 +160,8 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: Au
             if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {
               return { context: { body: { ...body, metadata: normalizeMetadata(body.metadata) } } };
             }
-            const data = body?.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined;
+            const data =
+              body?.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined;
             if (ctx.path === "/organization/update" && body && data && data.metadata !== undefined) {
               return { context: { body: { ...body, data: { ...data, metadata: normalizeMetadata(data.metadata) } } } };
             }
@@ -140,7 +179,8 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: Au
             if (ctx.context.returned instanceof APIError) return;
             const session = await getSessionFromCtx(ctx);
             const organizationId = nonEmptyString(bodyOf(ctx)?.organizationId);
-            if (session && organizationId) await onMemberLeft(await currentDatabase(db), session.user.id, organizationId);
+            if (session && organizationId)
+              await onMemberLeft(await currentDatabase(db), session.user.id, organizationId);
           }),
         },
       ],

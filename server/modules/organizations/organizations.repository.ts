@@ -10,8 +10,15 @@ import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers }
  */
 
 /** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
-export async function findMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
-  let base = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").where("member.organizationId", "=", scope.organizationId);
+export async function findMembers(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  query: ListMembersQuery,
+): Promise<MemberList> {
+  let base = db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .where("member.organizationId", "=", scope.organizationId);
   if (query.search) {
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     base = base.where((eb) =>
@@ -24,7 +31,16 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
   }
   const [rows, count, ownerRoles] = await Promise.all([
     base
-      .select(["member.id", "member.userId", "member.role", "member.createdAt", "user.name", "user.email", "user.image", "user.username"])
+      .select([
+        "member.id",
+        "member.userId",
+        "member.role",
+        "member.createdAt",
+        "user.name",
+        "user.email",
+        "user.image",
+        "user.username",
+      ])
       .orderBy("member.createdAt", "asc")
       .orderBy("member.id", "asc")
       .limit(query.limit)
@@ -32,7 +48,12 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
       .execute(),
     base.select((eb) => eb.fn.countAll<string | number>().as("total")).executeTakeFirstOrThrow(),
     // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted.
-    db.selectFrom("member").select("role").where("organizationId", "=", scope.organizationId).where("role", "like", "%owner%").execute(),
+    db
+      .selectFrom("member")
+      .select("role")
+      .where("organizationId", "=", scope.organizationId)
+      .where("role", "like", "%owner%")
+      .execute(),
   ]);
   const userIds = rows.map((row) => row.userId);
   const teamRows = userIds.length
@@ -62,18 +83,28 @@ export async function findMembers(db: Kysely<Database>, scope: OrganizationScope
 }
 
 /** The user's membership of the organization as a scope (their roles split), or undefined when they are not a member. */
-export async function findMembership(db: Kysely<Database>, organizationId: string, userId: string): Promise<OrganizationScope | undefined> {
+export async function findMembership(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationScope | undefined> {
   const member = await db
     .selectFrom("member")
     .select(["id", "role"])
     .where("organizationId", "=", organizationId)
     .where("userId", "=", userId)
     .executeTakeFirst();
-  return member && { organizationId, userId, memberId: member.id, roles: member.role.split(",").map((role) => role.trim()) };
+  return (
+    member && { organizationId, userId, memberId: member.id, roles: member.role.split(",").map((role) => role.trim()) }
+  );
 }
 
 /** Clears the organization from every session of the user where it was the active one. */
-export async function clearActiveOrganization(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
+export async function clearActiveOrganization(
+  db: Kysely<Database>,
+  userId: string,
+  organizationId: string,
+): Promise<void> {
   await db
     .updateTable("session")
     .set({ activeOrganizationId: null, activeTeamId: null })
@@ -83,13 +114,26 @@ export async function clearActiveOrganization(db: Kysely<Database>, userId: stri
 }
 
 /** The scoped organization's name. */
-export async function findOrganizationName(db: Kysely<Database>, scope: OrganizationScope): Promise<string | undefined> {
-  const row = await db.selectFrom("organization").select("name").where("id", "=", scope.organizationId).executeTakeFirst();
+export async function findOrganizationName(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("organization")
+    .select("name")
+    .where("id", "=", scope.organizationId)
+    .executeTakeFirst();
   return row?.name;
 }
 
 /** Renames the scoped organization's teams called `from` to `to`. */
-export async function renameTeamsNamed(db: Kysely<Database>, scope: OrganizationScope, from: string, to: string, now: Date): Promise<void> {
+export async function renameTeamsNamed(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  from: string,
+  to: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable("team")
     .set({ name: to, updatedAt: now.toISOString() })
@@ -120,7 +164,12 @@ export async function findInvitation(db: Kysely<Database>, invitationId: string)
     .selectFrom("invitation")
     .innerJoin("organization", "organization.id", "invitation.organizationId")
     .innerJoin("user", "user.id", "invitation.inviterId")
-    .select(["invitation.status", "invitation.expiresAt", "organization.name as organizationName", "user.name as inviterName"])
+    .select([
+      "invitation.status",
+      "invitation.expiresAt",
+      "organization.name as organizationName",
+      "user.name as inviterName",
+    ])
     .where("invitation.id", "=", invitationId)
     .executeTakeFirst();
 }
@@ -151,7 +200,9 @@ export async function findTeamsWithMembers(db: Kysely<Database>, scope: Organiza
     id: team.id,
     name: team.name,
     createdAt: toIsoString(team.createdAt) ?? "",
-    members: memberships.filter((row) => row.teamId === team.id).map(({ userId, name, email, image }) => ({ userId, name, email, image })),
+    members: memberships
+      .filter((row) => row.teamId === team.id)
+      .map(({ userId, name, email, image }) => ({ userId, name, email, image })),
   }));
 }
 
@@ -159,7 +210,12 @@ export async function findTeamsWithMembers(db: Kysely<Database>, scope: Organiza
  * Closes pending invitations of this address that have expired: better-auth ignores them when it looks for
  * a pending one, but the one-pending-invitation index still counts them.
  */
-export async function cancelExpiredPendingInvitations(db: Kysely<Database>, scope: OrganizationScope, email: string, now: Date): Promise<void> {
+export async function cancelExpiredPendingInvitations(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  email: string,
+  now: Date,
+): Promise<void> {
   const rows = await db
     .selectFrom("invitation")
     .select(["id", "expiresAt"])
@@ -179,14 +235,20 @@ export async function cancelExpiredPendingInvitations(db: Kysely<Database>, scop
 }
 
 /** The role of the member an identifier names in the scoped organization: an e-mail when it contains '@', else a member id. */
-export async function findMemberRoleByIdOrEmail(db: Kysely<Database>, scope: OrganizationScope, memberIdOrEmail: string): Promise<string | undefined> {
+export async function findMemberRoleByIdOrEmail(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  memberIdOrEmail: string,
+): Promise<string | undefined> {
   const query = db
     .selectFrom("member")
     .innerJoin("user", "user.id", "member.userId")
     .select("member.role")
     .where("member.organizationId", "=", scope.organizationId);
   const row = await (
-    memberIdOrEmail.includes("@") ? query.where("user.email", "=", memberIdOrEmail.toLowerCase()) : query.where("member.id", "=", memberIdOrEmail)
+    memberIdOrEmail.includes("@")
+      ? query.where("user.email", "=", memberIdOrEmail.toLowerCase())
+      : query.where("member.id", "=", memberIdOrEmail)
   ).executeTakeFirst();
   return row?.role;
 }
@@ -232,7 +294,10 @@ export async function findMemberLabel(db: Kysely<Database>, userId: string): Pro
 }
 
 /** A team's name and organization, read before it is renamed or removed, for the audit entry. */
-export async function findTeamLabel(db: Kysely<Database>, teamId: string): Promise<{ id: string; name: string; organizationId: string } | undefined> {
+export async function findTeamLabel(
+  db: Kysely<Database>,
+  teamId: string,
+): Promise<{ id: string; name: string; organizationId: string } | undefined> {
   return db.selectFrom("team").select(["id", "name", "organizationId"]).where("id", "=", teamId).executeTakeFirst();
 }
 
@@ -290,8 +355,15 @@ export async function hasPendingInvitation(
 }
 
 /** The organization an invitation is to, by the invitation's id (what its acceptance carries). */
-export async function findInvitationOrganizationId(db: Kysely<Database>, invitationId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
+export async function findInvitationOrganizationId(
+  db: Kysely<Database>,
+  invitationId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("invitation")
+    .select("organizationId")
+    .where("id", "=", invitationId)
+    .executeTakeFirst();
   return row?.organizationId;
 }
 

@@ -19,7 +19,9 @@ const invitationEmail = asSent(invitationEmailSchema, EMAIL_MAX_LENGTH);
 /** A slug is stored as sent, so surrounding spaces are refused rather than trimmed away. */
 const slug = z.string().regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes").pipe(slugSchema);
 const LIST_MAX_LENGTH = 64;
-const idOrIds = z.union([idSchema, z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} ids`)], { error: "Send an id or a list of ids" });
+const idOrIds = z.union([idSchema, z.array(idSchema).max(LIST_MAX_LENGTH, `Send at most ${LIST_MAX_LENGTH} ids`)], {
+  error: "Send an id or a list of ids",
+});
 
 /**
  * The body of every POST endpoint of better-auth's organization plugin, keyed by path. server/auth checks
@@ -47,7 +49,10 @@ export const ORGANIZATION_REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   }),
   "/organization/check-slug": z.strictObject({ slug }),
   "/organization/delete": z.strictObject({ organizationId: idSchema }),
-  "/organization/set-active": z.strictObject({ organizationId: idSchema.nullable().optional(), organizationSlug: slug.optional() }),
+  "/organization/set-active": z.strictObject({
+    organizationId: idSchema.nullable().optional(),
+    organizationSlug: slug.optional(),
+  }),
   "/organization/has-permission": permissionCheckSchema({ organizationId: idSchema.optional() }),
   "/organization/invite-member": z.strictObject({
     email: invitationEmail,
@@ -61,7 +66,11 @@ export const ORGANIZATION_REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/organization/cancel-invitation": z.strictObject({ invitationId: idSchema }),
   // A member id or an e-mail address: the id bound covers the longest address too.
   "/organization/remove-member": z.strictObject({ memberIdOrEmail: idSchema, organizationId: idSchema.optional() }),
-  "/organization/update-member-role": z.strictObject({ role: organizationRolesSchema, memberId: idSchema, organizationId: idSchema.optional() }),
+  "/organization/update-member-role": z.strictObject({
+    role: organizationRolesSchema,
+    memberId: idSchema,
+    organizationId: idSchema.optional(),
+  }),
   "/organization/leave": z.strictObject({ organizationId: idSchema }),
   "/organization/create-team": z.strictObject({ name: teamName, organizationId: idSchema.optional() }),
   "/organization/update-team": z.strictObject({
@@ -70,13 +79,24 @@ export const ORGANIZATION_REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   }),
   "/organization/remove-team": z.strictObject({ teamId: idSchema, organizationId: idSchema.optional() }),
   "/organization/set-active-team": z.strictObject({ teamId: idSchema.nullable().optional() }),
-  "/organization/add-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
-  "/organization/remove-team-member": z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() }),
+  "/organization/add-team-member": z.strictObject({
+    teamId: idSchema,
+    userId: idSchema,
+    organizationId: idSchema.optional(),
+  }),
+  "/organization/remove-team-member": z.strictObject({
+    teamId: idSchema,
+    userId: idSchema,
+    organizationId: idSchema.optional(),
+  }),
 };
 
 const MEMBER_COLUMNS: [string, ...string[]] = ["id", "organizationId", "userId", "role", "createdAt"];
 
 /** Query fields better-auth hands to its adapter as column names without checking them. */
 export const ORGANIZATION_REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
-  "/organization/list-members": z.object({ sortBy: columnSchema(MEMBER_COLUMNS), filterField: columnSchema(MEMBER_COLUMNS) }),
+  "/organization/list-members": z.object({
+    sortBy: columnSchema(MEMBER_COLUMNS),
+    filterField: columnSchema(MEMBER_COLUMNS),
+  }),
 };

@@ -6,8 +6,20 @@ import type { GetSession } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { replayable } from "../../http/response-cache";
 import { validate } from "../../http/validate";
-import { auditCsvResponse, auditLogQuerySchema, exportAuditLog, listAuditLog, withoutPaging, type AuditLogPage } from "../audit";
-import { invitationParamsSchema, listMembersQuerySchema, organizationParamsSchema, type InvitationPreview } from "./organizations.schemas";
+import {
+  auditCsvResponse,
+  auditLogQuerySchema,
+  exportAuditLog,
+  listAuditLog,
+  withoutPaging,
+  type AuditLogPage,
+} from "../audit";
+import {
+  invitationParamsSchema,
+  listMembersQuerySchema,
+  organizationParamsSchema,
+  type InvitationPreview,
+} from "./organizations.schemas";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationPreview, listMembers, listTeams } from "./organizations.service";
 
@@ -50,7 +62,12 @@ export function organizationAuditRoutes(deps: { getSession: GetSession; db: Kyse
     .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
     .get("/:organizationId/audit-log", validate("query", auditLogQuerySchema), async (c) => {
       const scope = requireOrganizationPermission(c, { auditLog: ["list"] });
-      return c.json((await listAuditLog(deps.db, { ...c.req.valid("query"), organizationId: scope.organizationId })) satisfies AuditLogPage);
+      return c.json(
+        (await listAuditLog(deps.db, {
+          ...c.req.valid("query"),
+          organizationId: scope.organizationId,
+        })) satisfies AuditLogPage,
+      );
     })
     .get("/:organizationId/audit-log/export", validate("query", auditLogQuerySchema), async (c) => {
       const scope = requireOrganizationPermission(c, { auditLog: ["list"] });

@@ -17,7 +17,10 @@ export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { sc
  * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
  * more than one copy of this middleware: the membership is looked up once.
  */
-export function requireOrganizationScope(deps: { getSession: GetSession; db: Kysely<Database> }): MiddlewareHandler<ScopedEnv> {
+export function requireOrganizationScope(deps: {
+  getSession: GetSession;
+  db: Kysely<Database>;
+}): MiddlewareHandler<ScopedEnv> {
   return async (c, next) => {
     if (c.get("scope")?.organizationId === c.req.param("organizationId")) return next();
     const session = await deps.getSession(c.req.raw.headers);
@@ -34,7 +37,10 @@ export function requireOrganizationScope(deps: { getSession: GetSession; db: Kys
 }
 
 /** Throws 403 unless one of the caller's roles grants every requested action. */
-export function requireOrganizationPermission(c: Context<ScopedEnv>, permissions: OrganizationPermissions): OrganizationScope {
+export function requireOrganizationPermission(
+  c: Context<ScopedEnv>,
+  permissions: OrganizationPermissions,
+): OrganizationScope {
   const scope = c.get("scope");
   if (!rolesAllow(scope.roles.join(","), permissions)) {
     const resource = Object.keys(permissions)[0] ?? "resource";

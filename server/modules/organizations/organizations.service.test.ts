@@ -23,7 +23,10 @@ function refusal(input: unknown): { status: unknown; message: string } {
 
 describe("normalizeMetadata", () => {
   it("refuses metadata nested 100,000 levels deep with a 400, walking no further than the limit", () => {
-    expect(refusal(nested(100_000))).toEqual({ status: 400, message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep` });
+    expect(refusal(nested(100_000))).toEqual({
+      status: 400,
+      message: `metadata may be nested at most ${METADATA_MAX_DEPTH} levels deep`,
+    });
   });
 
   it("passes no metadata through as undefined", () => {
@@ -75,9 +78,14 @@ describe("normalizeMetadata", () => {
   });
 
   it("refuses prototype-polluting keys at any depth", () => {
-    expect(refusal('{"__proto__":{"polluted":true}}')).toEqual({ status: 400, message: 'metadata may not contain the key "__proto__"' });
+    expect(refusal('{"__proto__":{"polluted":true}}')).toEqual({
+      status: 400,
+      message: 'metadata may not contain the key "__proto__"',
+    });
     expect(refusal('{"a":{"b":{"__proto__":{}}}}').message).toBe('metadata may not contain the key "__proto__"');
-    expect(refusal({ constructor: { prototype: { polluted: true } } }).message).toBe('metadata may not contain the key "constructor"');
+    expect(refusal({ constructor: { prototype: { polluted: true } } }).message).toBe(
+      'metadata may not contain the key "constructor"',
+    );
     expect(refusal({ nested: { prototype: 1 } }).message).toBe('metadata may not contain the key "prototype"');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

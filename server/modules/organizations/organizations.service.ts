@@ -55,33 +55,44 @@ export function normalizeMetadata(metadata: unknown): Record<string, unknown> | 
   if (metadata === undefined || metadata === null) return undefined;
   let value = metadata;
   if (typeof value === "string") {
-    if (Buffer.byteLength(value, "utf8") > METADATA_MAX_BYTES) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
+    if (Buffer.byteLength(value, "utf8") > METADATA_MAX_BYTES)
+      throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
     try {
       value = JSON.parse(value);
     } catch {
       throw invalidMetadata(INVALID_METADATA_MESSAGES.notJson);
     }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidMetadata(INVALID_METADATA_MESSAGES.notAnObject);
-  if (isNestedDeeperThan(value, METADATA_MAX_DEPTH)) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooDeep(METADATA_MAX_DEPTH));
-  if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES) throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidMetadata(INVALID_METADATA_MESSAGES.notAnObject);
+  if (isNestedDeeperThan(value, METADATA_MAX_DEPTH))
+    throw invalidMetadata(INVALID_METADATA_MESSAGES.tooDeep(METADATA_MAX_DEPTH));
+  if (Buffer.byteLength(JSON.stringify(value), "utf8") > METADATA_MAX_BYTES)
+    throw invalidMetadata(INVALID_METADATA_MESSAGES.tooLarge(METADATA_MAX_BYTES));
   return value as Record<string, unknown>;
 }
 
 /** A team needs a name that is not blank. */
 export function assertValidTeamName(name: unknown): void {
-  if (typeof name !== "string" || name.trim().length < 1) throw DomainError.of(ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
+  if (typeof name !== "string" || name.trim().length < 1)
+    throw DomainError.of(ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
 }
 
 /** The spec: a member cannot delete a team they belong to (better-auth only checks the active team). */
-export async function assertMayDeleteTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; teamId: string }): Promise<void> {
+export async function assertMayDeleteTeam(
+  db: Kysely<Database>,
+  input: { userId: string; organizationId: string; teamId: string },
+): Promise<void> {
   const scope = await findMembership(db, input.organizationId, input.userId);
   if (scope && (await isTeamMember(db, scope, input.teamId)))
     throw DomainError.of(ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM);
 }
 
 /** An expired pending invitation would otherwise make re-inviting the address fail on the unique index. */
-export async function closeExpiredInvitations(db: Kysely<Database>, input: { inviterId: string; organizationId: string; email: string }): Promise<void> {
+export async function closeExpiredInvitations(
+  db: Kysely<Database>,
+  input: { inviterId: string; organizationId: string; email: string },
+): Promise<void> {
   const scope = await findMembership(db, input.organizationId, input.inviterId);
   if (scope) await cancelExpiredPendingInvitations(db, scope, input.email, new Date());
 }
@@ -92,7 +103,10 @@ const hasRole = (scope: OrganizationScope, role: string) => scope.roles.includes
  * The spec: only an owner removes an owner. better-auth refuses a non-owner too, but with "you cannot leave
  * the organization as the only owner"; the spec's answer is 401 "not allowed to delete this member".
  */
-export async function assertMayRemoveMember(db: Kysely<Database>, input: { userId: string; organizationId: string; memberIdOrEmail: string }): Promise<void> {
+export async function assertMayRemoveMember(
+  db: Kysely<Database>,
+  input: { userId: string; organizationId: string; memberIdOrEmail: string },
+): Promise<void> {
   const caller = await findMembership(db, input.organizationId, input.userId);
   // Not a member: better-auth answers that itself.
   if (!caller) return;
@@ -114,9 +128,14 @@ export async function assertMemberOfRequestedOrganization(
   userId: string,
   requested: { organizationId?: string; organizationSlug?: string },
 ): Promise<void> {
-  const organizationId = requested.organizationId ?? (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
+  const organizationId =
+    requested.organizationId ??
+    (requested.organizationSlug ? await findOrganizationIdBySlug(db, requested.organizationSlug) : undefined);
   if (!organizationId) return;
-  const [exists, membership] = await Promise.all([organizationExists(db, organizationId), findMembership(db, organizationId, userId)]);
+  const [exists, membership] = await Promise.all([
+    organizationExists(db, organizationId),
+    findMembership(db, organizationId, userId),
+  ]);
   if (!exists) throw DomainError.of(ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
   if (!membership) throw DomainError.of(ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
 }
@@ -126,12 +145,16 @@ export async function assertMemberOfRequestedOrganization(
  * team), and the creator in it. A team that still carries the organization's name is that default, so it follows a
  * rename of the organization; a team given a name of its own keeps it. Runs before the organization is renamed.
  */
-export async function renameDefaultTeam(db: Kysely<Database>, input: { userId: string; organizationId: string; name: unknown }): Promise<void> {
+export async function renameDefaultTeam(
+  db: Kysely<Database>,
+  input: { userId: string; organizationId: string; name: unknown },
+): Promise<void> {
   if (typeof input.name !== "string" || !input.name.trim()) return;
   const scope = await findMembership(db, input.organizationId, input.userId);
   if (!scope) return;
   const currentName = await findOrganizationName(db, scope);
-  if (currentName !== undefined && currentName !== input.name) await renameTeamsNamed(db, scope, currentName, input.name, new Date());
+  if (currentName !== undefined && currentName !== input.name)
+    await renameTeamsNamed(db, scope, currentName, input.name, new Date());
 }
 
 /** After a member leaves or is removed: better-auth clears only the acting session, the spec wants every session of theirs. */
@@ -140,7 +163,11 @@ export async function onMemberLeft(db: Kysely<Database>, userId: string, organiz
 }
 
 /** Lists members of the caller's organization, with teams, searched and paged. */
-export async function listMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery): Promise<MemberList> {
+export async function listMembers(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  query: ListMembersQuery,
+): Promise<MemberList> {
   return findMembers(db, scope, query);
 }
 
@@ -148,7 +175,10 @@ export async function listMembers(db: Kysely<Database>, scope: OrganizationScope
  * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
  * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.
  */
-export async function getInvitationPreview(db: Kysely<Database>, invitationId: string): Promise<InvitationPreview | null> {
+export async function getInvitationPreview(
+  db: Kysely<Database>,
+  invitationId: string,
+): Promise<InvitationPreview | null> {
   const invitation = await findInvitation(db, invitationId);
   if (!invitation) return null;
   const isExpired = invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now();

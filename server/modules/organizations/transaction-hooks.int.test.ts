@@ -1,6 +1,13 @@
 import { getCurrentAdapter, runWithTransaction } from "@better-auth/core/context";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activeOrganizationOf, addMember, createOrganizationWithOwner, createVerifiedUser, signInOnNewClient, type TestUser } from "../../test/factories";
+import {
+  activeOrganizationOf,
+  addMember,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  signInOnNewClient,
+  type TestUser,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { currentDatabase } from "../../db/current-database";
 import { withTimeout } from "../../timeout";
@@ -45,14 +52,31 @@ describe("hooks inside better-auth's transactions", () => {
       // A write inside the transaction first: it holds the session rows (on PostgreSQL) and the only
       // connection (on SQLite) until the transaction ends.
       const transaction = await getCurrentAdapter(context.adapter);
-      await transaction.updateMany({ model: "session", where: [{ field: "userId", value: member.id }], update: { activeOrganizationId: organization.id } });
-      await withinDeadline(hooks.afterRemoveMember({ member: { userId: member.id }, organization: { id: organization.id } }), "afterRemoveMember");
+      await transaction.updateMany({
+        model: "session",
+        where: [{ field: "userId", value: member.id }],
+        update: { activeOrganizationId: organization.id },
+      });
+      await withinDeadline(
+        hooks.afterRemoveMember({ member: { userId: member.id }, organization: { id: organization.id } }),
+        "afterRemoveMember",
+      );
       // The hook's query ran in this transaction: it sees (and has cleared) what the transaction wrote.
-      const sessions = await (await currentDatabase(app.db)).selectFrom("session").select("activeOrganizationId").where("userId", "=", member.id).execute();
+      const sessions = await (
+        await currentDatabase(app.db)
+      )
+        .selectFrom("session")
+        .select("activeOrganizationId")
+        .where("userId", "=", member.id)
+        .execute();
       expect(sessions.map((session) => session.activeOrganizationId)).toEqual(sessions.map(() => null));
     });
 
-    const committed = await app.db.selectFrom("session").select("activeOrganizationId").where("userId", "=", member.id).execute();
+    const committed = await app.db
+      .selectFrom("session")
+      .select("activeOrganizationId")
+      .where("userId", "=", member.id)
+      .execute();
     expect(committed.length).toBeGreaterThan(0);
     expect(committed.every((session) => session.activeOrganizationId === null)).toBe(true);
   });
@@ -63,14 +87,21 @@ describe("hooks inside better-auth's transactions", () => {
     const memberId = await addMember(owner, organization.id, member);
     // A second session of the member with the organization active: the hook clears it too.
     const otherSession = await signInOnNewClient(app, member.input);
-    expect((await otherSession.post("/api/auth/organization/set-active", { organizationId: organization.id })).status).toBe(200);
+    expect(
+      (await otherSession.post("/api/auth/organization/set-active", { organizationId: organization.id })).status,
+    ).toBe(200);
 
     const removed = await withinDeadline(
-      owner.client.post("/api/auth/organization/remove-member", { organizationId: organization.id, memberIdOrEmail: memberId }),
+      owner.client.post("/api/auth/organization/remove-member", {
+        organizationId: organization.id,
+        memberIdOrEmail: memberId,
+      }),
       "remove-member",
     );
     expect(removed.status).toBe(200);
-    expect(await app.db.selectFrom("member").select("id").where("id", "=", memberId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.db.selectFrom("member").select("id").where("id", "=", memberId).executeTakeFirst(),
+    ).toBeUndefined();
     expect(await activeOrganizationOf(otherSession)).toBeNull();
     expect(await activeOrganizationOf(member.client)).toBeNull();
   });

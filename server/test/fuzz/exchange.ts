@@ -49,7 +49,11 @@ export function materialize(endpoint: Endpoint, request: FuzzRequest): Sent {
   const pathname = endpoint.pattern
     .split("/")
     .map((part) =>
-      part.startsWith(":") ? segment(params.shift() ?? { value: "", encoding: "raw" }) : part === "*" ? request.tail.map(segment).join("/") : part,
+      part.startsWith(":")
+        ? segment(params.shift() ?? { value: "", encoding: "raw" })
+        : part === "*"
+          ? request.tail.map(segment).join("/")
+          : part,
     )
     .join("/")
     // A leading "//" would make the URL parser read a host: the path stays a path.
@@ -57,7 +61,10 @@ export function materialize(endpoint: Endpoint, request: FuzzRequest): Sent {
   const query = [
     ...request.query.pairs.map(({ key, value, encoding }) => {
       if (encoding === "raw") return `${text(key)}=${text(value)}`.replace(/#/g, "%23");
-      const name = encoding === "bracketed" ? `${percentEncode(text(key))}[${percentEncode(text(key))}][]` : percentEncode(text(key));
+      const name =
+        encoding === "bracketed"
+          ? `${percentEncode(text(key))}[${percentEncode(text(key))}][]`
+          : percentEncode(text(key));
       return `${name}=${percentEncode(text(value))}`;
     }),
     ...(request.query.suffix ? [request.query.suffix] : []),
@@ -82,7 +89,12 @@ export function materialize(endpoint: Endpoint, request: FuzzRequest): Sent {
     case "json":
       return { method: request.method, url, headers, body: utf8(toJson(body.value)) };
     case "text":
-      return { method: request.method, url, headers, body: utf8(typeof body.text === "string" ? body.text : toJson(body.text)) };
+      return {
+        method: request.method,
+        url,
+        headers,
+        body: utf8(typeof body.text === "string" ? body.text : toJson(body.text)),
+      };
     case "bytes":
       return { method: request.method, url, headers, body: Buffer.from(body.bytes) };
     case "form":
@@ -90,10 +102,15 @@ export function materialize(endpoint: Endpoint, request: FuzzRequest): Sent {
         method: request.method,
         url,
         headers,
-        body: utf8(body.pairs.map(([key, value]) => `${percentEncode(text(key))}=${percentEncode(text(value))}`).join("&")),
+        body: utf8(
+          body.pairs.map(([key, value]) => `${percentEncode(text(key))}=${percentEncode(text(value))}`).join("&"),
+        ),
       };
     case "multipart": {
-      const parts = body.pairs.map(([key, value]) => `--${body.boundary}\r\nContent-Disposition: form-data; name="${text(key)}"\r\n\r\n${text(value)}\r\n`);
+      const parts = body.pairs.map(
+        ([key, value]) =>
+          `--${body.boundary}\r\nContent-Disposition: form-data; name="${text(key)}"\r\n\r\n${text(value)}\r\n`,
+      );
       return { method: request.method, url, headers, body: utf8(`${parts.join("")}--${body.boundary}--\r\n`) };
     }
     case "none":
@@ -102,14 +119,24 @@ export function materialize(endpoint: Endpoint, request: FuzzRequest): Sent {
 }
 
 export function describeRequest(persona: PersonaName, sent: Sent): string {
-  const headerLines = Object.entries(sent.headers).map(([name, value]) => `  ${name}: ${cut(JSON.stringify(value), 200)}`);
-  const bodyLine = sent.body === undefined ? "  (no body)" : `  body (${sent.body.length} bytes): ${cut(JSON.stringify(sent.body.toString("utf8")), 400)}`;
+  const headerLines = Object.entries(sent.headers).map(
+    ([name, value]) => `  ${name}: ${cut(JSON.stringify(value), 200)}`,
+  );
+  const bodyLine =
+    sent.body === undefined
+      ? "  (no body)"
+      : `  body (${sent.body.length} bytes): ${cut(JSON.stringify(sent.body.toString("utf8")), 400)}`;
   return [`${sent.method} ${cut(sent.url, 400)}  as ${persona}`, ...headerLines, bodyLine].join("\n");
 }
 
 export function describeLog(entries: LogEntry[]): string {
   if (entries.length === 0) return "server log: (nothing)";
-  return ["server log:", ...entries.map((entry) => `  ${entry.level} ${cut(entry.message, 300)} ${cut(JSON.stringify(entry.fields ?? {}), 1_200)}`)].join("\n");
+  return [
+    "server log:",
+    ...entries.map(
+      (entry) => `  ${entry.level} ${cut(entry.message, 300)} ${cut(JSON.stringify(entry.fields ?? {}), 1_200)}`,
+    ),
+  ].join("\n");
 }
 
 export async function withDeadline<T>(work: Promise<T>, what: () => string): Promise<T> {
@@ -148,16 +175,25 @@ export async function exchange(endpoint: Endpoint, request: FuzzRequest): Promis
     () => describeRequest(request.persona, sent),
   );
   const report = (problem: string, details: string[] = []) =>
-    [problem, describeRequest(request.persona, sent), `→ ${answer.status} ${cut(answer.text, 600)}`, ...details, describeLog(serverLog.slice(logStart))].join(
-      "\n",
-    );
+    [
+      problem,
+      describeRequest(request.persona, sent),
+      `→ ${answer.status} ${cut(answer.text, 600)}`,
+      ...details,
+      describeLog(serverLog.slice(logStart)),
+    ].join("\n");
   answers.push({ family: endpoint.family, persona: request.persona, status: answer.status });
   if (answer.status >= 500) throw new Error(report(`answered ${answer.status}`));
   if (answer.status >= 400) {
     // A declined test card is the one refusal the provider records: the checkout turns `failed` (and webhooks say so)
     // before the 400 goes out, exactly as the sandbox's own tests expect.
-    const isRecordedDecline = endpoint.family === "sandbox" && answer.status === 400 && answer.text.includes('"error":"PaymentError"');
-    const changes = describeChanges(before, await snapshot(), (table) => isRecordedDecline && (table.startsWith("sandbox:") || table.startsWith("billing_")));
+    const isRecordedDecline =
+      endpoint.family === "sandbox" && answer.status === 400 && answer.text.includes('"error":"PaymentError"');
+    const changes = describeChanges(
+      before,
+      await snapshot(),
+      (table) => isRecordedDecline && (table.startsWith("sandbox:") || table.startsWith("billing_")),
+    );
     if (changes.length > 0) throw new Error(report(`refused with ${answer.status} but changed the database`, changes));
   }
 }

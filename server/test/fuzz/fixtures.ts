@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { addMember, createOrganizationWithOwner, createVerifiedUser, getSession, signInOnNewClient, type TestUser } from "../factories";
+import {
+  addMember,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  getSession,
+  signInOnNewClient,
+  type TestUser,
+} from "../factories";
 import { createClient } from "../request";
 import { SANDBOX_PREFIX, server } from "./surface";
 
@@ -55,17 +62,32 @@ export async function signedIn(user: TestUser): Promise<SignedIn> {
 }
 
 export async function isLive(persona: SignedIn): Promise<boolean> {
-  const user = await server.db.selectFrom("user").select(["id", "banned"]).where("id", "=", persona.user.id).executeTakeFirst();
+  const user = await server.db
+    .selectFrom("user")
+    .select(["id", "banned"])
+    .where("id", "=", persona.user.id)
+    .executeTakeFirst();
   if (!user || user.banned) return false;
-  const session = await server.db.selectFrom("session").select(["userId", "expiresAt"]).where("token", "=", persona.token).executeTakeFirst();
+  const session = await server.db
+    .selectFrom("session")
+    .select(["userId", "expiresAt"])
+    .where("token", "=", persona.token)
+    .executeTakeFirst();
   return session?.userId === persona.user.id && new Date(session.expiresAt).getTime() > Date.now();
 }
 
 /** A persona that a previous run signed out, deleted, banned or locked out (a new password) is signed in again or replaced. */
-export async function revive(persona: SignedIn | undefined, label: string): Promise<{ persona: SignedIn; change: "none" | "signed-in" | "new-user" }> {
+export async function revive(
+  persona: SignedIn | undefined,
+  label: string,
+): Promise<{ persona: SignedIn; change: "none" | "signed-in" | "new-user" }> {
   if (persona && (await isLive(persona))) return { persona, change: "none" };
   if (persona) {
-    const user = await server.db.selectFrom("user").select(["banned"]).where("id", "=", persona.user.id).executeTakeFirst();
+    const user = await server.db
+      .selectFrom("user")
+      .select(["banned"])
+      .where("id", "=", persona.user.id)
+      .executeTakeFirst();
     if (user && !user.banned) {
       try {
         const client = await signInOnNewClient(server, persona.user.input);
@@ -82,7 +104,12 @@ export async function ensureAdmin(): Promise<void> {
   const { persona } = await revive(personas.admin, "fuzz-admin");
   personas.admin = persona;
   // The platform role is data; a fuzzed set-role may have taken it away.
-  await server.db.updateTable("user").set({ role: "admin" }).where("id", "=", persona.user.id).where("role", "!=", "admin").execute();
+  await server.db
+    .updateTable("user")
+    .set({ role: "admin" })
+    .where("id", "=", persona.user.id)
+    .where("role", "!=", "admin")
+    .execute();
   Object.assign(known, { adminUserId: persona.user.id, adminEmail: persona.user.email });
 }
 
@@ -104,7 +131,11 @@ export async function ensureOwner(): Promise<void> {
     known.organizationSlug = membership.slug;
     // The owner's requests are meant to act inside their organization: a new session starts without an active one,
     // and a fuzzed request may have switched or cleared it (every failure then replays from the same state).
-    const session = await server.db.selectFrom("session").select("activeOrganizationId").where("token", "=", persona.token).executeTakeFirst();
+    const session = await server.db
+      .selectFrom("session")
+      .select("activeOrganizationId")
+      .where("token", "=", persona.token)
+      .executeTakeFirst();
     if (session?.activeOrganizationId !== membership.organizationId) {
       const response = await createClient(server).request("/api/auth/organization/set-active", {
         method: "POST",
@@ -141,7 +172,11 @@ export async function ensurePersonas(): Promise<void> {
 }
 
 export async function sandboxCall<T>(method: string, pathname: string, json?: unknown): Promise<T> {
-  const response = await createClient(server).request(`${SANDBOX_PREFIX}${pathname}`, { method, json, headers: { authorization: "Bearer fuzz-setup" } });
+  const response = await createClient(server).request(`${SANDBOX_PREFIX}${pathname}`, {
+    method,
+    json,
+    headers: { authorization: "Bearer fuzz-setup" },
+  });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`sandbox ${method} ${pathname}: ${response.status} ${text}`);
   return JSON.parse(text) as T;
@@ -158,7 +193,8 @@ export async function setUpFixtures(): Promise<void> {
     role: "member",
     organizationId: known.organizationId,
   });
-  if (invitation.status !== 200) throw new Error(`invite failed: ${invitation.status} ${JSON.stringify(invitation.data)}`);
+  if (invitation.status !== 200)
+    throw new Error(`invite failed: ${invitation.status} ${JSON.stringify(invitation.data)}`);
   known.invitationId = invitation.data.id;
 
   await ensureSandbox();
@@ -182,15 +218,25 @@ export async function ensureSandbox(): Promise<void> {
     (await sandboxStatus(`/v1/subscriptions/${known.subscriptionId}`)) === 200;
   if (isUsable) return;
   type Listed = { items: Array<{ id: string; is_recurring?: boolean; is_archived?: boolean }> };
-  const products = (await sandboxCall<Listed>("GET", "/v1/products?limit=100")).items.filter((item) => !item.is_archived);
+  const products = (await sandboxCall<Listed>("GET", "/v1/products?limit=100")).items.filter(
+    (item) => !item.is_archived,
+  );
   const product = products.find((item) => item.is_recurring) ?? products[0];
   if (!product) throw new Error("the sandbox has no products");
-  const customer = await sandboxCall<{ id: string }>("POST", "/v1/customers", { email: `billing.${randomBytes(4).toString("hex")}@example.test` });
-  const paid = await sandboxCall<{ id: string }>("POST", "/v1/checkouts", { products: [product.id], customer_id: customer.id });
+  const customer = await sandboxCall<{ id: string }>("POST", "/v1/customers", {
+    email: `billing.${randomBytes(4).toString("hex")}@example.test`,
+  });
+  const paid = await sandboxCall<{ id: string }>("POST", "/v1/checkouts", {
+    products: [product.id],
+    customer_id: customer.id,
+  });
   await sandboxCall("POST", `/sandbox/checkouts/${paid.id}/complete`, {});
   const subscriptions = await sandboxCall<Listed>("GET", `/v1/subscriptions?customer_id=${customer.id}`);
   const orders = await sandboxCall<Listed>("GET", `/v1/orders?customer_id=${customer.id}`);
-  const open = await sandboxCall<{ id: string; client_secret: string }>("POST", "/v1/checkouts", { products: [product.id], customer_id: customer.id });
+  const open = await sandboxCall<{ id: string; client_secret: string }>("POST", "/v1/checkouts", {
+    products: [product.id],
+    customer_id: customer.id,
+  });
   const session = await sandboxCall<{ token: string }>("POST", "/v1/customer-sessions", { customer_id: customer.id });
   Object.assign(known, {
     productId: product.id,

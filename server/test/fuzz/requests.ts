@@ -32,7 +32,10 @@ export const JSON_TYPES = [
   "application/json; charset=utf-16",
 ];
 /** Mostly the plain type, so that most bodies are read and the handlers behind the parser get the hostile values. */
-export const jsonTypeArb = fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 2, arbitrary: fc.constantFrom(...JSON_TYPES) });
+export const jsonTypeArb = fc.oneof(
+  { weight: 8, arbitrary: fc.constant("application/json") },
+  { weight: 2, arbitrary: fc.constantFrom(...JSON_TYPES) },
+);
 export const WRONG_TYPES = [
   "text/plain",
   "text/plain;charset=UTF-8",
@@ -115,19 +118,36 @@ export function bodyArb(keys: string[]): fc.Arbitrary<BodySpec> {
         text: fc.oneof(
           fc.constantFrom(...BROKEN_JSON),
           deepArb,
-          fc.tuple(fc.constantFrom(...keys, "metadata", "data"), deepArb).map(([key, deep]) => new JObject([[key, deep]])),
+          fc
+            .tuple(fc.constantFrom(...keys, "metadata", "data"), deepArb)
+            .map(([key, deep]) => new JObject([[key, deep]])),
         ),
         contentType: jsonTypeArb,
       }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("json" as const), value: fullObjectArb(keys), contentType: optionalType(WRONG_TYPES) }) },
     {
       weight: 1,
-      arbitrary: fc.record({ kind: fc.constant("bytes" as const), bytes: fc.constantFrom(...INVALID_UTF8), contentType: optionalType(JSON_TYPES) }),
+      arbitrary: fc.record({
+        kind: fc.constant("json" as const),
+        value: fullObjectArb(keys),
+        contentType: optionalType(WRONG_TYPES),
+      }),
     },
     {
       weight: 1,
-      arbitrary: fc.record({ kind: fc.constant("form" as const), pairs, contentType: optionalType(["application/x-www-form-urlencoded", ...JSON_TYPES]) }),
+      arbitrary: fc.record({
+        kind: fc.constant("bytes" as const),
+        bytes: fc.constantFrom(...INVALID_UTF8),
+        contentType: optionalType(JSON_TYPES),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("form" as const),
+        pairs,
+        contentType: optionalType(["application/x-www-form-urlencoded", ...JSON_TYPES]),
+      }),
     },
     {
       weight: 1,
@@ -135,10 +155,21 @@ export function bodyArb(keys: string[]): fc.Arbitrary<BodySpec> {
         kind: fc.constant("multipart" as const),
         pairs,
         boundary: fc.constantFrom("fuzz", "", "a".repeat(100), "--", "\u00e9"),
-        contentType: optionalType(["multipart/form-data; boundary=fuzz", "multipart/form-data; boundary=other", "multipart/form-data", ...JSON_TYPES]),
+        contentType: optionalType([
+          "multipart/form-data; boundary=fuzz",
+          "multipart/form-data; boundary=other",
+          "multipart/form-data",
+          ...JSON_TYPES,
+        ]),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("none" as const), contentType: optionalType([...JSON_TYPES, ...WRONG_TYPES]) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("none" as const),
+        contentType: optionalType([...JSON_TYPES, ...WRONG_TYPES]),
+      }),
+    },
   );
 }
 
@@ -146,11 +177,18 @@ export type QueryPair = { key: Str; value: Str; encoding: "encoded" | "raw" | "b
 export type QuerySpec = { pairs: QueryPair[]; suffix: string };
 
 export function queryArb(keys: string[]): fc.Arbitrary<QuerySpec> {
-  const value = fc.oneof({ weight: 5, arbitrary: stringArb(MAX_HEAD_STRING) }, { weight: 1, arbitrary: fc.constantFrom(...BROKEN_ESCAPES) });
+  const value = fc.oneof(
+    { weight: 5, arbitrary: stringArb(MAX_HEAD_STRING) },
+    { weight: 1, arbitrary: fc.constantFrom(...BROKEN_ESCAPES) },
+  );
   return fc.record({
     // Repeated keys come naturally: the same key may be drawn twice.
     pairs: fc.array(
-      fc.record({ key: keyArb(keys), value, encoding: fc.constantFrom("encoded" as const, "encoded" as const, "raw" as const, "bracketed" as const) }),
+      fc.record({
+        key: keyArb(keys),
+        value,
+        encoding: fc.constantFrom("encoded" as const, "encoded" as const, "raw" as const, "bracketed" as const),
+      }),
       {
         maxLength: 5,
       },
@@ -172,7 +210,13 @@ export function segmentArb(context: string): fc.Arbitrary<Segment> {
     ...(fitting.length > 0 ? [{ weight: 4, arbitrary: encoded(fc.constantFrom(...fitting).map(placeholder)) }] : []),
     { weight: 2, arbitrary: encoded(knownArb) },
     { weight: 3, arbitrary: encoded(stringArb(2_000)) },
-    { weight: 1, arbitrary: fc.record({ value: fc.constantFrom(...BROKEN_ESCAPES, "..", ".", ";", "a;b=c"), encoding: fc.constant("raw" as const) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        value: fc.constantFrom(...BROKEN_ESCAPES, "..", ".", ";", "a;b=c"),
+        encoding: fc.constant("raw" as const),
+      }),
+    },
   );
 }
 
@@ -252,7 +296,10 @@ export const HEADER_VALUES: Str[] = [
 ];
 
 export function headersArb(family: Family): fc.Arbitrary<HeaderSpec> {
-  const value = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HEADER_VALUES) }, { weight: 2, arbitrary: stringArb(MAX_HEAD_STRING) });
+  const value = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...HEADER_VALUES) },
+    { weight: 2, arbitrary: stringArb(MAX_HEAD_STRING) },
+  );
   const authorization = fc.constantFrom<Array<[string, Str]>>(
     [["authorization", "Bearer fuzz-token"]],
     [["authorization", `Bearer ${placeholder("portalToken")}`]],
@@ -291,7 +338,9 @@ export type FuzzRequest = {
 
 export function requestArb(endpoint: Endpoint): fc.Arbitrary<FuzzRequest> {
   const parts = endpoint.pattern.split("/");
-  const params = parts.flatMap((part, index) => (part.startsWith(":") ? [segmentArb(`${parts[index - 1] ?? ""} ${part}`)] : []));
+  const params = parts.flatMap((part, index) =>
+    part.startsWith(":") ? [segmentArb(`${parts[index - 1] ?? ""} ${part}`)] : [],
+  );
   const isAdminEndpoint = endpoint.pattern.includes("/admin/");
   const persona = fc.oneof(
     { weight: 1, arbitrary: fc.constant<PersonaName>("anonymous") },
@@ -299,13 +348,18 @@ export function requestArb(endpoint: Endpoint): fc.Arbitrary<FuzzRequest> {
     { weight: isAdminEndpoint ? 4 : 1, arbitrary: fc.constant<PersonaName>("admin") },
   );
   // Now and then the wrong method: the router must refuse it as cleanly as the handler refuses bad input.
-  const method = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...endpoint.methods) }, { weight: 1, arbitrary: fc.constantFrom(...ANY_METHOD) });
+  const method = fc.oneof(
+    { weight: 9, arbitrary: fc.constantFrom(...endpoint.methods) },
+    { weight: 1, arbitrary: fc.constantFrom(...ANY_METHOD) },
+  );
   return method.chain((chosen) =>
     fc.record({
       persona,
       method: fc.constant(chosen),
       params: fc.tuple(...params),
-      tail: endpoint.pattern.endsWith("*") ? fc.array(segmentArb(endpoint.pattern), { minLength: 1, maxLength: 3 }) : fc.constant([]),
+      tail: endpoint.pattern.endsWith("*")
+        ? fc.array(segmentArb(endpoint.pattern), { minLength: 1, maxLength: 3 })
+        : fc.constant([]),
       query: queryArb(endpoint.queryKeys),
       headers: headersArb(endpoint.family),
       body: chosen === "GET" || chosen === "HEAD" ? fc.constant(undefined) : bodyArb(endpoint.bodyKeys),
@@ -329,7 +383,8 @@ export function edgeCases(endpoint: Endpoint): FuzzRequest[] {
       const key = fitting(`${parts[index - 1] ?? ""} ${part}`);
       return [{ value: value ?? (key ? placeholder(key) : "fuzz"), encoding: "encoded" as const }];
     });
-  const tail = (value?: Str): Segment[] => (endpoint.pattern.endsWith("*") ? [{ value: value ?? "fuzz", encoding: "encoded" }] : []);
+  const tail = (value?: Str): Segment[] =>
+    endpoint.pattern.endsWith("*") ? [{ value: value ?? "fuzz", encoding: "encoded" }] : [];
   const json = (entries: Array<[Str, JNode]>): BodySpec | undefined =>
     hasBody ? { kind: "json", value: new JObject(entries), contentType: "application/json" } : undefined;
   const base: FuzzRequest = {
@@ -338,7 +393,11 @@ export function edgeCases(endpoint: Endpoint): FuzzRequest[] {
     params: params(),
     tail: tail(),
     query: { pairs: [], suffix: "" },
-    headers: { cookie: placeholder("cookie"), origin: APP_ORIGIN, extra: endpoint.family === "sandbox" ? [["authorization", "Bearer fuzz-token"]] : [] },
+    headers: {
+      cookie: placeholder("cookie"),
+      origin: APP_ORIGIN,
+      extra: endpoint.family === "sandbox" ? [["authorization", "Bearer fuzz-token"]] : [],
+    },
     body: hasBody ? { kind: "none", contentType: undefined } : undefined,
   };
   const nul = "a\u0000b";
@@ -350,13 +409,24 @@ export function edgeCases(endpoint: Endpoint): FuzzRequest[] {
       ...base,
       params: params(nul),
       tail: tail(nul),
-      query: { pairs: endpoint.queryKeys.slice(0, 40).map((key) => ({ key, value: nul, encoding: "encoded" as const })), suffix: "" },
+      query: {
+        pairs: endpoint.queryKeys.slice(0, 40).map((key) => ({ key, value: nul, encoding: "encoded" as const })),
+        suffix: "",
+      },
       body: json(bodyKeys.map((key) => [key, nul])),
     },
     {
       ...base,
-      query: { pairs: endpoint.queryKeys.slice(0, 40).map((key) => ({ key, value: "[]", encoding: "bracketed" as const })), suffix: "" },
-      body: json(bodyKeys.map((key, index) => [key, [1, true, new JArray([]), new JObject([["a", null]]), new Raw("1e999")][index % 5] ?? null])),
+      query: {
+        pairs: endpoint.queryKeys.slice(0, 40).map((key) => ({ key, value: "[]", encoding: "bracketed" as const })),
+        suffix: "",
+      },
+      body: json(
+        bodyKeys.map((key, index) => [
+          key,
+          [1, true, new JArray([]), new JObject([["a", null]]), new Raw("1e999")][index % 5] ?? null,
+        ]),
+      ),
     },
     // The sandbox's keys are one pool for all its routes, not the route's own: one request per key would be noise.
     ...(endpoint.family === "sandbox" ? [] : endpoint.queryKeys).map((key): FuzzRequest => ({

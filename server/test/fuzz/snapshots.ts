@@ -14,7 +14,9 @@ export async function listAppTables(): Promise<string[]> {
   const query =
     server.dialect === "sqlite"
       ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`
-      : sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`;
+      : sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`;
   return (await query.execute(server.db)).rows.map((row) => row.name).sort();
 }
 
@@ -42,7 +44,14 @@ export async function snapshot(): Promise<Snapshot> {
     if (table in UNCOMPARED_TABLES) continue;
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(server.db);
     const skipped = UNCOMPARED_COLUMNS[table] ?? [];
-    tables.set(table, rows.map((row) => canonicalRow(Object.fromEntries(Object.entries(row).filter(([column]) => !skipped.includes(column))))).sort());
+    tables.set(
+      table,
+      rows
+        .map((row) =>
+          canonicalRow(Object.fromEntries(Object.entries(row).filter(([column]) => !skipped.includes(column)))),
+        )
+        .sort(),
+    );
   }
   for (const table of sandboxTables) {
     tables.set(`sandbox:${table}`, sandboxStore.prepare(`select * from "${table}"`).all().map(canonicalRow).sort());
@@ -56,7 +65,8 @@ export function fieldsOf(row: string): Record<string, unknown> {
   for (const [key, value] of Object.entries(JSON.parse(row) as Record<string, unknown>)) {
     if (typeof value === "string" && value.startsWith("{")) {
       try {
-        for (const [inner, innerValue] of Object.entries(JSON.parse(value) as Record<string, unknown>)) fields[`${key}.${inner}`] = innerValue;
+        for (const [inner, innerValue] of Object.entries(JSON.parse(value) as Record<string, unknown>))
+          fields[`${key}.${inner}`] = innerValue;
         continue;
       } catch {
         // Not a JSON document: compared as the text it is.
@@ -67,10 +77,15 @@ export function fieldsOf(row: string): Record<string, unknown> {
   return fields;
 }
 
-export const identityOf = (fields: Record<string, unknown>) => String(fields.id ?? fields.key ?? Object.values(fields)[0]);
+export const identityOf = (fields: Record<string, unknown>) =>
+  String(fields.id ?? fields.key ?? Object.values(fields)[0]);
 
 /** What changed between two snapshots: rows added and removed, and for a row that was rewritten, the fields that differ. */
-export function describeChanges(before: Snapshot, after: Snapshot, isExempt: (table: string) => boolean = () => false): string[] {
+export function describeChanges(
+  before: Snapshot,
+  after: Snapshot,
+  isExempt: (table: string) => boolean = () => false,
+): string[] {
   const changes: string[] = [];
   for (const [table, rows] of after) {
     if (isExempt(table)) continue;
@@ -78,7 +93,9 @@ export function describeChanges(before: Snapshot, after: Snapshot, isExempt: (ta
     if (previous.join("\n") === rows.join("\n")) continue;
     const was = new Set(previous);
     const now = new Set(rows);
-    const removed = new Map(previous.filter((row) => !now.has(row)).map((row) => [identityOf(fieldsOf(row)), fieldsOf(row)]));
+    const removed = new Map(
+      previous.filter((row) => !now.has(row)).map((row) => [identityOf(fieldsOf(row)), fieldsOf(row)]),
+    );
     const lines: string[] = [];
     for (const row of rows.filter((candidate) => !was.has(candidate))) {
       const fields = fieldsOf(row);
@@ -88,7 +105,9 @@ export function describeChanges(before: Snapshot, after: Snapshot, isExempt: (ta
         continue;
       }
       removed.delete(identityOf(fields));
-      const keys = [...new Set([...Object.keys(old), ...Object.keys(fields)])].filter((key) => JSON.stringify(old[key]) !== JSON.stringify(fields[key]));
+      const keys = [...new Set([...Object.keys(old), ...Object.keys(fields)])].filter(
+        (key) => JSON.stringify(old[key]) !== JSON.stringify(fields[key]),
+      );
       lines.push(
         `  ~ ${identityOf(fields)}: ${keys.map((key) => `${key} ${cut(JSON.stringify(old[key]), 120)} → ${cut(JSON.stringify(fields[key]), 120)}`).join(", ")}`,
       );

@@ -43,7 +43,12 @@ export const capture =
   (message: string, fields?: Record<string, unknown>): void => {
     serverLog.push({ level, message, fields });
   };
-export const logger: Logger = { debug: () => undefined, info: () => undefined, warn: capture("warn"), error: capture("error") };
+export const logger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: capture("warn"),
+  error: capture("error"),
+};
 
 // Listening, so the app's billing provider client reaches the sandbox mounted in it, and its webhooks reach the app.
 export const server = await createTestApp({ logger, listen: true });
@@ -52,12 +57,32 @@ export const SANDBOX_PREFIX = "/sandbox/polar";
 export const SANDBOX_FILE = path.join(server.config.dataDir, "billing-sandbox.sqlite");
 
 export type Family = "better-auth" | "app" | "sandbox";
-export type Endpoint = { family: Family; methods: readonly string[]; pattern: string; bodyKeys: string[]; queryKeys: string[]; label: string };
+export type Endpoint = {
+  family: Family;
+  methods: readonly string[];
+  pattern: string;
+  bodyKeys: string[];
+  queryKeys: string[];
+  label: string;
+};
 
 export const ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 export const PROTO_KEYS = ["__proto__", "constructor", "prototype"];
 /** Names the app's own routes read (their schemas live inside modules this file may not reach into). */
-export const GENERIC_KEYS = ["id", "search", "limit", "offset", "page", "to", "q", "sorting", "email", "token", "userId", "organizationId"];
+export const GENERIC_KEYS = [
+  "id",
+  "search",
+  "limit",
+  "offset",
+  "page",
+  "to",
+  "q",
+  "sorting",
+  "email",
+  "token",
+  "userId",
+  "organizationId",
+];
 
 /** Object keys anywhere inside a zod schema (v4 `def`), so generated bodies use the names an endpoint reads. */
 export function schemaKeys(schema: unknown, into = new Set<string>(), seen = new Set<unknown>()): Set<string> {
@@ -70,8 +95,10 @@ export function schemaKeys(schema: unknown, into = new Set<string>(), seen = new
       schemaKeys(child, into, seen);
     }
   }
-  for (const field of ["innerType", "in", "out", "left", "right", "element", "valueType", "keyType"]) schemaKeys(def[field], into, seen);
-  for (const field of ["options", "items"]) if (Array.isArray(def[field])) for (const child of def[field] as unknown[]) schemaKeys(child, into, seen);
+  for (const field of ["innerType", "in", "out", "left", "right", "element", "valueType", "keyType"])
+    schemaKeys(def[field], into, seen);
+  for (const field of ["options", "items"])
+    if (Array.isArray(def[field])) for (const child of def[field] as unknown[]) schemaKeys(child, into, seen);
   return into;
 }
 
@@ -104,11 +131,18 @@ export function deriveEndpoints(): Endpoint[] {
   for (const route of server.app.routes) {
     // better-auth's catch-all and the sandbox's mount are expanded into their own endpoints above and below.
     if (route.path === "/api/auth/*" || route.path === `${SANDBOX_PREFIX}/*`) continue;
-    add({ family: "app", methods: route.method === "ALL" ? ANY_METHOD : [route.method], pattern: route.path, bodyKeys: [], queryKeys: GENERIC_KEYS });
+    add({
+      family: "app",
+      methods: route.method === "ALL" ? ANY_METHOD : [route.method],
+      pattern: route.path,
+      bodyKeys: [],
+      queryKeys: GENERIC_KEYS,
+    });
   }
 
   const sandboxKeys = new Set<string>();
-  for (const exported of Object.values(server.services.sandbox?.requestSchemas ?? {})) schemaKeys(exported, sandboxKeys);
+  for (const exported of Object.values(server.services.sandbox?.requestSchemas ?? {}))
+    schemaKeys(exported, sandboxKeys);
   for (const route of server.services.sandbox?.app.routes ?? []) {
     add({
       family: "sandbox",
@@ -122,4 +156,6 @@ export function deriveEndpoints(): Endpoint[] {
 }
 
 export const endpoints = deriveEndpoints();
-export const GLOBAL_KEYS = [...new Set([...endpoints.flatMap((endpoint) => [...endpoint.bodyKeys, ...endpoint.queryKeys]), ...GENERIC_KEYS])];
+export const GLOBAL_KEYS = [
+  ...new Set([...endpoints.flatMap((endpoint) => [...endpoint.bodyKeys, ...endpoint.queryKeys]), ...GENERIC_KEYS]),
+];

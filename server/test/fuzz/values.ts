@@ -70,7 +70,8 @@ export function toJson(node: JNode): string {
   if (node instanceof Raw) return node.literal;
   if (node instanceof Deep) return node.toString();
   if (node instanceof JArray) return `[${node.items.map(toJson).join(",")}]`;
-  if (node instanceof JObject) return `{${node.entries.map(([key, value]) => `${JSON.stringify(text(key))}:${toJson(value)}`).join(",")}}`;
+  if (node instanceof JObject)
+    return `{${node.entries.map(([key, value]) => `${JSON.stringify(text(key))}:${toJson(value)}`).join(",")}}`;
   if (node instanceof Repeat) return JSON.stringify(node.toString());
   return JSON.stringify(node) ?? "null";
 }
@@ -121,12 +122,34 @@ export const NASTY_STRINGS = [
   "/",
   "..",
 ];
-export const BROKEN_ESCAPES = ["%", "%2", "%zz", "%E0%A4", "%ED%A0%80", "%C0%AF", "%FF%FE", "%%", "%u0041", "%00", "%2F", "%2e%2e", "+", "%26", "%3D", "%23"];
+export const BROKEN_ESCAPES = [
+  "%",
+  "%2",
+  "%zz",
+  "%E0%A4",
+  "%ED%A0%80",
+  "%C0%AF",
+  "%FF%FE",
+  "%%",
+  "%u0041",
+  "%00",
+  "%2F",
+  "%2e%2e",
+  "+",
+  "%26",
+  "%3D",
+  "%23",
+];
 export const PLAUSIBLE = {
   email: ["fuzz.user@example.test", "FUZZ.USER@EXAMPLE.TEST", " fuzz.user@example.test "],
   password: ["Fuzz-password-123", "short"],
   role: ["member", "admin", "owner", "user", "member,admin", "superuser"],
-  url: ["/dashboard", `${APP_ORIGIN}/dashboard`, "http://evil.example.test/", "https://localhost:3000@evil.example.test/"],
+  url: [
+    "/dashboard",
+    `${APP_ORIGIN}/dashboard`,
+    "http://evil.example.test/",
+    "https://localhost:3000@evil.example.test/",
+  ],
   name: ["Fuzz", "fuzz-slug", "fuzz_user"],
   generic: ["true", "1", "fuzz", "example"],
 };
@@ -151,7 +174,10 @@ export const knownArb = fc.constantFrom(...KNOWN_KEYS).map(placeholder);
 
 export const longArb = (max: number): fc.Arbitrary<Repeat> =>
   fc
-    .record({ unit: fc.constantFrom("a", "é", "🦄", "\u0000", "\uD800", "%", "\u202E", " ", "<"), length: fc.integer({ min: 256, max }) })
+    .record({
+      unit: fc.constantFrom("a", "é", "🦄", "\u0000", "\uD800", "%", "\u202E", " ", "<"),
+      length: fc.integer({ min: 256, max }),
+    })
     .map(({ unit, length }) => new Repeat(unit, Math.max(1, Math.floor(length / unit.length))));
 
 export const stringArb = (maxLong: number): fc.Arbitrary<Str> =>
@@ -163,7 +189,9 @@ export const stringArb = (maxLong: number): fc.Arbitrary<Str> =>
     { weight: 2, arbitrary: fc.constantFrom(...Object.values(PLAUSIBLE).flat()) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.oneof(knownArb, fc.constantFrom(...PLAUSIBLE.email)), fc.constantFrom(...NASTY_STRINGS)).map(([base, tail]) => base + tail),
+      arbitrary: fc
+        .tuple(fc.oneof(knownArb, fc.constantFrom(...PLAUSIBLE.email)), fc.constantFrom(...NASTY_STRINGS))
+        .map(([base, tail]) => base + tail),
     },
     { weight: 1, arbitrary: longArb(maxLong) },
   );
@@ -177,7 +205,10 @@ export const keyArb = (keys: string[]): fc.Arbitrary<Str> =>
   );
 
 export const deepArb = fc
-  .record({ depth: fc.integer({ min: 64, max: 5_000 }), shape: fc.constantFrom("array" as const, "object" as const, "mixed" as const) })
+  .record({
+    depth: fc.integer({ min: 64, max: 5_000 }),
+    shape: fc.constantFrom("array" as const, "object" as const, "mixed" as const),
+  })
   .map(({ depth, shape }) => new Deep(depth, shape));
 
 export const { value: jsonArb } = fc.letrec<{ value: JNode; array: JNode; object: JNode }>((tie) => ({
@@ -190,13 +221,17 @@ export const { value: jsonArb } = fc.letrec<{ value: JNode; array: JNode; object
     { weight: 1, arbitrary: fc.constant(null) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom("1e999", "-0", "123456789012345678901234567890", "1E-400", "-9007199254740993").map((literal) => new Raw(literal)),
+      arbitrary: fc
+        .constantFrom("1e999", "-0", "123456789012345678901234567890", "1E-400", "-9007199254740993")
+        .map((literal) => new Raw(literal)),
     },
     { weight: 2, arbitrary: tie("array") },
     { weight: 2, arbitrary: tie("object") },
   ),
   array: fc.array(tie("value"), { maxLength: 4 }).map((items) => new JArray(items)),
-  object: fc.array(fc.tuple(keyArb(GLOBAL_KEYS), tie("value")), { maxLength: 4 }).map((entries) => new JObject(entries)),
+  object: fc
+    .array(fc.tuple(keyArb(GLOBAL_KEYS), tie("value")), { maxLength: 4 })
+    .map((entries) => new JObject(entries)),
 }));
 
 /** A value for a named field: mostly something that looks right for the name (a real id, an e-mail), so handlers get past their first check. */
@@ -214,7 +249,10 @@ export function fieldValueArb(key: string): fc.Arbitrary<JNode> {
             ? PLAUSIBLE.name
             : PLAUSIBLE.generic;
   return fc.oneof(
-    { weight: 3, arbitrary: knownKeys.length > 0 ? fc.constantFrom(...knownKeys).map(placeholder) : fc.constantFrom(...plausible) },
+    {
+      weight: 3,
+      arbitrary: knownKeys.length > 0 ? fc.constantFrom(...knownKeys).map(placeholder) : fc.constantFrom(...plausible),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...plausible) },
     { weight: 2, arbitrary: jsonArb },
   );
@@ -226,7 +264,11 @@ export function fullObjectArb(keys: string[]): fc.Arbitrary<JObject> {
   // A small schema: each field present or not. A large pool (the sandbox's): a handful of its fields.
   const fields: fc.Arbitrary<Array<[Str, JNode]>> =
     keys.length <= 12
-      ? fc.tuple(...keys.map((key) => fc.option(field(key), { nil: undefined, freq: 5 }))).map((entries) => entries.filter((entry) => entry !== undefined))
+      ? fc
+          .tuple(...keys.map((key) => fc.option(field(key), { nil: undefined, freq: 5 })))
+          .map((entries) => entries.filter((entry) => entry !== undefined))
       : fc.shuffledSubarray(keys, { maxLength: 8 }).chain((chosen) => fc.tuple(...chosen.map(field)));
-  return fc.tuple(fields, fc.array(fc.tuple(keyArb(keys), jsonArb), { maxLength: 2 })).map(([present, extra]) => new JObject([...present, ...extra]));
+  return fc
+    .tuple(fields, fc.array(fc.tuple(keyArb(keys), jsonArb), { maxLength: 2 }))
+    .map(([present, extra]) => new JObject([...present, ...extra]));
 }

@@ -6,7 +6,8 @@ import { settled } from "./prefetch";
 import { authedRoute, textSearch } from "./root";
 
 // The query modules load when a tab's loader runs, not with the route definitions (on every page's first load).
-const signInMethods = () => import("../../features/account/api/sign-in-methods").then((module) => module.signInMethodsQuery);
+const signInMethods = () =>
+  import("../../features/account/api/sign-in-methods").then((module) => module.signInMethodsQuery);
 
 /** /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions, /account/delete. */
 
@@ -34,7 +35,8 @@ export const signInMethodsRoute = createRoute({
   path: "/sign-in-methods",
   // `connected` names the provider a connection just came back from.
   validateSearch: textSearch("connected"),
-  loader: async ({ context: { queryClient } }) => settled(queryClient.ensureQueryData(await signInMethods()), queryClient.ensureQueryData(metaQuery)),
+  loader: async ({ context: { queryClient } }) =>
+    settled(queryClient.ensureQueryData(await signInMethods()), queryClient.ensureQueryData(metaQuery)),
 }).lazy(
   lazyPage(
     () => import("../../features/account/routes/sign-in-methods-page"),

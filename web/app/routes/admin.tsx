@@ -37,7 +37,8 @@ export const adminRoute = createRoute({
     // While an admin browses as someone else the server closes the console, so its pages could only fail.
     if (context.session.session.impersonatedBy) throw redirect({ to: "/" });
     const { platformAdminQuery } = await adminApi();
-    if (!(await context.queryClient.ensureQueryData(platformAdminQuery(context.session.user.id)))) throw redirect({ to: "/" });
+    if (!(await context.queryClient.ensureQueryData(platformAdminQuery(context.session.user.id))))
+      throw redirect({ to: "/" });
   },
 }).lazy(
   lazyPage(
@@ -61,7 +62,9 @@ export const adminUsersRoute = createRoute({
   path: "/",
   validateSearch: unparsedSearch<AdminUserListQuery>(),
   // The defaults stay out of the address: /admin?q=ada rather than /admin?q=ada&sort=created&order=desc&limit=25&offset=0.
-  search: { middlewares: [stripSearchParams({ sort: "created", order: "desc", limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
+  search: {
+    middlewares: [stripSearchParams({ sort: "created", order: "desc", limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })],
+  },
   loaderDeps: ({ search }) => search,
   loader: async ({ context: { queryClient }, deps, cause }) => {
     if (cause === "stay") return;
@@ -82,7 +85,8 @@ export const adminUsersRoute = createRoute({
           <AdminUsersPage
             search={search}
             onSearchChange={(next, options) => {
-              if (isStillHere()) void navigate({ to: ".", search: next, replace: options?.replace, resetScroll: false });
+              if (isStillHere())
+                void navigate({ to: ".", search: next, replace: options?.replace, resetScroll: false });
             }}
           />
         );
@@ -110,7 +114,14 @@ export const adminUserRoute = createRoute({
         const { userId } = adminUserRoute.useParams();
         useDocumentTitle(useQuery(adminUserQuery(userId)).data?.user.name ?? "User", "Users", "Admin");
         const { session } = adminUserRoute.useRouteContext();
-        return <AdminUserPage key={userId} userId={userId} currentUserId={session.user.id} currentSessionId={session.session.id} />;
+        return (
+          <AdminUserPage
+            key={userId}
+            userId={userId}
+            currentUserId={session.user.id}
+            currentSessionId={session.session.id}
+          />
+        );
       },
   ),
 );
@@ -123,7 +134,10 @@ export const adminOrganizationsRoute = createRoute({
   loaderDeps: ({ search }) => search,
   loader: async ({ context: { queryClient }, deps, cause }) => {
     if (cause === "stay") return;
-    const [{ adminOrganizationsQuery }, { organizationListSearchSchema }] = await Promise.all([organizationsApi(), listSearch()]);
+    const [{ adminOrganizationsQuery }, { organizationListSearchSchema }] = await Promise.all([
+      organizationsApi(),
+      listSearch(),
+    ]);
     await settled(queryClient.ensureQueryData(adminOrganizationsQuery(organizationListSearchSchema.parse(deps))));
   },
 }).lazy(
@@ -167,7 +181,11 @@ export const adminOrganizationRoute = createRoute({
     ([{ AdminOrganizationPage }, { AdminOrganizationBillingPanel }, { adminOrganizationQuery }]) =>
       function AdminOrganization() {
         const { organizationId } = adminOrganizationRoute.useParams();
-        useDocumentTitle(useQuery(adminOrganizationQuery(organizationId)).data?.organization.name ?? "Organization", "Organizations", "Admin");
+        useDocumentTitle(
+          useQuery(adminOrganizationQuery(organizationId)).data?.organization.name ?? "Organization",
+          "Organizations",
+          "Admin",
+        );
         return (
           <AdminOrganizationPage
             key={organizationId}
@@ -187,7 +205,10 @@ export const adminAuditLogRoute = createRoute({
   loaderDeps: ({ search }) => search,
   loader: async ({ context: { queryClient }, deps, cause }) => {
     if (cause === "stay") return;
-    const [{ adminAuditLogQuery }, { auditLogSearchSchema }] = await Promise.all([import("../../features/admin/api/audit-log"), listSearch()]);
+    const [{ adminAuditLogQuery }, { auditLogSearchSchema }] = await Promise.all([
+      import("../../features/admin/api/audit-log"),
+      listSearch(),
+    ]);
     await settled(queryClient.ensureQueryData(adminAuditLogQuery(auditLogSearchSchema.parse(deps))));
   },
 }).lazy(

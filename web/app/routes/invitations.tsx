@@ -18,7 +18,10 @@ export const invitationRoute = createRoute({
   // The preview names the organization and the inviter in the page and its title.
   loader: async ({ context: { queryClient }, params }) => {
     const { invitationPreviewQuery } = await organizationsApi();
-    await settled(queryClient.ensureQueryData(metaQuery), queryClient.ensureQueryData(invitationPreviewQuery(params.invitationId)));
+    await settled(
+      queryClient.ensureQueryData(metaQuery),
+      queryClient.ensureQueryData(invitationPreviewQuery(params.invitationId)),
+    );
   },
 }).lazy(
   lazyPage(
@@ -28,7 +31,9 @@ export const invitationRoute = createRoute({
         const { invitationId } = invitationRoute.useParams();
         const preview = useQuery(invitationPreviewQuery(invitationId));
         useDocumentTitle(preview.isError ? "Invitation not found" : "Invitation", preview.data?.organizationName);
-        return <InvitationPage key={invitationId} invitationId={invitationId} email={invitationRoute.useSearch().email} />;
+        return (
+          <InvitationPage key={invitationId} invitationId={invitationId} email={invitationRoute.useSearch().email} />
+        );
       },
   ),
 );

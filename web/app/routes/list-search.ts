@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { ADMIN_DEFAULT_PAGE_SIZE, adminOrganizationListQuerySchema, adminUserListQuerySchema } from "../../../common/admin.schemas";
+import {
+  ADMIN_DEFAULT_PAGE_SIZE,
+  adminOrganizationListQuerySchema,
+  adminUserListQuerySchema,
+} from "../../../common/admin.schemas";
 import { auditLogQuerySchema } from "../../../common/audit.schemas";
 
 /**
@@ -15,7 +19,8 @@ import { auditLogQuerySchema } from "../../../common/audit.schemas";
 
 /** A date range whose end comes before its start keeps only its start. */
 function withOrderedRange<T, K extends keyof T>(from: K, to: K) {
-  return (search: T): T => (search[from] && search[to] && search[from] > search[to] ? { ...search, [to]: undefined } : search);
+  return (search: T): T =>
+    search[from] && search[to] && search[from] > search[to] ? { ...search, [to]: undefined } : search;
 }
 
 const users = adminUserListQuerySchema.shape;

@@ -67,7 +67,11 @@ export const organizationSettingsRoute = createRoute({
               key={organizationId}
               organizationId={organizationId}
               userId={session.user.id}
-              banner={organization.data ? <PaymentBanner organizationId={organizationId} organizationName={organization.data.name} /> : null}
+              banner={
+                organization.data ? (
+                  <PaymentBanner organizationId={organizationId} organizationName={organization.data.name} />
+                ) : null
+              }
             />
           </>
         );
@@ -87,16 +91,27 @@ export const generalSettingsRoute = createRoute({ getParentRoute: () => organiza
 );
 
 /** The plan's limits are read with the page, so its usage line and locked state show without a jump. */
-const loadPlanLimits = async ({ context: { queryClient }, params }: { context: RouterContext; params: { organizationId: string } }) => {
+const loadPlanLimits = async ({
+  context: { queryClient },
+  params,
+}: {
+  context: RouterContext;
+  params: { organizationId: string };
+}) => {
   const { billingOverviewQuery } = await billingQueries();
   await settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)));
 };
 
 const planLimit = () => import("../../features/billing/components/plan-limit");
 
-export const membersRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/members", loader: loadPlanLimits }).lazy(
+export const membersRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/members",
+  loader: loadPlanLimits,
+}).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/members-page"), planLimit(), settingsTitle()]),
+    () =>
+      Promise.all([import("../../features/organizations/routes/settings/members-page"), planLimit(), settingsTitle()]),
     ([{ MembersPage }, { usePlanLimit }, { useSettingsTitle }]) =>
       function Members() {
         const { organizationId } = membersRoute.useParams();
@@ -106,9 +121,18 @@ export const membersRoute = createRoute({ getParentRoute: () => organizationSett
   ),
 );
 
-export const invitationsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/invitations", loader: loadPlanLimits }).lazy(
+export const invitationsRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/invitations",
+  loader: loadPlanLimits,
+}).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/invitations-page"), planLimit(), settingsTitle()]),
+    () =>
+      Promise.all([
+        import("../../features/organizations/routes/settings/invitations-page"),
+        planLimit(),
+        settingsTitle(),
+      ]),
     ([{ InvitationsPage }, { usePlanLimit }, { useSettingsTitle }]) =>
       function Invitations() {
         const { organizationId } = invitationsRoute.useParams();
@@ -118,9 +142,19 @@ export const invitationsRoute = createRoute({ getParentRoute: () => organization
   ),
 );
 
-export const teamsRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/teams", loader: loadPlanLimits }).lazy(
+export const teamsRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/teams",
+  loader: loadPlanLimits,
+}).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/teams-page"), planLimit(), settingsTitle(), organizationsApi()]),
+    () =>
+      Promise.all([
+        import("../../features/organizations/routes/settings/teams-page"),
+        planLimit(),
+        settingsTitle(),
+        organizationsApi(),
+      ]),
     ([{ TeamsPage }, { usePlanLimit }, { useSettingsTitle }, { useTeams }]) =>
       function Teams() {
         const { organizationId } = teamsRoute.useParams();
@@ -139,7 +173,10 @@ export const billingRoute = createRoute({
   validateSearch: textSearch("checkout"),
   loader: async ({ context: { queryClient }, params }) => {
     const { billingOverviewQuery, plansQuery } = await billingQueries();
-    await settled(queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)), queryClient.ensureQueryData(plansQuery));
+    await settled(
+      queryClient.ensureQueryData(billingOverviewQuery(params.organizationId)),
+      queryClient.ensureQueryData(plansQuery),
+    );
   },
 }).lazy(
   lazyPage(
@@ -167,27 +204,42 @@ export const auditLogRoute = createRoute({
   search: { middlewares: [stripSearchParams({ limit: ADMIN_DEFAULT_PAGE_SIZE, offset: 0 })] },
   loaderDeps: ({ search }) => search,
   loader: async ({ context: { queryClient }, params, deps }) => {
-    const [{ organizationKeys }, { rolesAllow }, { organizationAuditLogQuery }, { organizationAuditLogSearchSchema }] = await Promise.all([
-      organizationsApi(),
-      import("../../../common/permissions"),
-      import("../../features/organizations/api/audit-log"),
-      import("./list-search"),
-    ]);
+    const [{ organizationKeys }, { rolesAllow }, { organizationAuditLogQuery }, { organizationAuditLogSearchSchema }] =
+      await Promise.all([
+        organizationsApi(),
+        import("../../../common/permissions"),
+        import("../../features/organizations/api/audit-log"),
+        import("./list-search"),
+      ]);
     // The server refuses members: the page is read ahead only for a role already known to see it (from the tabs).
     const membership = queryClient.getQueryData<{ role: string }>(organizationKeys.activeMember(params.organizationId));
     if (!rolesAllow(membership?.role, { auditLog: ["list"] })) return;
-    await settled(queryClient.ensureQueryData(organizationAuditLogQuery(params.organizationId, organizationAuditLogSearchSchema.parse(deps))));
+    await settled(
+      queryClient.ensureQueryData(
+        organizationAuditLogQuery(params.organizationId, organizationAuditLogSearchSchema.parse(deps)),
+      ),
+    );
   },
 }).lazy(
   lazyPage(
-    () => Promise.all([import("../../features/organizations/routes/settings/audit-log-page"), settingsTitle(), import("./list-search")]),
+    () =>
+      Promise.all([
+        import("../../features/organizations/routes/settings/audit-log-page"),
+        settingsTitle(),
+        import("./list-search"),
+      ]),
     ([{ OrganizationAuditLogPage }, { useSettingsTitle }, { organizationAuditLogSearchSchema }]) =>
       function AuditLog() {
         useSettingsTitle("Audit log", auditLogRoute.useParams().organizationId);
         const address = auditLogRoute.useSearch();
         const search = useMemo(() => organizationAuditLogSearchSchema.parse(address), [address]);
         const navigate = auditLogRoute.useNavigate();
-        return <OrganizationAuditLogPage search={search} onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })} />;
+        return (
+          <OrganizationAuditLogPage
+            search={search}
+            onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })}
+          />
+        );
       },
   ),
 );

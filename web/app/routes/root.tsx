@@ -1,6 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useLayoutEffect } from "react";
-import { Link, Outlet, createRootRouteWithContext, createRoute, redirect, useRouterState, type ErrorComponentProps } from "@tanstack/react-router";
+import {
+  Link,
+  Outlet,
+  createRootRouteWithContext,
+  createRoute,
+  redirect,
+  useRouterState,
+  type ErrorComponentProps,
+} from "@tanstack/react-router";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
 import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
@@ -15,7 +23,9 @@ export type RouterContext = { queryClient: QueryClient };
  */
 export function textSearch<TKey extends string>(...keys: TKey[]) {
   return (search: Record<string, unknown>) =>
-    Object.fromEntries(keys.map((key) => [key, typeof search[key] === "string" ? search[key] : undefined])) as { [K in TKey]?: string };
+    Object.fromEntries(keys.map((key) => [key, typeof search[key] === "string" ? search[key] : undefined])) as {
+      [K in TKey]?: string;
+    };
 }
 
 /**
@@ -28,7 +38,9 @@ export function unparsedSearch<TView>() {
 
 // Only an impersonating admin sees the banner, so its code (the admin API, the better-auth client) loads only then.
 const ImpersonationBanner = lazy(() =>
-  import("../../features/admin/components/impersonation-banner").then((module) => ({ default: module.ImpersonationBanner })),
+  import("../../features/admin/components/impersonation-banner").then((module) => ({
+    default: module.ImpersonationBanner,
+  })),
 );
 
 function RootLayout() {
@@ -44,7 +56,10 @@ function RootLayout() {
       >
         Skip to content
       </a>
-      <div aria-hidden="true" className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"} />
+      <div
+        aria-hidden="true"
+        className={isLoading ? "fixed inset-x-0 top-0 z-50 h-0.5 animate-pulse bg-brand-500" : "hidden"}
+      />
       {isImpersonating ? (
         <Suspense fallback={null}>
           <ImpersonationBanner />
@@ -95,7 +110,10 @@ export function RouteErrorPage({ reset }: ErrorComponentProps) {
   );
 }
 
-export const rootRoute = createRootRouteWithContext<RouterContext>()({ component: RootLayout, notFoundComponent: NotFoundPage });
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+  notFoundComponent: NotFoundPage,
+});
 
 // Made outside createRoute: inside it, with a beforeLoad reading the search, TypeScript infers the keys from the
 // route's own types and finds none.

@@ -7,7 +7,15 @@ import { cn } from "../../lib/cn";
  * are a picture of the name like the photo is: a button holding an avatar ("Account menu for Ada Lovelace") does not
  * show text ("AL") that its name lacks (WCAG 2.5.3, label in name).
  */
-export function Avatar({ name, image, size = "md" }: { name: string; image?: string | null; size?: "xs" | "sm" | "md" | "lg" }) {
+export function Avatar({
+  name,
+  image,
+  size = "md",
+}: {
+  name: string;
+  image?: string | null;
+  size?: "xs" | "sm" | "md" | "lg";
+}) {
   const [failed, setFailed] = useState(false);
   const initials = name
     .split(/\s+/)
@@ -15,9 +23,23 @@ export function Avatar({ name, image, size = "md" }: { name: string; image?: str
     .slice(0, 2)
     .map((part) => part[0]?.toUpperCase())
     .join("");
-  const box = size === "xs" ? "size-5 text-[10px]" : size === "sm" ? "size-8 text-xs" : size === "lg" ? "size-16 text-xl" : "size-10 text-sm";
+  const box =
+    size === "xs"
+      ? "size-5 text-[10px]"
+      : size === "sm"
+        ? "size-8 text-xs"
+        : size === "lg"
+          ? "size-16 text-xl"
+          : "size-10 text-sm";
   if (image && !failed) {
-    return <img src={image} alt="" onError={() => setFailed(true)} className={cn("shrink-0 rounded-full object-cover", box)} />;
+    return (
+      <img
+        src={image}
+        alt=""
+        onError={() => setFailed(true)}
+        className={cn("shrink-0 rounded-full object-cover", box)}
+      />
+    );
   }
   return (
     <span

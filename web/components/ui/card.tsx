@@ -3,7 +3,14 @@ import { cn } from "../../lib/cn";
 
 export function Card({ className, children }: { className?: string; children: ReactNode }) {
   return (
-    <section className={cn("rounded-xl border border-zinc-200 bg-white p-6 shadow-xs dark:border-zinc-800 dark:bg-zinc-900", className)}>{children}</section>
+    <section
+      className={cn(
+        "rounded-xl border border-zinc-200 bg-white p-6 shadow-xs dark:border-zinc-800 dark:bg-zinc-900",
+        className,
+      )}
+    >
+      {children}
+    </section>
   );
 }
 

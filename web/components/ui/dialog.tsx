@@ -50,7 +50,9 @@ export function Dialog({
         >
           <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
           {description ? (
-            <RadixDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{description}</RadixDialog.Description>
+            <RadixDialog.Description className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+              {description}
+            </RadixDialog.Description>
           ) : (
             <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
           )}
@@ -109,7 +111,13 @@ export function ConfirmDialog({
 }) {
   const [isWorking, setWorking] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={title} description={description} fallbackFocus={fallbackFocus}>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={description}
+      fallbackFocus={fallbackFocus}
+    >
       <DialogActions onCancel={() => onOpenChange(false)}>
         <Button
           variant={isDanger ? "danger" : "primary"}

@@ -23,10 +23,20 @@ export function Pagination({
         {offset + 1}–{Math.min(offset + pageSize, total)} of {total}
       </span>
       <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - pageSize))}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={offset === 0}
+          onClick={() => onChange(Math.max(0, offset - pageSize))}
+        >
           Previous
         </Button>
-        <Button variant="secondary" size="sm" disabled={offset + pageSize >= total} onClick={() => onChange(offset + pageSize)}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={offset + pageSize >= total}
+          onClick={() => onChange(offset + pageSize)}
+        >
           Next
         </Button>
       </div>
@@ -35,7 +45,15 @@ export function Pagination({
 }
 
 /** "Rows per page" for the lists that page on the server (10, 25, 50 or 100). */
-export function PageSizeSelect({ value, onChange, className }: { value: number; onChange: (size: number) => void; className?: string }) {
+export function PageSizeSelect({
+  value,
+  onChange,
+  className,
+}: {
+  value: number;
+  onChange: (size: number) => void;
+  className?: string;
+}) {
   return (
     <label className={cn("flex items-center gap-2 text-sm text-zinc-600 dark:text-zinc-400", className)}>
       Rows per page

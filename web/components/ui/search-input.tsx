@@ -1,7 +1,17 @@
 import { useId } from "react";
 
 /** A search box whose label is read to screen readers; `onSearch` gets every keystroke's value. */
-export function SearchInput({ label, value, placeholder, onSearch }: { label: string; value: string; placeholder: string; onSearch: (value: string) => void }) {
+export function SearchInput({
+  label,
+  value,
+  placeholder,
+  onSearch,
+}: {
+  label: string;
+  value: string;
+  placeholder: string;
+  onSearch: (value: string) => void;
+}) {
   const id = useId();
   return (
     <>

@@ -10,7 +10,15 @@ export function Skeleton({ className }: { className?: string }) {
  * Wraps skeleton blocks: screen readers hear `label` once (a polite live region) instead of the empty shapes,
  * and assistive technology knows the region is busy.
  */
-export function SkeletonGroup({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+export function SkeletonGroup({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div role="status" aria-busy="true" className={className}>
       <span className="sr-only">{label}</span>

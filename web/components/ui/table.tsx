@@ -26,7 +26,11 @@ export function Table({ columns, label, children }: { columns: string[]; label?:
   return (
     // Between `sm` and a width where every column fits, the table scrolls sideways inside its card.
     <div className="relative overflow-x-auto">
-      <table aria-label={label} data-actions={hasActions || undefined} className={cn("w-full text-left text-sm", stackedClass)}>
+      <table
+        aria-label={label}
+        data-actions={hasActions || undefined}
+        className={cn("w-full text-left text-sm", stackedClass)}
+      >
         <thead className="text-xs whitespace-nowrap text-zinc-500 uppercase dark:text-zinc-400">
           <tr>
             {columns.map((column, index) => (

@@ -14,7 +14,8 @@ export const activeTabProps = {
   "aria-current": "page" as const,
 };
 
-export const tabNavClass = "relative mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 [scrollbar-width:none] dark:border-zinc-800";
+export const tabNavClass =
+  "relative mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 [scrollbar-width:none] dark:border-zinc-800";
 
 type Overflow = { start: boolean; end: boolean };
 

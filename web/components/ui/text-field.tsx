@@ -25,7 +25,11 @@ function Field({
       <label htmlFor={id} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
         {label}
       </label>
-      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": [descriptionId, errorId].filter(Boolean).join(" ") || undefined })}
+      {children({
+        id,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": [descriptionId, errorId].filter(Boolean).join(" ") || undefined,
+      })}
       {description ? (
         <div id={descriptionId} className="text-xs text-zinc-500 dark:text-zinc-400">
           {description}
@@ -70,7 +74,14 @@ export function TextAreaField({
   );
 }
 
-export function SelectField({ label, error, description, className, children, ...rest }: Omit<ComponentProps<"select">, "id" | "className"> & FieldProps) {
+export function SelectField({
+  label,
+  error,
+  description,
+  className,
+  children,
+  ...rest
+}: Omit<ComponentProps<"select">, "id" | "className"> & FieldProps) {
   return (
     <Field label={label} error={error} description={description} className={className}>
       {(aria) => (

@@ -125,7 +125,17 @@ describe("<Toaster>", () => {
       </>,
     );
     const button = screen.getByRole("button", { name: "Save" });
-    button.getBoundingClientRect = () => ({ top: 10, height: 40, bottom: 50, left: 0, right: 80, width: 80, x: 0, y: 10, toJSON: () => ({}) });
+    button.getBoundingClientRect = () => ({
+      top: 10,
+      height: 40,
+      bottom: 50,
+      left: 0,
+      right: 80,
+      width: 80,
+      x: 0,
+      y: 10,
+      toJSON: () => ({}),
+    });
     act(() => button.focus());
     fireEvent.keyDown(button, { key: "Enter" });
     act(() => void store.error("Could not save"));

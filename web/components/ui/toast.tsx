@@ -48,7 +48,11 @@ export function createToastStore({ durationMs = 5000 }: { durationMs?: number } 
     const timer = timers.get(id);
     if (!timer?.handle) return;
     clearTimeout(timer.handle);
-    timers.set(id, { handle: null, remaining: Math.max(0, timer.remaining - (Date.now() - timer.startedAt)), startedAt: 0 });
+    timers.set(id, {
+      handle: null,
+      remaining: Math.max(0, timer.remaining - (Date.now() - timer.startedAt)),
+      startedAt: 0,
+    });
   }
 
   function resume(id: number) {
@@ -172,7 +176,9 @@ function ToastCard({ item, store }: { item: ToastItem; store: ToastStore }) {
       }}
       className={cn(
         "pointer-events-auto flex items-start gap-3 rounded-lg py-3 pr-2 pl-4 text-sm font-medium shadow-lg",
-        item.tone === "success" ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "bg-red-600 text-white",
+        item.tone === "success"
+          ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900"
+          : "bg-red-600 text-white",
       )}
     >
       <p className="min-w-0 flex-1">{item.message}</p>

@@ -13,7 +13,8 @@ export async function changeSeats(
   subscription: models.Subscription,
   seats: number,
 ): Promise<SubscriptionChange> {
-  if (subscription.seats == null) throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");
+  if (subscription.seats == null)
+    throw new DomainError(ERROR_CODES.VALIDATION_ERROR, "This plan is not priced per seat.");
   const used = await countSeats(deps.db, scope);
   assertSeats(seats, used, priceOf(subscription.product));
   const updated = await callProvider("change the seats", () =>

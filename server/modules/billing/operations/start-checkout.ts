@@ -26,7 +26,10 @@ export async function startCheckout(
   const product = await getOfferedProduct(deps.catalogue, body.productId);
   const current = await findCurrentSubscription(deps.db, scope);
   if (current && isChangeable(current)) {
-    throw new DomainError(ERROR_CODES.CONFLICT, "This organization already has a subscription: change its plan instead.");
+    throw new DomainError(
+      ERROR_CODES.CONFLICT,
+      "This organization already has a subscription: change its plan instead.",
+    );
   }
   const price = priceOf(product) as PlanPrice;
   let seats: number | undefined;

@@ -6,15 +6,25 @@ import { changePasswordServerErrors, deleteAccountServerErrors, profileServerErr
 describe("account forms: server errors", () => {
   it("a wrong current password goes on that field, worded for each form", () => {
     const wrong = toApiError({ status: 400, code: "INVALID_PASSWORD" });
-    expect(serverErrorTarget(wrong, changePasswordServerErrors)).toEqual({ field: "currentPassword", message: "That is not your current password." });
-    expect(serverErrorTarget(wrong, deleteAccountServerErrors)).toEqual({ field: "password", message: "That password is not right." });
+    expect(serverErrorTarget(wrong, changePasswordServerErrors)).toEqual({
+      field: "currentPassword",
+      message: "That is not your current password.",
+    });
+    expect(serverErrorTarget(wrong, deleteAccountServerErrors)).toEqual({
+      field: "password",
+      message: "That password is not right.",
+    });
   });
 
   it("a refused username (422) goes on the profile's username field", () => {
-    expect(serverErrorTarget(new ApiError("Username is invalid", 422, "USERNAME_IS_INVALID"), profileServerErrors)).toEqual({
+    expect(
+      serverErrorTarget(new ApiError("Username is invalid", 422, "USERNAME_IS_INVALID"), profileServerErrors),
+    ).toEqual({
       field: "username",
       message: "Username is invalid",
     });
-    expect(serverErrorTarget(new ApiError("Session expired", 401, "SESSION_EXPIRED"), profileServerErrors)).toEqual({ message: "Session expired" });
+    expect(serverErrorTarget(new ApiError("Session expired", 401, "SESSION_EXPIRED"), profileServerErrors)).toEqual({
+      message: "Session expired",
+    });
   });
 });

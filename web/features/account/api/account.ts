@@ -38,7 +38,8 @@ export function useChangePassword() {
 export function useDeleteAccount() {
   const refreshSession = useRefreshSession();
   return useMutation({
-    mutationFn: async ({ password }: { password?: string }) => unwrap(await authClient.deleteUser(password ? { password } : {})),
+    mutationFn: async ({ password }: { password?: string }) =>
+      unwrap(await authClient.deleteUser(password ? { password } : {})),
     onSuccess: () => refreshSession({ clearEverything: true }),
     meta: { errorToast: false },
   });
@@ -59,7 +60,8 @@ export function useDeletionPreview(isEnabled: boolean) {
 /** The organizations a SOLE_OWNER refusal lists (its `details`), or undefined for any other error. */
 export function soleOwnerOrganizations(error: unknown): OrganizationSummary[] | undefined {
   if (!(error instanceof ApiError) || error.code !== "SOLE_OWNER" || !Array.isArray(error.details)) return undefined;
-  const isSummary = (item: unknown): item is OrganizationSummary => typeof (item as { id?: unknown } | null)?.id === "string";
+  const isSummary = (item: unknown): item is OrganizationSummary =>
+    typeof (item as { id?: unknown } | null)?.id === "string";
   return error.details.filter(isSummary);
 }
 
@@ -69,4 +71,6 @@ export const changePasswordServerErrors = {
   INVALID_PASSWORD: { field: "currentPassword", message: "That is not your current password." },
   PASSWORD_UNCHANGED: "newPassword",
 } as const;
-export const deleteAccountServerErrors = { INVALID_PASSWORD: { field: "password", message: "That password is not right." } } as const;
+export const deleteAccountServerErrors = {
+  INVALID_PASSWORD: { field: "password", message: "That password is not right." },
+} as const;

@@ -33,7 +33,12 @@ export function useHasPassword(): boolean | undefined {
 export function useConnectProvider() {
   return useMutation({
     mutationFn: async ({ provider }: { provider: string }) =>
-      unwrap(await authClient.linkSocial({ provider, callbackURL: `/account/sign-in-methods?connected=${encodeURIComponent(provider)}` })),
+      unwrap(
+        await authClient.linkSocial({
+          provider,
+          callbackURL: `/account/sign-in-methods?connected=${encodeURIComponent(provider)}`,
+        }),
+      ),
     meta: { errorToast: false },
   });
 }
@@ -41,7 +46,8 @@ export function useConnectProvider() {
 export function useDisconnectProvider() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ accountId }: { accountId: string; name: string }) => unwrap(await authClient.unlinkAccount({ accountId })),
+    mutationFn: async ({ accountId }: { accountId: string; name: string }) =>
+      unwrap(await authClient.unlinkAccount({ accountId })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: signInMethodsQuery.queryKey }),
     meta: { successMessage: (_data: unknown, { name }: { name: string }) => `${name} disconnected`, errorToast: false },
   });
@@ -50,7 +56,8 @@ export function useDisconnectProvider() {
 /** Mails the user a link to set a password (the password-reset link, worded for a first password). */
 export function useSendSetPasswordLink() {
   return useMutation({
-    mutationFn: async ({ email }: { email: string }) => unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),
+    mutationFn: async ({ email }: { email: string }) =>
+      unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),
     meta: { errorToast: false },
   });
 }

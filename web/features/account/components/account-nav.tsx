@@ -10,7 +10,10 @@ const tabs = [
 
 export function AccountNav() {
   return (
-    <nav aria-label="Account settings" className="mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800">
+    <nav
+      aria-label="Account settings"
+      className="mb-8 flex gap-1 overflow-x-auto border-b border-zinc-200 dark:border-zinc-800"
+    >
       {tabs.map((tab) => (
         <Link
           key={tab.to}

@@ -15,7 +15,9 @@ import * as account from "../api/account";
 import { useHasPassword } from "../api/sign-in-methods";
 
 const CONFIRMATION = "delete my account";
-const confirmation = z.string().refine((value) => value.trim().toLowerCase() === CONFIRMATION, `Type “${CONFIRMATION}” to confirm`);
+const confirmation = z
+  .string()
+  .refine((value) => value.trim().toLowerCase() === CONFIRMATION, `Type “${CONFIRMATION}” to confirm`);
 // Someone without a password (signed up through a provider) confirms with a recent sign-in instead.
 const withPasswordSchema = z.object({ password: z.string().min(1, "Enter your password"), confirmation });
 const withoutPasswordSchema = z.object({ password: z.string(), confirmation });
@@ -46,7 +48,9 @@ export function DeleteAccountPage() {
         void queryClient.invalidateQueries({ queryKey: account.deletionPreviewQuery.queryKey });
       }
       if (error instanceof ApiError && error.code === "SESSION_EXPIRED") {
-        throw new Error("For your safety, deleting an account without a password needs a recent sign-in. Sign out, sign in again, then delete it.");
+        throw new Error(
+          "For your safety, deleting an account without a password needs a recent sign-in. Sign out, sign in again, then delete it.",
+        );
       }
       throw error;
     }
@@ -55,7 +59,10 @@ export function DeleteAccountPage() {
 
   return (
     <Card className="border-red-200 dark:border-red-900/60">
-      <CardHeader title="Delete account" description="Deleting your account removes your profile, your sessions and your memberships. It cannot be undone." />
+      <CardHeader
+        title="Delete account"
+        description="Deleting your account removes your profile, your sessions and your memberships. It cannot be undone."
+      />
       <Button variant="danger" onClick={() => setOpen(true)}>
         Delete my account…
       </Button>
@@ -73,7 +80,9 @@ export function DeleteAccountPage() {
           {preview.isPending ? <Spinner label="Checking your organizations…" /> : null}
           <SoleOwnerOrganizations organizations={soleOwnerOf} />
           <DeletedWithAccount organizations={preview.data?.deletedWithAccount ?? []} />
-          {hasPassword ? <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} /> : null}
+          {hasPassword ? (
+            <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
+          ) : null}
           <TextField label={`Type “${CONFIRMATION}”`} autoComplete="off" {...form.field("confirmation")} />
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => setOpen(false)}>
@@ -90,7 +99,8 @@ export function DeleteAccountPage() {
 }
 
 const SOLE_OWNER_HELP =
-  "You are their only owner and they have other members. Make another member an owner in Members (you can then " + "step down), or delete the organization.";
+  "You are their only owner and they have other members. Make another member an owner in Members (you can then " +
+  "step down), or delete the organization.";
 const DELETED_WITH_ACCOUNT_HELP = "They are deleted with your account, with their teams, and their subscriptions end.";
 const SOLE_OWNER_CLASS = "rounded-lg border border-amber-300 p-3 text-sm dark:border-amber-800";
 

@@ -35,19 +35,39 @@ function ChangePasswordForm() {
 
   const onSubmit = form.submit(async (values) => {
     // The server refuses it too (PASSWORD_UNCHANGED), after checking the current password; saying so here saves the trip.
-    if (values.newPassword === values.currentPassword) return form.setServerError(ERROR_SENTENCES.PASSWORD_UNCHANGED, "newPassword");
+    if (values.newPassword === values.currentPassword)
+      return form.setServerError(ERROR_SENTENCES.PASSWORD_UNCHANGED, "newPassword");
     await changePassword.mutateAsync(values);
     form.reset();
   });
 
   return (
     <Card>
-      <CardHeader title="Change password" description="Changing your password signs out every other session of your account." />
+      <CardHeader
+        title="Change password"
+        description="Changing your password signs out every other session of your account."
+      />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <FormErrorAlert message={form.formError} />
-        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field("currentPassword")} />
-        <TextField label="New password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("newPassword")} />
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />
+        <TextField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          {...form.field("currentPassword")}
+        />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          description="8 to 128 characters."
+          {...form.field("newPassword")}
+        />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("confirmPassword")}
+        />
         <div className="flex justify-end">
           <Button type="submit" isLoading={isSubmitting}>
             {isSubmitting ? "Changing…" : "Change password"}

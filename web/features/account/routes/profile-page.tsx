@@ -17,7 +17,10 @@ export function ProfilePage({ user }: { user: SessionUser }) {
   // The username saved last: the route's `user` is the session as the page opened, so after a save it is this one,
   // which is the person's own (never "available") and what the next save compares with.
   const [saved, setSaved] = useState(user.displayUsername || user.username || "");
-  const form = useZodForm(profileSchema, { defaultValues: { name: user.name, image: user.image ?? "", username: saved }, serverErrors: profileServerErrors });
+  const form = useZodForm(profileSchema, {
+    defaultValues: { name: user.name, image: user.image ?? "", username: saved },
+    serverErrors: profileServerErrors,
+  });
   const [name, image, username] = form.watch(["name", "image", "username"]);
   const availability = useUsernameAvailability(username ?? "", saved);
   const isSubmitting = form.formState.isSubmitting;
@@ -38,7 +41,11 @@ export function ProfilePage({ user }: { user: SessionUser }) {
           <Avatar name={name || user.name} image={image || null} size="lg" />
           <div className="text-sm">
             <p className="font-medium">{user.email}</p>
-            <p className={user.emailVerified ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-400"}>
+            <p
+              className={
+                user.emailVerified ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-400"
+              }
+            >
               {user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}
             </p>
           </div>
@@ -51,7 +58,12 @@ export function ProfilePage({ user }: { user: SessionUser }) {
           description="A link to a square picture. Leave empty to show your initials."
           {...form.field("image")}
         />
-        <TextField label="Username" autoComplete="username" description={<UsernameAvailability state={availability} />} {...form.field("username")} />
+        <TextField
+          label="Username"
+          autoComplete="username"
+          description={<UsernameAvailability state={availability} />}
+          {...form.field("username")}
+        />
         <div className="flex justify-end">
           <Button type="submit" isLoading={isSubmitting}>
             {isSubmitting ? "Saving…" : "Save profile"}

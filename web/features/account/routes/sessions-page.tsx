@@ -18,7 +18,11 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
   const [confirmAll, setConfirmAll] = useState(false);
   const others = (sessions.data ?? []).filter((session) => session.id !== currentSessionId);
   const ordered = [...(sessions.data ?? [])].sort((a, b) =>
-    a.id === currentSessionId ? -1 : b.id === currentSessionId ? 1 : new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime(),
+    a.id === currentSessionId
+      ? -1
+      : b.id === currentSessionId
+        ? 1
+        : new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime(),
   );
 
   return (
@@ -90,7 +94,11 @@ export function SessionsPage({ currentSessionId }: { currentSessionId: string })
           <Button variant="secondary" onClick={() => setConfirmAll(false)}>
             Cancel
           </Button>
-          <Button variant="danger" isLoading={revokeOthers.isPending} onClick={() => revokeOthers.mutate(undefined, { onSuccess: () => setConfirmAll(false) })}>
+          <Button
+            variant="danger"
+            isLoading={revokeOthers.isPending}
+            onClick={() => revokeOthers.mutate(undefined, { onSuccess: () => setConfirmAll(false) })}
+          >
             Sign out others
           </Button>
         </div>

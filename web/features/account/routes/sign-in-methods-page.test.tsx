@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -7,20 +13,46 @@ import { createQueryClient } from "../../../lib/query-client";
 import { SignInMethodsPage } from "./sign-in-methods-page";
 
 // Sign-in methods go through better-auth's client; the provider list comes from /api/meta (fetch).
-const authClient = vi.hoisted(() => ({ listAccounts: vi.fn(), linkSocial: vi.fn(), unlinkAccount: vi.fn(), requestPasswordReset: vi.fn() }));
+const authClient = vi.hoisted(() => ({
+  listAccounts: vi.fn(),
+  linkSocial: vi.fn(),
+  unlinkAccount: vi.fn(),
+  requestPasswordReset: vi.fn(),
+}));
 vi.mock("../../../lib/auth-client", () => ({ authClient }));
 
 const EMAIL = "ada@example.test";
 const DEV = { id: "dev", name: "Dev identity provider" };
-const password = { id: "acc_password", providerId: "credential", accountId: "user_1", createdAt: "2026-11-01T10:00:00.000Z" };
-const devAccount = { id: "acc_dev", providerId: "dev", accountId: "dev-abc", email: EMAIL, createdAt: "2026-11-02T10:00:00.000Z" };
+const password = {
+  id: "acc_password",
+  providerId: "credential",
+  accountId: "user_1",
+  createdAt: "2026-11-01T10:00:00.000Z",
+};
+const devAccount = {
+  id: "acc_dev",
+  providerId: "dev",
+  accountId: "dev-abc",
+  email: EMAIL,
+  createdAt: "2026-11-02T10:00:00.000Z",
+};
 
 function renderPage(accounts: unknown[] | { error: { status: number; code: string; message: string } }) {
-  authClient.listAccounts.mockResolvedValue(Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts });
+  authClient.listAccounts.mockResolvedValue(
+    Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts },
+  );
   const notify = { success: vi.fn(), error: vi.fn() };
   const rootRoute = createRootRoute();
-  const route = createRoute({ getParentRoute: () => rootRoute, path: "/account/sign-in-methods", component: () => <SignInMethodsPage email={EMAIL} /> });
-  const passwordRoute = createRoute({ getParentRoute: () => rootRoute, path: "/account/password", component: () => <p>Password page</p> });
+  const route = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/account/sign-in-methods",
+    component: () => <SignInMethodsPage email={EMAIL} />,
+  });
+  const passwordRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/account/password",
+    component: () => <p>Password page</p>,
+  });
   const router = createRouter({
     routeTree: rootRoute.addChildren([route, passwordRoute]),
     history: createMemoryHistory({ initialEntries: ["/account/sign-in-methods"] }),
@@ -97,13 +129,22 @@ describe("SignInMethodsPage", () => {
     renderPage([password]);
 
     await user.click(await screen.findByRole("button", { name: "Connect Dev identity provider" }));
-    expect(authClient.linkSocial).toHaveBeenCalledWith({ provider: "dev", callbackURL: "/account/sign-in-methods?connected=dev" });
-    await waitFor(() => expect(screen.getByRole("button", { name: "Connect Dev identity provider" }).getAttribute("aria-disabled")).toBe("true"));
+    expect(authClient.linkSocial).toHaveBeenCalledWith({
+      provider: "dev",
+      callbackURL: "/account/sign-in-methods?connected=dev",
+    });
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Connect Dev identity provider" }).getAttribute("aria-disabled")).toBe(
+        "true",
+      ),
+    );
   });
 
   it("says why the list cannot load instead of showing nothing", async () => {
     renderPage({ error: { status: 401, code: "UNAUTHORIZED", message: "Unauthorized" } });
-    expect((await screen.findByRole("alert")).textContent).toContain("Your session has ended. Sign in again to continue.");
+    expect((await screen.findByRole("alert")).textContent).toContain(
+      "Your session has ended. Sign in again to continue.",
+    );
     expect(screen.queryByRole("button", { name: /Connect|Disconnect/ })).toBeNull();
   });
 });

@@ -10,7 +10,13 @@ import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useAppMeta } from "../../../lib/meta";
 import { SetPasswordByMail } from "../components/set-password-by-mail";
-import { PASSWORD_PROVIDER, useConnectProvider, useDisconnectProvider, useSignInMethods, type SignInMethod } from "../api/sign-in-methods";
+import {
+  PASSWORD_PROVIDER,
+  useConnectProvider,
+  useDisconnectProvider,
+  useSignInMethods,
+  type SignInMethod,
+} from "../api/sign-in-methods";
 
 type ProviderRow = { id: string; name: string; method?: SignInMethod };
 
@@ -32,9 +38,15 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
   const configured = meta.data?.socialProviders ?? [];
   // Providers this deployment offers, then any the account is still connected to that it no longer offers.
   const rows: ProviderRow[] = [
-    ...configured.map((provider) => ({ ...provider, method: methods.data.find((method) => method.providerId === provider.id) })),
+    ...configured.map((provider) => ({
+      ...provider,
+      method: methods.data.find((method) => method.providerId === provider.id),
+    })),
     ...methods.data
-      .filter((method) => method.providerId !== PASSWORD_PROVIDER && !configured.some((provider) => provider.id === method.providerId))
+      .filter(
+        (method) =>
+          method.providerId !== PASSWORD_PROVIDER && !configured.some((provider) => provider.id === method.providerId),
+      )
       .map((method) => ({ id: method.providerId, name: method.providerId, method })),
   ];
   const isOnlyMethod = methods.data.length <= 1;
@@ -44,15 +56,21 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
     <Card>
       <CardHeader title="Sign-in methods" description="The ways you can sign in to your account. Keep at least one." />
       <div className="space-y-4">
-        {justConnected ? <Alert tone="success">{justConnected.name} is connected: you can now sign in with it.</Alert> : null}
+        {justConnected ? (
+          <Alert tone="success">{justConnected.name} is connected: you can now sign in with it.</Alert>
+        ) : null}
         {connect.isError ? <Alert tone="error">{errorMessage(connect.error)}</Alert> : null}
         {disconnect.isError ? <Alert tone="error">{errorMessage(disconnect.error)}</Alert> : null}
         <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 p-4">
             <div className="min-w-0 flex-1 basis-56">
-              <p className="flex flex-wrap items-center gap-2 font-medium">Password {password ? <Badge tone="success">Set</Badge> : <Badge>Not set</Badge>}</p>
+              <p className="flex flex-wrap items-center gap-2 font-medium">
+                Password {password ? <Badge tone="success">Set</Badge> : <Badge>Not set</Badge>}
+              </p>
               <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-                {password ? `Sign in with ${email} or your username.` : "Set one to sign in with your e-mail address or username too."}
+                {password
+                  ? `Sign in with ${email} or your username.`
+                  : "Set one to sign in with your e-mail address or username too."}
               </p>
             </div>
             {password ? (
@@ -78,7 +96,9 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
                   {row.method
                     ? `${row.method.email ? `As ${row.method.email}, since` : "Since"} ${formatDateTime(row.method.createdAt)}.`
                     : `Sign in with your ${row.name} account.`}
-                  {row.method && isOnlyMethod ? <span id={`${row.id}-only`}> It is your only way to sign in.</span> : null}
+                  {row.method && isOnlyMethod ? (
+                    <span id={`${row.id}-only`}> It is your only way to sign in.</span>
+                  ) : null}
                 </p>
               </div>
               {row.method ? (
@@ -125,7 +145,10 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
             isLoading={disconnect.isPending}
             onClick={() => {
               if (!confirming?.method) return;
-              disconnect.mutate({ accountId: confirming.method.id, name: confirming.name }, { onSettled: () => setConfirming(null) });
+              disconnect.mutate(
+                { accountId: confirming.method.id, name: confirming.name },
+                { onSettled: () => setConfirming(null) },
+              );
             }}
           >
             Disconnect

@@ -89,7 +89,10 @@ function useAdminMutation<TVariables, TData>(
   return useMutation({
     mutationFn,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-    meta: { successMessage: (_data: TData, variables: TVariables) => successMessage(variables), ...(inline ? { errorToast: false } : {}) },
+    meta: {
+      successMessage: (_data: TData, variables: TVariables) => successMessage(variables),
+      ...(inline ? { errorToast: false } : {}),
+    },
   });
 }
 
@@ -115,7 +118,9 @@ export function useCreateUser() {
     meta: {
       errorToast: false,
       successMessage: (_user: unknown, input: CreateUserInput) =>
-        input.passwordMode === "invite" ? `${input.name} was created and invited to set a password` : `${input.name} was created`,
+        input.passwordMode === "invite"
+          ? `${input.name} was created and invited to set a password`
+          : `${input.name} was created`,
     },
   });
 }
@@ -123,14 +128,16 @@ export function useCreateUser() {
 export function useSetUserRole(user: Target) {
   return useAdminMutation(
     async ({ role }: { role: PlatformRoleOption }) => unwrap(await authClient.admin.setRole({ userId: user.id, role })),
-    ({ role }) => (role === "admin" ? `${user.name} is now a platform admin` : `${user.name} is no longer a platform admin`),
+    ({ role }) =>
+      role === "admin" ? `${user.name} is now a platform admin` : `${user.name} is no longer a platform admin`,
     { inline: true },
   );
 }
 
 export function useSetUserPassword(user: Target) {
   return useAdminMutation(
-    async ({ newPassword }: { newPassword: string }) => unwrap(await authClient.admin.setUserPassword({ userId: user.id, newPassword })),
+    async ({ newPassword }: { newPassword: string }) =>
+      unwrap(await authClient.admin.setUserPassword({ userId: user.id, newPassword })),
     () => `New password set for ${user.name}`,
     { inline: true },
   );
@@ -140,7 +147,13 @@ export function useSetUserPassword(user: Target) {
 export function useBanUser(user: Target) {
   return useAdminMutation(
     async ({ reason, expiresIn }: { reason: string; expiresIn?: number }) =>
-      unwrap(await authClient.admin.banUser({ userId: user.id, banReason: reason, ...(expiresIn ? { banExpiresIn: expiresIn } : {}) })),
+      unwrap(
+        await authClient.admin.banUser({
+          userId: user.id,
+          banReason: reason,
+          ...(expiresIn ? { banExpiresIn: expiresIn } : {}),
+        }),
+      ),
     () => `${user.name} is banned`,
     { inline: true },
   );
@@ -225,7 +238,9 @@ export function useStopImpersonating() {
 export function platformAdminQuery(userId: string) {
   return queryOptions({
     queryKey: ["admin", "is-platform-admin", userId],
-    queryFn: async () => (unwrap(await authClient.admin.hasPermission({ permissions: { user: ["list"] } })) as { success: boolean }).success,
+    queryFn: async () =>
+      (unwrap(await authClient.admin.hasPermission({ permissions: { user: ["list"] } })) as { success: boolean })
+        .success,
     staleTime: 5 * 60_000,
   });
 }

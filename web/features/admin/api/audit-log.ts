@@ -12,7 +12,8 @@ export const adminAuditLogKeys = {
 export function adminAuditLogQuery({ limit, offset, ...filters }: AuditLogQuery) {
   return queryOptions({
     queryKey: adminAuditLogKeys.page({ ...filters, limit, offset }),
-    queryFn: () => apiCall(api.adminAuditLog.index.$get({ query: { ...filters, limit: String(limit), offset: String(offset) } })),
+    queryFn: () =>
+      apiCall(api.adminAuditLog.index.$get({ query: { ...filters, limit: String(limit), offset: String(offset) } })),
     placeholderData: keepPreviousData,
   });
 }

@@ -13,7 +13,10 @@ export const adminOrganizationKeys = {
 export function adminOrganizationsQuery({ q, limit, offset }: AdminOrganizationListQuery) {
   return queryOptions({
     queryKey: adminOrganizationKeys.list({ q: q || undefined, limit, offset }),
-    queryFn: () => apiCall(api.admin.organizations.$get({ query: { q: q || undefined, limit: String(limit), offset: String(offset) } })),
+    queryFn: () =>
+      apiCall(
+        api.admin.organizations.$get({ query: { q: q || undefined, limit: String(limit), offset: String(offset) } }),
+      ),
     placeholderData: keepPreviousData,
   });
 }

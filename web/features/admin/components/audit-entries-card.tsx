@@ -25,9 +25,17 @@ export function AuditEntriesCard({ filter }: { filter: { targetId?: string; orga
     <Card>
       <CardHeader
         title="Audit log"
-        description={filter.organizationId ? "What was changed in this organization, newest first." : "What was done to this account, newest first."}
+        description={
+          filter.organizationId
+            ? "What was changed in this organization, newest first."
+            : "What was done to this account, newest first."
+        }
         action={
-          <Link to="/admin/audit-log" search={filter} className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
+          <Link
+            to="/admin/audit-log"
+            search={filter}
+            className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400"
+          >
             Open in the audit log
           </Link>
         }
@@ -36,19 +44,34 @@ export function AuditEntriesCard({ filter }: { filter: { targetId?: string; orga
       {log.isError ? (
         <Alert tone="error" title="The audit log could not load">
           <p>{errorMessage(log.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-3" onClick={() => log.refetch()} isLoading={log.isFetching}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-3"
+            onClick={() => log.refetch()}
+            isLoading={log.isFetching}
+          >
             Try again
           </Button>
         </Alert>
       ) : null}
       {log.isSuccess && log.data.total === 0 ? <EmptyState title="Nothing recorded yet" /> : null}
       {entries.length > 0 ? (
-        <div aria-busy={log.isPlaceholderData || undefined} className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+        <div
+          aria-busy={log.isPlaceholderData || undefined}
+          className={log.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+        >
           {/* A user's entries may concern several organizations; an organization's are all its own. */}
           <AuditLogTable entries={entries} showOrganization={!filter.organizationId} />
         </div>
       ) : null}
-      <Pagination label="Audit log pages" offset={offset} pageSize={PAGE_SIZE} total={log.data?.total ?? 0} onChange={setOffset} />
+      <Pagination
+        label="Audit log pages"
+        offset={offset}
+        pageSize={PAGE_SIZE}
+        total={log.data?.total ?? 0}
+        onChange={setOffset}
+      />
     </Card>
   );
 }

@@ -1,4 +1,9 @@
-import { BAN_DURATION_SECONDS, banUserSchema, type BanDuration, type BanUserInput } from "../../../../common/admin.schemas";
+import {
+  BAN_DURATION_SECONDS,
+  banUserSchema,
+  type BanDuration,
+  type BanUserInput,
+} from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
@@ -19,14 +24,21 @@ const DURATION_CHOICES: ReadonlyArray<Choice<BanDuration>> = [
 
 /** The local calendar day of `date`, as a date input reads and writes it (YYYY-MM-DD). */
 function calendarDay(date: Date): string {
-  return [date.getFullYear(), String(date.getMonth() + 1).padStart(2, "0"), String(date.getDate()).padStart(2, "0")].join("-");
+  return [
+    date.getFullYear(),
+    String(date.getMonth() + 1).padStart(2, "0"),
+    String(date.getDate()).padStart(2, "0"),
+  ].join("-");
 }
 
 /**
  * How long the ban lasts, in seconds from `now`, as better-auth's `banExpiresIn` takes it: a preset's length, or up to
  * local midnight at the start of the chosen day; undefined for a permanent ban (and a day not chosen yet).
  */
-export function banExpiresIn({ duration, until }: Pick<BanUserInput, "duration" | "until">, now: Date = new Date()): number | undefined {
+export function banExpiresIn(
+  { duration, until }: Pick<BanUserInput, "duration" | "until">,
+  now: Date = new Date(),
+): number | undefined {
   if (duration === "permanent") return undefined;
   if (duration !== "date") return BAN_DURATION_SECONDS[duration];
   const [year, month, day] = (until ?? "").split("-").map(Number);
@@ -34,7 +46,15 @@ export function banExpiresIn({ duration, until }: Pick<BanUserInput, "duration" 
   return Math.round((new Date(year, month - 1, day).getTime() - now.getTime()) / 1000);
 }
 
-function BanForm({ user, onCancel, onDone }: { user: { id: string; name: string }; onCancel: () => void; onDone: () => void }) {
+function BanForm({
+  user,
+  onCancel,
+  onDone,
+}: {
+  user: { id: string; name: string };
+  onCancel: () => void;
+  onDone: () => void;
+}) {
   const ban = useBanUser(user);
   const form = useZodForm(banUserSchema, { defaultValues: { reason: "", duration: "1d", until: "" } });
   const duration = form.watch("duration");
@@ -62,7 +82,9 @@ function BanForm({ user, onCancel, onDone }: { user: { id: string; name: string 
         {...form.field("reason")}
       />
       <ChoiceField legend="Duration" choices={DURATION_CHOICES} {...form.field("duration")} />
-      {duration === "date" ? <TextField label="Ban ends on" type="date" min={tomorrow} {...form.field("until")} /> : null}
+      {duration === "date" ? (
+        <TextField label="Ban ends on" type="date" min={tomorrow} {...form.field("until")} />
+      ) : null}
       <p className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
         {duration === "permanent"
           ? `${user.name} stays banned until an admin lifts the ban.`

@@ -25,11 +25,19 @@ const createUserServerErrors: ServerErrorMap<"email" | "username" | "password"> 
 
 const ROLE_CHOICES = [
   { value: "user", label: "User", description: "Uses Atrium like anyone who signs up." },
-  { value: "admin", label: "Platform admin", description: "Can also use this console: every user, organization and the audit log." },
+  {
+    value: "admin",
+    label: "Platform admin",
+    description: "Can also use this console: every user, organization and the audit log.",
+  },
 ] as const;
 
 const PASSWORD_CHOICES = [
-  { value: "invite", label: "Send an invitation to set one", description: "They get an e-mail with a link to choose their own password." },
+  {
+    value: "invite",
+    label: "Send an invitation to set one",
+    description: "They get an e-mail with a link to choose their own password.",
+  },
   { value: "set", label: "Set a password now", description: "Tell them the password through a channel you trust." },
 ] as const;
 
@@ -55,11 +63,22 @@ function CreateUserForm({ onCancel }: { onCancel: () => void }) {
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       <TextField label="Name" autoComplete="off" autoFocus {...form.field("name")} />
       <TextField label="E-mail" type="email" autoComplete="off" {...form.field("email")} />
-      <TextField label="Username (optional)" autoComplete="off" description={<UsernameAvailability state={availability} />} {...form.field("username")} />
+      <TextField
+        label="Username (optional)"
+        autoComplete="off"
+        description={<UsernameAvailability state={availability} />}
+        {...form.field("username")}
+      />
       <ChoiceField legend="Platform role" choices={ROLE_CHOICES} {...form.field("role")} />
       <ChoiceField legend="Password" choices={PASSWORD_CHOICES} {...form.field("passwordMode")} />
       {passwordMode === "set" ? (
-        <TextField label="Password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("password")} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          description="8 to 128 characters."
+          {...form.field("password")}
+        />
       ) : null}
       <DialogActions onCancel={onCancel}>
         <Button type="submit" isLoading={isSubmitting}>

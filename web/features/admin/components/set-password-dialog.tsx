@@ -10,9 +10,20 @@ import type { UserDialogProps } from "./user-dialog";
 
 const setPasswordSchema = z.object({ newPassword: passwordSchema });
 
-function SetPasswordForm({ user, onCancel, onDone }: { user: { id: string; name: string }; onCancel: () => void; onDone: () => void }) {
+function SetPasswordForm({
+  user,
+  onCancel,
+  onDone,
+}: {
+  user: { id: string; name: string };
+  onCancel: () => void;
+  onDone: () => void;
+}) {
   const setPassword = useSetUserPassword(user);
-  const form = useZodForm(setPasswordSchema, { defaultValues: { newPassword: "" }, serverErrors: { "PASSWORD*": "newPassword" } });
+  const form = useZodForm(setPasswordSchema, {
+    defaultValues: { newPassword: "" },
+    serverErrors: { "PASSWORD*": "newPassword" },
+  });
   const isSubmitting = form.formState.isSubmitting;
   const onSubmit = form.submit(async (values) => {
     await setPassword.mutateAsync(values);
@@ -22,7 +33,14 @@ function SetPasswordForm({ user, onCancel, onDone }: { user: { id: string; name:
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
-      <TextField label="New password" type="password" autoComplete="new-password" autoFocus description="8 to 128 characters." {...form.field("newPassword")} />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+        description="8 to 128 characters."
+        {...form.field("newPassword")}
+      />
       <DialogActions onCancel={onCancel}>
         <Button type="submit" isLoading={isSubmitting}>
           {isSubmitting ? "Setting password…" : "Set password"}
@@ -42,7 +60,9 @@ export function SetPasswordDialog({ user, open, onOpenChange, fallbackFocus }: U
       description="Their current password stops working. Tell them the new one through a channel you trust; their sessions stay signed in."
       fallbackFocus={fallbackFocus}
     >
-      {open ? <SetPasswordForm user={user} onCancel={() => onOpenChange(false)} onDone={() => onOpenChange(false)} /> : null}
+      {open ? (
+        <SetPasswordForm user={user} onCancel={() => onOpenChange(false)} onDone={() => onOpenChange(false)} />
+      ) : null}
     </Dialog>
   );
 }

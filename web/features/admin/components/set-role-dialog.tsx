@@ -15,7 +15,8 @@ const ROLE_CHOICES = [
   {
     value: "admin",
     label: "Platform admin",
-    description: "Can use this console: see and change every user and organization, impersonate users, read the audit log.",
+    description:
+      "Can use this console: see and change every user and organization, impersonate users, read the audit log.",
   },
 ] as const;
 
@@ -53,7 +54,12 @@ function SetRoleForm({ user, onCancel, onDone }: { user: RoleUser; onCancel: () 
         <Alert tone="info">{`${user.name} is a platform admin through the server's configuration; their role does not change that.`}</Alert>
       ) : null}
       <DialogActions onCancel={onCancel}>
-        <Button type="submit" variant={role === "admin" ? "primary" : "danger"} disabled={role === current} isLoading={isSubmitting}>
+        <Button
+          type="submit"
+          variant={role === "admin" ? "primary" : "danger"}
+          disabled={role === current}
+          isLoading={isSubmitting}
+        >
           {role === "admin" ? "Make platform admin" : "Make regular user"}
         </Button>
       </DialogActions>
@@ -68,10 +74,14 @@ export function SetRoleDialog({ user, open, onOpenChange, fallbackFocus }: UserD
       open={open}
       onOpenChange={onOpenChange}
       title={`Change the role of ${user.name}`}
-      description={platformRoleOf(user.role) === "admin" ? `${user.name} is a platform admin.` : `${user.name} is a regular user.`}
+      description={
+        platformRoleOf(user.role) === "admin" ? `${user.name} is a platform admin.` : `${user.name} is a regular user.`
+      }
       fallbackFocus={fallbackFocus}
     >
-      {open ? <SetRoleForm user={user} onCancel={() => onOpenChange(false)} onDone={() => onOpenChange(false)} /> : null}
+      {open ? (
+        <SetRoleForm user={user} onCancel={() => onOpenChange(false)} onDone={() => onOpenChange(false)} />
+      ) : null}
     </Dialog>
   );
 }

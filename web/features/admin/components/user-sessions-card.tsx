@@ -21,13 +21,23 @@ function deviceOf(session: AdminUserSession): string {
  * Where a user is signed in, most recent activity first, with a way to end any one session or all of them. On the
  * admin's own page the list is read-only: ending their own sessions is what Account settings › Sessions is for.
  */
-export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { id: string; name: string }; isSelf: boolean; currentSessionId: string }) {
+export function UserSessionsCard({
+  user,
+  isSelf,
+  currentSessionId,
+}: {
+  user: { id: string; name: string };
+  isSelf: boolean;
+  currentSessionId: string;
+}) {
   const sessions = useAdminUserSessions(user.id);
   const revoke = useRevokeUserSession();
   const revokeAll = useRevokeUserSessions(user);
   const [revoking, setRevoking] = useState<AdminUserSession | null>(null);
   const [isConfirmingAll, setConfirmingAll] = useState(false);
-  const ordered = [...(sessions.data ?? [])].sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime());
+  const ordered = [...(sessions.data ?? [])].sort(
+    (a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime(),
+  );
   const count = ordered.length;
   // Where focus goes once the revoked session's row (and the Revoke button in it) is gone.
   const titleRef = useRef<HTMLHeadingElement>(null);
@@ -62,14 +72,23 @@ export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { i
       {sessions.isError ? (
         <Alert tone="error" title="The sessions could not load">
           <p>{errorMessage(sessions.error)}</p>
-          <Button variant="secondary" size="sm" className="mt-3" isLoading={sessions.isFetching} onClick={() => void sessions.refetch()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="mt-3"
+            isLoading={sessions.isFetching}
+            onClick={() => void sessions.refetch()}
+          >
             Try again
           </Button>
         </Alert>
       ) : null}
       {sessions.data && count === 0 ? <EmptyState title="Not signed in anywhere" /> : null}
       {count > 0 ? (
-        <Table label={`Sessions of ${user.name}`} columns={["Device", "IP address", "Signed in", "Last active", "Expires", ""]}>
+        <Table
+          label={`Sessions of ${user.name}`}
+          columns={["Device", "IP address", "Signed in", "Last active", "Expires", ""]}
+        >
           {ordered.map((session) => (
             <tr key={session.id}>
               <td className="py-3 pr-4 max-sm:col-start-1 max-sm:row-start-1">
@@ -87,7 +106,10 @@ export function UserSessionsCard({ user, isSelf, currentSessionId }: { user: { i
                 <MobileLabel>Signed in </MobileLabel>
                 {formatDateTime(session.createdAt)}
               </td>
-              <td className="py-3 pr-4 whitespace-nowrap max-sm:col-span-2 max-sm:row-start-4" title={formatDateTime(session.updatedAt)}>
+              <td
+                className="py-3 pr-4 whitespace-nowrap max-sm:col-span-2 max-sm:row-start-4"
+                title={formatDateTime(session.updatedAt)}
+              >
                 <MobileLabel>Last active </MobileLabel>
                 {formatRelative(session.updatedAt)}
               </td>

@@ -85,12 +85,16 @@ describe("AdminAuditLogPage", () => {
     renderPage({ actorId: "user_ann", organizationId: "org_1", from: "2026-03-01", limit: 50, offset: 100 });
     await screen.findByRole("table", { name: "Audit log" });
     const exportLink = () => screen.getByRole("link", { name: "Export CSV" });
-    expect(exportLink().getAttribute("href")).toBe("/api/admin/audit-log/export?actorId=user_ann&organizationId=org_1&from=2026-03-01");
+    expect(exportLink().getAttribute("href")).toBe(
+      "/api/admin/audit-log/export?actorId=user_ann&organizationId=org_1&from=2026-03-01",
+    );
     expect(requests.at(-1)?.search).toBe("?actorId=user_ann&organizationId=org_1&from=2026-03-01&limit=50&offset=100");
 
     await user.selectOptions(screen.getByLabelText("Action"), "User banned");
     await waitFor(() =>
-      expect(exportLink().getAttribute("href")).toBe("/api/admin/audit-log/export?action=user.banned&actorId=user_ann&organizationId=org_1&from=2026-03-01"),
+      expect(exportLink().getAttribute("href")).toBe(
+        "/api/admin/audit-log/export?action=user.banned&actorId=user_ann&organizationId=org_1&from=2026-03-01",
+      ),
     );
     // A new filter starts again at the first page.
     await waitFor(() => expect(requests.at(-1)?.searchParams.get("offset")).toBe("0"));

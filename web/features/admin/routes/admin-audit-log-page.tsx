@@ -1,6 +1,11 @@
 import { useEffect, useState } from "react";
 import type { AuditLogQuery } from "../../../../common/audit.schemas";
-import { AuditActionField, AuditDateRangeFields, AuditLogExportLink, AuditLogResults } from "../../../components/audit-log-table";
+import {
+  AuditActionField,
+  AuditDateRangeFields,
+  AuditLogExportLink,
+  AuditLogResults,
+} from "../../../components/audit-log-table";
 import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageHeader } from "../../../components/ui/page";
@@ -41,7 +46,14 @@ function IdField({
     // Only a new pause in typing commits (hence `typed` alone): the URL changing on its own must not be written back.
   }, [typed]);
   return (
-    <TextField label={label} description={description} value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" spellCheck={false} />
+    <TextField
+      label={label}
+      description={description}
+      value={text}
+      onChange={(event) => setText(event.target.value)}
+      autoComplete="off"
+      spellCheck={false}
+    />
   );
 }
 
@@ -55,7 +67,13 @@ const ID_FILTERS: Array<{ key: IdFilter; label: string; description: string }> =
  * The console's Audit log tab: every recorded change, newest first, filtered by action, who, what, organization
  * and days, with the same filters exported as CSV. The filters and page live in the URL (the route owns it).
  */
-export function AdminAuditLogPage({ search, onSearchChange }: { search: AdminAuditLogSearch; onSearchChange: (next: AdminAuditLogSearch) => void }) {
+export function AdminAuditLogPage({
+  search,
+  onSearchChange,
+}: {
+  search: AdminAuditLogSearch;
+  onSearchChange: (next: AdminAuditLogSearch) => void;
+}) {
   const log = useAdminAuditLog(search);
   const { limit, offset, ...filters } = search;
   const hasFilters = Object.values(filters).some((value) => value !== undefined && value !== "");
@@ -74,13 +92,25 @@ export function AdminAuditLogPage({ search, onSearchChange }: { search: AdminAud
           <div role="search" aria-label="Audit log" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <AuditActionField value={search.action} onChange={(action) => filter({ action })} />
             {ID_FILTERS.map(({ key, label, description }) => (
-              <IdField key={key} label={label} description={description} value={search[key]} onCommit={(value) => filter({ [key]: value })} />
+              <IdField
+                key={key}
+                label={label}
+                description={description}
+                value={search[key]}
+                onCommit={(value) => filter({ [key]: value })}
+              />
             ))}
             <AuditDateRangeFields from={search.from} to={search.to} onChange={(range) => filter(range)} />
           </div>
           <div className="mt-4 flex justify-end">
             {/* Stays (unavailable) once used, so the focus it had is not lost. */}
-            <Button variant="secondary" size="sm" disabled={!hasFilters} focusableWhenDisabled onClick={() => onSearchChange({ limit, offset: 0 })}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={!hasFilters}
+              focusableWhenDisabled
+              onClick={() => onSearchChange({ limit, offset: 0 })}
+            >
               Clear filters
             </Button>
           </div>
@@ -92,7 +122,10 @@ export function AdminAuditLogPage({ search, onSearchChange }: { search: AdminAud
             offset={offset}
             hasFilters={hasFilters}
             showOrganization
-            emptyHint={{ filtered: "Try fewer filters or a wider range of days.", unfiltered: "Changes appear here as people make them." }}
+            emptyHint={{
+              filtered: "Try fewer filters or a wider range of days.",
+              unfiltered: "Changes appear here as people make them.",
+            }}
             onPageChange={(next) => onSearchChange({ ...search, offset: next })}
             onLimitChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
           />

@@ -17,10 +17,20 @@ export function AdminLayout() {
         >
           Users
         </Link>
-        <Link to="/admin/organizations" activeOptions={{ includeSearch: false }} className={tabLinkClass} activeProps={activeTabProps}>
+        <Link
+          to="/admin/organizations"
+          activeOptions={{ includeSearch: false }}
+          className={tabLinkClass}
+          activeProps={activeTabProps}
+        >
           Organizations
         </Link>
-        <Link to="/admin/audit-log" activeOptions={{ includeSearch: false }} className={tabLinkClass} activeProps={activeTabProps}>
+        <Link
+          to="/admin/audit-log"
+          activeOptions={{ includeSearch: false }}
+          className={tabLinkClass}
+          activeProps={activeTabProps}
+        >
           Audit log
         </Link>
       </TabNav>

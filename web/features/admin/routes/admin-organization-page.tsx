@@ -25,7 +25,11 @@ function Roles({ role }: { role: string }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       {role.split(",").map((name) => (
-        <Badge key={name} tone={name.trim() === "owner" ? "brand" : name.trim() === "admin" ? "info" : "neutral"} className="capitalize">
+        <Badge
+          key={name}
+          tone={name.trim() === "owner" ? "brand" : name.trim() === "admin" ? "info" : "neutral"}
+          className="capitalize"
+        >
           {name.trim()}
         </Badge>
       ))}
@@ -34,7 +38,10 @@ function Roles({ role }: { role: string }) {
 }
 
 const backLink = (
-  <Link to="/admin/organizations" className="mb-4 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
+  <Link
+    to="/admin/organizations"
+    className="mb-4 inline-block text-sm font-medium text-brand-600 hover:underline dark:text-brand-400"
+  >
     ← All organizations
   </Link>
 );
@@ -113,7 +120,9 @@ function Invitations({ invitations }: { invitations: AdminOrganizationDetail["in
             const isExpired = new Date(invitation.expiresAt).getTime() < Date.now();
             return (
               <tr key={invitation.id}>
-                <td className="py-3 pr-4 font-medium break-all max-sm:col-start-1 max-sm:row-start-1">{invitation.email}</td>
+                <td className="py-3 pr-4 font-medium break-all max-sm:col-start-1 max-sm:row-start-1">
+                  {invitation.email}
+                </td>
                 <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right">
                   <Roles role={invitation.role} />
                 </td>
@@ -186,7 +195,11 @@ export function AdminOrganizationPage({ organizationId, billing }: { organizatio
         {isGone ? (
           <EmptyState title="This organization does not exist (any more)">
             It may have been deleted. Its audit log entries stay in the{" "}
-            <Link to="/admin/audit-log" search={{ organizationId }} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+            <Link
+              to="/admin/audit-log"
+              search={{ organizationId }}
+              className="font-medium text-brand-600 hover:underline dark:text-brand-400"
+            >
               audit log
             </Link>
             .{" "}
@@ -197,7 +210,13 @@ export function AdminOrganizationPage({ organizationId, billing }: { organizatio
         ) : (
           <Alert tone="error" title="This organization could not load">
             <p>{errorMessage(detail.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-3" onClick={() => detail.refetch()} isLoading={detail.isFetching}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              onClick={() => detail.refetch()}
+              isLoading={detail.isFetching}
+            >
               Try again
             </Button>
           </Alert>

@@ -62,21 +62,41 @@ export function AdminOrganizationsPage({
 
   return (
     <>
-      <PageHeader title="Organizations" description="Every organization on this Atrium. Open one for its members, teams, billing and audit log." />
+      <PageHeader
+        title="Organizations"
+        description="Every organization on this Atrium. Open one for its members, teams, billing and audit log."
+      />
       <Card>
         <div className="mb-4 flex flex-wrap items-center gap-3">
-          <SearchInput label="Search organizations" value={text} placeholder="Search by name or slug" onSearch={setText} />
+          <SearchInput
+            label="Search organizations"
+            value={text}
+            placeholder="Search by name or slug"
+            onSearch={setText}
+          />
           {organizations.isFetching && !organizations.isPending ? <Spinner label="Updating…" /> : null}
-          <PageSizeSelect value={search.limit} onChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })} className="ml-auto" />
+          <PageSizeSelect
+            value={search.limit}
+            onChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
+            className="ml-auto"
+          />
         </div>
         <p role="status" className="mb-2 text-sm font-medium">
-          {organizations.data ? `${total.toLocaleString()} ${total === 1 ? "organization" : "organizations"}${committed ? ` match “${committed}”` : ""}` : ""}
+          {organizations.data
+            ? `${total.toLocaleString()} ${total === 1 ? "organization" : "organizations"}${committed ? ` match “${committed}”` : ""}`
+            : ""}
         </p>
         {organizations.isPending ? <LoadingBlock label="Loading organizations…" /> : null}
         {organizations.isError ? (
           <Alert tone="error" title="The organizations could not load">
             <p>{errorMessage(organizations.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-3" onClick={() => organizations.refetch()} isLoading={organizations.isFetching}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              onClick={() => organizations.refetch()}
+              isLoading={organizations.isFetching}
+            >
               Try again
             </Button>
           </Alert>
@@ -85,12 +105,19 @@ export function AdminOrganizationsPage({
           total > 0 ? (
             // An old link or a shrunk list can point past the last page.
             <EmptyState title="This page is past the last organization">
-              <Button variant="secondary" size="sm" className="mt-2" onClick={() => onSearchChange({ ...search, offset: 0 })}>
+              <Button
+                variant="secondary"
+                size="sm"
+                className="mt-2"
+                onClick={() => onSearchChange({ ...search, offset: 0 })}
+              >
                 Go to the first page
               </Button>
             </EmptyState>
           ) : (
-            <EmptyState title={committed ? "No organizations match" : "No organizations yet"}>{committed ? "Try another name or slug." : undefined}</EmptyState>
+            <EmptyState title={committed ? "No organizations match" : "No organizations yet"}>
+              {committed ? "Try another name or slug." : undefined}
+            </EmptyState>
           )
         ) : null}
         {rows.length > 0 ? (
@@ -123,7 +150,9 @@ export function AdminOrganizationsPage({
                   <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-1 max-sm:text-right">
                     <span className="inline-flex flex-wrap items-center gap-2 max-sm:justify-end">
                       <span className="whitespace-nowrap">{organization.plan.name}</span>
-                      {organization.status ? <Badge tone={STATUS[organization.status].tone}>{STATUS[organization.status].label}</Badge> : null}
+                      {organization.status ? (
+                        <Badge tone={STATUS[organization.status].tone}>{STATUS[organization.status].label}</Badge>
+                      ) : null}
                     </span>
                   </td>
                   <td className="py-3 pr-4 whitespace-nowrap max-sm:col-start-2 max-sm:row-start-2 max-sm:text-right max-sm:text-xs max-sm:text-zinc-500 max-sm:dark:text-zinc-400">

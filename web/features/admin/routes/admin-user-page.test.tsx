@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -52,7 +58,9 @@ function detail(overrides: Partial<AdminUserDetail["user"]> = {}): AdminUserDeta
       { providerId: "credential", email: null, createdAt: "2026-01-05T10:00:00.000Z" },
       { providerId: "dev", email: "grace@dev.test", createdAt: "2026-01-07T10:00:00.000Z" },
     ],
-    organizations: [{ id: "org_1", name: "Navy Labs", slug: "navy", role: "owner", joinedAt: "2026-01-08T10:00:00.000Z" }],
+    organizations: [
+      { id: "org_1", name: "Navy Labs", slug: "navy", role: "owner", joinedAt: "2026-01-08T10:00:00.000Z" },
+    ],
   };
 }
 
@@ -60,7 +68,8 @@ const session = {
   id: "session_1",
   token: "token_1",
   userId: USER_ID,
-  userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
+  userAgent:
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
   ipAddress: "203.0.113.7",
   createdAt: "2026-01-09T10:00:00.000Z",
   updatedAt: "2026-01-09T11:00:00.000Z",
@@ -111,12 +120,23 @@ function renderPage({ currentUserId = ADMIN_ID, userId = USER_ID }: { currentUse
     getParentRoute: () => rootRoute,
     path: "/admin/users/$userId",
     component: function User() {
-      return <AdminUserPage userId={userRoute.useParams().userId} currentUserId={currentUserId} currentSessionId="session_admin" />;
+      return (
+        <AdminUserPage
+          userId={userRoute.useParams().userId}
+          currentUserId={currentUserId}
+          currentSessionId="session_admin"
+        />
+      );
     },
   });
-  const placeholders = ["/admin", "/admin/audit-log", "/admin/organizations/$organizationId", "/account", "/account/sessions", "/"].map((path) =>
-    createRoute({ getParentRoute: () => rootRoute, path, component: () => <p>Page at {path}</p> }),
-  );
+  const placeholders = [
+    "/admin",
+    "/admin/audit-log",
+    "/admin/organizations/$organizationId",
+    "/account",
+    "/account/sessions",
+    "/",
+  ].map((path) => createRoute({ getParentRoute: () => rootRoute, path, component: () => <p>Page at {path}</p> }));
   const router = createRouter({
     routeTree: rootRoute.addChildren([userRoute, ...placeholders]),
     history: createMemoryHistory({ initialEntries: [`/admin/users/${userId}`] }),
@@ -179,7 +199,9 @@ describe("AdminUserPage", () => {
 
     await actor.type(within(dialog).getByLabelText("Reason"), "Spam");
     await actor.click(within(dialog).getByRole("button", { name: "Ban Grace Hopper" }));
-    await waitFor(() => expect(authClient.admin.banUser).toHaveBeenCalledWith({ userId: USER_ID, banReason: "Spam", banExpiresIn: 3600 }));
+    await waitFor(() =>
+      expect(authClient.admin.banUser).toHaveBeenCalledWith({ userId: USER_ID, banReason: "Spam", banExpiresIn: 3600 }),
+    );
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Grace Hopper is banned"));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
@@ -206,7 +228,9 @@ describe("AdminUserPage", () => {
     await again.actor.type(within(again.dialog).getByLabelText("Reason"), "Fraud");
     await again.actor.click(within(again.dialog).getByRole("radio", { name: /Permanently/ }));
     await again.actor.click(within(again.dialog).getByRole("button", { name: "Ban Grace Hopper" }));
-    await waitFor(() => expect(authClient.admin.banUser).toHaveBeenLastCalledWith({ userId: USER_ID, banReason: "Fraud" }));
+    await waitFor(() =>
+      expect(authClient.admin.banUser).toHaveBeenLastCalledWith({ userId: USER_ID, banReason: "Fraud" }),
+    );
   });
 
   it("shows a ban in force and lifts it after confirmation", async () => {
@@ -268,7 +292,10 @@ describe("AdminUserPage", () => {
     await actor.type(within(dialog).getByLabelText("Reason"), "Ticket 42");
     await actor.click(within(dialog).getByRole("button", { name: "Impersonate Grace Hopper" }));
     await waitFor(() =>
-      expect(authClient.$fetch).toHaveBeenCalledWith("/admin/impersonate-user", { method: "POST", body: { userId: USER_ID, reason: "Ticket 42" } }),
+      expect(authClient.$fetch).toHaveBeenCalledWith("/admin/impersonate-user", {
+        method: "POST",
+        body: { userId: USER_ID, reason: "Ticket 42" },
+      }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
   });

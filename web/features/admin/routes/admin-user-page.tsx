@@ -54,7 +54,9 @@ function ProfileCard({ user }: { user: User }) {
           <span className="mr-2 break-all">{user.email}</span>
           {user.emailVerified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
         </Detail>
-        <Detail term="Username">{user.displayUsername || user.username ? `@${user.displayUsername || user.username}` : "—"}</Detail>
+        <Detail term="Username">
+          {user.displayUsername || user.username ? `@${user.displayUsername || user.username}` : "—"}
+        </Detail>
         <Detail term="Platform role">
           <PlatformRoleBadge user={user} />
         </Detail>
@@ -93,7 +95,10 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
   const unban = useUnbanUser(user);
   // Where focus goes when an action replaced the button that opened it (Ban becomes Unban and back).
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const dialog = (name: Action) => ({ open: action === name, onOpenChange: (open: boolean) => setAction(open ? name : null) });
+  const dialog = (name: Action) => ({
+    open: action === name,
+    onOpenChange: (open: boolean) => setAction(open ? name : null),
+  });
 
   return (
     <Card>
@@ -117,7 +122,11 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
         <ul className="-my-3 divide-y divide-zinc-200 dark:divide-zinc-800">
           <ActionRow
             title="Platform role"
-            description={platformRoleOf(user.role) === "admin" ? "A platform admin, with access to this console." : "A regular user."}
+            description={
+              platformRoleOf(user.role) === "admin"
+                ? "A platform admin, with access to this console."
+                : "A regular user."
+            }
           >
             <Button variant="secondary" size="sm" onClick={() => setAction("role")}>
               Change role
@@ -143,7 +152,11 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
           )}
           <ActionRow
             title="Impersonate"
-            description={user.isPlatformAdmin ? "Platform admins cannot be impersonated." : "See Atrium as they see it, for up to an hour."}
+            description={
+              user.isPlatformAdmin
+                ? "Platform admins cannot be impersonated."
+                : "See Atrium as they see it, for up to an hour."
+            }
           >
             {user.isPlatformAdmin ? null : (
               <Button variant="secondary" size="sm" onClick={() => setAction("impersonate")}>
@@ -183,12 +196,16 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
 function SignInMethodsCard({ methods }: { methods: AdminUserDetail["signInMethods"] }) {
   const providers = useAppMeta().data?.socialProviders ?? [];
   const nameOf = (providerId: string) =>
-    providerId === "credential" ? "Password" : (providers.find((provider) => provider.id === providerId)?.name ?? providerId);
+    providerId === "credential"
+      ? "Password"
+      : (providers.find((provider) => provider.id === providerId)?.name ?? providerId);
   return (
     <Card>
       <CardHeader title="Sign-in methods" />
       {methods.length === 0 ? (
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">None yet: they have not set a password or connected a provider.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          None yet: they have not set a password or connected a provider.
+        </p>
       ) : (
         <ul className="-my-2.5 divide-y divide-zinc-200 dark:divide-zinc-800">
           {methods.map((method) => (
@@ -215,9 +232,16 @@ function OrganizationsCard({ organizations }: { organizations: AdminUserDetail["
       ) : (
         <ul className="-my-2.5 divide-y divide-zinc-200 dark:divide-zinc-800">
           {organizations.map((organization) => (
-            <li key={organization.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2.5 text-sm">
+            <li
+              key={organization.id}
+              className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2.5 text-sm"
+            >
               <div className="min-w-0">
-                <Link to="/admin/organizations/$organizationId" params={{ organizationId: organization.id }} className={linkClass}>
+                <Link
+                  to="/admin/organizations/$organizationId"
+                  params={{ organizationId: organization.id }}
+                  className={linkClass}
+                >
                   {organization.name}
                 </Link>
                 <p className="text-zinc-500 dark:text-zinc-400">Joined {formatDateTime(organization.joinedAt)}</p>
@@ -242,7 +266,15 @@ function OrganizationsCard({ organizations }: { organizations: AdminUserDetail["
  * about them, and the admin actions. `currentUserId`/`currentSessionId` are the signed-in admin's, so the page
  * can leave out actions on their own account and mark the session they are using.
  */
-export function AdminUserPage({ userId, currentUserId, currentSessionId }: { userId: string; currentUserId: string; currentSessionId: string }) {
+export function AdminUserPage({
+  userId,
+  currentUserId,
+  currentSessionId,
+}: {
+  userId: string;
+  currentUserId: string;
+  currentSessionId: string;
+}) {
   const detail = useAdminUser(userId);
 
   if (detail.isPending) return <LoadingBlock label="Loading user…" />;
@@ -255,7 +287,13 @@ export function AdminUserPage({ userId, currentUserId, currentSessionId }: { use
         ) : (
           <Alert tone="error" title="This user could not load">
             <p>{errorMessage(detail.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-3" isLoading={detail.isFetching} onClick={() => void detail.refetch()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              isLoading={detail.isFetching}
+              onClick={() => void detail.refetch()}
+            >
               Try again
             </Button>
           </Alert>
@@ -274,7 +312,8 @@ export function AdminUserPage({ userId, currentUserId, currentSessionId }: { use
         <Avatar name={user.name} image={user.image} size="lg" />
         <div className="min-w-0 flex-1">
           <h1 className="text-2xl font-semibold tracking-tight">
-            {user.name} {isSelf ? <span className="text-base font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
+            {user.name}{" "}
+            {isSelf ? <span className="text-base font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
           </h1>
           <p className="mt-1 text-sm break-all text-zinc-500 dark:text-zinc-400">
             {user.email}

@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -48,12 +54,20 @@ beforeEach(() => {
   authClient.isUsernameAvailable.mockReset().mockResolvedValue({ data: { available: true }, error: null });
   authClient.admin.createUser.mockReset();
   listCalls = [];
-  answer = (url) => ({ body: { users: [ada, bob], total: 2, limit: Number(url.searchParams.get("limit")), offset: 0 } satisfies AdminUserList });
+  answer = (url) => ({
+    body: {
+      users: [ada, bob],
+      total: 2,
+      limit: Number(url.searchParams.get("limit")),
+      offset: 0,
+    } satisfies AdminUserList,
+  });
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), "http://localhost");
-      if (url.pathname !== "/api/admin/users") return new Response(JSON.stringify({ code: "NOT_FOUND", message: "no route" }), { status: 404 });
+      if (url.pathname !== "/api/admin/users")
+        return new Response(JSON.stringify({ code: "NOT_FOUND", message: "no route" }), { status: 404 });
       listCalls.push(url);
       const { status = 200, body } = answer(url);
       return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -75,12 +89,18 @@ function renderPage(search = "") {
       return (
         <AdminUsersPage
           search={usersRoute.useSearch()}
-          onSearchChange={(next: AdminUserListQuery, options) => navigate({ search: next as never, replace: options?.replace })}
+          onSearchChange={(next: AdminUserListQuery, options) =>
+            navigate({ search: next as never, replace: options?.replace })
+          }
         />
       );
     },
   });
-  const userRoute = createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: () => <p>A user&apos;s page</p> });
+  const userRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/admin/users/$userId",
+    component: () => <p>A user&apos;s page</p>,
+  });
   const router = createRouter({
     routeTree: rootRoute.addChildren([usersRoute, userRoute]),
     history: createMemoryHistory({ initialEntries: [`/admin${search}`] }),
@@ -97,9 +117,14 @@ const lastQuery = () => Object.fromEntries(listCalls.at(-1)?.searchParams ?? [])
 
 describe("AdminUsersPage", () => {
   it("reads the whole view from the address and asks the server for exactly that", async () => {
-    renderPage("?q=ada&role=admin&status=active&verified=yes&createdFrom=2026-01-01&createdTo=2026-02-01&sort=email&order=asc&limit=50&offset=0");
+    renderPage(
+      "?q=ada&role=admin&status=active&verified=yes&createdFrom=2026-01-01&createdTo=2026-02-01&sort=email&order=asc&limit=50&offset=0",
+    );
 
-    expect(await screen.findByRole("link", { name: "Ada Lovelace" })).toHaveProperty("pathname", "/admin/users/user_ada");
+    expect(await screen.findByRole("link", { name: "Ada Lovelace" })).toHaveProperty(
+      "pathname",
+      "/admin/users/user_ada",
+    );
     expect(lastQuery()).toEqual({
       q: "ada",
       role: "admin",
@@ -190,12 +215,17 @@ describe("AdminUsersPage", () => {
 
     await screen.findByText("No users match");
     await user.click(screen.getByRole("button", { name: "Clear filters" }));
-    await waitFor(() => expect(router.state.location.search).toEqual({ sort: "name", order: "asc", limit: 25, offset: 0 }));
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({ sort: "name", order: "asc", limit: 25, offset: 0 }),
+    );
     expect(screen.getByLabelText<HTMLInputElement>("Search users").value).toBe("");
   });
 
   it("says why the list could not load and tries again", async () => {
-    answer = () => ({ status: 403, body: { code: "FORBIDDEN", message: "You are not allowed to access resource: user" } });
+    answer = () => ({
+      status: 403,
+      body: { code: "FORBIDDEN", message: "You are not allowed to access resource: user" },
+    });
     const user = userEvent.setup();
     renderPage();
 
@@ -217,7 +247,10 @@ describe("AdminUsersPage", () => {
     await user.type(within(dialog).getByLabelText("Name"), "Katherine Johnson");
     await user.type(within(dialog).getByLabelText("E-mail"), "katherine@example.test");
     await user.type(within(dialog).getByLabelText("Username (optional)"), "katherine");
-    expect(within(dialog).getByRole("radio", { name: /Send an invitation to set one/ })).toHaveProperty("checked", true);
+    expect(within(dialog).getByRole("radio", { name: /Send an invitation to set one/ })).toHaveProperty(
+      "checked",
+      true,
+    );
     expect(within(dialog).queryByLabelText("Password")).toBeNull();
     await user.click(within(dialog).getByRole("button", { name: "Create user" }));
 
@@ -235,7 +268,11 @@ describe("AdminUsersPage", () => {
   it("sets a password when asked, and puts a taken e-mail address on its field", async () => {
     authClient.admin.createUser.mockResolvedValue({
       data: null,
-      error: { status: 400, code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", message: "User already exists. Use another email." },
+      error: {
+        status: 400,
+        code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL",
+        message: "User already exists. Use another email.",
+      },
     });
     const user = userEvent.setup();
     renderPage();

@@ -1,6 +1,12 @@
 import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import { calendarDaySchema, PLATFORM_ROLE_OPTIONS, SEARCH_MAX_LENGTH, type AdminUserListQuery, type AdminUserSort } from "../../../../common/admin.schemas";
+import {
+  calendarDaySchema,
+  PLATFORM_ROLE_OPTIONS,
+  SEARCH_MAX_LENGTH,
+  type AdminUserListQuery,
+  type AdminUserSort,
+} from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
@@ -76,10 +82,14 @@ export function AdminUsersPage({
 }) {
   const users = useAdminUsers(search);
   const [isCreating, setCreating] = useState(false);
-  const [text, setText] = useSearchText(search.q, (q) => onSearchChange({ ...search, q, offset: 0 }, { replace: Boolean(search.q && q) }));
+  const [text, setText] = useSearchText(search.q, (q) =>
+    onSearchChange({ ...search, q, offset: 0 }, { replace: Boolean(search.q && q) }),
+  );
   /** Any change of what is listed starts again at the first page. */
   const filter = (patch: Partial<AdminUserListQuery>) => onSearchChange({ ...search, ...patch, offset: 0 });
-  const hasFilters = Boolean(search.q || search.role || search.status || search.verified || search.createdFrom || search.createdTo);
+  const hasFilters = Boolean(
+    search.q || search.role || search.status || search.verified || search.createdFrom || search.createdTo,
+  );
   const clearFilters = () => {
     setText("");
     onSearchChange({ sort: search.sort, order: search.order, limit: search.limit, offset: 0 });
@@ -97,9 +107,18 @@ export function AdminUsersPage({
       />
       <Card>
         <div role="search" aria-label="Users" className="space-y-4">
-          <SearchInput label="Search users" value={text} placeholder="Search by name, e-mail or username" onSearch={setText} />
+          <SearchInput
+            label="Search users"
+            value={text}
+            placeholder="Search by name, e-mail or username"
+            onSearch={setText}
+          />
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
-            <SelectField label="Role" value={search.role ?? ""} onChange={(event) => filter({ role: optionOf(event.target.value, PLATFORM_ROLE_OPTIONS) })}>
+            <SelectField
+              label="Role"
+              value={search.role ?? ""}
+              onChange={(event) => filter({ role: optionOf(event.target.value, PLATFORM_ROLE_OPTIONS) })}
+            >
               <option value="">Any role</option>
               <option value="admin">Admins</option>
               <option value="user">Users</option>
@@ -113,7 +132,11 @@ export function AdminUsersPage({
               <option value="active">Active</option>
               <option value="banned">Banned</option>
             </SelectField>
-            <SelectField label="E-mail" value={search.verified ?? ""} onChange={(event) => filter({ verified: optionOf(event.target.value, ["yes", "no"]) })}>
+            <SelectField
+              label="E-mail"
+              value={search.verified ?? ""}
+              onChange={(event) => filter({ verified: optionOf(event.target.value, ["yes", "no"]) })}
+            >
               <option value="">Verified or not</option>
               <option value="yes">Verified</option>
               <option value="no">Not verified</option>
@@ -169,7 +192,13 @@ export function AdminUsersPage({
         {users.isError ? (
           <Alert tone="error" title="The users could not load">
             <p>{errorMessage(users.error)}</p>
-            <Button variant="secondary" size="sm" className="mt-3" isLoading={users.isFetching} onClick={() => void users.refetch()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="mt-3"
+              isLoading={users.isFetching}
+              onClick={() => void users.refetch()}
+            >
               Try again
             </Button>
           </Alert>
@@ -177,7 +206,12 @@ export function AdminUsersPage({
         {users.data && rows.length === 0 ? (
           search.offset > 0 && total > 0 ? (
             <EmptyState title="This page is past the last user">
-              <Button variant="secondary" size="sm" className="mt-3" onClick={() => onSearchChange({ ...search, offset: 0 })}>
+              <Button
+                variant="secondary"
+                size="sm"
+                className="mt-3"
+                onClick={() => onSearchChange({ ...search, offset: 0 })}
+              >
                 Go to the first page
               </Button>
             </EmptyState>

@@ -33,7 +33,8 @@ export function useSignUp() {
 
 export function useRequestPasswordReset() {
   return useMutation({
-    mutationFn: async ({ email }: { email: string }) => unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),
+    mutationFn: async ({ email }: { email: string }) =>
+      unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),
     meta: inline,
   });
 }
@@ -42,7 +43,8 @@ export function useRequestPasswordReset() {
 export function useResetPassword() {
   const refreshSession = useRefreshSession();
   return useMutation({
-    mutationFn: async ({ newPassword, token }: { newPassword: string; token: string }) => unwrap(await authClient.resetPassword({ newPassword, token })),
+    mutationFn: async ({ newPassword, token }: { newPassword: string; token: string }) =>
+      unwrap(await authClient.resetPassword({ newPassword, token })),
     onSuccess: () => refreshSession({ clearEverything: true }),
     meta: inline,
   });
@@ -50,7 +52,8 @@ export function useResetPassword() {
 
 export function useSendVerificationEmail() {
   return useMutation({
-    mutationFn: async ({ email }: { email: string }) => unwrap(await authClient.sendVerificationEmail({ email, callbackURL: "/" })),
+    mutationFn: async ({ email }: { email: string }) =>
+      unwrap(await authClient.sendVerificationEmail({ email, callbackURL: "/" })),
     meta: inline,
   });
 }

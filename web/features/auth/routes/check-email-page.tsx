@@ -14,8 +14,9 @@ export function CheckEmailPage({ email }: { email?: string }) {
       title="Check your inbox"
       description={
         <>
-          We sent a verification link to <strong className="text-zinc-900 dark:text-zinc-100">{email ?? "your e-mail address"}</strong>. Open it to verify your
-          address and sign in. The link works for 1 hour.
+          We sent a verification link to{" "}
+          <strong className="text-zinc-900 dark:text-zinc-100">{email ?? "your e-mail address"}</strong>. Open it to
+          verify your address and sign in. The link works for 1 hour.
         </>
       }
       footer={
@@ -28,7 +29,12 @@ export function CheckEmailPage({ email }: { email?: string }) {
         {resend.isSuccess ? <Alert tone="success">We sent a new link. It works for 1 hour.</Alert> : null}
         {resend.isError ? <Alert tone="error">{errorMessage(resend.error)}</Alert> : null}
         {email ? (
-          <Button variant="secondary" className="w-full" onClick={() => resend.mutate({ email })} isLoading={resend.isPending}>
+          <Button
+            variant="secondary"
+            className="w-full"
+            onClick={() => resend.mutate({ email })}
+            isLoading={resend.isPending}
+          >
             Send the link again
           </Button>
         ) : null}

@@ -41,7 +41,12 @@ export function ResetPasswordPage({ token, error }: { token?: string; error?: st
           description="8 to 128 characters."
           {...form.field("newPassword")}
         />
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" {...form.field("confirmPassword")} />
+        <TextField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field("confirmPassword")}
+        />
         <Button type="submit" className="w-full" isLoading={isSubmitting}>
           {isSubmitting ? "Saving…" : "Save new password"}
         </Button>

@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { bannedUserMessage } from "../../../../common/ban-message";
@@ -18,7 +24,10 @@ function renderPage(error: string | undefined, options: { signedIn?: boolean; de
     path: "/auth/error",
     component: () => <SignInErrorPage error={error} errorDescription={options.description} />,
   });
-  const router = createRouter({ routeTree: rootRoute.addChildren([route]), history: createMemoryHistory({ initialEntries: ["/auth/error"] }) });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([route]),
+    history: createMemoryHistory({ initialEntries: ["/auth/error"] }),
+  });
   render(
     <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
       <RouterProvider router={router} />
@@ -100,7 +109,9 @@ describe("SignInErrorPage", () => {
   ])("says a ban without an end is in force (%s), never showing the description", async (code, description) => {
     renderPage(code, { description });
     await screen.findByRole("heading", { name: "This account is banned" });
-    expect(screen.getByRole("alert").textContent).toBe("This account is banned. Contact the administrators if you think this is a mistake.");
+    expect(screen.getByRole("alert").textContent).toBe(
+      "This account is banned. Contact the administrators if you think this is a mistake.",
+    );
     expect(document.body.textContent).not.toContain("555-0100");
   });
 });

@@ -10,7 +10,8 @@ type Explanation = { title: string; message: string; isNextStep?: boolean; hasAc
 
 const TRY_AGAIN: Explanation = {
   title: "Signing in did not finish",
-  message: "Something went wrong between Atrium and the sign-in provider. Start again; if it keeps happening, use another way to sign in.",
+  message:
+    "Something went wrong between Atrium and the sign-in provider. Start again; if it keeps happening, use another way to sign in.",
 };
 
 /**
@@ -21,7 +22,8 @@ const TRY_AGAIN: Explanation = {
 const EXPLANATIONS: Record<string, Explanation> = {
   state_mismatch: {
     title: "This sign-in expired",
-    message: "Signing in through a provider must be finished within 10 minutes, in the browser where it started. Start again.",
+    message:
+      "Signing in through a provider must be finished within 10 minutes, in the browser where it started. Start again.",
   },
   invalid_code: {
     title: "This sign-in was already used",
@@ -40,7 +42,8 @@ const EXPLANATIONS: Record<string, Explanation> = {
   },
   email_not_verified: {
     title: "Confirm your e-mail address",
-    message: "The provider did not confirm your e-mail address, so we sent a link to it. Open the link to finish signing in.",
+    message:
+      "The provider did not confirm your e-mail address, so we sent a link to it. Open the link to finish signing in.",
     isNextStep: true,
     hasAccount: true,
   },
@@ -50,7 +53,8 @@ const EXPLANATIONS: Record<string, Explanation> = {
   },
   unable_to_link_account: {
     title: "That account could not be connected",
-    message: "The provider did not confirm the e-mail address of that account. Confirm it with the provider, then try again.",
+    message:
+      "The provider did not confirm the e-mail address of that account. Confirm it with the provider, then try again.",
   },
   account_already_linked_to_different_user: {
     title: "That provider account is taken",
@@ -58,7 +62,8 @@ const EXPLANATIONS: Record<string, Explanation> = {
   },
   email_not_found: {
     title: "The provider did not share an e-mail address",
-    message: "Atrium needs one to know who you are. Allow access to your e-mail address at the provider, then try again.",
+    message:
+      "Atrium needs one to know who you are. Allow access to your e-mail address at the provider, then try again.",
   },
 };
 

@@ -13,7 +13,10 @@ import { SocialSignIn } from "../../../components/social-sign-in";
 export function SignInPage({ redirect, notice }: { redirect?: string; notice?: string }) {
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const form = useZodForm(signInSchema, { defaultValues: { identifier: "", password: "", rememberMe: true }, serverErrors: signInServerErrors });
+  const form = useZodForm(signInSchema, {
+    defaultValues: { identifier: "", password: "", rememberMe: true },
+    serverErrors: signInServerErrors,
+  });
   const target = safeRedirect(redirect);
   const isSubmitting = form.formState.isSubmitting;
 
@@ -44,7 +47,11 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
         {/* After the password in the tab order, so Tab goes from the identifier straight to the password. */}
         <div className="flex items-center justify-between gap-4 text-sm">
           <label className="flex items-center gap-2 text-zinc-700 dark:text-zinc-300">
-            <input type="checkbox" {...form.register("rememberMe")} className="size-4 rounded border-zinc-300 accent-brand-600" />
+            <input
+              type="checkbox"
+              {...form.register("rememberMe")}
+              className="size-4 rounded border-zinc-300 accent-brand-600"
+            />
             Keep me signed in
           </label>
           <TextLink to="/forgot-password">Forgot password?</TextLink>

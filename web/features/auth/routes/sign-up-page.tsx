@@ -15,7 +15,10 @@ import { SocialSignIn } from "../../../components/social-sign-in";
 export function SignUpPage({ email, redirect }: { email?: string; redirect?: string }) {
   const navigate = useNavigate();
   const signUp = useSignUp();
-  const form = useZodForm(signUpSchema, { defaultValues: { name: "", email: email ?? "", username: "", password: "" }, serverErrors: signUpServerErrors });
+  const form = useZodForm(signUpSchema, {
+    defaultValues: { name: "", email: email ?? "", username: "", password: "" },
+    serverErrors: signUpServerErrors,
+  });
   const availability = useUsernameAvailability(form.watch("username") ?? "");
   const target = safeRedirect(redirect);
   const isSubmitting = form.formState.isSubmitting;
@@ -50,7 +53,13 @@ export function SignUpPage({ email, redirect }: { email?: string; redirect?: str
           description={<UsernameAvailability state={availability} />}
           {...form.field("username")}
         />
-        <TextField label="Password" type="password" autoComplete="new-password" description="8 to 128 characters." {...form.field("password")} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          description="8 to 128 characters."
+          {...form.field("password")}
+        />
         <Button type="submit" className="w-full" isLoading={isSubmitting}>
           {isSubmitting ? "Creating account…" : "Create account"}
         </Button>

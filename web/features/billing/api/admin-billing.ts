@@ -27,7 +27,8 @@ function adminBillingCall<R extends ClientResponse<unknown>>(request: R | Promis
 export function useAdminOrganizationBilling(organizationId: string) {
   return useQuery({
     queryKey: adminBillingKeys.organization(organizationId),
-    queryFn: () => adminBillingCall(api.adminBilling.organizations[":organizationId"].$get({ param: { organizationId } })),
+    queryFn: () =>
+      adminBillingCall(api.adminBilling.organizations[":organizationId"].$get({ param: { organizationId } })),
   });
 }
 
@@ -38,7 +39,9 @@ export function useRefundOrder(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: RefundBody) =>
-      adminBillingCall(api.adminBilling.organizations[":organizationId"].refunds.$post({ param: { organizationId }, json: body })),
+      adminBillingCall(
+        api.adminBilling.organizations[":organizationId"].refunds.$post({ param: { organizationId }, json: body }),
+      ),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: consoleKey }),
@@ -46,7 +49,8 @@ export function useRefundOrder(organizationId: string) {
       ]);
     },
     meta: {
-      successMessage: (refund: { amount: number; currency: string }) => `Refund of ${formatMoney(refund.amount, refund.currency)} sent to the payment provider`,
+      successMessage: (refund: { amount: number; currency: string }) =>
+        `Refund of ${formatMoney(refund.amount, refund.currency)} sent to the payment provider`,
       errorToast: false,
     },
   });
@@ -56,7 +60,10 @@ export function useRefundOrder(organizationId: string) {
 export function useReconcileOrganization(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => adminBillingCall(api.adminBilling.organizations[":organizationId"].reconcile.$post({ param: { organizationId } })),
+    mutationFn: () =>
+      adminBillingCall(
+        api.adminBilling.organizations[":organizationId"].reconcile.$post({ param: { organizationId } }),
+      ),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: consoleKey }),

@@ -5,9 +5,19 @@ import { billingErrorMessage, isDiscountCodeRefusal, toBillingError } from "./bi
 
 describe("billing errors in product words", () => {
   it("words each code the billing endpoints answer with, not the server's message", () => {
-    const providerDown = new ApiError("The billing provider is not answering (start the checkout); nothing was changed.", 503, "SERVICE_UNAVAILABLE");
-    expect(billingErrorMessage(providerDown)).toBe("The payment provider is not answering right now. Nothing was changed; try again in a moment.");
-    const providerSlow = new ApiError("The billing provider did not answer in time (change the plan).", 504, "UPSTREAM_TIMEOUT");
+    const providerDown = new ApiError(
+      "The billing provider is not answering (start the checkout); nothing was changed.",
+      503,
+      "SERVICE_UNAVAILABLE",
+    );
+    expect(billingErrorMessage(providerDown)).toBe(
+      "The payment provider is not answering right now. Nothing was changed; try again in a moment.",
+    );
+    const providerSlow = new ApiError(
+      "The billing provider did not answer in time (change the plan).",
+      504,
+      "UPSTREAM_TIMEOUT",
+    );
     expect(billingErrorMessage(providerSlow)).toBe(
       "The payment provider did not answer in time. Reload the page in a moment: if the change is not there, try again (it is never made twice).",
     );
@@ -29,14 +39,18 @@ describe("billing errors in product words", () => {
   });
 
   it("speaks to platform admins as staff", () => {
-    expect(billingErrorMessage(new ApiError("forbidden", 403, "FORBIDDEN"), "admin")).toBe("Only platform admins can do this.");
+    expect(billingErrorMessage(new ApiError("forbidden", 403, "FORBIDDEN"), "admin")).toBe(
+      "Only platform admins can do this.",
+    );
   });
 
   it("keeps the status, code and details, and words an unknown discount code for its field", () => {
     const rewritten = toBillingError(new ApiError("Request failed", 409, "CONFLICT"));
     expect(rewritten).toMatchObject({ status: 409, code: "CONFLICT" });
     const discount = toBillingError(
-      new ApiError("That discount code is not valid.", 400, "VALIDATION_ERROR", { fieldErrors: { discountCode: ["That discount code is not valid."] } }),
+      new ApiError("That discount code is not valid.", 400, "VALIDATION_ERROR", {
+        fieldErrors: { discountCode: ["That discount code is not valid."] },
+      }),
     );
     expect(discount).toMatchObject({ status: 400, code: "VALIDATION_ERROR", message: DISCOUNT_CODE_REFUSED_MESSAGE });
     expect(isDiscountCodeRefusal(discount)).toBe(true);

@@ -15,8 +15,10 @@ import { toBillingError } from "./billing-errors";
 export const billingKeys = {
   organization: (organizationId: string) => ["organizations", organizationId, "billing"] as const,
   overview: (organizationId: string) => [...billingKeys.organization(organizationId), "overview"] as const,
-  checkout: (organizationId: string, checkoutId: string) => [...billingKeys.organization(organizationId), "checkouts", checkoutId] as const,
-  changePreview: (organizationId: string, productId: string) => [...billingKeys.organization(organizationId), "change-preview", productId] as const,
+  checkout: (organizationId: string, checkoutId: string) =>
+    [...billingKeys.organization(organizationId), "checkouts", checkoutId] as const,
+  changePreview: (organizationId: string, productId: string) =>
+    [...billingKeys.organization(organizationId), "change-preview", productId] as const,
   plans: () => ["billing", "plans"] as const,
 };
 

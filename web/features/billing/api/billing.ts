@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CheckoutBody, CheckoutProgress, SubscriptionChangeBody } from "../../../../common/billing.schemas";
 import { CHECKOUT_MESSAGES, formatDate } from "../components/billing-format";
-import { billingCall, billingKeys, billingOverviewQuery, organizationBilling, plansQuery, type BillingOverviewData } from "./billing-queries";
+import {
+  billingCall,
+  billingKeys,
+  billingOverviewQuery,
+  organizationBilling,
+  plansQuery,
+  type BillingOverviewData,
+} from "./billing-queries";
 
 /** An organization's billing as hooks: reading it (the queries are in billing-queries.ts), and the owners' and admins' actions. */
 
@@ -32,10 +39,12 @@ export function useCheckoutProgress(
 ) {
   return useQuery({
     queryKey: billingKeys.checkout(organizationId, checkoutId),
-    queryFn: () => billingCall(organizationBilling.checkouts[":checkoutId"].$get({ param: { organizationId, checkoutId } })),
+    queryFn: () =>
+      billingCall(organizationBilling.checkouts[":checkoutId"].$get({ param: { organizationId, checkoutId } })),
     enabled,
     staleTime: 0,
-    refetchInterval: (query) => (enabled && query.state.status !== "error" && !isCheckoutSettled(query.state.data?.state) ? intervalMs : false),
+    refetchInterval: (query) =>
+      enabled && query.state.status !== "error" && !isCheckoutSettled(query.state.data?.state) ? intervalMs : false,
   });
 }
 
@@ -58,7 +67,13 @@ export function useFinishCheckout(organizationId: string) {
 export function useChangePreview(organizationId: string, productId: string | null) {
   return useQuery({
     queryKey: billingKeys.changePreview(organizationId, productId ?? ""),
-    queryFn: () => billingCall(organizationBilling["change-preview"].$get({ param: { organizationId }, query: { productId: productId ?? "" } })),
+    queryFn: () =>
+      billingCall(
+        organizationBilling["change-preview"].$get({
+          param: { organizationId },
+          query: { productId: productId ?? "" },
+        }),
+      ),
     enabled: productId !== null,
     staleTime: 0,
     gcTime: 0,
@@ -94,24 +109,33 @@ export function useOpenPortal(organizationId: string) {
   });
 }
 
-type SubscriptionMeta = { successMessage: (overview: BillingOverviewData, body: SubscriptionChangeBody) => string; errorToast?: false };
+type SubscriptionMeta = {
+  successMessage: (overview: BillingOverviewData, body: SubscriptionChangeBody) => string;
+  errorToast?: false;
+};
 
 /** One change to the subscription (a plan, a seat count, cancel or resume); the answer is the new overview. */
 function useSubscriptionChange(organizationId: string, meta: SubscriptionMeta) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SubscriptionChangeBody) => billingCall(organizationBilling.subscription.$post({ param: { organizationId }, json: body })),
+    mutationFn: (body: SubscriptionChangeBody) =>
+      billingCall(organizationBilling.subscription.$post({ param: { organizationId }, json: body })),
     onSuccess: async (overview) => {
       queryClient.setQueryData(billingKeys.overview(organizationId), overview);
       // Seats and limits feed the members and teams pages; previews are stale after any change.
-      await queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId), predicate: (query) => query.queryKey[3] !== "overview" });
+      await queryClient.invalidateQueries({
+        queryKey: billingKeys.organization(organizationId),
+        predicate: (query) => query.queryKey[3] !== "overview",
+      });
     },
     meta,
   });
 }
 
 export function useChangePlan(organizationId: string) {
-  return useSubscriptionChange(organizationId, { successMessage: (overview) => CHECKOUT_MESSAGES.completed(overview.plan.name) });
+  return useSubscriptionChange(organizationId, {
+    successMessage: (overview) => CHECKOUT_MESSAGES.completed(overview.plan.name),
+  });
 }
 
 /** Its errors are shown by the seats form. */
@@ -128,7 +152,9 @@ export function useCancelSubscription(organizationId: string) {
     successMessage: (overview) => {
       const subscription = overview.subscription;
       const end = subscription ? (subscription.endsAt ?? subscription.currentPeriodEnd) : null;
-      return end ? `Subscription canceled. ${overview.plan.name} stays active until ${formatDate(end)}.` : "Subscription canceled";
+      return end
+        ? `Subscription canceled. ${overview.plan.name} stays active until ${formatDate(end)}.`
+        : "Subscription canceled";
     },
     errorToast: false,
   });
@@ -137,6 +163,8 @@ export function useCancelSubscription(organizationId: string) {
 export function useResumeSubscription(organizationId: string) {
   return useSubscriptionChange(organizationId, {
     successMessage: (overview) =>
-      overview.subscription ? `${overview.plan.name} will renew on ${formatDate(overview.subscription.currentPeriodEnd)}` : "Your subscription continues",
+      overview.subscription
+        ? `${overview.plan.name} will renew on ${formatDate(overview.subscription.currentPeriodEnd)}`
+        : "Your subscription continues",
   });
 }

@@ -65,7 +65,8 @@ function SubscriptionCard({ overview }: { overview: BillingOverview }) {
           {subscription.endsAt ? <Detail label="Access ends">{formatDate(subscription.endsAt)}</Detail> : null}
           {subscription.cancellationReason ? (
             <Detail label="Cancellation reason">
-              {CANCELLATION_REASON_LABELS[subscription.cancellationReason as keyof typeof CANCELLATION_REASON_LABELS] ?? subscription.cancellationReason}
+              {CANCELLATION_REASON_LABELS[subscription.cancellationReason as keyof typeof CANCELLATION_REASON_LABELS] ??
+                subscription.cancellationReason}
             </Detail>
           ) : null}
           {subscription.discountId ? <Detail label="Discount">{subscription.discountId}</Detail> : null}
@@ -110,7 +111,9 @@ function RefundsTable({ refunds, orders }: { refunds: BillingRefund[]; orders: B
               {REFUND_REASON_LABELS[refund.reason as keyof typeof REFUND_REASON_LABELS] ?? refund.reason}
             </td>
             <td className="py-3 pr-4 max-sm:col-start-2 max-sm:row-start-3 max-sm:text-right">
-              <Badge tone={refund.status === "succeeded" ? "success" : refund.status === "failed" ? "danger" : "neutral"}>
+              <Badge
+                tone={refund.status === "succeeded" ? "success" : refund.status === "failed" ? "danger" : "neutral"}
+              >
                 {refundStatusLabel(refund.status)}
               </Badge>
             </td>
@@ -138,7 +141,13 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
     return (
       <Alert tone="error" title="This organization's billing could not load">
         <p>{errorMessage(billing.error)}</p>
-        <Button variant="secondary" size="sm" className="mt-3" onClick={() => billing.refetch()} isLoading={billing.isFetching}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          onClick={() => billing.refetch()}
+          isLoading={billing.isFetching}
+        >
           Try again
         </Button>
       </Alert>
@@ -154,7 +163,9 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
           {reconcile.isPending ? (
             "Reading subscriptions, orders and benefits from the payment provider…"
           ) : syncedAt ? (
-            <span title={formatDateTime(syncedAt)}>Last synced with the payment provider {formatRelative(syncedAt)}</span>
+            <span title={formatDateTime(syncedAt)}>
+              Last synced with the payment provider {formatRelative(syncedAt)}
+            </span>
           ) : (
             "Never synced with the payment provider"
           )}
@@ -166,12 +177,21 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
       <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
       <SubscriptionCard overview={overview} />
       <Card>
-        <CardHeader title="Payments" description="Refund a payment in full or in part; the provider returns the money to the card." titleRef={paymentsTitle} />
+        <CardHeader
+          title="Payments"
+          description="Refund a payment in full or in part; the provider returns the money to the card."
+          titleRef={paymentsTitle}
+        />
         <OrdersTable
           orders={overview.orders}
           action={(order) =>
             refundableAmount(order) > 0 && (order.status === "paid" || order.status === "partially_refunded") ? (
-              <Button variant="secondary" size="sm" onClick={() => setRefunding(order)} aria-label={`Refund the payment of ${formatDate(order.createdAt)}`}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => setRefunding(order)}
+                aria-label={`Refund the payment of ${formatDate(order.createdAt)}`}
+              >
                 Refund
               </Button>
             ) : null
@@ -182,8 +202,16 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
         <CardHeader title="Refunds" />
         <RefundsTable refunds={refunds} orders={overview.orders} />
       </Card>
-      <UsageCard meters={overview.meters} price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price} />
-      <RefundDialog organizationId={organizationId} order={refunding} onClose={() => setRefunding(null)} fallbackFocus={paymentsTitle} />
+      <UsageCard
+        meters={overview.meters}
+        price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price}
+      />
+      <RefundDialog
+        organizationId={organizationId}
+        order={refunding}
+        onClose={() => setRefunding(null)}
+        fallbackFocus={paymentsTitle}
+      />
     </div>
   );
 }

@@ -53,9 +53,15 @@ describe("money", () => {
   });
 
   it("says what a price is per period, and per seat for per-seat plans", () => {
-    expect(formatPrice({ amount: 2000, currency: "usd", interval: "month", perSeat: false }, "en-US")).toBe("$20.00 / month");
-    expect(formatPrice({ amount: 20_000, currency: "usd", interval: "year", perSeat: false }, "en-US")).toBe("$200.00 / year");
-    expect(formatPrice({ amount: 1500, currency: "usd", interval: "month", perSeat: true }, "en-US")).toBe("$15.00 per seat / month");
+    expect(formatPrice({ amount: 2000, currency: "usd", interval: "month", perSeat: false }, "en-US")).toBe(
+      "$20.00 / month",
+    );
+    expect(formatPrice({ amount: 20_000, currency: "usd", interval: "year", perSeat: false }, "en-US")).toBe(
+      "$200.00 / year",
+    );
+    expect(formatPrice({ amount: 1500, currency: "usd", interval: "month", perSeat: true }, "en-US")).toBe(
+      "$15.00 per seat / month",
+    );
     expect(formatSeatTotal({ amount: 1500, currency: "usd", interval: "month" }, 3, "en-US")).toBe("$45.00 / month");
   });
 
@@ -82,24 +88,41 @@ describe("subscription wording", () => {
     expect(subscriptionStatus(null, NOW)).toEqual({ label: "Free", tone: "neutral" });
     expect(subscriptionStatus(subscription({ status: "trialing" }), NOW).label).toBe("Trialing");
     expect(subscriptionStatus(subscription(), NOW)).toEqual({ label: "Active", tone: "success" });
-    expect(subscriptionStatus(subscription({ status: "past_due" }), NOW)).toEqual({ label: "Past due", tone: "danger" });
+    expect(subscriptionStatus(subscription({ status: "past_due" }), NOW)).toEqual({
+      label: "Past due",
+      tone: "danger",
+    });
     expect(subscriptionStatus(subscription({ status: "unpaid" }), NOW).label).toBe("Unpaid");
     expect(subscriptionStatus(subscription({ status: "incomplete" }), NOW).label).toBe("Incomplete");
   });
 
   it("gives the date a pending cancellation takes effect, and when access ended", () => {
-    expect(subscriptionStatus(subscription({ cancelAtPeriodEnd: true }), NOW)).toEqual({ label: "Cancels on Apr 3, 2026", tone: "warning" });
-    expect(subscriptionStatus(subscription({ cancelAtPeriodEnd: true, endsAt: "2026-03-20T12:00:00Z" }), NOW).label).toBe("Cancels on Mar 20, 2026");
-    expect(subscriptionStatus(subscription({ status: "canceled", canceledAt: "2026-02-01T12:00:00Z", endsAt: "2026-03-01T12:00:00Z" }), NOW).label).toBe(
-      "Access ended Mar 1, 2026",
+    expect(subscriptionStatus(subscription({ cancelAtPeriodEnd: true }), NOW)).toEqual({
+      label: "Cancels on Apr 3, 2026",
+      tone: "warning",
+    });
+    expect(
+      subscriptionStatus(subscription({ cancelAtPeriodEnd: true, endsAt: "2026-03-20T12:00:00Z" }), NOW).label,
+    ).toBe("Cancels on Mar 20, 2026");
+    expect(
+      subscriptionStatus(
+        subscription({ status: "canceled", canceledAt: "2026-02-01T12:00:00Z", endsAt: "2026-03-01T12:00:00Z" }),
+        NOW,
+      ).label,
+    ).toBe("Access ended Mar 1, 2026");
+    expect(subscriptionStatus(subscription({ status: "canceled", endsAt: "2026-03-31T12:00:00Z" }), NOW).label).toBe(
+      "Cancels on Mar 31, 2026",
     );
-    expect(subscriptionStatus(subscription({ status: "canceled", endsAt: "2026-03-31T12:00:00Z" }), NOW).label).toBe("Cancels on Mar 31, 2026");
   });
 
   it("says what happens next and for how much", () => {
     expect(renewalSentence(subscription(), NOW)).toBe(`Renews on Apr 3, 2026 for ${formatMoney(2000, "usd")} / month.`);
-    expect(renewalSentence(subscription({ status: "trialing" }), NOW)).toBe(`Your trial ends on Apr 3, 2026, then ${formatMoney(2000, "usd")} / month.`);
-    expect(renewalSentence(subscription({ cancelAtPeriodEnd: true }), NOW)).toBe("Your plan stays active until Apr 3, 2026, then moves to Free.");
+    expect(renewalSentence(subscription({ status: "trialing" }), NOW)).toBe(
+      `Your trial ends on Apr 3, 2026, then ${formatMoney(2000, "usd")} / month.`,
+    );
+    expect(renewalSentence(subscription({ cancelAtPeriodEnd: true }), NOW)).toBe(
+      "Your plan stays active until Apr 3, 2026, then moves to Free.",
+    );
     expect(renewalSentence(null, NOW)).toBe("Free forever, no card needed.");
     expect(renewalSentence(subscription({ status: "past_due" }), NOW)).toBe(
       `The last payment failed. We will retry it; update your payment method to keep ${formatMoney(2000, "usd")} / month.`,
@@ -141,7 +164,9 @@ describe("prorationSentence", () => {
   const preview = { currency: "usd", currentPeriodEnd: "2026-04-03T12:00:00Z" };
 
   it("says what is charged now, or added to the next invoice", () => {
-    expect(prorationSentence({ ...preview, prorationAmount: 1250, prorationBehavior: "invoice" })).toBe(`You'll be charged ${formatMoney(1250, "usd")} now.`);
+    expect(prorationSentence({ ...preview, prorationAmount: 1250, prorationBehavior: "invoice" })).toBe(
+      `You'll be charged ${formatMoney(1250, "usd")} now.`,
+    );
     expect(prorationSentence({ ...preview, prorationAmount: 1250, prorationBehavior: "prorate" })).toBe(
       `${formatMoney(1250, "usd")} will be added to your next invoice on Apr 3, 2026.`,
     );
@@ -154,7 +179,9 @@ describe("prorationSentence", () => {
     expect(prorationSentence({ ...preview, prorationAmount: -800, prorationBehavior: "prorate" })).toBe(
       `A credit of ${formatMoney(800, "usd")} will be taken off your next invoice on Apr 3, 2026.`,
     );
-    expect(prorationSentence({ ...preview, prorationAmount: 0, prorationBehavior: "invoice" })).toBe("Nothing is charged for the rest of this period.");
+    expect(prorationSentence({ ...preview, prorationAmount: 0, prorationBehavior: "invoice" })).toBe(
+      "Nothing is charged for the rest of this period.",
+    );
   });
 });
 
@@ -179,7 +206,14 @@ describe("plans", () => {
       limits: { members: null, teams: null },
       prices: [price("pm", "month", 2000), price("py", "year", 20_000)],
     },
-    { key: "team", name: "Team", description: null, includes: [], limits: { members: null, teams: null }, prices: [price("tm", "month", 1500)] },
+    {
+      key: "team",
+      name: "Team",
+      description: null,
+      includes: [],
+      limits: { members: null, teams: null },
+      prices: [price("tm", "month", 1500)],
+    },
   ];
 
   it("picks the chosen interval's price, or the plan's only one", () => {
@@ -193,7 +227,9 @@ describe("plans", () => {
     expect(planActionLabel(onFree, plans[1]!, plans[1]!.prices[0]!, 2)).toBe("Upgrade to Pro");
     const onTeam = { key: "team", monthly: 4500 };
     expect(planActionLabel(onTeam, plans[1]!, plans[1]!.prices[0]!, 3)).toBe("Switch to Pro");
-    expect(planActionLabel({ key: "pro", monthly: 2000 }, plans[1]!, plans[1]!.prices[1]!, 3)).toBe("Switch to yearly billing");
+    expect(planActionLabel({ key: "pro", monthly: 2000 }, plans[1]!, plans[1]!.prices[1]!, 3)).toBe(
+      "Switch to yearly billing",
+    );
     const teamPerSeat = { ...plans[2]!.prices[0]!, perSeat: true };
     expect(planActionLabel({ key: "pro", monthly: 2000 }, plans[2]!, teamPerSeat, 2)).toBe("Upgrade to Team");
     expect(planActionLabel({ key: "pro", monthly: 2000 }, plans[2]!, teamPerSeat, 1)).toBe("Switch to Team");
@@ -212,10 +248,15 @@ describe("checkoutReturn", () => {
 
   it("explains a return without payment from the organization's last checkout", () => {
     expect(checkoutReturn("returned", null)).toEqual({ kind: "not-completed" });
-    expect(checkoutReturn("returned", { id: "ck_1", state: "open", productId: "p" })).toEqual({ kind: "not-completed" });
+    expect(checkoutReturn("returned", { id: "ck_1", state: "open", productId: "p" })).toEqual({
+      kind: "not-completed",
+    });
     expect(checkoutReturn("returned", { id: "ck_1", state: "declined", productId: "p" })).toEqual({ kind: "declined" });
     expect(checkoutReturn("returned", { id: "ck_1", state: "expired", productId: "p" })).toEqual({ kind: "expired" });
-    expect(checkoutReturn("returned", { id: "ck_2", state: "confirming", productId: "p" })).toEqual({ kind: "follow", checkoutId: "ck_2" });
+    expect(checkoutReturn("returned", { id: "ck_2", state: "confirming", productId: "p" })).toEqual({
+      kind: "follow",
+      checkoutId: "ck_2",
+    });
   });
 });
 

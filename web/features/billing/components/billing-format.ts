@@ -32,7 +32,12 @@ export function formatMoney(amount: number, currency: string, locale?: string): 
 export function formatUnitAmount(minorUnits: string, currency: string, locale?: string): string {
   const digits = currencyDigits(currency, locale);
   const value = Number(minorUnits) / 10 ** digits;
-  return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits + 4 }).format(value);
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits + 4,
+  }).format(value);
 }
 
 /** "Mar 3, 2026". */
@@ -45,12 +50,19 @@ export function intervalWord(interval: string): string {
 }
 
 /** "$20.00 / month", or "$15.00 per seat / month" for a per-seat price. */
-export function formatPrice(price: Pick<PlanPrice, "amount" | "currency" | "interval" | "perSeat">, locale?: string): string {
+export function formatPrice(
+  price: Pick<PlanPrice, "amount" | "currency" | "interval" | "perSeat">,
+  locale?: string,
+): string {
   return `${formatMoney(price.amount, price.currency, locale)}${price.perSeat ? " per seat" : ""} / ${intervalWord(price.interval)}`;
 }
 
 /** The price of `seats` seats for a period: "$45.00 / month". */
-export function formatSeatTotal(price: Pick<PlanPrice, "amount" | "currency" | "interval">, seats: number, locale?: string): string {
+export function formatSeatTotal(
+  price: Pick<PlanPrice, "amount" | "currency" | "interval">,
+  seats: number,
+  locale?: string,
+): string {
   return `${formatMoney(price.amount * seats, price.currency, locale)} / ${intervalWord(price.interval)}`;
 }
 
@@ -89,8 +101,13 @@ export function subscriptionStatus(subscription: BillingSubscription | null, now
  * Whether the organization has a subscription whose plan, seats or renewal can be changed (trialing, active,
  * past due, as the server decides); otherwise a plan is bought through a new checkout.
  */
-export function hasChangeableSubscription(subscription: BillingSubscription | null): subscription is BillingSubscription {
-  return subscription !== null && (subscription.status === "trialing" || subscription.status === "active" || subscription.status === "past_due");
+export function hasChangeableSubscription(
+  subscription: BillingSubscription | null,
+): subscription is BillingSubscription {
+  return (
+    subscription !== null &&
+    (subscription.status === "trialing" || subscription.status === "active" || subscription.status === "past_due")
+  );
 }
 
 /** Whether the organization's owners and admins should be told to fix a failed payment. */
@@ -102,14 +119,19 @@ export function needsPaymentAttention(subscription: BillingSubscription | null):
  * The line under the plan name: what happens next and for how much. `canManage` words a failed payment for
  * whoever can fix it, or for members who cannot.
  */
-export function renewalSentence(subscription: BillingSubscription | null, now: Date = new Date(), canManage = true): string {
+export function renewalSentence(
+  subscription: BillingSubscription | null,
+  now: Date = new Date(),
+  canManage = true,
+): string {
   if (!subscription) return "Free forever, no card needed.";
   const amount = `${formatMoney(subscription.amount, subscription.currency)} / ${intervalWord(subscription.recurringInterval)}`;
   const periodEnd = formatDate(subscription.currentPeriodEnd);
   switch (subscription.status) {
     case "canceled": {
       const end = subscription.endsAt ?? subscription.canceledAt;
-      if (end && isAfter(parseISO(end), now)) return `Your plan stays active until ${formatDate(end)}, then moves to Free.`;
+      if (end && isAfter(parseISO(end), now))
+        return `Your plan stays active until ${formatDate(end)}, then moves to Free.`;
       return "This subscription has ended. The organization is on the Free plan's limits.";
     }
     case "incomplete":
@@ -173,7 +195,12 @@ export const REFUND_REASON_LABELS: Record<RefundReason, string> = {
   other: "Other",
 };
 
-const REFUND_STATUS_WORDS: Record<string, string> = { pending: "Pending", succeeded: "Succeeded", failed: "Failed", canceled: "Canceled" };
+const REFUND_STATUS_WORDS: Record<string, string> = {
+  pending: "Pending",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  canceled: "Canceled",
+};
 
 export function refundStatusLabel(status: string): string {
   return REFUND_STATUS_WORDS[status] ?? humanize(status);
@@ -222,7 +249,9 @@ export function paymentMethodLabel(method: { brand: string; last4: string }): st
 /**
  * What a plan change costs now, from the change preview: charged at once, added to the next invoice, or credited.
  */
-export function prorationSentence(preview: Pick<ChangePreview, "prorationAmount" | "prorationBehavior" | "currency" | "currentPeriodEnd">): string {
+export function prorationSentence(
+  preview: Pick<ChangePreview, "prorationAmount" | "prorationBehavior" | "currency" | "currentPeriodEnd">,
+): string {
   const amount = formatMoney(Math.abs(preview.prorationAmount), preview.currency);
   if (preview.prorationAmount === 0) return "Nothing is charged for the rest of this period.";
   if (preview.prorationAmount > 0) {
@@ -247,7 +276,10 @@ export function formatCount(value: number): string {
 }
 
 /** A price the catalogue lists for `productId`, with its plan. */
-export function findPrice(plans: Plan[], productId: string | null | undefined): { plan: Plan; price: PlanPrice } | undefined {
+export function findPrice(
+  plans: Plan[],
+  productId: string | null | undefined,
+): { plan: Plan; price: PlanPrice } | undefined {
   if (!productId) return undefined;
   for (const plan of plans) {
     const price = plan.prices.find((candidate) => candidate.productId === productId);
@@ -262,7 +294,10 @@ export function priceFor(plan: Plan, interval: RecurringInterval): PlanPrice | u
 }
 
 /** What a price comes to per month, for `seats` seats when it is per seat: to compare plans billed differently. */
-export function monthlyEquivalent(price: Pick<PlanPrice, "amount" | "interval" | "perSeat" | "minSeats">, seats: number): number {
+export function monthlyEquivalent(
+  price: Pick<PlanPrice, "amount" | "interval" | "perSeat" | "minSeats">,
+  seats: number,
+): number {
   const perPeriod = price.perSeat ? price.amount * Math.max(seats, price.minSeats ?? 1) : price.amount;
   return price.interval === "year" ? perPeriod / 12 : perPeriod;
 }
@@ -271,13 +306,19 @@ export function monthlyEquivalent(price: Pick<PlanPrice, "amount" | "interval" |
  * The words on a plan card's button, relative to what the organization pays now (per month, for the seats it uses):
  * the same plan at another interval is a switch of billing period, a dearer plan an upgrade, a cheaper one a switch.
  */
-export function planActionLabel(current: { key: string; monthly: number }, target: Plan, price: PlanPrice, seats: number): string {
+export function planActionLabel(
+  current: { key: string; monthly: number },
+  target: Plan,
+  price: PlanPrice,
+  seats: number,
+): string {
   if (target.key === current.key) return `Switch to ${price.interval === "year" ? "yearly" : "monthly"} billing`;
   return monthlyEquivalent(price, seats) > current.monthly ? `Upgrade to ${target.name}` : `Switch to ${target.name}`;
 }
 
 /** What a return from the hosted checkout means, before (or instead of) following the checkout. */
-export type CheckoutReturn = { kind: "follow"; checkoutId: string } | { kind: "declined" } | { kind: "expired" } | { kind: "not-completed" };
+export type CheckoutReturn =
+  { kind: "follow"; checkoutId: string } | { kind: "declined" } | { kind: "expired" } | { kind: "not-completed" };
 
 /**
  * `?checkout=<id>` follows that checkout; `?checkout=returned` (the buyer left the hosted page) reads the

@@ -1,6 +1,12 @@
 import type { RefObject } from "react";
 import { z } from "zod";
-import { CANCELLATION_REASONS, FREE_PLAN_LIMITS, subscriptionChangeBodySchema, type BillingOverview, type Plan } from "../../../../common/billing.schemas";
+import {
+  CANCELLATION_REASONS,
+  FREE_PLAN_LIMITS,
+  subscriptionChangeBodySchema,
+  type BillingOverview,
+  type Plan,
+} from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
@@ -20,7 +26,11 @@ function CancelForm({ organizationId, onClose }: { organizationId: string; onClo
   const form = useZodForm(cancelSchema, { defaultValues: { cancellationComment: "" } });
   const isSubmitting = form.formState.isSubmitting;
   const onSubmit = form.submit(async ({ cancellationReason, cancellationComment }) => {
-    await cancel.mutateAsync({ cancelAtPeriodEnd: true, cancellationReason, ...(cancellationComment ? { cancellationComment } : {}) });
+    await cancel.mutateAsync({
+      cancelAtPeriodEnd: true,
+      cancellationReason,
+      ...(cancellationComment ? { cancellationComment } : {}),
+    });
     onClose();
   });
 

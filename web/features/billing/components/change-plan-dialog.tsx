@@ -103,7 +103,15 @@ export function ChangePlanDialog({
       description={choice ? `From ${from} to ${target}. The change applies as soon as you confirm.` : undefined}
       fallbackFocus={fallbackFocus}
     >
-      {choice ? <ChangePlanBody key={choice.price.productId} organizationId={organizationId} overview={overview} choice={choice} onClose={onClose} /> : null}
+      {choice ? (
+        <ChangePlanBody
+          key={choice.price.productId}
+          organizationId={organizationId}
+          overview={overview}
+          choice={choice}
+          onClose={onClose}
+        />
+      ) : null}
     </Dialog>
   );
 }

@@ -9,7 +9,15 @@ import { isDiscountCodeRefusal } from "../api/billing-errors";
 import { formatPrice, formatSeatTotal } from "./billing-format";
 import type { PlanChoice } from "./plan-comparison";
 
-function CheckoutForm({ organizationId, choice, onCancel }: { organizationId: string; choice: PlanChoice; onCancel: () => void }) {
+function CheckoutForm({
+  organizationId,
+  choice,
+  onCancel,
+}: {
+  organizationId: string;
+  choice: PlanChoice;
+  onCancel: () => void;
+}) {
   const startCheckout = useStartCheckout(organizationId);
   const form = useZodForm(checkoutBodySchema, {
     defaultValues: { productId: choice.price.productId, discountCode: "", seats: choice.seats },
@@ -52,7 +60,8 @@ function CheckoutForm({ organizationId, choice, onCancel }: { organizationId: st
         {...form.field("discountCode")}
       />
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        You will enter your card on the payment provider's secure page, then come back here. Nothing is charged until you confirm there.
+        You will enter your card on the payment provider's secure page, then come back here. Nothing is charged until
+        you confirm there.
       </p>
       <DialogActions onCancel={onCancel} isCancelDisabled={isRedirecting}>
         <Button type="submit" isLoading={isRedirecting}>
@@ -64,7 +73,15 @@ function CheckoutForm({ organizationId, choice, onCancel }: { organizationId: st
 }
 
 /** Before the hosted checkout: the plan, its seats and price, and a discount code. */
-export function CheckoutDialog({ organizationId, choice, onClose }: { organizationId: string; choice: PlanChoice | null; onClose: () => void }) {
+export function CheckoutDialog({
+  organizationId,
+  choice,
+  onClose,
+}: {
+  organizationId: string;
+  choice: PlanChoice | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       open={choice !== null}
@@ -73,7 +90,12 @@ export function CheckoutDialog({ organizationId, choice, onClose }: { organizati
       description="Check the plan, add a discount code if you have one, then pay on the next page."
     >
       {choice ? (
-        <CheckoutForm key={`${choice.price.productId}:${choice.seats ?? ""}`} organizationId={organizationId} choice={choice} onCancel={onClose} />
+        <CheckoutForm
+          key={`${choice.price.productId}:${choice.seats ?? ""}`}
+          organizationId={organizationId}
+          choice={choice}
+          onCancel={onClose}
+        />
       ) : null}
     </Dialog>
   );

@@ -10,7 +10,17 @@ import { CHECKOUT_MESSAGES, checkoutReturn } from "./billing-format";
 /** How long the page asks about a checkout before it says the confirmation is slow and offers to check again. */
 export const CHECKOUT_TIMEOUT_MS = 60_000;
 
-function Outcome({ tone, title, children, onDismiss }: { tone: "error" | "info"; title: string; children: ReactNode; onDismiss: () => void }) {
+function Outcome({
+  tone,
+  title,
+  children,
+  onDismiss,
+}: {
+  tone: "error" | "info";
+  title: string;
+  children: ReactNode;
+  onDismiss: () => void;
+}) {
   return (
     <Alert tone={tone} title={title}>
       <p>{children}</p>

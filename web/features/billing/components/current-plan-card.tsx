@@ -3,7 +3,14 @@ import type { BillingOverview, Plan } from "../../../../common/billing.schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { formatRelative } from "../../../lib/format";
-import { findPrice, formatCount, formatPrice, paymentMethodLabel, renewalSentence, subscriptionStatus } from "./billing-format";
+import {
+  findPrice,
+  formatCount,
+  formatPrice,
+  paymentMethodLabel,
+  renewalSentence,
+  subscriptionStatus,
+} from "./billing-format";
 
 /**
  * The organization's plan: name and status, what happens next and for how much, seats, the card on file.
@@ -56,7 +63,9 @@ export function CurrentPlanCard({
           <div>
             <dt className="text-zinc-500 dark:text-zinc-400">Seats</dt>
             <dd className="mt-0.5 font-medium">
-              {seats.limit === null ? `${formatCount(seats.used)} used, no limit` : `${formatCount(seats.used)} of ${formatCount(seats.limit)} used`}
+              {seats.limit === null
+                ? `${formatCount(seats.used)} used, no limit`
+                : `${formatCount(seats.used)} of ${formatCount(seats.limit)} used`}
             </dd>
           </div>
         )}
@@ -69,7 +78,9 @@ export function CurrentPlanCard({
       </dl>
       {children ? <div className="mt-6 flex flex-wrap gap-2">{children}</div> : null}
       {overview.syncedAt ? (
-        <p className="mt-5 text-xs text-zinc-500 dark:text-zinc-400">Last updated from the payment provider {formatRelative(overview.syncedAt)}.</p>
+        <p className="mt-5 text-xs text-zinc-500 dark:text-zinc-400">
+          Last updated from the payment provider {formatRelative(overview.syncedAt)}.
+        </p>
       ) : null}
     </Card>
   );

@@ -1,12 +1,26 @@
 import { useId, useState } from "react";
-import { RECURRING_INTERVALS, type BillingOverview, type Plan, type PlanPrice, type RecurringInterval } from "../../../../common/billing.schemas";
+import {
+  RECURRING_INTERVALS,
+  type BillingOverview,
+  type Plan,
+  type PlanPrice,
+  type RecurringInterval,
+} from "../../../../common/billing.schemas";
 import { Badge } from "../../../components/ui/badge";
 import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { cn } from "../../../lib/cn";
-import { formatMoney, formatPrice, formatSeatTotal, hasChangeableSubscription, intervalWord, planActionLabel, priceFor } from "./billing-format";
+import {
+  formatMoney,
+  formatPrice,
+  formatSeatTotal,
+  hasChangeableSubscription,
+  intervalWord,
+  planActionLabel,
+  priceFor,
+} from "./billing-format";
 import { initialSeats, seatFormSchema } from "./seat-schema";
 
 /** A plan the person picked: a checkout when the organization has no subscription, a change when it has one. */
@@ -21,7 +35,13 @@ function yearlySaving(plan: Plan): string | null {
   return saving > 0 ? `Save ${formatMoney(saving, yearly.currency)} a year compared with monthly` : null;
 }
 
-function IntervalToggle({ value, onChange }: { value: RecurringInterval; onChange: (interval: RecurringInterval) => void }) {
+function IntervalToggle({
+  value,
+  onChange,
+}: {
+  value: RecurringInterval;
+  onChange: (interval: RecurringInterval) => void;
+}) {
   const name = useId();
   return (
     <fieldset className="inline-flex rounded-lg border border-zinc-300 p-0.5 dark:border-zinc-700">
@@ -48,14 +68,29 @@ function IntervalToggle({ value, onChange }: { value: RecurringInterval; onChang
 
 function Check() {
   return (
-    <svg viewBox="0 0 20 20" fill="currentColor" aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-400">
+    <svg
+      viewBox="0 0 20 20"
+      fill="currentColor"
+      aria-hidden="true"
+      className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-400"
+    >
       <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0z" />
     </svg>
   );
 }
 
 /** The seat count of a per-seat plan bought through a checkout, with the total it comes to. */
-function SeatPicker({ price, inUse, label, onChoose }: { price: PlanPrice; inUse: number; label: string; onChoose: (seats: number) => void }) {
+function SeatPicker({
+  price,
+  inUse,
+  label,
+  onChoose,
+}: {
+  price: PlanPrice;
+  inUse: number;
+  label: string;
+  onChoose: (seats: number) => void;
+}) {
   const limits = { minSeats: price.minSeats, maxSeats: price.maxSeats, inUse };
   const form = useZodForm(seatFormSchema(limits), { defaultValues: { seats: initialSeats(limits) } });
   const seats = form.watch("seats");
@@ -68,7 +103,11 @@ function SeatPicker({ price, inUse, label, onChoose }: { price: PlanPrice; inUse
         min={price.minSeats ?? 1}
         max={price.maxSeats ?? undefined}
         step={1}
-        description={Number.isInteger(seats) && seats > 0 ? `${seats} seat${seats === 1 ? "" : "s"}: ${formatSeatTotal(price, seats)}` : undefined}
+        description={
+          Number.isInteger(seats) && seats > 0
+            ? `${seats} seat${seats === 1 ? "" : "s"}: ${formatSeatTotal(price, seats)}`
+            : undefined
+        }
         {...form.field("seats", { valueAsNumber: true })}
       />
       <Button type="submit" className="w-full">
@@ -97,7 +136,8 @@ function PlanCard({
   const price = priceFor(plan, interval);
   const currentProductId = overview.plan.productId;
   const isCurrentPlan = plan.key === overview.plan.key;
-  const isCurrent = isCurrentPlan && (price === undefined || price.productId === currentProductId || currentProductId === null);
+  const isCurrent =
+    isCurrentPlan && (price === undefined || price.productId === currentProductId || currentProductId === null);
   const mode = hasChangeableSubscription(overview.subscription) ? "change" : "checkout";
   const headingId = useId();
   const saving = interval === "year" && price?.interval === "year" ? yearlySaving(plan) : null;
@@ -108,7 +148,9 @@ function PlanCard({
       aria-labelledby={headingId}
       className={cn(
         "flex flex-col rounded-xl border p-5",
-        isCurrent ? "border-brand-500 ring-1 ring-brand-500 dark:border-brand-400 dark:ring-brand-400" : "border-zinc-200 dark:border-zinc-800",
+        isCurrent
+          ? "border-brand-500 ring-1 ring-brand-500 dark:border-brand-400 dark:ring-brand-400"
+          : "border-zinc-200 dark:border-zinc-800",
       )}
     >
       <div className="flex items-start justify-between gap-2">
@@ -120,11 +162,15 @@ function PlanCard({
       {plan.description ? <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">{plan.description}</p> : null}
       <p className="mt-4 text-lg font-semibold">{price ? formatPrice(price) : "Free"}</p>
       {price && price.interval !== interval ? (
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">Billed {price.interval === "month" ? "monthly" : "yearly"} only</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
+          Billed {price.interval === "month" ? "monthly" : "yearly"} only
+        </p>
       ) : null}
       {saving ? <p className="text-xs font-medium text-emerald-700 dark:text-emerald-400">{saving}</p> : null}
       {price?.meteredUnitAmount ? (
-        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">Usage above what the plan includes is billed per unit.</p>
+        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          Usage above what the plan includes is billed per unit.
+        </p>
       ) : null}
       <ul className="mt-4 flex-1 space-y-2 text-sm" aria-label={`What ${plan.name} includes`}>
         {plan.includes.map((line) => (
@@ -151,9 +197,18 @@ function PlanCard({
                 : `${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: cancel the current subscription, then subscribe to ${plan.name} when it ends.`}
             </p>
           ) : price.perSeat && mode === "checkout" ? (
-            <SeatPicker price={price} inUse={overview.seats.used} label={label} onChoose={(seats) => onChoose({ mode, plan, price, seats })} />
+            <SeatPicker
+              price={price}
+              inUse={overview.seats.used}
+              label={label}
+              onChoose={(seats) => onChoose({ mode, plan, price, seats })}
+            />
           ) : (
-            <Button className="w-full" variant={isCurrentPlan ? "secondary" : "primary"} onClick={() => onChoose({ mode, plan, price })}>
+            <Button
+              className="w-full"
+              variant={isCurrentPlan ? "secondary" : "primary"}
+              onClick={() => onChoose({ mode, plan, price })}
+            >
               {label}
             </Button>
           )}
@@ -176,10 +231,16 @@ export function PlanComparison({
   onChoose: (choice: PlanChoice) => void;
 }) {
   const subscription = overview.subscription;
-  const [interval, setInterval] = useState<RecurringInterval>(subscription?.recurringInterval === "year" ? "year" : "month");
+  const [interval, setInterval] = useState<RecurringInterval>(
+    subscription?.recurringInterval === "year" ? "year" : "month",
+  );
   const current = {
     key: overview.plan.key,
-    monthly: subscription ? (subscription.recurringInterval === "year" ? subscription.amount / 12 : subscription.amount) : 0,
+    monthly: subscription
+      ? subscription.recurringInterval === "year"
+        ? subscription.amount / 12
+        : subscription.amount
+      : 0,
   };
   return (
     <Card>
@@ -190,7 +251,15 @@ export function PlanComparison({
       />
       <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         {plans.map((plan) => (
-          <PlanCard key={plan.key} plan={plan} current={current} interval={interval} overview={overview} canManage={canManage} onChoose={onChoose} />
+          <PlanCard
+            key={plan.key}
+            plan={plan}
+            current={current}
+            interval={interval}
+            overview={overview}
+            canManage={canManage}
+            onChoose={onChoose}
+          />
         ))}
       </ul>
     </Card>

@@ -20,7 +20,9 @@ describe("plan limits", () => {
     const unlimited = planLimitState(overview({ used: 12, limit: null }, null), "members")!;
     expect(unlimited.isReached).toBe(false);
     expect(planUsageText(unlimited)).toBe("12 members, unlimited");
-    expect(planUsageText(planLimitState(overview({ used: 1, limit: null }, null), "teams", 1)!)).toBe("1 team, unlimited");
+    expect(planUsageText(planLimitState(overview({ used: 1, limit: null }, null), "teams", 1)!)).toBe(
+      "1 team, unlimited",
+    );
   });
 
   it("counts teams from the page that lists them, and waits until it has", () => {

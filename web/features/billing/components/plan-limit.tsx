@@ -69,7 +69,11 @@ export function PlanLimitNotice({ organizationId, state }: { organizationId: str
  * is the line that says how much is used, `locked` replaces the create form's submit once the limit is reached.
  * Undefined while the overview loads or cannot be read: the server enforces the limit anyway.
  */
-export function usePlanLimit(organizationId: string, resource: LimitedResource, used?: number): { usage: ReactNode; locked?: ReactNode } | undefined {
+export function usePlanLimit(
+  organizationId: string,
+  resource: LimitedResource,
+  used?: number,
+): { usage: ReactNode; locked?: ReactNode } | undefined {
   const overview = useBillingOverview(organizationId);
   const state = overview.data ? planLimitState(overview.data, resource, used) : undefined;
   if (!state) return undefined;

@@ -1,13 +1,26 @@
 import { useState, type RefObject } from "react";
 import { z } from "zod";
-import { REFUND_REASONS, refundBodySchema, type BillingOrder, type BillingRefund } from "../../../../common/billing.schemas";
+import {
+  REFUND_REASONS,
+  refundBodySchema,
+  type BillingOrder,
+  type BillingRefund,
+} from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { SelectField, TextAreaField, TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
 import { useRefundOrder } from "../api/admin-billing";
-import { currencyDigits, formatDate, formatMoney, REFUND_REASON_LABELS, refundStatusLabel, toMajorUnitsText, toMinorUnits } from "./billing-format";
+import {
+  currencyDigits,
+  formatDate,
+  formatMoney,
+  REFUND_REASON_LABELS,
+  refundStatusLabel,
+  toMajorUnitsText,
+  toMinorUnits,
+} from "./billing-format";
 
 /** What is left to refund of an order. */
 export function refundableAmount(order: Pick<BillingOrder, "totalAmount" | "refundedAmount">): number {
@@ -48,7 +61,10 @@ function RefundForm({
   const form = useZodForm(refundFormSchema(order.currency, refundable), {
     defaultValues: { amount: toMajorUnitsText(refundable, order.currency), comment: "" },
     serverErrors: {
-      VALIDATION_ERROR: { field: "amount", message: "This amount cannot be refunded. Reload the page to see what is still refundable." },
+      VALIDATION_ERROR: {
+        field: "amount",
+        message: "This amount cannot be refunded. Reload the page to see what is still refundable.",
+      },
     },
   });
   const isSubmitting = form.formState.isSubmitting;
@@ -118,7 +134,9 @@ export function RefundDialog({
       description={
         order
           ? `${formatMoney(order.totalAmount, order.currency)} paid on ${formatDate(order.createdAt)}${order.productName ? ` for ${order.productName}` : ""}.${
-              order.refundedAmount > 0 ? ` ${formatMoney(order.refundedAmount, order.currency)} of it is already refunded.` : ""
+              order.refundedAmount > 0
+                ? ` ${formatMoney(order.refundedAmount, order.currency)} of it is already refunded.`
+                : ""
             }`
           : undefined
       }
@@ -126,7 +144,8 @@ export function RefundDialog({
       {result ? (
         <div className="space-y-4">
           <Alert tone="success" title={`${formatMoney(result.amount, result.currency)} refunded`}>
-            Status: {refundStatusLabel(result.status)}. The payment provider returns the money to the card it was paid with; that can take a few days.
+            Status: {refundStatusLabel(result.status)}. The payment provider returns the money to the card it was paid
+            with; that can take a few days.
           </Alert>
           <div className="flex justify-end">
             <Button onClick={close}>Close</Button>

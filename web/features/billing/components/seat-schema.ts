@@ -8,12 +8,23 @@ const seatsSchema = checkoutBodySchema.shape.seats.unwrap();
  * A seat count for a form: the server's rule, plus what the page knows about this plan and organization (its
  * price's minimum and maximum, and the members already in it). An empty box reads as NaN, hence the first message.
  */
-export function seatFormSchema({ minSeats, maxSeats, inUse }: { minSeats: number | null; maxSeats: number | null; inUse: number }) {
+export function seatFormSchema({
+  minSeats,
+  maxSeats,
+  inUse,
+}: {
+  minSeats: number | null;
+  maxSeats: number | null;
+  inUse: number;
+}) {
   return z.object({
     seats: z
       .number({ error: "Enter a number of seats" })
       .pipe(seatsSchema)
-      .refine((seats) => minSeats === null || seats >= minSeats, `This plan starts at ${minSeats} seat${minSeats === 1 ? "" : "s"}`)
+      .refine(
+        (seats) => minSeats === null || seats >= minSeats,
+        `This plan starts at ${minSeats} seat${minSeats === 1 ? "" : "s"}`,
+      )
       .refine((seats) => maxSeats === null || seats <= maxSeats, `This plan goes up to ${maxSeats} seats`)
       .refine(
         (seats) => seats >= inUse,
@@ -23,7 +34,15 @@ export function seatFormSchema({ minSeats, maxSeats, inUse }: { minSeats: number
 }
 
 /** The seat count a form starts with: what the organization uses, within what the plan allows. */
-export function initialSeats({ minSeats, maxSeats, inUse }: { minSeats: number | null; maxSeats: number | null; inUse: number }): number {
+export function initialSeats({
+  minSeats,
+  maxSeats,
+  inUse,
+}: {
+  minSeats: number | null;
+  maxSeats: number | null;
+  inUse: number;
+}): number {
   const seats = Math.max(inUse, minSeats ?? 1, 1);
   return maxSeats === null ? seats : Math.min(seats, maxSeats);
 }

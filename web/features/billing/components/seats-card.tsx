@@ -10,14 +10,25 @@ import { formatCount, formatSeatTotal } from "./billing-format";
 import { seatFormSchema } from "./seat-schema";
 
 /** The seat count of a per-seat subscription: how many are paid for, how many are used, and a way to change it. */
-export function SeatsCard({ organizationId, overview, price }: { organizationId: string; overview: BillingOverview; price: PlanPrice | undefined }) {
+export function SeatsCard({
+  organizationId,
+  overview,
+  price,
+}: {
+  organizationId: string;
+  overview: BillingOverview;
+  price: PlanPrice | undefined;
+}) {
   const paid = overview.subscription?.seats ?? 0;
   const inUse = overview.seats.used;
   const changeSeats = useChangeSeats(organizationId);
-  const form = useZodForm(seatFormSchema({ minSeats: price?.minSeats ?? null, maxSeats: price?.maxSeats ?? null, inUse }), {
-    defaultValues: { seats: paid },
-    serverErrors: { "*": "seats" },
-  });
+  const form = useZodForm(
+    seatFormSchema({ minSeats: price?.minSeats ?? null, maxSeats: price?.maxSeats ?? null, inUse }),
+    {
+      defaultValues: { seats: paid },
+      serverErrors: { "*": "seats" },
+    },
+  );
   const seats = form.watch("seats");
   const isSubmitting = form.formState.isSubmitting;
   const onSubmit = form.submit(async ({ seats: next }) => {
@@ -56,7 +67,14 @@ export function SeatsCard({ organizationId, overview, price }: { organizationId:
           description={price && Number.isInteger(seats) && seats > 0 ? formatSeatTotal(price, seats) : undefined}
           {...form.field("seats", { valueAsNumber: true })}
         />
-        <Button type="submit" variant="secondary" className="sm:mt-6.5" isLoading={isSubmitting} disabled={seats === paid} focusableWhenDisabled>
+        <Button
+          type="submit"
+          variant="secondary"
+          className="sm:mt-6.5"
+          isLoading={isSubmitting}
+          disabled={seats === paid}
+          focusableWhenDisabled
+        >
           {isSubmitting ? "Updating…" : "Update seats"}
         </Button>
       </form>

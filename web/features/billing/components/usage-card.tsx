@@ -28,7 +28,10 @@ function Meter({ meter, price }: { meter: BillingMeter; price: PlanPrice | undef
         aria-valuetext={`${formatCount(meter.consumed)} of ${formatCount(meter.credited)} used`}
         className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
       >
-        <div className={cn("h-full rounded-full", percent >= 100 ? "bg-amber-500" : "bg-brand-600 dark:bg-brand-400")} style={{ width: `${percent}%` }} />
+        <div
+          className={cn("h-full rounded-full", percent >= 100 ? "bg-amber-500" : "bg-brand-600 dark:bg-brand-400")}
+          style={{ width: `${percent}%` }}
+        />
       </div>
       <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
         <div>
@@ -47,7 +50,10 @@ function Meter({ meter, price }: { meter: BillingMeter; price: PlanPrice | undef
       {over > 0 ? (
         <p className="mt-2 text-sm text-amber-700 dark:text-amber-400">
           {formatCount(over)} above what your plan includes
-          {price?.meteredUnitAmount ? `, billed at ${formatUnitAmount(price.meteredUnitAmount, price.currency)} each on your next invoice` : ""}.
+          {price?.meteredUnitAmount
+            ? `, billed at ${formatUnitAmount(price.meteredUnitAmount, price.currency)} each on your next invoice`
+            : ""}
+          .
         </p>
       ) : null}
     </li>
@@ -60,7 +66,9 @@ export function UsageCard({ meters, price }: { meters: BillingMeter[]; price: Pl
     <Card>
       <CardHeader title="Usage this period" description="Counts reset at the start of each billing period." />
       {meters.length === 0 ? (
-        <EmptyState title="Nothing metered on this plan">Plans with included usage show how much is left here.</EmptyState>
+        <EmptyState title="Nothing metered on this plan">
+          Plans with included usage show how much is left here.
+        </EmptyState>
       ) : (
         <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {meters.map((meter) => (

@@ -1,10 +1,22 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { BillingOverview, BillingSubscription, ChangePreview, CheckoutProgress, PlanCatalogue } from "../../../../common/billing.schemas";
+import type {
+  BillingOverview,
+  BillingSubscription,
+  ChangePreview,
+  CheckoutProgress,
+  PlanCatalogue,
+} from "../../../../common/billing.schemas";
 import { createQueryClient } from "../../../lib/query-client";
 import { CHECKOUT_MESSAGES, formatMoney } from "../components/billing-format";
 import { CheckoutReturnNotice } from "../components/checkout-return";
@@ -28,8 +40,13 @@ beforeEach(() => {
       const body: unknown = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
       requests.push({ key, body });
       const handler = routes[key];
-      const answer = handler ? handler({ body, url }) : { status: 404, body: { code: "NOT_FOUND", message: `no route ${key}` } };
-      return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { "content-type": "application/json" } });
+      const answer = handler
+        ? handler({ body, url })
+        : { status: 404, body: { code: "NOT_FOUND", message: `no route ${key}` } };
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status ?? 200,
+        headers: { "content-type": "application/json" },
+      });
     }),
   );
 });
@@ -44,7 +61,14 @@ const BILLING = `/api/organizations/${ORG}/billing`;
 
 const catalogue: PlanCatalogue = {
   plans: [
-    { key: "free", name: "Free", description: "For trying things out.", includes: [], limits: { members: 5, teams: 3 }, prices: [] },
+    {
+      key: "free",
+      name: "Free",
+      description: "For trying things out.",
+      includes: [],
+      limits: { members: 5, teams: 3 },
+      prices: [],
+    },
     {
       key: "pro",
       name: "Pro",
@@ -52,7 +76,16 @@ const catalogue: PlanCatalogue = {
       includes: ["Priority support", "10,000 API requests a month"],
       limits: { members: null, teams: null },
       prices: [
-        { productId: "prod_pro_m", interval: "month", amount: 2000, currency: "usd", perSeat: false, minSeats: null, maxSeats: null, meteredUnitAmount: "0.1" },
+        {
+          productId: "prod_pro_m",
+          interval: "month",
+          amount: 2000,
+          currency: "usd",
+          perSeat: false,
+          minSeats: null,
+          maxSeats: null,
+          meteredUnitAmount: "0.1",
+        },
         {
           productId: "prod_pro_y",
           interval: "year",
@@ -71,7 +104,18 @@ const catalogue: PlanCatalogue = {
       description: "Priced per seat.",
       includes: ["Priority support"],
       limits: { members: null, teams: null },
-      prices: [{ productId: "prod_team", interval: "month", amount: 1500, currency: "usd", perSeat: true, minSeats: 1, maxSeats: 50, meteredUnitAmount: null }],
+      prices: [
+        {
+          productId: "prod_team",
+          interval: "month",
+          amount: 1500,
+          currency: "usd",
+          perSeat: true,
+          minSeats: 1,
+          maxSeats: 50,
+          meteredUnitAmount: null,
+        },
+      ],
     },
   ],
 };
@@ -137,7 +181,12 @@ function renderPage(search = "") {
     path: "/organizations/$organizationId/settings/billing",
     validateSearch: z.object({ checkout: z.string().optional() }),
     component: function Billing() {
-      return <BillingPage organizationId={billingRoute.useParams().organizationId} checkout={billingRoute.useSearch().checkout} />;
+      return (
+        <BillingPage
+          organizationId={billingRoute.useParams().organizationId}
+          checkout={billingRoute.useSearch().checkout}
+        />
+      );
     },
   });
   const router = createRouter({
@@ -161,7 +210,8 @@ describe("BillingPage", () => {
     routes[`GET ${BILLING}/checkouts/ck_1`] = () => {
       polls += 1;
       // The provider's webhook lands between the first and the second poll.
-      if (polls === 1) return { body: { id: "ck_1", state: "confirming", productId: "prod_pro_m" } satisfies CheckoutProgress };
+      if (polls === 1)
+        return { body: { id: "ck_1", state: "confirming", productId: "prod_pro_m" } satisfies CheckoutProgress };
       overview = proOverview;
       return { body: { id: "ck_1", state: "completed", productId: "prod_pro_m" } satisfies CheckoutProgress };
     };
@@ -179,7 +229,9 @@ describe("BillingPage", () => {
   });
 
   it("says a card was declined when the buyer comes back without paying", async () => {
-    routes[`GET ${BILLING}`] = () => ({ body: { ...freeOverview, lastCheckout: { id: "ck_2", state: "declined", productId: "prod_pro_m" } } });
+    routes[`GET ${BILLING}`] = () => ({
+      body: { ...freeOverview, lastCheckout: { id: "ck_2", state: "declined", productId: "prod_pro_m" } },
+    });
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
 
     const user = userEvent.setup();
@@ -256,7 +308,9 @@ describe("BillingPage", () => {
 
     await user.click(within(dialog).getByRole("button", { name: "Confirm change" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("You are now on Pro"));
-    expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({ productId: "prod_pro_y" });
+    expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({
+      productId: "prod_pro_y",
+    });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     // The "Switch to yearly billing" button left with the old plan: focus goes to the plan card, not the page's top.
     expect(screen.queryByRole("button", { name: "Switch to yearly billing" })).toBeNull();
@@ -275,7 +329,11 @@ describe("BillingPage", () => {
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
     routes[`POST ${BILLING}/subscription`] = ({ body }) => {
       const seats = (body as { seats: number }).seats;
-      overview = { ...teamOverview, subscription: { ...teamOverview.subscription!, seats, amount: 1500 * seats }, seats: { used: 2, limit: seats } };
+      overview = {
+        ...teamOverview,
+        subscription: { ...teamOverview.subscription!, seats, amount: 1500 * seats },
+        seats: { used: 2, limit: seats },
+      };
       return { body: overview };
     };
 
@@ -291,7 +349,9 @@ describe("BillingPage", () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Your plan now has 4 seats"));
     expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({ seats: 4 });
     // The same button, unavailable until the count changes again, still has focus.
-    await waitFor(() => expect(screen.getByRole("button", { name: "Update seats" }).getAttribute("aria-disabled")).toBe("true"));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "Update seats" }).getAttribute("aria-disabled")).toBe("true"),
+    );
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Update seats" }));
     expect((screen.getByLabelText("Number of seats") as HTMLInputElement).value).toBe("4");
   });
@@ -300,7 +360,10 @@ describe("BillingPage", () => {
     routes[`GET ${BILLING}`] = () => ({ body: proOverview });
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
     routes[`POST ${BILLING}/subscription`] = () => ({
-      body: { ...proOverview, subscription: { ...proSubscription, cancelAtPeriodEnd: true, endsAt: "2026-04-03T12:00:00Z" } },
+      body: {
+        ...proOverview,
+        subscription: { ...proSubscription, cancelAtPeriodEnd: true, endsAt: "2026-04-03T12:00:00Z" },
+      },
     });
 
     const user = userEvent.setup();
@@ -313,7 +376,9 @@ describe("BillingPage", () => {
 
     await user.selectOptions(within(dialog).getByLabelText("Why are you canceling?"), "too_expensive");
     await user.click(within(dialog).getByRole("button", { name: "Cancel subscription" }));
-    await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Subscription canceled. Pro stays active until Apr 3, 2026."));
+    await waitFor(() =>
+      expect(notify.success).toHaveBeenCalledWith("Subscription canceled. Pro stays active until Apr 3, 2026."),
+    );
     expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({
       cancelAtPeriodEnd: true,
       cancellationReason: "too_expensive",
@@ -337,7 +402,9 @@ describe("BillingPage", () => {
   it("says when billing cannot load, and loads it again on request", async () => {
     let fail = true;
     routes[`GET ${BILLING}`] = () =>
-      fail ? { status: 503, body: { code: "SERVICE_UNAVAILABLE", message: "The billing provider is not answering" } } : { body: freeOverview };
+      fail
+        ? { status: 503, body: { code: "SERVICE_UNAVAILABLE", message: "The billing provider is not answering" } }
+        : { body: freeOverview };
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
 
     const user = userEvent.setup();
@@ -352,12 +419,21 @@ describe("BillingPage", () => {
 
 describe("CheckoutReturnNotice", () => {
   it("stops asking after the time limit, says so, and checks again on request", async () => {
-    routes[`GET ${BILLING}/checkouts/ck_3`] = () => ({ body: { id: "ck_3", state: "confirming", productId: "prod_pro_m" } });
+    routes[`GET ${BILLING}/checkouts/ck_3`] = () => ({
+      body: { id: "ck_3", state: "confirming", productId: "prod_pro_m" },
+    });
     const onDone = vi.fn();
     const user = userEvent.setup();
     render(
       <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-        <CheckoutReturnNotice organizationId={ORG} checkout="ck_3" lastCheckout={null} onDone={onDone} timeoutMs={150} intervalMs={20} />
+        <CheckoutReturnNotice
+          organizationId={ORG}
+          checkout="ck_3"
+          lastCheckout={null}
+          onDone={onDone}
+          timeoutMs={150}
+          intervalMs={20}
+        />
       </QueryClientProvider>,
     );
     await screen.findByText(CHECKOUT_MESSAGES.slow);
@@ -375,9 +451,17 @@ describe("CheckoutReturnNotice", () => {
 
 describe("PaymentBanner", () => {
   function renderBanner(at = "/") {
-    const rootRoute = createRootRoute({ component: () => <PaymentBanner organizationId={ORG} organizationName="Rocket Club" /> });
-    const billingRoute = createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$organizationId/settings/billing" });
-    const router = createRouter({ routeTree: rootRoute.addChildren([billingRoute]), history: createMemoryHistory({ initialEntries: [at] }) });
+    const rootRoute = createRootRoute({
+      component: () => <PaymentBanner organizationId={ORG} organizationName="Rocket Club" />,
+    });
+    const billingRoute = createRoute({
+      getParentRoute: () => rootRoute,
+      path: "/organizations/$organizationId/settings/billing",
+    });
+    const router = createRouter({
+      routeTree: rootRoute.addChildren([billingRoute]),
+      history: createMemoryHistory({ initialEntries: [at] }),
+    });
     render(
       <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
         <RouterProvider router={router} />
@@ -386,15 +470,21 @@ describe("PaymentBanner", () => {
   }
 
   it("tells owners and admins that a payment failed, with the way to billing", async () => {
-    routes[`GET ${BILLING}`] = () => ({ body: { ...proOverview, subscription: { ...proSubscription, status: "past_due" } } });
+    routes[`GET ${BILLING}`] = () => ({
+      body: { ...proOverview, subscription: { ...proSubscription, status: "past_due" } },
+    });
     renderBanner();
     const banner = await screen.findByRole("status");
     expect(banner.textContent).toContain("Payment for Rocket Club failed. Update your payment method to keep Pro.");
-    expect(within(banner).getByRole("link", { name: "Go to billing" }).getAttribute("href")).toBe(`/organizations/${ORG}/settings/billing`);
+    expect(within(banner).getByRole("link", { name: "Go to billing" }).getAttribute("href")).toBe(
+      `/organizations/${ORG}/settings/billing`,
+    );
   });
 
   it("on the billing tab itself, opens the provider's portal instead of linking to the page it is on", async () => {
-    routes[`GET ${BILLING}`] = () => ({ body: { ...proOverview, subscription: { ...proSubscription, status: "past_due" } } });
+    routes[`GET ${BILLING}`] = () => ({
+      body: { ...proOverview, subscription: { ...proSubscription, status: "past_due" } },
+    });
     routes[`POST ${BILLING}/portal`] = () => ({ body: { url: "https://pay.example.test/portal/abc" } });
     const assign = vi.spyOn(window.location, "assign").mockImplementation(() => undefined);
     renderBanner(`/organizations/${ORG}/settings/billing`);
@@ -405,7 +495,9 @@ describe("PaymentBanner", () => {
   });
 
   it("stays hidden for members, and while payments are fine", async () => {
-    routes[`GET ${BILLING}`] = () => ({ body: { ...proOverview, canManage: false, subscription: { ...proSubscription, status: "unpaid" } } });
+    routes[`GET ${BILLING}`] = () => ({
+      body: { ...proOverview, canManage: false, subscription: { ...proSubscription, status: "unpaid" } },
+    });
     renderBanner();
     await waitFor(() => expect(requests.some((request) => request.key === `GET ${BILLING}`)).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -17,7 +17,17 @@ import { PlanComparison, type PlanChoice } from "../components/plan-comparison";
 import { SeatsCard } from "../components/seats-card";
 import { UsageCard } from "../components/usage-card";
 
-function LoadError({ title, error, onRetry, isRetrying }: { title: string; error: unknown; onRetry: () => void; isRetrying: boolean }) {
+function LoadError({
+  title,
+  error,
+  onRetry,
+  isRetrying,
+}: {
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+  isRetrying: boolean;
+}) {
   return (
     <Alert tone="error" title={title}>
       <p>{errorMessage(error)}</p>
@@ -44,13 +54,26 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
   // Where focus goes when a change removes the button that had it (the plan card's "Switch to…" after a switch).
   const planTitle = useRef<HTMLHeadingElement>(null);
   const clearCheckout = useCallback(
-    () => void navigate({ to: "/organizations/$organizationId/settings/billing", params: { organizationId }, search: {}, replace: true }),
+    () =>
+      void navigate({
+        to: "/organizations/$organizationId/settings/billing",
+        params: { organizationId },
+        search: {},
+        replace: true,
+      }),
     [navigate, organizationId],
   );
 
   if (overview.isPending) return <BillingSkeleton />;
   if (overview.isError) {
-    return <LoadError title="Billing could not load" error={overview.error} onRetry={() => overview.refetch()} isRetrying={overview.isFetching} />;
+    return (
+      <LoadError
+        title="Billing could not load"
+        error={overview.error}
+        onRetry={() => overview.refetch()}
+        isRetrying={overview.isFetching}
+      />
+    );
   }
 
   const data = overview.data;
@@ -62,7 +85,14 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
 
   return (
     <div className="space-y-6">
-      {checkout ? <CheckoutReturnNotice organizationId={organizationId} checkout={checkout} lastCheckout={data.lastCheckout} onDone={clearCheckout} /> : null}
+      {checkout ? (
+        <CheckoutReturnNotice
+          organizationId={organizationId}
+          checkout={checkout}
+          lastCheckout={data.lastCheckout}
+          onDone={clearCheckout}
+        />
+      ) : null}
       {canManage ? null : <Alert tone="info">Only owners and admins can change billing.</Alert>}
 
       <CurrentPlanCard
@@ -71,7 +101,13 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
         titleRef={planTitle}
         action={
           canManage && hasCustomer ? (
-            <Button variant="secondary" size="sm" className="max-w-full whitespace-normal!" onClick={openPortal} isLoading={isPortalBusy}>
+            <Button
+              variant="secondary"
+              size="sm"
+              className="max-w-full whitespace-normal!"
+              onClick={openPortal}
+              isLoading={isPortalBusy}
+            >
               Manage payment method and invoices
             </Button>
           ) : null
@@ -100,7 +136,12 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
         ) : plans.isError ? (
           <Card>
             <CardHeader title="Plans" />
-            <LoadError title="The plans could not load" error={plans.error} onRetry={() => plans.refetch()} isRetrying={plans.isFetching} />
+            <LoadError
+              title="The plans could not load"
+              error={plans.error}
+              onRetry={() => plans.refetch()}
+              isRetrying={plans.isFetching}
+            />
           </Card>
         ) : (
           <PlanComparison overview={data} plans={plans.data.plans} canManage={canManage} onChoose={setChoice} />
@@ -110,7 +151,10 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
       <UsageCard meters={data.meters} price={current?.price} />
 
       <Card>
-        <CardHeader title="Payments" description={canManage ? "Receipts and invoices are in the payment provider's portal." : undefined} />
+        <CardHeader
+          title="Payments"
+          description={canManage ? "Receipts and invoices are in the payment provider's portal." : undefined}
+        />
         <OrdersTable
           orders={data.orders}
           action={
@@ -133,7 +177,11 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
 
       {canManage ? (
         <>
-          <CheckoutDialog organizationId={organizationId} choice={choice?.mode === "checkout" ? choice : null} onClose={() => setChoice(null)} />
+          <CheckoutDialog
+            organizationId={organizationId}
+            choice={choice?.mode === "checkout" ? choice : null}
+            onClose={() => setChoice(null)}
+          />
           <ChangePlanDialog
             organizationId={organizationId}
             overview={data}

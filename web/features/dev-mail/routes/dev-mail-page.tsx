@@ -24,7 +24,10 @@ function linkify(text: string) {
 function MailView({ mail }: { mail: DevMail }) {
   const [view, setView] = useState<"text" | "html">("text");
   return (
-    <article aria-label={mail.subject} className="rounded-xl border border-zinc-200 bg-white p-6 dark:border-zinc-800 dark:bg-zinc-900">
+    <article
+      aria-label={mail.subject}
+      className="rounded-xl border border-zinc-200 bg-white p-6 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <h2 className="text-lg font-semibold">{mail.subject}</h2>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         To {mail.to} · {formatDateTime(mail.createdAt)}
@@ -70,7 +73,10 @@ export function DevMailPage() {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <PageHeader title="Dev mailbox" description="Mail the app sends while no SMTP server is configured. It refreshes by itself." />
+      <PageHeader
+        title="Dev mailbox"
+        description="Mail the app sends while no SMTP server is configured. It refreshes by itself."
+      />
       <TextField
         label="Recipient"
         type="search"
@@ -82,7 +88,9 @@ export function DevMailPage() {
       {mails.isPending ? <LoadingBlock label="Loading mail…" /> : null}
       {mails.isError ? (
         <Alert tone="error">
-          {mails.error instanceof ApiError && mails.error.status === 404 ? "The dev mailbox is off in this deployment." : errorMessage(mails.error)}
+          {mails.error instanceof ApiError && mails.error.status === 404
+            ? "The dev mailbox is off in this deployment."
+            : errorMessage(mails.error)}
         </Alert>
       ) : null}
       {mails.data && mails.data.length === 0 ? (

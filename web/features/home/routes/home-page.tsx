@@ -12,7 +12,17 @@ const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2
  * `organizations` is the signed-in home's organization section and `notices` what the active organization needs
  * its owners to know (a failed payment); the route supplies both (features do not import each other).
  */
-export function HomePage({ notice, error, organizations, notices }: { notice?: string; error?: string; organizations?: ReactNode; notices?: ReactNode }) {
+export function HomePage({
+  notice,
+  error,
+  organizations,
+  notices,
+}: {
+  notice?: string;
+  error?: string;
+  organizations?: ReactNode;
+  notices?: ReactNode;
+}) {
   const session = useSession();
   if (session.isPending) return <LoadingBlock />;
   const user = session.data?.user;
@@ -32,7 +42,9 @@ export function HomePage({ notice, error, organizations, notices }: { notice?: s
       <div className="mx-auto max-w-3xl px-4 py-20 text-center">
         {banner ? <div className="mb-8 text-left">{banner}</div> : null}
         <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase dark:text-brand-400">Atrium</p>
-        <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">The foundation for your SaaS</h1>
+        <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+          The foundation for your SaaS
+        </h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-zinc-600 dark:text-zinc-400">
           Accounts, sessions, organizations and billing, ready on day one. Self-hosted, open source, yours to extend.
         </p>
@@ -68,14 +80,23 @@ export function HomePage({ notice, error, organizations, notices }: { notice?: s
       {organizations}
       <div className="grid gap-6 md:grid-cols-2">
         <Card>
-          <CardHeader title="Your account" description="Profile, sign-in methods, password, sessions and account deletion." />
+          <CardHeader
+            title="Your account"
+            description="Profile, sign-in methods, password, sessions and account deletion."
+          />
           <Link to="/account" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
             Open account settings →
           </Link>
         </Card>
         <Card>
-          <CardHeader title="Security" description="See every device signed in to your account and sign out the ones you do not recognise." />
-          <Link to="/account/sessions" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
+          <CardHeader
+            title="Security"
+            description="See every device signed in to your account and sign out the ones you do not recognise."
+          />
+          <Link
+            to="/account/sessions"
+            className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400"
+          >
             Review sessions →
           </Link>
         </Card>

@@ -10,7 +10,10 @@ export type OrganizationAuditLogQuery = Omit<AuditLogQuery, "organizationId">;
  * Under the organization's own key, so whatever refreshes the organization (a member removed, a team renamed)
  * refreshes its log too.
  */
-export function organizationAuditLogQuery(organizationId: string, { limit, offset, ...filters }: OrganizationAuditLogQuery) {
+export function organizationAuditLogQuery(
+  organizationId: string,
+  { limit, offset, ...filters }: OrganizationAuditLogQuery,
+) {
   return queryOptions({
     queryKey: [...organizationKeys.detail(organizationId), "audit-log", { ...filters, limit, offset }] as const,
     queryFn: () =>

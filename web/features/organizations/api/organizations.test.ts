@@ -18,14 +18,23 @@ describe("slugify", () => {
 
 describe("general settings: server errors", () => {
   it("puts bad metadata and a taken slug on their fields, the rest above the form", () => {
-    expect(serverErrorTarget(new ApiError("Metadata too deep", 400, "INVALID_METADATA"), updateOrganizationServerErrors)).toEqual({
+    expect(
+      serverErrorTarget(new ApiError("Metadata too deep", 400, "INVALID_METADATA"), updateOrganizationServerErrors),
+    ).toEqual({
       field: "metadata",
       message: "Metadata too deep",
     });
-    expect(serverErrorTarget(new ApiError("Slug taken", 400, "ORGANIZATION_SLUG_ALREADY_TAKEN"), updateOrganizationServerErrors)).toEqual({
+    expect(
+      serverErrorTarget(
+        new ApiError("Slug taken", 400, "ORGANIZATION_SLUG_ALREADY_TAKEN"),
+        updateOrganizationServerErrors,
+      ),
+    ).toEqual({
       field: "slug",
       message: "Slug taken",
     });
-    expect(serverErrorTarget(new ApiError("Not allowed", 403, "FORBIDDEN"), updateOrganizationServerErrors)).toEqual({ message: "Not allowed" });
+    expect(serverErrorTarget(new ApiError("Not allowed", 403, "FORBIDDEN"), updateOrganizationServerErrors)).toEqual({
+      message: "Not allowed",
+    });
   });
 });

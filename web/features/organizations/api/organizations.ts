@@ -11,7 +11,8 @@ export type { MemberListItem, Team };
 
 // The types are what better-auth's client answers, as its own types say: no hand-written copies to drift.
 const fetchOrganizations = async () => unwrap(await authClient.organization.list()) ?? [];
-const fetchInvitations = async (organizationId: string) => unwrap(await authClient.organization.listInvitations({ query: { organizationId } })) ?? [];
+const fetchInvitations = async (organizationId: string) =>
+  unwrap(await authClient.organization.listInvitations({ query: { organizationId } })) ?? [];
 export type Organization = Awaited<ReturnType<typeof fetchOrganizations>>[number];
 export type Invitation = Awaited<ReturnType<typeof fetchInvitations>>[number];
 
@@ -19,7 +20,8 @@ export const organizationKeys = {
   all: ["organizations"] as const,
   list: () => [...organizationKeys.all, "list"] as const,
   detail: (id: string) => [...organizationKeys.all, id] as const,
-  members: (id: string, search: string, offset: number, limit: number) => [...organizationKeys.all, id, "members", search, offset, limit] as const,
+  members: (id: string, search: string, offset: number, limit: number) =>
+    [...organizationKeys.all, id, "members", search, offset, limit] as const,
   invitations: (id: string) => [...organizationKeys.all, id, "invitations"] as const,
   teams: (id: string) => [...organizationKeys.all, id, "teams"] as const,
   activeMember: (id: string) => [...organizationKeys.all, id, "active-member"] as const,
@@ -38,7 +40,8 @@ export function useOrganizations() {
 export function organizationQuery(organizationId: string) {
   return queryOptions({
     queryKey: organizationKeys.detail(organizationId),
-    queryFn: async () => unwrap(await authClient.organization.getFullOrganization({ query: { organizationId, membersLimit: 1 } })),
+    queryFn: async () =>
+      unwrap(await authClient.organization.getFullOrganization({ query: { organizationId, membersLimit: 1 } })),
   });
 }
 
@@ -56,7 +59,10 @@ export function useMembers(organizationId: string, search: string, offset: numbe
     queryKey: organizationKeys.members(organizationId, search, offset, limit),
     queryFn: () =>
       apiCall(
-        api.organizations[":organizationId"].members.$get({ param: { organizationId }, query: { search, offset: String(offset), limit: String(limit) } }),
+        api.organizations[":organizationId"].members.$get({
+          param: { organizationId },
+          query: { search, offset: String(offset), limit: String(limit) },
+        }),
       ),
     placeholderData: (previous) => previous,
   });
@@ -97,7 +103,9 @@ export function useInvalidateOrganizations() {
   };
 }
 
-function useSetActive(meta?: { successMessage: (data: unknown, variables: { organizationId: string; name?: string }) => string }) {
+function useSetActive(meta?: {
+  successMessage: (data: unknown, variables: { organizationId: string; name?: string }) => string;
+}) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
     mutationFn: async ({ organizationId }: { organizationId: string | null; name?: string }) =>
@@ -114,7 +122,9 @@ export function useSetActiveOrganization() {
 
 /** The header's switcher: like useSetActiveOrganization, and says where the person switched to. */
 export function useSwitchOrganization() {
-  return useSetActive({ successMessage: (_data: unknown, { name }: { name?: string }) => `Switched to ${name ?? "organization"}` });
+  return useSetActive({
+    successMessage: (_data: unknown, { name }: { name?: string }) => `Switched to ${name ?? "organization"}`,
+  });
 }
 
 /** Whether a slug is free (the organization's own slug is the caller's to skip). */
@@ -162,7 +172,8 @@ export type InvitationDetails = {
 export function useInvitationDetails(invitationId: string, enabled: boolean) {
   return useQuery({
     queryKey: ["invitation", invitationId],
-    queryFn: async (): Promise<InvitationDetails> => unwrap(await authClient.organization.getInvitation({ query: { id: invitationId } })),
+    queryFn: async (): Promise<InvitationDetails> =>
+      unwrap(await authClient.organization.getInvitation({ query: { id: invitationId } })),
     enabled,
     retry: false,
   });
@@ -171,7 +182,13 @@ export function useInvitationDetails(invitationId: string, enabled: boolean) {
 type InvitationResponse = { invitationId: string; organizationId: string; organizationName?: string };
 
 /** Accepts an invitation and makes its organization the active one; `welcome` words the success toast. */
-export function useAcceptInvitation({ welcome, errorToast }: { welcome: (organizationName: string | undefined) => string; errorToast?: false }) {
+export function useAcceptInvitation({
+  welcome,
+  errorToast,
+}: {
+  welcome: (organizationName: string | undefined) => string;
+  errorToast?: false;
+}) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
     mutationFn: async ({ invitationId, organizationId }: InvitationResponse) => {
@@ -179,14 +196,18 @@ export function useAcceptInvitation({ welcome, errorToast }: { welcome: (organiz
       return unwrap(await authClient.organization.setActive({ organizationId }));
     },
     onSuccess: invalidate,
-    meta: { successMessage: (_data: unknown, { organizationName }: InvitationResponse) => welcome(organizationName), errorToast },
+    meta: {
+      successMessage: (_data: unknown, { organizationName }: InvitationResponse) => welcome(organizationName),
+      errorToast,
+    },
   });
 }
 
 export function useRejectInvitation(meta?: { errorToast?: false }) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async ({ invitationId }: Pick<InvitationResponse, "invitationId">) => unwrap(await authClient.organization.rejectInvitation({ invitationId })),
+    mutationFn: async ({ invitationId }: Pick<InvitationResponse, "invitationId">) =>
+      unwrap(await authClient.organization.rejectInvitation({ invitationId })),
     onSuccess: invalidate,
     meta: { successMessage: "Invitation declined", ...meta },
   });
@@ -227,7 +248,10 @@ function parseMetadata(text: string): Record<string, unknown> {
 }
 
 /** Where the general settings form's server errors go. */
-export const updateOrganizationServerErrors = { INVALID_METADATA: "metadata", ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" } as const;
+export const updateOrganizationServerErrors = {
+  INVALID_METADATA: "metadata",
+  ORGANIZATION_SLUG_ALREADY_TAKEN: "slug",
+} as const;
 
 export function useLeaveOrganization(organization: Pick<Organization, "id" | "name">) {
   const invalidate = useInvalidateOrganizations();
@@ -253,14 +277,18 @@ export function useUpdateMemberRole(organizationId: string) {
     mutationFn: async ({ member, role }: { member: MemberListItem; role: string }) =>
       unwrap(await authClient.organization.updateMemberRole({ memberId: member.id, role, organizationId })),
     onSuccess: invalidate,
-    meta: { successMessage: (_data: unknown, { member, role }: { member: MemberListItem; role: string }) => `${member.user.name} is now ${role}` },
+    meta: {
+      successMessage: (_data: unknown, { member, role }: { member: MemberListItem; role: string }) =>
+        `${member.user.name} is now ${role}`,
+    },
   });
 }
 
 export function useRemoveMember(organizationId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async (member: MemberListItem) => unwrap(await authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId })),
+    mutationFn: async (member: MemberListItem) =>
+      unwrap(await authClient.organization.removeMember({ memberIdOrEmail: member.id, organizationId })),
     onSuccess: invalidate,
     meta: { successMessage: (_data: unknown, member: MemberListItem) => `${member.user.name} was removed` },
   });
@@ -273,9 +301,14 @@ export function useInviteMember(organizationId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
     mutationFn: async ({ email, role, teamId }: InviteInput) =>
-      unwrap(await authClient.organization.inviteMember({ email, role, organizationId, ...(teamId ? { teamId } : {}) })),
+      unwrap(
+        await authClient.organization.inviteMember({ email, role, organizationId, ...(teamId ? { teamId } : {}) }),
+      ),
     onSuccess: invalidate,
-    meta: { successMessage: (_data: unknown, { email }: InviteInput) => `Invitation sent to ${email}`, errorToast: false },
+    meta: {
+      successMessage: (_data: unknown, { email }: InviteInput) => `Invitation sent to ${email}`,
+      errorToast: false,
+    },
   });
 }
 
@@ -292,7 +325,8 @@ export function useResendInvitation(organizationId: string) {
 export function useCancelInvitation() {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async (invitation: Invitation) => unwrap(await authClient.organization.cancelInvitation({ invitationId: invitation.id })),
+    mutationFn: async (invitation: Invitation) =>
+      unwrap(await authClient.organization.cancelInvitation({ invitationId: invitation.id })),
     onSuccess: invalidate,
     meta: { successMessage: (_data: unknown, invitation: Invitation) => `Invitation to ${invitation.email} canceled` },
   });
@@ -302,7 +336,8 @@ export function useCancelInvitation() {
 export function useCreateTeam(organizationId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async ({ name }: { name: string }) => unwrap(await authClient.organization.createTeam({ name, organizationId })),
+    mutationFn: async ({ name }: { name: string }) =>
+      unwrap(await authClient.organization.createTeam({ name, organizationId })),
     onSuccess: invalidate,
     meta: { successMessage: (_data: unknown, { name }: { name: string }) => `Team ${name} created`, errorToast: false },
   });
@@ -312,7 +347,8 @@ export function useCreateTeam(organizationId: string) {
 export function useRenameTeam(organizationId: string, teamId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async ({ name }: { name: string }) => unwrap(await authClient.organization.updateTeam({ teamId, data: { name, organizationId } })),
+    mutationFn: async ({ name }: { name: string }) =>
+      unwrap(await authClient.organization.updateTeam({ teamId, data: { name, organizationId } })),
     onSuccess: invalidate,
     meta: { successMessage: "Team renamed", errorToast: false },
   });
@@ -330,7 +366,8 @@ export function useRemoveTeam(organizationId: string, teamId: string) {
 export function useAddTeamMember(organizationId: string, teamId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async ({ userId }: { userId: string }) => unwrap(await authClient.organization.addTeamMember({ teamId, userId, organizationId })),
+    mutationFn: async ({ userId }: { userId: string }) =>
+      unwrap(await authClient.organization.addTeamMember({ teamId, userId, organizationId })),
     onSuccess: invalidate,
     meta: { successMessage: "Added to the team" },
   });
@@ -339,7 +376,8 @@ export function useAddTeamMember(organizationId: string, teamId: string) {
 export function useRemoveTeamMember(organizationId: string, teamId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
-    mutationFn: async ({ userId }: { userId: string }) => unwrap(await authClient.organization.removeTeamMember({ teamId, userId, organizationId })),
+    mutationFn: async ({ userId }: { userId: string }) =>
+      unwrap(await authClient.organization.removeTeamMember({ teamId, userId, organizationId })),
     onSuccess: invalidate,
     meta: { successMessage: "Removed from the team" },
   });

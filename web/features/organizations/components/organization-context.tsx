@@ -1,5 +1,10 @@
 import { createContext, useContext } from "react";
-import { ORGANIZATION_ROLES, rolesAllow, type OrganizationPermissions, type OrganizationRole } from "../../../../common/permissions";
+import {
+  ORGANIZATION_ROLES,
+  rolesAllow,
+  type OrganizationPermissions,
+  type OrganizationRole,
+} from "../../../../common/permissions";
 import type { Organization } from "../api/organizations";
 
 export type OrganizationContextValue = {
@@ -24,7 +29,9 @@ export function OrganizationProvider({
   children: React.ReactNode;
 }) {
   return (
-    <OrganizationContext.Provider value={{ organization, role, userId, can: (permissions) => rolesAllow(role, permissions) }}>
+    <OrganizationContext.Provider
+      value={{ organization, role, userId, can: (permissions) => rolesAllow(role, permissions) }}
+    >
       {children}
     </OrganizationContext.Provider>
   );
@@ -54,7 +61,10 @@ export function RoleBadge({ role }: { role: string }) {
   return (
     <span className="inline-flex flex-wrap gap-1">
       {role.split(",").map((name) => (
-        <span key={name} className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+        <span
+          key={name}
+          className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+        >
           {roleLabel(name)}
         </span>
       ))}

@@ -39,13 +39,22 @@ export function OrganizationSwitcher() {
           sideOffset={8}
           className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
         >
-          <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">Organizations</DropdownMenu.Label>
-          {organizations.isPending ? <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p> : null}
-          {organizations.data?.length === 0 ? <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p> : null}
+          <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">
+            Organizations
+          </DropdownMenu.Label>
+          {organizations.isPending ? (
+            <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+          ) : null}
+          {organizations.data?.length === 0 ? (
+            <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p>
+          ) : null}
           <DropdownMenu.RadioGroup
             value={activeId ?? ""}
             onValueChange={(organizationId) =>
-              switchOrganization.mutate({ organizationId, name: organizations.data?.find((organization) => organization.id === organizationId)?.name })
+              switchOrganization.mutate({
+                organizationId,
+                name: organizations.data?.find((organization) => organization.id === organizationId)?.name,
+              })
             }
           >
             {organizations.data?.map((organization) => (
@@ -60,7 +69,9 @@ export function OrganizationSwitcher() {
           {active ? (
             <DropdownMenu.Item
               className={item}
-              onSelect={() => navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })}
+              onSelect={() =>
+                navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })
+              }
             >
               Organization settings
             </DropdownMenu.Item>

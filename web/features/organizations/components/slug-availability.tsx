@@ -16,8 +16,10 @@ export function useSlugAvailability(slug: string, current?: string): Availabilit
 
 export function SlugAvailability({ state }: { state: AvailabilityState }) {
   if (state === "checking") return <Spinner label="Checking availability…" className="size-3" />;
-  if (state === "available") return <span className="font-medium text-emerald-700 dark:text-emerald-400">✓ This slug is available</span>;
-  if (state === "taken") return <span className="font-medium text-red-600 dark:text-red-400">{SLUG_TAKEN_MESSAGE}</span>;
+  if (state === "available")
+    return <span className="font-medium text-emerald-700 dark:text-emerald-400">✓ This slug is available</span>;
+  if (state === "taken")
+    return <span className="font-medium text-red-600 dark:text-red-400">{SLUG_TAKEN_MESSAGE}</span>;
   if (state === "error") return <span>Could not check availability right now.</span>;
   return <span>A short unique name: lower-case letters, digits and dashes.</span>;
 }

@@ -30,14 +30,24 @@ export function YourOrganizations() {
   const accept = useAcceptInvitation({ welcome: (name) => `You joined ${name ?? "the organization"}` });
   const reject = useRejectInvitation();
   const meta = useAppMeta();
-  const busy = accept.isPending ? `${accept.variables.invitationId}:accept` : reject.isPending ? `${reject.variables.invitationId}:reject` : null;
+  const busy = accept.isPending
+    ? `${accept.variables.invitationId}:accept`
+    : reject.isPending
+      ? `${reject.variables.invitationId}:reject`
+      : null;
   const activeId = session.data?.session.activeOrganizationId;
-  const pending = (invitations.data ?? []).filter((invitation) => invitation.status === "pending" && new Date(invitation.expiresAt).getTime() > Date.now());
+  const pending = (invitations.data ?? []).filter(
+    (invitation) => invitation.status === "pending" && new Date(invitation.expiresAt).getTime() > Date.now(),
+  );
   const mayCreate = meta.data?.organizations.whoMayCreate !== "nobody";
 
   function respond(invitation: InvitationWithName, action: "accept" | "reject") {
     if (action === "reject") return reject.mutate({ invitationId: invitation.id });
-    accept.mutate({ invitationId: invitation.id, organizationId: invitation.organizationId, organizationName: invitation.organizationName });
+    accept.mutate({
+      invitationId: invitation.id,
+      organizationId: invitation.organizationId,
+      organizationName: invitation.organizationName,
+    });
   }
 
   return (
@@ -57,7 +67,12 @@ export function YourOrganizations() {
                     </p>
                   </div>
                   <div className="flex gap-2">
-                    <Button size="sm" isLoading={busy === `${invitation.id}:accept`} disabled={busy !== null} onClick={() => respond(withName, "accept")}>
+                    <Button
+                      size="sm"
+                      isLoading={busy === `${invitation.id}:accept`}
+                      disabled={busy !== null}
+                      onClick={() => respond(withName, "accept")}
+                    >
                       Accept
                     </Button>
                     <Button
@@ -82,7 +97,10 @@ export function YourOrganizations() {
           description="Switch the active one here or from the header."
           action={
             mayCreate ? (
-              <Link to="/organizations/new" className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+              <Link
+                to="/organizations/new"
+                className="rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+              >
                 New organization
               </Link>
             ) : null
@@ -91,7 +109,9 @@ export function YourOrganizations() {
         {organizations.isPending ? <LoadingBlock label="Loading organizations…" /> : null}
         {organizations.isError ? <Alert tone="error">{errorMessage(organizations.error)}</Alert> : null}
         {organizations.data?.length === 0 ? (
-          <EmptyState title="No organizations yet">{mayCreate ? "Create one to invite your team." : "Ask an administrator to invite you to one."}</EmptyState>
+          <EmptyState title="No organizations yet">
+            {mayCreate ? "Create one to invite your team." : "Ask an administrator to invite you to one."}
+          </EmptyState>
         ) : null}
         <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {organizations.data?.map((organization) => (

@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -13,7 +19,11 @@ vi.mock("../../../lib/auth-client", () => ({ authClient: { organization } }));
 function renderPage() {
   const notify = { success: vi.fn(), error: vi.fn() };
   const rootRoute = createRootRoute();
-  const createRouteNode = createRoute({ getParentRoute: () => rootRoute, path: "/organizations/new", component: CreateOrganizationPage });
+  const createRouteNode = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/organizations/new",
+    component: CreateOrganizationPage,
+  });
   const settingsRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: "/organizations/$organizationId/settings",
@@ -67,13 +77,18 @@ describe("CreateOrganizationPage", () => {
     const { notify } = renderPage();
     await user.type(await screen.findByLabelText("Name"), "Rocket Club");
     await user.click(screen.getByRole("button", { name: "Create organization" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("An organization with this slug already exists. Choose another slug.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "An organization with this slug already exists. Choose another slug.",
+    );
     expect(notify.error).not.toHaveBeenCalled();
     screen.getByRole("heading", { name: "Create an organization" });
   });
 
   it("creates the organization, says so and opens its settings", async () => {
-    organization.create.mockResolvedValue({ data: { id: "org_1", name: "Rocket Club", slug: "rocket-club", createdAt: new Date() }, error: null });
+    organization.create.mockResolvedValue({
+      data: { id: "org_1", name: "Rocket Club", slug: "rocket-club", createdAt: new Date() },
+      error: null,
+    });
     const user = userEvent.setup();
     const { notify, router } = renderPage();
     await user.type(await screen.findByLabelText("Name"), "Rocket Club");
@@ -82,7 +97,11 @@ describe("CreateOrganizationPage", () => {
 
     await screen.findByRole("heading", { name: "Settings of org_1" });
     expect(router.state.location.pathname).toBe("/organizations/org_1/settings");
-    expect(organization.create).toHaveBeenCalledWith({ name: "Rocket Club", slug: "rocket-club", logo: "https://example.test/logo.png" });
+    expect(organization.create).toHaveBeenCalledWith({
+      name: "Rocket Club",
+      slug: "rocket-club",
+      logo: "https://example.test/logo.png",
+    });
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Rocket Club is ready"));
   });
 });

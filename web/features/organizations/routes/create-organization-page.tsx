@@ -28,7 +28,10 @@ export function CreateOrganizationPage() {
 
   return (
     <div className="mx-auto max-w-xl px-4 py-10">
-      <PageHeader title="Create an organization" description="Organizations hold members, teams and billing. You will be its owner." />
+      <PageHeader
+        title="Create an organization"
+        description="Organizations hold members, teams and billing. You will be its owner."
+      />
       <Card>
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
@@ -38,7 +41,10 @@ export function CreateOrganizationPage() {
             {...nameField}
             onChange={(event) => {
               // Until the person edits the slug, it follows the name.
-              if (!isSlugEdited) form.setValue("slug", slugify(event.target.value), { shouldValidate: form.getFieldState("slug").invalid });
+              if (!isSlugEdited)
+                form.setValue("slug", slugify(event.target.value), {
+                  shouldValidate: form.getFieldState("slug").invalid,
+                });
               return nameField.onChange(event);
             }}
           />

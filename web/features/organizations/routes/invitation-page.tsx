@@ -8,17 +8,27 @@ import { LoadingBlock } from "../../../components/ui/spinner";
 import { ApiError, errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
-import { useAcceptInvitation, useInvitationDetails, useInvitationPreview, useRejectInvitation, useSignOutHere } from "../api/organizations";
+import {
+  useAcceptInvitation,
+  useInvitationDetails,
+  useInvitationPreview,
+  useRejectInvitation,
+  useSignOutHere,
+} from "../api/organizations";
 import { roleLabel } from "../components/organization-context";
 
-const STATE_MESSAGES: Record<Exclude<InvitationState, "pending">, { title: string; message: (organizationName: string) => string }> = {
+const STATE_MESSAGES: Record<
+  Exclude<InvitationState, "pending">,
+  { title: string; message: (organizationName: string) => string }
+> = {
   expired: {
     title: "This invitation has expired",
     message: (name) => `Invitations work for 2 days. Ask the person who invited you to ${name} to send a new one.`,
   },
   canceled: {
     title: "This invitation was canceled",
-    message: (name) => `An owner or admin of ${name} canceled it. Ask them for a new invitation if you still need access.`,
+    message: (name) =>
+      `An owner or admin of ${name} canceled it. Ask them for a new invitation if you still need access.`,
   },
   accepted: {
     title: "This invitation was already used",
@@ -59,7 +69,11 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
     const isUnknown = preview.error instanceof ApiError && preview.error.status === 404;
     return (
       <AuthLayout title={isUnknown ? "Invitation not found" : "This invitation could not load"}>
-        <Alert tone="error">{isUnknown ? "This link does not match any invitation. Check that you copied it whole." : errorMessage(preview.error)}</Alert>
+        <Alert tone="error">
+          {isUnknown
+            ? "This link does not match any invitation. Check that you copied it whole."
+            : errorMessage(preview.error)}
+        </Alert>
         <GoHome />
       </AuthLayout>
     );
@@ -95,7 +109,11 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
         {/* A provider brings the person back here, signed in, to accept. */}
         <SocialSignIn callbackURL={here} />
         <div className="space-y-3">
-          <Link to="/sign-in" search={{ redirect: here }} className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}>
+          <Link
+            to="/sign-in"
+            search={{ redirect: here }}
+            className={`${linkButton} bg-brand-600 text-white hover:bg-brand-700`}
+          >
             Sign in to continue
           </Link>
           <Link
@@ -113,12 +131,16 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   if (invitation.isPending) return <LoadingBlock label="Loading invitation…" />;
   if (invitation.isError) {
     // Signed in with another address than the invited one: signing out (and in again) is the way on.
-    if (invitation.error instanceof ApiError && invitation.error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION") {
+    if (
+      invitation.error instanceof ApiError &&
+      invitation.error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"
+    ) {
       return (
         <AuthLayout title="This invitation is for someone else">
           <p className="text-sm text-zinc-600 dark:text-zinc-300">
-            {inviterName} invited another e-mail address to join {organizationName}. You are signed in as <strong>{user.email}</strong>. Sign out, then sign in
-            or create an account with the invited address; this page opens again.
+            {inviterName} invited another e-mail address to join {organizationName}. You are signed in as{" "}
+            <strong>{user.email}</strong>. Sign out, then sign in or create an account with the invited address; this
+            page opens again.
           </p>
           <div className="mt-6 space-y-3">
             {signOut.error ? <Alert tone="error">{errorMessage(signOut.error)}</Alert> : null}
@@ -147,8 +169,8 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
       title={`Join ${details.organizationName}`}
       description={
         <>
-          {inviterName} ({details.inviterEmail}) invited <strong>{details.email}</strong> to join as <strong>{roleLabel(details.role)}</strong>. The invitation
-          expires {formatDateTime(details.expiresAt)}.
+          {inviterName} ({details.inviterEmail}) invited <strong>{details.email}</strong> to join as{" "}
+          <strong>{roleLabel(details.role)}</strong>. The invitation expires {formatDateTime(details.expiresAt)}.
         </>
       }
     >
@@ -158,7 +180,10 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
           className="w-full"
           onClick={() => {
             reject.reset();
-            accept.mutate({ invitationId, organizationId: details.organizationId, organizationName: details.organizationName }, goHome);
+            accept.mutate(
+              { invitationId, organizationId: details.organizationId, organizationName: details.organizationName },
+              goHome,
+            );
           }}
           isLoading={accept.isPending}
           disabled={isWorking}

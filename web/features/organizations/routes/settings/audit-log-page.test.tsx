@@ -1,5 +1,11 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider, createMemoryHistory, createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+} from "@tanstack/react-router";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -25,7 +31,8 @@ const roleChange: AuditEntry = {
   target: { type: "user", id: "user_ann", label: "ann@example.test" },
   organization: { id: ORG, name: "Rocket Club" },
   ipAddress: "203.0.113.7",
-  userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
+  userAgent:
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
   reason: null,
   details: { from: "member", to: "admin" },
 };
@@ -35,7 +42,17 @@ let logRequests: URL[];
 beforeEach(() => {
   logRequests = [];
   organization.getFullOrganization.mockReset().mockResolvedValue({
-    data: { id: ORG, name: "Rocket Club", slug: "rocket-club", logo: null, createdAt: new Date(), metadata: null, members: [], invitations: [], teams: [] },
+    data: {
+      id: ORG,
+      name: "Rocket Club",
+      slug: "rocket-club",
+      logo: null,
+      createdAt: new Date(),
+      metadata: null,
+      members: [],
+      invitations: [],
+      teams: [],
+    },
     error: null,
   });
   vi.stubGlobal(
@@ -66,7 +83,11 @@ function renderSettings(role: string, at: string) {
       return <OrganizationSettingsLayout organizationId={settingsRoute.useParams().organizationId} userId="user_me" />;
     },
   });
-  const generalRoute = createRoute({ getParentRoute: () => settingsRoute, path: "/", component: () => <p>General settings</p> });
+  const generalRoute = createRoute({
+    getParentRoute: () => settingsRoute,
+    path: "/",
+    component: () => <p>General settings</p>,
+  });
   const auditLogRoute = createRoute({
     getParentRoute: () => settingsRoute,
     path: "/audit-log",
@@ -79,7 +100,12 @@ function renderSettings(role: string, at: string) {
     }),
     component: function AuditLog() {
       const navigate = auditLogRoute.useNavigate();
-      return <OrganizationAuditLogPage search={auditLogRoute.useSearch()} onSearchChange={(next) => navigate({ to: ".", search: next })} />;
+      return (
+        <OrganizationAuditLogPage
+          search={auditLogRoute.useSearch()}
+          onSearchChange={(next) => navigate({ to: ".", search: next })}
+        />
+      );
     },
   });
   const router = createRouter({
@@ -128,9 +154,17 @@ describe("the organization's audit log", () => {
     expect(exportLink().hasAttribute("download")).toBe(true);
 
     await user.selectOptions(screen.getByLabelText("Action"), "Member role changed");
-    await waitFor(() => expect(exportLink().getAttribute("href")).toBe(`${LOG}/export?action=member.role_changed&from=2026-03-01&to=2026-03-31`));
+    await waitFor(() =>
+      expect(exportLink().getAttribute("href")).toBe(
+        `${LOG}/export?action=member.role_changed&from=2026-03-01&to=2026-03-31`,
+      ),
+    );
     await waitFor(() => expect(logRequests.at(-1)?.searchParams.get("action")).toBe("member.role_changed"));
     const last = logRequests.at(-1);
-    expect([last?.searchParams.get("from"), last?.searchParams.get("to"), last?.searchParams.get("offset")]).toEqual(["2026-03-01", "2026-03-31", "0"]);
+    expect([last?.searchParams.get("from"), last?.searchParams.get("to"), last?.searchParams.get("offset")]).toEqual([
+      "2026-03-01",
+      "2026-03-31",
+      "0",
+    ]);
   });
 });

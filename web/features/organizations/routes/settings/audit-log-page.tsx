@@ -1,5 +1,10 @@
 import type { AuditLogQuery } from "../../../../../common/audit.schemas";
-import { AuditActionField, AuditDateRangeFields, AuditLogExportLink, AuditLogResults } from "../../../../components/audit-log-table";
+import {
+  AuditActionField,
+  AuditDateRangeFields,
+  AuditLogExportLink,
+  AuditLogResults,
+} from "../../../../components/audit-log-table";
 import { Button } from "../../../../components/ui/button";
 import { Card, CardHeader } from "../../../../components/ui/card";
 import { EmptyState } from "../../../../components/ui/page";
@@ -29,7 +34,9 @@ export function OrganizationAuditLogPage({
     return (
       <Card>
         <CardHeader title="Audit log" />
-        <EmptyState title="Only owners and admins can see the audit log">Ask an owner or admin of {organization.name} what changed.</EmptyState>
+        <EmptyState title="Only owners and admins can see the audit log">
+          Ask an owner or admin of {organization.name} what changed.
+        </EmptyState>
       </Card>
     );
   }
@@ -44,7 +51,12 @@ export function OrganizationAuditLogPage({
       <CardHeader
         title="Audit log"
         description={`Every change to ${organization.name}'s members, invitations, teams, settings and billing, newest first.`}
-        action={<AuditLogExportLink path={`/api/organizations/${encodeURIComponent(organization.id)}/audit-log/export`} filters={filters} />}
+        action={
+          <AuditLogExportLink
+            path={`/api/organizations/${encodeURIComponent(organization.id)}/audit-log/export`}
+            filters={filters}
+          />
+        }
       />
       <div role="search" aria-label="Audit log" className="grid gap-4 sm:grid-cols-3">
         <AuditActionField value={search.action} onChange={(action) => filter({ action })} excludeUsers />
@@ -56,10 +68,19 @@ export function OrganizationAuditLogPage({
           limit={limit}
           offset={offset}
           hasFilters={hasFilters}
-          emptyHint={{ filtered: "Try another action or a wider range of days.", unfiltered: "Changes appear here as owners, admins and members make them." }}
+          emptyHint={{
+            filtered: "Try another action or a wider range of days.",
+            unfiltered: "Changes appear here as owners, admins and members make them.",
+          }}
           clearFilters={
             // Stays (unavailable) once used, so the focus it had is not lost.
-            <Button variant="ghost" size="sm" disabled={!hasFilters} focusableWhenDisabled onClick={() => onSearchChange({ limit, offset: 0 })}>
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={!hasFilters}
+              focusableWhenDisabled
+              onClick={() => onSearchChange({ limit, offset: 0 })}
+            >
               Clear filters
             </Button>
           }

@@ -20,7 +20,11 @@ export function DangerZonePage() {
   const deleteOrganization = useDeleteOrganization(organization);
   const [isOpen, setOpen] = useState(false);
   const form = useZodForm(
-    z.object({ confirmation: z.string().refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`) }),
+    z.object({
+      confirmation: z
+        .string()
+        .refine((value) => value.trim() === organization.slug, `Type ${organization.slug} to confirm`),
+    }),
     {
       defaultValues: { confirmation: "" },
     },
@@ -46,14 +50,19 @@ export function DangerZonePage() {
     return (
       <Card>
         <CardHeader title="Delete organization" />
-        <EmptyState title="Only an owner can delete this organization">Ask an owner of {organization.name} if it should be deleted.</EmptyState>
+        <EmptyState title="Only an owner can delete this organization">
+          Ask an owner of {organization.name} if it should be deleted.
+        </EmptyState>
       </Card>
     );
   }
 
   return (
     <Card className="border-red-200 dark:border-red-900/60">
-      <CardHeader title="Delete organization" description="Deletes the organization with its members, invitations and teams. It cannot be undone." />
+      <CardHeader
+        title="Delete organization"
+        description="Deletes the organization with its members, invitations and teams. It cannot be undone."
+      />
       <Button variant="danger" onClick={() => setOpen(true)}>
         Delete organization…
       </Button>

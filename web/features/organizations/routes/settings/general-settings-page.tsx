@@ -7,7 +7,12 @@ import { Card, CardHeader } from "../../../../components/ui/card";
 import { ConfirmDialog } from "../../../../components/ui/dialog";
 import { TextAreaField, TextField } from "../../../../components/ui/text-field";
 import { useZodForm } from "../../../../lib/form";
-import { updateOrganizationServerErrors, useLeaveOrganization, useMembers, useUpdateOrganization } from "../../api/organizations";
+import {
+  updateOrganizationServerErrors,
+  useLeaveOrganization,
+  useMembers,
+  useUpdateOrganization,
+} from "../../api/organizations";
 import { hasOwnerRole, useOrganizationContext } from "../../components/organization-context";
 import { SLUG_TAKEN_MESSAGE, SlugAvailability, useSlugAvailability } from "../../components/slug-availability";
 
@@ -42,7 +47,10 @@ function LeaveOrganization() {
   if (isSoleOwner) {
     return (
       <Card>
-        <CardHeader title="Leave organization" description={`You are the only owner of ${organization.name}, so you cannot leave it yet.`} />
+        <CardHeader
+          title="Leave organization"
+          description={`You are the only owner of ${organization.name}, so you cannot leave it yet.`}
+        />
         <p className="text-sm text-zinc-600 dark:text-zinc-300">
           Make another member an owner on the{" "}
           <Link to="/organizations/$organizationId/settings/members" params={params} className={link}>
@@ -65,7 +73,10 @@ function LeaveOrganization() {
   }
   return (
     <Card>
-      <CardHeader title="Leave organization" description="You lose access to this organization until someone invites you again." />
+      <CardHeader
+        title="Leave organization"
+        description="You lose access to this organization until someone invites you again."
+      />
       <Button variant="secondary" onClick={() => setConfirmLeave(true)} disabled={isOwner && !owners.data}>
         Leave organization
       </Button>
@@ -86,7 +97,12 @@ export function GeneralSettingsPage() {
   const updateOrganization = useUpdateOrganization(organization.id);
   const canUpdate = can({ organization: ["update"] });
   const form = useZodForm(updateOrganizationSchema, {
-    defaultValues: { name: organization.name, slug: organization.slug, logo: organization.logo ?? "", metadata: metadataText(organization.metadata) },
+    defaultValues: {
+      name: organization.name,
+      slug: organization.slug,
+      logo: organization.logo ?? "",
+      metadata: metadataText(organization.metadata),
+    },
     serverErrors: updateOrganizationServerErrors,
   });
   const availability = useSlugAvailability(form.watch("slug"), organization.slug);
@@ -102,7 +118,11 @@ export function GeneralSettingsPage() {
       <Card>
         <CardHeader
           title="General"
-          description={canUpdate ? "The name, address and picture of the organization." : "Only owners and admins can change these."}
+          description={
+            canUpdate
+              ? "The name, address and picture of the organization."
+              : "Only owners and admins can change these."
+          }
         />
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}

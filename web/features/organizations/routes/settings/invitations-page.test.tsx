@@ -11,7 +11,14 @@ import { InvitationsPage } from "./invitations-page";
 const organization = vi.hoisted(() => ({ inviteMember: vi.fn(), listInvitations: vi.fn(), cancelInvitation: vi.fn() }));
 vi.mock("../../../../lib/auth-client", () => ({ authClient: { organization } }));
 
-const ORGANIZATION = { id: "org_1", name: "Rocket Club", slug: "rocket-club", logo: null, createdAt: new Date(), metadata: null } as unknown as Organization;
+const ORGANIZATION = {
+  id: "org_1",
+  name: "Rocket Club",
+  slug: "rocket-club",
+  logo: null,
+  createdAt: new Date(),
+  metadata: null,
+} as unknown as Organization;
 
 function renderPage(planLimit?: Parameters<typeof InvitationsPage>[0]["planLimit"]) {
   const notify = { success: vi.fn(), error: vi.fn() };
@@ -48,12 +55,19 @@ describe("InvitationsPage with a plan limit", () => {
   });
 
   it("replaces the submit button with the locked state once every seat is used, disables the fields, and sends nothing", async () => {
-    renderPage({ usage: "Seats: 5 of 5", locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p> });
+    renderPage({
+      usage: "Seats: 5 of 5",
+      locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p>,
+    });
     await screen.findByText("Your plan includes 5 seats. Upgrade or add seats to invite more.");
     expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
     const email = screen.getByLabelText<HTMLInputElement>("E-mail");
     expect(
-      [email, screen.getByLabelText<HTMLSelectElement>("Role"), screen.getByLabelText<HTMLSelectElement>("Team (optional)")].map((field) => field.disabled),
+      [
+        email,
+        screen.getByLabelText<HTMLSelectElement>("Role"),
+        screen.getByLabelText<HTMLSelectElement>("Team (optional)"),
+      ].map((field) => field.disabled),
     ).toEqual([true, true, true]);
     // Enter in a field submits a form implicitly: that must not send either.
     fireEvent.submit(email.form!);
@@ -64,7 +78,11 @@ describe("InvitationsPage with a plan limit", () => {
   it("words the server's PLAN_LIMIT_REACHED refusal for people", async () => {
     organization.inviteMember.mockResolvedValue({
       data: null,
-      error: { status: 403, code: "PLAN_LIMIT_REACHED", message: "The Free plan includes 5 seats and all are used by members and pending invitations." },
+      error: {
+        status: 403,
+        code: "PLAN_LIMIT_REACHED",
+        message: "The Free plan includes 5 seats and all are used by members and pending invitations.",
+      },
     });
     const user = userEvent.setup();
     const { notify } = renderPage();

@@ -11,12 +11,20 @@ import { SelectField, TextField } from "../../../../components/ui/text-field";
 import { errorMessage } from "../../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../../lib/format";
 import { useZodForm } from "../../../../lib/form";
-import { useCancelInvitation, useInvitations, useInviteMember, useResendInvitation, useTeams, type Invitation } from "../../api/organizations";
+import {
+  useCancelInvitation,
+  useInvitations,
+  useInviteMember,
+  useResendInvitation,
+  useTeams,
+  type Invitation,
+} from "../../api/organizations";
 import { hasOwnerRole, ROLE_LABELS, RoleBadge, useOrganizationContext } from "../../components/organization-context";
 import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 /** The server's refusal when every seat of the plan is taken (members and pending invitations count). */
-const SEATS_FULL = "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.";
+const SEATS_FULL =
+  "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.";
 
 export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, role: myRole, can } = useOrganizationContext();
@@ -51,7 +59,9 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
     return (
       <Card>
         <CardHeader title="Invitations" />
-        <EmptyState title="Only owners and admins can invite people">Ask an owner or admin of {organization.name} to invite someone.</EmptyState>
+        <EmptyState title="Only owners and admins can invite people">
+          Ask an owner or admin of {organization.name} to invite someone.
+        </EmptyState>
       </Card>
     );
   }
@@ -65,7 +75,9 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
           description={
             <>
               They get an e-mail with a link. Invitations expire after 2 days.
-              {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+              {planLimit?.usage ? (
+                <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span>
+              ) : null}
             </>
           }
         />
@@ -121,7 +133,10 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                     </p>
                     <p className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
                       <RoleBadge role={invitation.role} />
-                      <span title={formatDateTime(invitation.expiresAt)} className={isExpired ? "text-red-600 dark:text-red-400" : undefined}>
+                      <span
+                        title={formatDateTime(invitation.expiresAt)}
+                        className={isExpired ? "text-red-600 dark:text-red-400" : undefined}
+                      >
                         {isExpired ? "Expired" : "Expires"} {formatRelative(invitation.expiresAt)}
                       </span>
                     </p>
@@ -137,7 +152,12 @@ export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                       Resend
                     </Button>
                     {canCancel ? (
-                      <Button variant="ghost" size="sm" onClick={() => setCanceling(invitation)} aria-label={`Cancel invitation to ${invitation.email}`}>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => setCanceling(invitation)}
+                        aria-label={`Cancel invitation to ${invitation.email}`}
+                      >
                         Cancel
                       </Button>
                     ) : null}

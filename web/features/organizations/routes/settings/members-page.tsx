@@ -14,7 +14,13 @@ import { errorMessage } from "../../../../lib/api-error";
 import { formatDateTime } from "../../../../lib/format";
 import { useDebouncedValue } from "../../../../lib/use-debounced-value";
 import { useMembers, useRemoveMember, useUpdateMemberRole, type MemberListItem } from "../../api/organizations";
-import { hasOwnerRole, ROLE_LABELS, RoleBadge, roleLabel, useOrganizationContext } from "../../components/organization-context";
+import {
+  hasOwnerRole,
+  ROLE_LABELS,
+  RoleBadge,
+  roleLabel,
+  useOrganizationContext,
+} from "../../components/organization-context";
 import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 const PAGE_SIZE = 20;
@@ -22,7 +28,8 @@ const PAGE_SIZE = 20;
 /** What each role may do, in the words the role-change confirmation uses. */
 const ROLE_SUMMARIES: Record<OrganizationRole, string> = {
   owner: "every permission, including deleting the organization and changing or removing other owners",
-  admin: "manages members, invitations, teams and billing and sees the audit log, but cannot delete the organization or change owners",
+  admin:
+    "manages members, invitations, teams and billing and sees the audit log, but cannot delete the organization or change owners",
   member: "belongs to the organization and its teams, without managing anything",
 };
 
@@ -40,7 +47,10 @@ function describeRoleChange({ member, role, isSelf }: RoleChange, organizationNa
   const parts = [`${who} will be ${withArticle(role)} of ${organizationName}: ${ROLE_SUMMARIES[role]}.`];
   if (role === "owner" && !isSelf) parts.push("They will be able to change your role and remove you too.");
   const isStepDown = ORGANIZATION_ROLES.indexOf(role) > ORGANIZATION_ROLES.indexOf(was);
-  if (isStepDown && isSelf) parts.push(`You cannot undo this yourself: only ${was === "owner" ? "an owner" : "an owner or admin"} can give the role back.`);
+  if (isStepDown && isSelf)
+    parts.push(
+      `You cannot undo this yourself: only ${was === "owner" ? "an owner" : "an owner or admin"} can give the role back.`,
+    );
   else if (isStepDown && was === "owner") parts.push("Only an owner can make them an owner again.");
   return parts.join(" ");
 }
@@ -69,7 +79,9 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         description={
           <>
             {`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`}
-            {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+            {planLimit?.usage ? (
+              <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span>
+            ) : null}
           </>
         }
       />
@@ -87,7 +99,9 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
       </div>
       {members.isPending ? <LoadingBlock label="Loading members…" /> : null}
       {members.isError ? <Alert tone="error">{errorMessage(members.error)}</Alert> : null}
-      {members.data && members.data.members.length === 0 ? <EmptyState title="No members match">Try another name or e-mail.</EmptyState> : null}
+      {members.data && members.data.members.length === 0 ? (
+        <EmptyState title="No members match">Try another name or e-mail.</EmptyState>
+      ) : null}
       {members.data && members.data.members.length > 0 ? (
         <Table columns={["Member", "Role", "Teams", "Joined", ""]}>
           {members.data.members.map((member) => {
@@ -103,7 +117,10 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                     <Avatar name={member.user.name} image={member.user.image} size="sm" />
                     <div className="min-w-0 sm:max-w-xs">
                       <p className="truncate font-medium" title={member.user.name}>
-                        {member.user.name} {isSelf ? <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span> : null}
+                        {member.user.name}{" "}
+                        {isSelf ? (
+                          <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>
+                        ) : null}
                       </p>
                       <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.user.email}>
                         {member.user.email}
@@ -117,7 +134,9 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                       aria-label={`Role of ${member.user.name}`}
                       value={member.role}
                       disabled={changingId === member.id}
-                      onChange={(event) => setRoleChange({ member, role: event.target.value as OrganizationRole, isSelf })}
+                      onChange={(event) =>
+                        setRoleChange({ member, role: event.target.value as OrganizationRole, isSelf })
+                      }
                       className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
                     >
                       {ORGANIZATION_ROLES.filter((role) => role !== "owner" || isOwner).map((role) => (
@@ -125,7 +144,9 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                           {ROLE_LABELS[role]}
                         </option>
                       ))}
-                      {ORGANIZATION_ROLES.includes(member.role as never) ? null : <option value={member.role}>{rolesLabel(member.role)}</option>}
+                      {ORGANIZATION_ROLES.includes(member.role as never) ? null : (
+                        <option value={member.role}>{rolesLabel(member.role)}</option>
+                      )}
                     </select>
                   ) : (
                     <RoleBadge role={member.role} />
@@ -141,7 +162,12 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                 </td>
                 <td className="py-3 text-right max-sm:col-start-2 max-sm:row-start-1 max-sm:self-center">
                   {mayRemoveRow ? (
-                    <Button variant="ghost" size="sm" onClick={() => setRemoving(member)} aria-label={`Remove ${member.user.name}`}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setRemoving(member)}
+                      aria-label={`Remove ${member.user.name}`}
+                    >
                       Remove
                     </Button>
                   ) : null}
@@ -164,8 +190,14 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
         }
         description={roleChange ? describeRoleChange(roleChange, organization.name) : ""}
         confirmLabel={roleChange ? `Make ${roleChange.isSelf ? "me" : "them"} ${ROLE_LABELS[roleChange.role]}` : ""}
-        isDanger={roleChange ? roleChange.isSelf || roleChange.role === "owner" || hasOwnerRole(roleChange.member.role) : false}
-        onConfirm={() => (roleChange ? updateMemberRole.mutateAsync({ member: roleChange.member, role: roleChange.role }) : Promise.resolve())}
+        isDanger={
+          roleChange ? roleChange.isSelf || roleChange.role === "owner" || hasOwnerRole(roleChange.member.role) : false
+        }
+        onConfirm={() =>
+          roleChange
+            ? updateMemberRole.mutateAsync({ member: roleChange.member, role: roleChange.role })
+            : Promise.resolve()
+        }
       />
       <ConfirmDialog
         open={removing !== null}

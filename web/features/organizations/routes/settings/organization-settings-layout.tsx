@@ -16,14 +16,19 @@ const activeTab = activeTabProps;
 
 /** What the API answers for an organization that does not exist (any more) or that the caller is not a member of. */
 const isNotFoundOrForeign = (error: unknown) =>
-  error instanceof ApiError && (error.status === 404 || error.code === "ORGANIZATION_NOT_FOUND" || error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  error instanceof ApiError &&
+  (error.status === 404 ||
+    error.code === "ORGANIZATION_NOT_FOUND" ||
+    error.code === "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
 
 /** An organization address that leads nowhere still leads somewhere: home, where the person's organizations are. */
 function OrganizationUnavailable({ error }: { error: unknown }) {
   const isNotFound = isNotFoundOrForeign(error);
   return (
     <div className="mx-auto max-w-md px-4 py-24 text-center">
-      <h1 className="text-2xl font-semibold">{isNotFound ? "Organization not found" : "This organization could not load"}</h1>
+      <h1 className="text-2xl font-semibold">
+        {isNotFound ? "Organization not found" : "This organization could not load"}
+      </h1>
       <p className="mt-2 text-zinc-600 dark:text-zinc-400">
         {isNotFound
           ? "It does not exist, it was deleted, or you are not a member of it. Ask one of its owners or admins for an invitation."
@@ -55,14 +60,23 @@ function useActivateOrganization(organizationId: string, isMember: boolean) {
 }
 
 /** `banner` is shown above every tab (web/app passes the billing feature's payment notice). */
-export function OrganizationSettingsLayout({ organizationId, userId, banner }: { organizationId: string; userId: string; banner?: ReactNode }) {
+export function OrganizationSettingsLayout({
+  organizationId,
+  userId,
+  banner,
+}: {
+  organizationId: string;
+  userId: string;
+  banner?: ReactNode;
+}) {
   const organization = useQuery(organizationQuery(organizationId));
   const membership = useMyMembership(organizationId);
   const meta = useAppMeta();
   useActivateOrganization(organizationId, membership.isSuccess);
 
   if (organization.isPending || membership.isPending) return <LoadingBlock label="Loading organization…" />;
-  if (organization.isError || membership.isError) return <OrganizationUnavailable error={organization.error ?? membership.error} />;
+  if (organization.isError || membership.isError)
+    return <OrganizationUnavailable error={organization.error ?? membership.error} />;
   const role = membership.data.role;
   const params = { organizationId };
   // Tabs for what the role may do; opened by address anyway, those pages say who may.
@@ -87,28 +101,64 @@ export function OrganizationSettingsLayout({ organizationId, userId, banner }: {
           </div>
         </div>
         <TabNav label="Organization settings">
-          <Link to="/organizations/$organizationId/settings" params={params} activeOptions={{ exact: true }} className={tabClass} activeProps={activeTab}>
+          <Link
+            to="/organizations/$organizationId/settings"
+            params={params}
+            activeOptions={{ exact: true }}
+            className={tabClass}
+            activeProps={activeTab}
+          >
             General
           </Link>
-          <Link to="/organizations/$organizationId/settings/members" params={params} className={tabClass} activeProps={activeTab}>
+          <Link
+            to="/organizations/$organizationId/settings/members"
+            params={params}
+            className={tabClass}
+            activeProps={activeTab}
+          >
             Members
           </Link>
-          <Link to="/organizations/$organizationId/settings/invitations" params={params} className={tabClass} activeProps={activeTab}>
+          <Link
+            to="/organizations/$organizationId/settings/invitations"
+            params={params}
+            className={tabClass}
+            activeProps={activeTab}
+          >
             Invitations
           </Link>
-          <Link to="/organizations/$organizationId/settings/teams" params={params} className={tabClass} activeProps={activeTab}>
+          <Link
+            to="/organizations/$organizationId/settings/teams"
+            params={params}
+            className={tabClass}
+            activeProps={activeTab}
+          >
             Teams
           </Link>
-          <Link to="/organizations/$organizationId/settings/billing" params={params} className={tabClass} activeProps={activeTab}>
+          <Link
+            to="/organizations/$organizationId/settings/billing"
+            params={params}
+            className={tabClass}
+            activeProps={activeTab}
+          >
             Billing
           </Link>
           {canSeeAuditLog ? (
-            <Link to="/organizations/$organizationId/settings/audit-log" params={params} className={tabClass} activeProps={activeTab}>
+            <Link
+              to="/organizations/$organizationId/settings/audit-log"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
               Audit log
             </Link>
           ) : null}
           {canDelete ? (
-            <Link to="/organizations/$organizationId/settings/danger" params={params} className={tabClass} activeProps={activeTab}>
+            <Link
+              to="/organizations/$organizationId/settings/danger"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
               Danger zone
             </Link>
           ) : null}

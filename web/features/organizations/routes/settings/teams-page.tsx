@@ -55,7 +55,11 @@ function TeamNameForm({
     form.reset({ name: initial });
   });
   return (
-    <form onSubmit={locked ? (event) => event.preventDefault() : submit} noValidate className="flex flex-wrap items-start gap-3">
+    <form
+      onSubmit={locked ? (event) => event.preventDefault() : submit}
+      noValidate
+      className="flex flex-wrap items-start gap-3"
+    >
       {form.formError ? (
         <div className="w-full">
           <Alert tone="error">{form.formError}</Alert>
@@ -83,11 +87,22 @@ function TeamNameForm({
 /** Why a team the caller manages has no Remove button (the server refuses both), or null when it has one. */
 function whyNotRemovable(team: Team, teamCount: number, userId: string): string | null {
   if (teamCount <= 1) return "An organization keeps at least one team, so its last team cannot be removed.";
-  if (team.members.some((member) => member.userId === userId)) return "You are in this team, so another owner or admin has to remove it.";
+  if (team.members.some((member) => member.userId === userId))
+    return "You are in this team, so another owner or admin has to remove it.";
   return null;
 }
 
-function TeamCard({ team, members, canManage, teamCount }: { team: Team; members: MemberListItem[]; canManage: boolean; teamCount: number }) {
+function TeamCard({
+  team,
+  members,
+  canManage,
+  teamCount,
+}: {
+  team: Team;
+  members: MemberListItem[];
+  canManage: boolean;
+  teamCount: number;
+}) {
   const { organization, userId } = useOrganizationContext();
   // better-auth creates every organization with a team named after it; while it keeps that name it follows renames.
   const isDefault = team.name === organization.name;
@@ -116,7 +131,8 @@ function TeamCard({ team, members, canManage, teamCount }: { team: Team; members
                 <span className="mr-2 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">
                   Default team
                 </span>
-                Created with the organization and named after it: it is renamed with the organization until you give it a name of its own.
+                Created with the organization and named after it: it is renamed with the organization until you give it
+                a name of its own.
               </span>
             ) : null}
           </>
@@ -124,11 +140,21 @@ function TeamCard({ team, members, canManage, teamCount }: { team: Team; members
         action={
           canManage ? (
             <div className="flex gap-2">
-              <Button variant="secondary" size="sm" onClick={() => setRenaming(true)} aria-label={`Rename ${team.name}`}>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => setRenaming(true)}
+                aria-label={`Rename ${team.name}`}
+              >
                 Rename
               </Button>
               {notRemovable ? null : (
-                <Button variant="ghost" size="sm" onClick={() => setRemoving(true)} aria-label={`Remove team ${team.name}`}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setRemoving(true)}
+                  aria-label={`Remove team ${team.name}`}
+                >
                   Remove
                 </Button>
               )}
@@ -137,7 +163,9 @@ function TeamCard({ team, members, canManage, teamCount }: { team: Team; members
         }
       />
       {notRemovable ? <p className="mb-3 text-sm text-zinc-500 dark:text-zinc-400">{notRemovable}</p> : null}
-      {team.members.length === 0 ? <p className="text-sm text-zinc-500 dark:text-zinc-400">No one is in this team yet.</p> : null}
+      {team.members.length === 0 ? (
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No one is in this team yet.</p>
+      ) : null}
       <ul aria-label={`Members of ${team.name}`} className="divide-y divide-zinc-200 dark:divide-zinc-800">
         {team.members.map((teamMember) => {
           return (
@@ -225,20 +253,35 @@ export function TeamsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
             description={
               <>
                 Teams group members inside the organization.
-                {planLimit?.usage ? <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span> : null}
+                {planLimit?.usage ? (
+                  <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span>
+                ) : null}
               </>
             }
           />
-          <TeamNameForm initial="" submitLabel="Create team" locked={planLimit?.locked} onSubmit={(name) => createTeam.mutateAsync({ name })} />
+          <TeamNameForm
+            initial=""
+            submitLabel="Create team"
+            locked={planLimit?.locked}
+            onSubmit={(name) => createTeam.mutateAsync({ name })}
+          />
         </Card>
       ) : null}
       {teams.isPending ? <LoadingBlock label="Loading teams…" /> : null}
       {teams.isError ? <Alert tone="error">{errorMessage(teams.error)}</Alert> : null}
       {teams.data?.length === 0 ? (
-        <EmptyState title="No teams yet">{canCreate ? "Create the first one above." : "Owners and admins can create teams."}</EmptyState>
+        <EmptyState title="No teams yet">
+          {canCreate ? "Create the first one above." : "Owners and admins can create teams."}
+        </EmptyState>
       ) : null}
       {teams.data?.map((team) => (
-        <TeamCard key={team.id} team={team} members={members.data?.members ?? []} canManage={canManage} teamCount={teams.data.length} />
+        <TeamCard
+          key={team.id}
+          team={team}
+          members={members.data?.members ?? []}
+          canManage={canManage}
+          teamCount={teams.data.length}
+        />
       ))}
     </div>
   );
