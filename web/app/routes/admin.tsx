@@ -84,9 +84,10 @@ export const adminUsersRoute = createRoute({
         return (
           <AdminUsersPage
             search={search}
-            onSearchChange={(next, options) => {
-              if (isStillHere())
-                void navigate({ to: ".", search: next, replace: options?.replace, resetScroll: false });
+            onSearchChange={(update, options) => {
+              if (!isStillHere()) return;
+              const search = (address: object) => update(userListSearchSchema.parse(address));
+              void navigate({ to: ".", search, replace: options?.replace, resetScroll: false });
             }}
           />
         );
@@ -153,8 +154,9 @@ export const adminOrganizationsRoute = createRoute({
         return (
           <AdminOrganizationsPage
             search={search}
-            onSearchChange={(next) => {
-              if (isStillHere()) void navigate({ to: ".", search: next, resetScroll: false });
+            onSearchChange={(update) => {
+              const search = (address: object) => update(organizationListSearchSchema.parse(address));
+              if (isStillHere()) void navigate({ to: ".", search, resetScroll: false });
             }}
           />
         );
@@ -224,8 +226,9 @@ export const adminAuditLogRoute = createRoute({
         return (
           <AdminAuditLogPage
             search={search}
-            onSearchChange={(next) => {
-              if (isStillHere()) void navigate({ to: ".", search: next, resetScroll: false });
+            onSearchChange={(update) => {
+              const search = (address: object) => update(auditLogSearchSchema.parse(address));
+              if (isStillHere()) void navigate({ to: ".", search, resetScroll: false });
             }}
           />
         );

@@ -237,7 +237,10 @@ export const auditLogRoute = createRoute({
         return (
           <OrganizationAuditLogPage
             search={search}
-            onSearchChange={(next) => navigate({ to: ".", search: next, resetScroll: false })}
+            onSearchChange={(update) => {
+              const search = (address: object) => update(organizationAuditLogSearchSchema.parse(address));
+              void navigate({ to: ".", search, resetScroll: false });
+            }}
           />
         );
       },

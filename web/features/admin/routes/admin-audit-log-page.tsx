@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import type { AuditLogQuery } from "../../../../common/audit.schemas";
 import {
   AuditActionField,
@@ -10,7 +9,8 @@ import { Button } from "../../../components/ui/button";
 import { Card } from "../../../components/ui/card";
 import { PageHeader } from "../../../components/ui/page";
 import { TextField } from "../../../components/ui/text-field";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import type { SearchChange } from "../../../lib/search-change";
+import { useSearchText } from "../../../lib/use-search-text";
 import { useAdminAuditLog } from "../api/audit-log";
 
 /** The log's URL state: every filter optional, the page always there (the route fills in its defaults). */
@@ -33,18 +33,7 @@ function IdField({
   value: string | undefined;
   onCommit: (value: string | undefined) => void;
 }) {
-  const committed = value ?? "";
-  const [text, setText] = useState(committed);
-  const [shown, setShown] = useState(committed);
-  if (committed !== shown) {
-    setShown(committed);
-    if (text.trim() !== committed) setText(committed);
-  }
-  const typed = useDebouncedValue(text.trim());
-  useEffect(() => {
-    if (typed !== committed) onCommit(typed || undefined);
-    // Only a new pause in typing commits (hence `typed` alone): the URL changing on its own must not be written back.
-  }, [typed]);
+  const [text, setText] = useSearchText(value, onCommit);
   return (
     <TextField
       label={label}
@@ -72,13 +61,13 @@ export function AdminAuditLogPage({
   onSearchChange,
 }: {
   search: AdminAuditLogSearch;
-  onSearchChange: (next: AdminAuditLogSearch) => void;
+  onSearchChange: SearchChange<AdminAuditLogSearch>;
 }) {
   const log = useAdminAuditLog(search);
   const { limit, offset, ...filters } = search;
   const hasFilters = Object.values(filters).some((value) => value !== undefined && value !== "");
   /** A filter change starts again at the first page. */
-  const filter = (next: Partial<AuditLogQuery>) => onSearchChange({ ...search, ...next, offset: 0 });
+  const filter = (next: Partial<AuditLogQuery>) => onSearchChange((current) => ({ ...current, ...next, offset: 0 }));
 
   return (
     <>
@@ -109,7 +98,7 @@ export function AdminAuditLogPage({
               size="sm"
               disabled={!hasFilters}
               focusableWhenDisabled
-              onClick={() => onSearchChange({ limit, offset: 0 })}
+              onClick={() => onSearchChange((current) => ({ limit: current.limit, offset: 0 }))}
             >
               Clear filters
             </Button>
@@ -126,8 +115,8 @@ export function AdminAuditLogPage({
               filtered: "Try fewer filters or a wider range of days.",
               unfiltered: "Changes appear here as people make them.",
             }}
-            onPageChange={(next) => onSearchChange({ ...search, offset: next })}
-            onLimitChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
+            onPageChange={(next) => onSearchChange((current) => ({ ...current, offset: next }))}
+            onLimitChange={(size) => onSearchChange((current) => ({ ...current, limit: size, offset: 0 }))}
           />
         </Card>
       </div>

@@ -1,5 +1,4 @@
 import { Link } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
 import type { SubscriptionStatus } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
@@ -12,7 +11,8 @@ import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
 import { MobileLabel, Table } from "../../../components/ui/table";
 import { errorMessage } from "../../../lib/api-error";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import type { SearchChange } from "../../../lib/search-change";
+import { useSearchText } from "../../../lib/use-search-text";
 import { useAdminOrganizations } from "../api/organizations";
 
 export type AdminOrganizationsSearch = { q?: string; limit: number; offset: number };
@@ -39,22 +39,11 @@ export function AdminOrganizationsPage({
   onSearchChange,
 }: {
   search: AdminOrganizationsSearch;
-  onSearchChange: (next: AdminOrganizationsSearch) => void;
+  onSearchChange: SearchChange<AdminOrganizationsSearch>;
 }) {
   const committed = search.q ?? "";
-  const [text, setText] = useState(committed);
-  const [shownQuery, setShownQuery] = useState(committed);
-  // The URL changed under the box (back, a link): show its search rather than what was typed before.
-  if (committed !== shownQuery) {
-    setShownQuery(committed);
-    if (text.trim() !== committed) setText(committed);
-  }
-  const typed = useDebouncedValue(text.trim());
   // Once typing pauses, the search goes into the URL and starts again at the first page.
-  useEffect(() => {
-    if (typed !== committed) onSearchChange({ q: typed || undefined, limit: search.limit, offset: 0 });
-    // Only a new pause in typing commits (hence `typed` alone): the URL changing on its own must not be written back.
-  }, [typed]);
+  const [text, setText] = useSearchText(search.q, (q) => onSearchChange((current) => ({ ...current, q, offset: 0 })));
 
   const organizations = useAdminOrganizations(search);
   const total = organizations.data?.total ?? 0;
@@ -77,7 +66,7 @@ export function AdminOrganizationsPage({
           {organizations.isFetching && !organizations.isPending ? <Spinner label="Updating…" /> : null}
           <PageSizeSelect
             value={search.limit}
-            onChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
+            onChange={(size) => onSearchChange((current) => ({ ...current, limit: size, offset: 0 }))}
             className="ml-auto"
           />
         </div>
@@ -109,7 +98,7 @@ export function AdminOrganizationsPage({
                 variant="secondary"
                 size="sm"
                 className="mt-2"
-                onClick={() => onSearchChange({ ...search, offset: 0 })}
+                onClick={() => onSearchChange((current) => ({ ...current, offset: 0 }))}
               >
                 Go to the first page
               </Button>
@@ -169,7 +158,7 @@ export function AdminOrganizationsPage({
           offset={search.offset}
           pageSize={search.limit}
           total={total}
-          onChange={(offset) => onSearchChange({ ...search, offset })}
+          onChange={(offset) => onSearchChange((current) => ({ ...current, offset }))}
         />
       </Card>
     </>

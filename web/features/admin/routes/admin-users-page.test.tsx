@@ -9,7 +9,7 @@ import {
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AdminUserList, AdminUserListItem, AdminUserListQuery } from "../../../../common/admin.schemas";
+import type { AdminUserList, AdminUserListItem } from "../../../../common/admin.schemas";
 import { userListSearchSchema } from "../../../app/routes/list-search";
 import { createQueryClient } from "../../../lib/query-client";
 import { AdminUsersPage } from "./admin-users-page";
@@ -77,20 +77,28 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** The page under a route that validates its search as the app's /admin does, and writes changes back to the address. */
-function renderPage(search = "") {
+/**
+ * The page under a route that validates its search as the app's /admin does, and writes changes back to the address.
+ * `loaderMs` holds each navigation in its loader that long, as the app's list loader does while the list loads.
+ */
+function renderPage(search = "", { loaderMs = 0 } = {}) {
   const rootRoute = createRootRoute();
   const usersRoute = createRoute({
     getParentRoute: () => rootRoute,
     path: "/admin",
     validateSearch: userListSearchSchema,
+    loaderDeps: ({ search: deps }) => deps,
+    loader: () => new Promise((resolve) => setTimeout(resolve, loaderMs)),
     component: function Users() {
       const navigate = usersRoute.useNavigate();
       return (
         <AdminUsersPage
           search={usersRoute.useSearch()}
-          onSearchChange={(next: AdminUserListQuery, options) =>
-            navigate({ search: next as never, replace: options?.replace })
+          onSearchChange={(update, options) =>
+            navigate({
+              search: (address: object) => update(userListSearchSchema.parse(address)) as never,
+              replace: options?.replace,
+            })
           }
         />
       );
@@ -191,6 +199,19 @@ describe("AdminUsersPage", () => {
     await user.type(screen.getByLabelText("Search users"), "bob");
     await waitFor(() => expect(router.state.location.search).toMatchObject({ q: "bob", status: "banned" }));
     await waitFor(() => expect(lastQuery()).toMatchObject({ q: "bob", status: "banned", sort: "name", limit: "100" }));
+  });
+
+  it("keeps a filter chosen while the list loads when the search typed just before it lands", async () => {
+    const user = userEvent.setup();
+    const { router } = renderPage("", { loaderMs: 600 });
+    await screen.findByRole("link", { name: "Ada Lovelace" });
+
+    await user.type(screen.getByLabelText("Search users"), "bob");
+    await user.selectOptions(screen.getByLabelText("Role"), "user");
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ q: "bob", role: "user" }), {
+      timeout: 3000,
+    });
+    await waitFor(() => expect(lastQuery()).toMatchObject({ q: "bob", role: "user" }), { timeout: 3000 });
   });
 
   it("shows the search of the address again when Back changes it, without sending the older one back", async () => {

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import {
   calendarDaySchema,
   PLATFORM_ROLE_OPTIONS,
@@ -19,7 +19,8 @@ import { MobileLabel, Table } from "../../../components/ui/table";
 import { SelectField, TextField } from "../../../components/ui/text-field";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import type { SearchChange } from "../../../lib/search-change";
+import { useSearchText } from "../../../lib/use-search-text";
 import { useAdminUsers } from "../api/admin";
 import { CreateUserDialog } from "../components/create-user-dialog";
 import { banEndText, PlatformRoleBadge, UserStatusBadges } from "../components/user-badges";
@@ -48,27 +49,6 @@ function dayOf(value: string): string | undefined {
 }
 
 /**
- * What the search box holds: the address's `q`, typed into freely and sent to the address once typing pauses.
- * When the address changes by itself (Back, Forward, a shared link), the box shows its search instead.
- */
-function useSearchText(q: string | undefined, onChange: (q: string | undefined) => void) {
-  const [text, setText] = useState(q ?? "");
-  const [shownQ, setShownQ] = useState(q);
-  if (q !== shownQ) {
-    setShownQ(q);
-    if ((text.trim() || undefined) !== q) setText(q ?? "");
-  }
-  const debounced = useDebouncedValue(text.trim());
-  useEffect(() => {
-    // Only what the box holds now counts: while it catches up with Back, the debounced value is an older search.
-    if (debounced !== text.trim() || (debounced || undefined) === q) return;
-    onChange(debounced || undefined);
-  }, [debounced, text, q, onChange]);
-  // The address keeps at most SEARCH_MAX_LENGTH characters; a longer box would never match it.
-  return [text, (value: string) => setText(value.slice(0, SEARCH_MAX_LENGTH))] as const;
-}
-
-/**
  * Every user, for platform admins: one search box over name, e-mail and username, filters, sorting and paging. The
  * whole view lives in the address (`search`), so it can be shared and survives reload and Back; `onSearchChange`
  * writes it back (`replace` while a search is being refined, so Back skips the keystrokes).
@@ -78,21 +58,24 @@ export function AdminUsersPage({
   onSearchChange,
 }: {
   search: AdminUserListQuery;
-  onSearchChange: (next: AdminUserListQuery, options?: { replace?: boolean }) => void;
+  onSearchChange: SearchChange<AdminUserListQuery>;
 }) {
   const users = useAdminUsers(search);
   const [isCreating, setCreating] = useState(false);
-  const [text, setText] = useSearchText(search.q, (q) =>
-    onSearchChange({ ...search, q, offset: 0 }, { replace: Boolean(search.q && q) }),
+  const [text, setText] = useSearchText(
+    search.q,
+    (q) => onSearchChange((current) => ({ ...current, q, offset: 0 }), { replace: Boolean(search.q && q) }),
+    SEARCH_MAX_LENGTH,
   );
   /** Any change of what is listed starts again at the first page. */
-  const filter = (patch: Partial<AdminUserListQuery>) => onSearchChange({ ...search, ...patch, offset: 0 });
+  const filter = (patch: Partial<AdminUserListQuery>) =>
+    onSearchChange((current) => ({ ...current, ...patch, offset: 0 }));
   const hasFilters = Boolean(
     search.q || search.role || search.status || search.verified || search.createdFrom || search.createdTo,
   );
   const clearFilters = () => {
     setText("");
-    onSearchChange({ sort: search.sort, order: search.order, limit: search.limit, offset: 0 });
+    onSearchChange(({ sort, order, limit }) => ({ sort, order, limit, offset: 0 }));
   };
   const total = users.data?.total ?? 0;
   const rows = users.data?.users ?? [];
@@ -206,12 +189,7 @@ export function AdminUsersPage({
         {users.data && rows.length === 0 ? (
           search.offset > 0 && total > 0 ? (
             <EmptyState title="This page is past the last user">
-              <Button
-                variant="secondary"
-                size="sm"
-                className="mt-3"
-                onClick={() => onSearchChange({ ...search, offset: 0 })}
-              >
+              <Button variant="secondary" size="sm" className="mt-3" onClick={() => filter({})}>
                 Go to the first page
               </Button>
             </EmptyState>
@@ -278,7 +256,7 @@ export function AdminUsersPage({
           offset={search.offset}
           pageSize={search.limit}
           total={total}
-          onChange={(offset) => onSearchChange({ ...search, offset })}
+          onChange={(offset) => onSearchChange((current) => ({ ...current, offset }))}
         />
       </Card>
       <CreateUserDialog open={isCreating} onOpenChange={setCreating} />

@@ -8,6 +8,7 @@ import {
 import { Button } from "../../../../components/ui/button";
 import { Card, CardHeader } from "../../../../components/ui/card";
 import { EmptyState } from "../../../../components/ui/page";
+import type { SearchChange } from "../../../../lib/search-change";
 import { useOrganizationAuditLog } from "../../api/audit-log";
 import { useOrganizationContext } from "../../components/organization-context";
 
@@ -24,7 +25,7 @@ export function OrganizationAuditLogPage({
   onSearchChange,
 }: {
   search: OrganizationAuditLogSearch;
-  onSearchChange: (next: OrganizationAuditLogSearch) => void;
+  onSearchChange: SearchChange<OrganizationAuditLogSearch>;
 }) {
   const { organization, can } = useOrganizationContext();
   const mayList = can({ auditLog: ["list"] });
@@ -44,7 +45,8 @@ export function OrganizationAuditLogPage({
   const { limit, offset, ...filters } = search;
   const hasFilters = Object.values(filters).some((value) => value !== undefined);
   /** A filter change starts again at the first page. */
-  const filter = (next: Partial<OrganizationAuditLogSearch>) => onSearchChange({ ...search, ...next, offset: 0 });
+  const filter = (next: Partial<OrganizationAuditLogSearch>) =>
+    onSearchChange((current) => ({ ...current, ...next, offset: 0 }));
 
   return (
     <Card>
@@ -79,13 +81,13 @@ export function OrganizationAuditLogPage({
               size="sm"
               disabled={!hasFilters}
               focusableWhenDisabled
-              onClick={() => onSearchChange({ limit, offset: 0 })}
+              onClick={() => onSearchChange((current) => ({ limit: current.limit, offset: 0 }))}
             >
               Clear filters
             </Button>
           }
-          onPageChange={(next) => onSearchChange({ ...search, offset: next })}
-          onLimitChange={(size) => onSearchChange({ ...search, limit: size, offset: 0 })}
+          onPageChange={(next) => onSearchChange((current) => ({ ...current, offset: next }))}
+          onLimitChange={(size) => onSearchChange((current) => ({ ...current, limit: size, offset: 0 }))}
         />
       </div>
     </Card>
