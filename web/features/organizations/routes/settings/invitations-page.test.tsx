@@ -20,16 +20,21 @@ const ORGANIZATION = {
   metadata: null,
 } as unknown as Organization;
 
-function renderPage(planLimit?: Parameters<typeof InvitationsPage>[0]["planLimit"]) {
+type PlanLimit = Parameters<typeof InvitationsPage>[0]["planLimit"];
+
+/** The page with `planLimit`; `setPlanLimit` changes it while the page stays open (its form keeps what was typed). */
+function renderPage(planLimit?: PlanLimit) {
   const notify = { success: vi.fn(), error: vi.fn() };
-  render(
-    <QueryClientProvider client={createQueryClient(notify)}>
+  const queryClient = createQueryClient(notify);
+  const page = (limit?: PlanLimit) => (
+    <QueryClientProvider client={queryClient}>
       <OrganizationProvider organization={ORGANIZATION} role="owner" userId="user_1">
-        <InvitationsPage planLimit={planLimit} />
+        <InvitationsPage planLimit={limit} />
       </OrganizationProvider>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
-  return { notify };
+  const { rerender } = render(page(planLimit));
+  return { notify, setPlanLimit: (limit: PlanLimit) => rerender(page(limit)) };
 }
 
 beforeEach(() => {
@@ -41,7 +46,10 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 describe("InvitationsPage with a plan limit", () => {
   it("shows the seat usage, and sends invitations while seats are free", async () => {
@@ -55,7 +63,12 @@ describe("InvitationsPage with a plan limit", () => {
   });
 
   it("replaces the submit button with the locked state once every seat is used, disables the fields, and sends nothing", async () => {
-    renderPage({
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { setPlanLimit } = renderPage({ usage: "Seats: 4 of 5" });
+    // An address typed while a seat was free: the last seat goes before it is sent.
+    await user.type(await screen.findByLabelText("E-mail"), "ann@example.test");
+    setPlanLimit({
       usage: "Seats: 5 of 5",
       locked: <p>Your plan includes 5 seats. Upgrade or add seats to invite more.</p>,
     });
@@ -71,7 +84,8 @@ describe("InvitationsPage with a plan limit", () => {
     ).toEqual([true, true, true]);
     // Enter in a field submits a form implicitly: that must not send either.
     fireEvent.submit(email.form!);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Far longer than a submission takes to validate and send.
+    await vi.advanceTimersByTimeAsync(5000);
     expect(organization.inviteMember).not.toHaveBeenCalled();
   });
 
