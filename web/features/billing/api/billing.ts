@@ -32,11 +32,7 @@ export const CHECKOUT_POLL_INTERVAL_MS = 1000;
  * A checkout the buyer came back from, asked about every second until it settles (completed, declined, expired).
  * `enabled: false` stops asking (the page gives up after a minute and offers a retry).
  */
-export function useCheckoutProgress(
-  organizationId: string,
-  checkoutId: string,
-  { enabled, intervalMs = CHECKOUT_POLL_INTERVAL_MS }: { enabled: boolean; intervalMs?: number },
-) {
+export function useCheckoutProgress(organizationId: string, checkoutId: string, { enabled }: { enabled: boolean }) {
   return useQuery({
     queryKey: billingKeys.checkout(organizationId, checkoutId),
     queryFn: () =>
@@ -44,7 +40,9 @@ export function useCheckoutProgress(
     enabled,
     staleTime: 0,
     refetchInterval: (query) =>
-      enabled && query.state.status !== "error" && !isCheckoutSettled(query.state.data?.state) ? intervalMs : false,
+      enabled && query.state.status !== "error" && !isCheckoutSettled(query.state.data?.state)
+        ? CHECKOUT_POLL_INTERVAL_MS
+        : false,
   });
 }
 

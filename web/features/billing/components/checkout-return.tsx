@@ -4,7 +4,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
-import { CHECKOUT_POLL_INTERVAL_MS, useCheckoutProgress, useFinishCheckout } from "../api/billing";
+import { useCheckoutProgress, useFinishCheckout } from "../api/billing";
 import { CHECKOUT_MESSAGES, checkoutReturn } from "./billing-format";
 
 /** How long the page asks about a checkout before it says the confirmation is slow and offers to check again. */
@@ -40,18 +40,14 @@ function CheckoutConfirmation({
   organizationId,
   checkoutId,
   onDone,
-  timeoutMs,
-  intervalMs,
 }: {
   organizationId: string;
   checkoutId: string;
   onDone: () => void;
-  timeoutMs: number;
-  intervalMs: number;
 }) {
   const [round, setRound] = useState(0);
   const [isSlow, setSlow] = useState(false);
-  const progress = useCheckoutProgress(organizationId, checkoutId, { enabled: !isSlow, intervalMs });
+  const progress = useCheckoutProgress(organizationId, checkoutId, { enabled: !isSlow });
   const finish = useFinishCheckout(organizationId);
   const finished = useRef(false);
   const state = progress.data?.state;
@@ -59,9 +55,9 @@ function CheckoutConfirmation({
 
   useEffect(() => {
     if (isSlow || isSettled) return;
-    const timer = setTimeout(() => setSlow(true), timeoutMs);
+    const timer = setTimeout(() => setSlow(true), CHECKOUT_TIMEOUT_MS);
     return () => clearTimeout(timer);
-  }, [isSlow, isSettled, round, timeoutMs]);
+  }, [isSlow, isSettled, round]);
 
   useEffect(() => {
     if (state !== "completed" || finished.current) return;
@@ -140,15 +136,11 @@ export function CheckoutReturnNotice({
   checkout,
   lastCheckout,
   onDone,
-  timeoutMs = CHECKOUT_TIMEOUT_MS,
-  intervalMs = CHECKOUT_POLL_INTERVAL_MS,
 }: {
   organizationId: string;
   checkout: string;
   lastCheckout: CheckoutProgress | null;
   onDone: () => void;
-  timeoutMs?: number;
-  intervalMs?: number;
 }) {
   const outcome = checkoutReturn(checkout, lastCheckout);
   switch (outcome.kind) {
@@ -159,8 +151,6 @@ export function CheckoutReturnNotice({
           organizationId={organizationId}
           checkoutId={outcome.checkoutId}
           onDone={onDone}
-          timeoutMs={timeoutMs}
-          intervalMs={intervalMs}
         />
       );
     case "declined":

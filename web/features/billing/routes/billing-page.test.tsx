@@ -18,8 +18,9 @@ import type {
   PlanCatalogue,
 } from "../../../../common/billing.schemas";
 import { createQueryClient } from "../../../lib/query-client";
+import { CHECKOUT_POLL_INTERVAL_MS } from "../api/billing";
 import { CHECKOUT_MESSAGES, formatMoney } from "../components/billing-format";
-import { CheckoutReturnNotice } from "../components/checkout-return";
+import { CheckoutReturnNotice, CHECKOUT_TIMEOUT_MS } from "../components/checkout-return";
 import { PaymentBanner } from "../components/payment-banner";
 import { BillingPage } from "./billing-page";
 
@@ -418,33 +419,33 @@ describe("BillingPage", () => {
 });
 
 describe("CheckoutReturnNotice", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("stops asking after the time limit, says so, and checks again on request", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     routes[`GET ${BILLING}/checkouts/ck_3`] = () => ({
       body: { id: "ck_3", state: "confirming", productId: "prod_pro_m" },
     });
     const onDone = vi.fn();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     render(
       <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-        <CheckoutReturnNotice
-          organizationId={ORG}
-          checkout="ck_3"
-          lastCheckout={null}
-          onDone={onDone}
-          timeoutMs={150}
-          intervalMs={20}
-        />
+        <CheckoutReturnNotice organizationId={ORG} checkout="ck_3" lastCheckout={null} onDone={onDone} />
       </QueryClientProvider>,
     );
-    await screen.findByText(CHECKOUT_MESSAGES.slow);
+    await screen.findByText(CHECKOUT_MESSAGES.confirming);
+    await vi.advanceTimersByTimeAsync(CHECKOUT_TIMEOUT_MS);
+    screen.getByText(CHECKOUT_MESSAGES.slow);
     const asked = requests.length;
     expect(asked).toBeGreaterThan(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Another minute of polls' worth: not one more request.
+    await vi.advanceTimersByTimeAsync(CHECKOUT_TIMEOUT_MS);
     expect(requests.length).toBe(asked);
 
     await user.click(screen.getByRole("button", { name: "Check again" }));
     await screen.findByText(CHECKOUT_MESSAGES.confirming);
-    await waitFor(() => expect(requests.length).toBeGreaterThan(asked));
+    await vi.advanceTimersByTimeAsync(CHECKOUT_POLL_INTERVAL_MS);
+    expect(requests.length).toBeGreaterThan(asked);
     expect(onDone).not.toHaveBeenCalled();
   });
 });
