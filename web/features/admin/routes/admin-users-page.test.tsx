@@ -75,7 +75,10 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 /**
  * The page under a route that validates its search as the app's /admin does, and writes changes back to the address.
@@ -215,16 +218,18 @@ describe("AdminUsersPage", () => {
   });
 
   it("shows the search of the address again when Back changes it, without sending the older one back", async () => {
-    const user = userEvent.setup();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { router } = renderPage();
     await screen.findByRole("link", { name: "Ada Lovelace" });
     await user.type(screen.getByLabelText("Search users"), "ada");
+    // Longer than the search box waits before it writes to the address.
+    await vi.advanceTimersByTimeAsync(1000);
     await waitFor(() => expect(router.state.location.search).toMatchObject({ q: "ada" }));
 
     router.history.back();
     await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>("Search users").value).toBe(""));
-    // Longer than the search box waits before it writes to the address.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await vi.advanceTimersByTimeAsync(1000);
     expect(router.state.location.search).not.toHaveProperty("q");
     expect(listCalls.filter((url) => url.searchParams.get("q") === "ada")).toHaveLength(1);
   });
