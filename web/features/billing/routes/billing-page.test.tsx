@@ -53,6 +53,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
@@ -419,8 +420,6 @@ describe("BillingPage", () => {
 });
 
 describe("CheckoutReturnNotice", () => {
-  afterEach(() => vi.useRealTimers());
-
   it("stops asking after the time limit, says so, and checks again on request", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     routes[`GET ${BILLING}/checkouts/ck_3`] = () => ({
@@ -496,12 +495,14 @@ describe("PaymentBanner", () => {
   });
 
   it("stays hidden for members, and while payments are fine", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     routes[`GET ${BILLING}`] = () => ({
       body: { ...proOverview, canManage: false, subscription: { ...proSubscription, status: "unpaid" } },
     });
     renderBanner();
     await waitFor(() => expect(requests.some((request) => request.key === `GET ${BILLING}`)).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Long enough for the answer to arrive and render.
+    await vi.advanceTimersByTimeAsync(1000);
     expect(screen.queryByRole("status")).toBeNull();
   });
 });
