@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import { createBillingSandbox, type BillingSandbox } from "../billing-sandbox";
 import { createAuth, type Auth } from "./auth/auth";
 import { RATE_LIMIT_RULES } from "./auth/rate-limit";
+import type { PasswordHashing } from "./auth/password-hashing";
 import {
   createDatabaseRateLimitStore,
   createRateLimitStoreHealth,
@@ -59,6 +60,11 @@ export type ServicesOptions = {
   onQuery?: (sql: string) => void;
   /** The read cache's clock and background poll (tests that drive the cache turn the poll off). */
   readCache?: Omit<ReadCacheOptions, "logger">;
+  /**
+   * Password hashing other than better-auth's scrypt: only the integration tests' harness passes one (no setting
+   * reaches it), so their hundreds of sign-ups do not spend most of the run hashing.
+   */
+  passwordHashing?: PasswordHashing;
 };
 
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
@@ -102,6 +108,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     logger,
     rateLimitStore: sharedRateLimitStore,
     billing,
+    passwordHashing: options.passwordHashing,
   });
   const sandbox = config.billingSandbox
     ? createBillingSandbox({

@@ -23,7 +23,7 @@ import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
 import { withDomainErrors } from "./domain-errors";
 import { adminEmails } from "./platform-admins";
-import { boundedPasswordHashing } from "./password-hashing";
+import { boundedPasswordHashing, type PasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "../http/rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
@@ -40,6 +40,8 @@ export type AuthDeps = {
   rateLimitStore: RateLimitStore;
   /** The billing module: its plan limits gate invitations, members and teams, and deleting an organization ends its subscription. */
   billing: Billing;
+  /** better-auth's scrypt, one hash per core at a time, unless given (the integration tests' cheap one). */
+  passwordHashing?: PasswordHashing;
 };
 
 /** Session lifetime: 30 days, refreshed daily; better-call refuses cookies over 400 days. */
@@ -98,7 +100,7 @@ export function createAuth(deps: AuthDeps) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       resetPasswordTokenExpiresIn: ONE_HOUR_SECONDS,
-      password: boundedPasswordHashing(),
+      password: deps.passwordHashing ?? boundedPasswordHashing(),
       revokeSessionsOnPasswordReset: true,
       ...mailNotices.emailAndPassword,
       async onPasswordReset(data) {

@@ -10,6 +10,7 @@ import { createApp } from "../app";
 import { loadConfig, type Config } from "../config";
 import { createLogger, type Logger } from "../logger";
 import { createServices, type Services, type ServicesOptions } from "../services";
+import { cheapPasswordHashing } from "./password-hashing";
 
 export type TestDatabase = {
   /** The DATABASE_URL to hand to `loadConfig`: a temp SQLite file, or a fresh PostgreSQL database. */
@@ -140,7 +141,12 @@ export async function createTestApp(
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
     const { onQuery, readCache } = options;
-    const services = await createServices(config, logger, { pollMs: 60_000, onQuery, readCache });
+    const services = await createServices(config, logger, {
+      pollMs: 60_000,
+      onQuery,
+      readCache,
+      passwordHashing: cheapPasswordHashing,
+    });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);
     return {
