@@ -112,7 +112,7 @@ export function organizationHooks(db: Kysely<Database>) {
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 
 /** The organization plugin's endpoints the rules apply to (better-auth's organization plugin's `endpoints`). */
-export type OrganizationEndpoints = Record<
+type OrganizationEndpoints = Record<
   | "createOrganization"
   | "updateOrganization"
   | "deleteOrganization"
