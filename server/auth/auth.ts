@@ -14,7 +14,7 @@ import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
 import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
-import { billingRules, type Billing } from "../modules/billing";
+import type { Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
 import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from "../modules/admin";
@@ -164,6 +164,10 @@ export function createAuth(deps: AuthDeps) {
       }),
       ...organizations({
         db: deps.db,
+        limits: {
+          assertWithinLimit: deps.billing.assertWithinLimit,
+          releaseOrganization: deps.billing.releaseOrganization,
+        },
         organizationLimit: config.organizations.limit,
         allowUserToCreateOrganization: async (user) =>
           config.organizations.whoMayCreate === "everyone" ||
@@ -178,7 +182,6 @@ export function createAuth(deps: AuthDeps) {
         adminEmails: config.adminEmails,
         resetPasswordPath: "/reset-password",
       }),
-      billingRules({ db: deps.db, billing: deps.billing }),
       // After platformAdmin: its remove-user hook runs inside the admin module's transaction.
       accountDeletion({ db: deps.db, releaseOrganization: deps.billing.releaseOrganization }),
       platformRoleDefault(),

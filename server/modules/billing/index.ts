@@ -1,5 +1,4 @@
 export { adminBillingRoutes, billingRoutes, type AdminBillingRoutes, type BillingRoutes } from "./billing.routes";
-export { billingRules } from "./billing.plugin";
 export { createProviderClient, isProviderUnavailable } from "./billing.provider";
 export {
   claimUsageEvents,

@@ -1,27 +1,37 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, type dispatchAuthEndpoint } from "better-auth/api";
 import { organization, type OrganizationOptions } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import { organizationAccessControl, organizationRoles } from "../../../common/permissions";
 import type { Database } from "../../db/schema";
 import { currentDatabase } from "../../db/current-database";
-import { organizationAuditHooks, type AuditedOrganizationEndpoints } from "./organizations.audit";
-import {
-  assertMayDeleteTeam,
-  assertMayRemoveMember,
-  assertMemberOfRequestedOrganization,
-  assertValidTeamName,
-  closeExpiredInvitations,
-  normalizeMetadata,
-  onMemberLeft,
-  renameDefaultTeam,
-} from "./organizations.service";
+import { auditedEndpoint, type AuditedSession } from "../audit";
+import { acceptInvitation } from "./operations/accept-invitation";
+import { addMember } from "./operations/add-member";
+import { addTeamMember } from "./operations/add-team-member";
+import { cancelInvitation } from "./operations/cancel-invitation";
+import { createOrganization } from "./operations/create-organization";
+import { createTeam } from "./operations/create-team";
+import { deleteOrganization } from "./operations/delete-organization";
+import { inviteMember } from "./operations/invite-member";
+import { leaveOrganization } from "./operations/leave-organization";
+import { text, type OrganizationLimits, type OrganizationOperation } from "./operations/operation";
+import { rejectInvitation } from "./operations/reject-invitation";
+import { removeMember } from "./operations/remove-member";
+import { removeTeam } from "./operations/remove-team";
+import { removeTeamMember } from "./operations/remove-team-member";
+import { updateMemberRole } from "./operations/update-member-role";
+import { updateOrganization } from "./operations/update-organization";
+import { updateTeam } from "./operations/update-team";
+import { assertMemberOfRequestedOrganization, normalizeMetadata } from "./organizations.service";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
 export type OrganizationsOptions = {
   /** The app's database. Every rule queries through `currentDatabase(db)`, so better-auth's database must be `shareTransactions(db)`. */
   db: Kysely<Database>;
+  /** What the plan allows (the billing module's checks), enforced by the operations that add members or teams. */
+  limits: OrganizationLimits;
 } & Pick<
   OrganizationOptions,
   "organizationLimit" | "allowUserToCreateOrganization" | "disableOrganizationDeletion" | "sendInvitationEmail"
@@ -46,19 +56,22 @@ export function organizations(options: OrganizationsOptions) {
     sendInvitationEmail: options.sendInvitationEmail,
     organizationHooks: organizationHooks(options.db),
   });
-  const rules = organizationRules({ db: options.db, endpoints: organizationPlugin.endpoints });
+  const rules = organizationRules({ db: options.db, limits: options.limits, endpoints: organizationPlugin.endpoints });
   return [organizationPlugin, rules] as const;
 }
 
-/** better-auth's organization hooks for the rules that need the team, invitation or member better-auth is working on. */
+/**
+ * better-auth's organization hooks, for the operations' rules that need the team, invitation or member better-auth
+ * is working on (so they run where better-auth runs them: after its own checks, inside the operation's transaction).
+ */
 export function organizationHooks(db: Kysely<Database>) {
   return {
     async beforeCreateTeam({ team }: { team: { name: string } }) {
-      assertValidTeamName(team.name);
+      createTeam.assertValidName(team.name);
     },
     async beforeDeleteTeam({ team, user }: { team: { id: string; organizationId: string }; user?: { id: string } }) {
       if (user)
-        await assertMayDeleteTeam(await currentDatabase(db), {
+        await removeTeam.assertMayDelete(await currentDatabase(db), {
           userId: user.id,
           organizationId: team.organizationId,
           teamId: team.id,
@@ -71,7 +84,7 @@ export function organizationHooks(db: Kysely<Database>) {
       invitation: { organizationId: string; email: string };
       inviter: { id: string };
     }) {
-      await closeExpiredInvitations(await currentDatabase(db), {
+      await inviteMember.closeExpiredInvitations(await currentDatabase(db), {
         inviterId: inviter.id,
         organizationId: invitation.organizationId,
         email: invitation.email,
@@ -84,63 +97,84 @@ export function organizationHooks(db: Kysely<Database>) {
       organization: { name?: unknown };
       member: { userId: string; organizationId: string };
     }) {
-      await renameDefaultTeam(await currentDatabase(db), {
+      await updateOrganization.renameDefaultTeam(await currentDatabase(db), {
         userId: member.userId,
         organizationId: member.organizationId,
         name: organization.name,
       });
     },
     async afterRemoveMember({ member, organization }: { member: { userId: string }; organization: { id: string } }) {
-      await onMemberLeft(await currentDatabase(db), member.userId, organization.id);
+      await removeMember.clearActiveOrganization(await currentDatabase(db), member.userId, organization.id);
     },
   } satisfies OrganizationOptions["organizationHooks"];
 }
 
-type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 
-const bodyOf = (ctx: HookContext) =>
-  ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
-const nonEmptyString = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+/** The organization plugin's endpoints the rules apply to (better-auth's organization plugin's `endpoints`). */
+type OrganizationEndpoints = Record<
+  | "createOrganization"
+  | "updateOrganization"
+  | "deleteOrganization"
+  | "getFullOrganization"
+  | "setActiveOrganization"
+  | "addMember"
+  | "removeMember"
+  | "updateMemberRole"
+  | "leaveOrganization"
+  | "createInvitation"
+  | "acceptInvitation"
+  | "rejectInvitation"
+  | "cancelInvitation"
+  | "createTeam"
+  | "updateTeam"
+  | "removeTeam"
+  | "addTeamMember"
+  | "removeTeamMember",
+  Endpoint
+>;
+
+/** The one place a request's body (or query) is read as a record. */
+const recordOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
 
 /**
  * The organization rules better-auth does not enforce itself, shaped as better-auth's own plugins: hooks
- * with matchers, and the error codes they answer with; then every change, run in one transaction with its
- * audit entry. Their queries go through `currentDatabase(db)`.
+ * with matchers, and the error codes they answer with. Every organization write is an operation (./operations/),
+ * run here on its better-auth endpoint by the audit module's `auditedEndpoint`: in one transaction, the operation's
+ * lock and checks, its prior read, better-auth's write and the audit entries. Queries go through `currentDatabase(db)`.
  */
-export function organizationRules(options: { db: Kysely<Database>; endpoints: AuditedOrganizationEndpoints }) {
-  const { db } = options;
+export function organizationRules(options: {
+  db: Kysely<Database>;
+  limits: OrganizationLimits;
+  endpoints: OrganizationEndpoints;
+}) {
+  const { db, limits, endpoints } = options;
+  const run = <TPrior>(endpoint: Endpoint, operation: OrganizationOperation<TPrior>) =>
+    auditedEndpoint<TPrior>({
+      db,
+      endpoint,
+      lock: async (trx, body, session) => {
+        await operation.lock?.(trx, { body, session });
+        await operation.check?.(trx, { body, session }, limits);
+      },
+      prior: operation.prior,
+      record: operation.record,
+    });
   return {
     id: "organization-rules",
     $ERROR_CODES: ORGANIZATION_ERROR_CODES,
     hooks: {
       before: [
         {
-          // The spec: only an owner removes an owner.
-          matcher: (context) => context.path === "/organization/remove-member",
-          handler: createAuthMiddleware(async (ctx) => {
-            const body = bodyOf(ctx);
-            if (typeof body?.memberIdOrEmail !== "string") return;
-            const session = await getSessionFromCtx(ctx);
-            const organizationId = nonEmptyString(body.organizationId) ?? session?.session.activeOrganizationId;
-            if (session && organizationId) {
-              await assertMayRemoveMember(await currentDatabase(db), {
-                userId: session.user.id,
-                organizationId,
-                memberIdOrEmail: body.memberIdOrEmail,
-              });
-            }
-          }),
-        },
-        {
           // Asking for another tenant's organization (by id or slug) is refused before better-auth clears the
           // caller's active organization on its own refusal.
           matcher: (context) =>
-            context.path === "/organization/get-full-organization" || context.path === "/organization/set-active",
+            context.path === endpoints.getFullOrganization.path ||
+            context.path === endpoints.setActiveOrganization.path,
           handler: createAuthMiddleware(async (ctx) => {
-            const requested = (ctx.path === "/organization/get-full-organization" ? ctx.query : bodyOf(ctx)) as
-              Record<string, unknown> | undefined;
-            const organizationId = nonEmptyString(requested?.organizationId);
-            const organizationSlug = nonEmptyString(requested?.organizationSlug);
+            const requested = recordOf(ctx.path === endpoints.getFullOrganization.path ? ctx.query : ctx.body);
+            const organizationId = text(requested.organizationId);
+            const organizationSlug = text(requested.organizationSlug);
             if (!organizationId && !organizationSlug) return;
             const session = await getSessionFromCtx(ctx);
             const activeOrganizationId = session?.session.activeOrganizationId;
@@ -154,33 +188,47 @@ export function organizationRules(options: { db: Kysely<Database>; endpoints: Au
         },
         {
           // Metadata may come as a map or a JSON string; it is bounded in size and depth either way.
-          matcher: (context) => context.path === "/organization/create" || context.path === "/organization/update",
+          matcher: (context) =>
+            context.path === endpoints.createOrganization.path || context.path === endpoints.updateOrganization.path,
           handler: createAuthMiddleware(async (ctx) => {
-            const body = bodyOf(ctx);
-            if (ctx.path === "/organization/create" && body && body.metadata !== undefined) {
+            const body = recordOf(ctx.body);
+            if (ctx.path === endpoints.createOrganization.path && body.metadata !== undefined) {
               return { context: { body: { ...body, metadata: normalizeMetadata(body.metadata) } } };
             }
-            const data =
-              body?.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined;
-            if (ctx.path === "/organization/update" && body && data && data.metadata !== undefined) {
+            const data = recordOf(body.data);
+            if (ctx.path === endpoints.updateOrganization.path && data.metadata !== undefined) {
               return { context: { body: { ...body, data: { ...data, metadata: normalizeMetadata(data.metadata) } } } };
             }
           }),
         },
-        // Listed after the rules above, so a request they refuse opens no transaction. The hooks of later plugins
-        // (the billing rules) run once, inside it.
-        ...organizationAuditHooks(db, options.endpoints),
+        // Listed after the rules above, so a request they refuse opens no transaction.
+        run(endpoints.createOrganization, createOrganization),
+        run(endpoints.updateOrganization, updateOrganization),
+        run(endpoints.deleteOrganization, deleteOrganization),
+        run(endpoints.addMember, addMember),
+        run(endpoints.removeMember, removeMember),
+        run(endpoints.updateMemberRole, updateMemberRole),
+        run(endpoints.leaveOrganization, leaveOrganization),
+        run(endpoints.createInvitation, inviteMember),
+        run(endpoints.acceptInvitation, acceptInvitation),
+        run(endpoints.rejectInvitation, rejectInvitation),
+        run(endpoints.cancelInvitation, cancelInvitation),
+        run(endpoints.createTeam, createTeam),
+        run(endpoints.updateTeam, updateTeam),
+        run(endpoints.removeTeam, removeTeam),
+        run(endpoints.addTeamMember, addTeamMember),
+        run(endpoints.removeTeamMember, removeTeamMember),
       ],
       after: [
         {
-          // The spec: leaving clears the organization from every session of the member; better-auth clears only this one.
-          matcher: (context) => context.path === "/organization/leave",
+          matcher: (context) => context.path === endpoints.leaveOrganization.path,
           handler: createAuthMiddleware(async (ctx) => {
             if (ctx.context.returned instanceof APIError) return;
-            const session = await getSessionFromCtx(ctx);
-            const organizationId = nonEmptyString(bodyOf(ctx)?.organizationId);
-            if (session && organizationId)
-              await onMemberLeft(await currentDatabase(db), session.user.id, organizationId);
+            const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
+            await leaveOrganization.clearActiveOrganization(await currentDatabase(db), {
+              body: recordOf(ctx.body),
+              session,
+            });
           }),
         },
       ],

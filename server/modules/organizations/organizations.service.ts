@@ -3,18 +3,12 @@ import { DomainError } from "../../../common/domain-error";
 import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
 import {
-  cancelExpiredPendingInvitations,
-  clearActiveOrganization,
   findInvitation,
-  findMemberRoleByIdOrEmail,
   findMembers,
   findMembership,
   findOrganizationIdBySlug,
-  findOrganizationName,
   findTeamsWithMembers,
-  isTeamMember,
   organizationExists,
-  renameTeamsNamed,
 } from "./organizations.repository";
 import {
   METADATA_MAX_BYTES,
@@ -72,52 +66,6 @@ export function normalizeMetadata(metadata: unknown): Record<string, unknown> | 
   return value as Record<string, unknown>;
 }
 
-/** A team needs a name that is not blank. */
-export function assertValidTeamName(name: unknown): void {
-  if (typeof name !== "string" || name.trim().length < 1)
-    throw DomainError.of(ORGANIZATION_ERROR_CODES.INVALID_TEAM_NAME);
-}
-
-/** The spec: a member cannot delete a team they belong to (better-auth only checks the active team). */
-export async function assertMayDeleteTeam(
-  db: Kysely<Database>,
-  input: { userId: string; organizationId: string; teamId: string },
-): Promise<void> {
-  const scope = await findMembership(db, input.organizationId, input.userId);
-  if (scope && (await isTeamMember(db, scope, input.teamId)))
-    throw DomainError.of(ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM);
-}
-
-/** An expired pending invitation would otherwise make re-inviting the address fail on the unique index. */
-export async function closeExpiredInvitations(
-  db: Kysely<Database>,
-  input: { inviterId: string; organizationId: string; email: string },
-): Promise<void> {
-  const scope = await findMembership(db, input.organizationId, input.inviterId);
-  if (scope) await cancelExpiredPendingInvitations(db, scope, input.email, new Date());
-}
-
-const hasRole = (scope: OrganizationScope, role: string) => scope.roles.includes(role);
-
-/**
- * The spec: only an owner removes an owner. better-auth refuses a non-owner too, but with "you cannot leave
- * the organization as the only owner"; the spec's answer is 401 "not allowed to delete this member".
- */
-export async function assertMayRemoveMember(
-  db: Kysely<Database>,
-  input: { userId: string; organizationId: string; memberIdOrEmail: string },
-): Promise<void> {
-  const caller = await findMembership(db, input.organizationId, input.userId);
-  // Not a member: better-auth answers that itself.
-  if (!caller) return;
-  const targetRole = await findMemberRoleByIdOrEmail(db, caller, input.memberIdOrEmail);
-  // No such member: better-auth answers that itself.
-  if (targetRole === undefined) return;
-  if (targetRole.split(",").some((role) => role.trim() === "owner") && !hasRole(caller, "owner")) {
-    throw DomainError.of(ORGANIZATION_ERROR_CODES.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER);
-  }
-}
-
 /**
  * Refuses a request for an organization the caller is not a member of before better-auth does: on that
  * refusal better-auth also clears the caller's active organization, so asking for another tenant's
@@ -138,28 +86,6 @@ export async function assertMemberOfRequestedOrganization(
   ]);
   if (!exists) throw DomainError.of(ORGANIZATION_ERROR_CODES.ORGANIZATION_NOT_FOUND);
   if (!membership) throw DomainError.of(ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
-}
-
-/**
- * The default team: better-auth creates every organization with a team named after it (the spec keeps at least one
- * team), and the creator in it. A team that still carries the organization's name is that default, so it follows a
- * rename of the organization; a team given a name of its own keeps it. Runs before the organization is renamed.
- */
-export async function renameDefaultTeam(
-  db: Kysely<Database>,
-  input: { userId: string; organizationId: string; name: unknown },
-): Promise<void> {
-  if (typeof input.name !== "string" || !input.name.trim()) return;
-  const scope = await findMembership(db, input.organizationId, input.userId);
-  if (!scope) return;
-  const currentName = await findOrganizationName(db, scope);
-  if (currentName !== undefined && currentName !== input.name)
-    await renameTeamsNamed(db, scope, currentName, input.name, new Date());
-}
-
-/** After a member leaves or is removed: better-auth clears only the acting session, the spec wants every session of theirs. */
-export async function onMemberLeft(db: Kysely<Database>, userId: string, organizationId: string): Promise<void> {
-  await clearActiveOrganization(db, userId, organizationId);
 }
 
 /** Lists members of the caller's organization, with teams, searched and paged. */
