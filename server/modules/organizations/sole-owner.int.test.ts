@@ -253,11 +253,12 @@ describe("concurrent changes never leave an organization without an owner", () =
         await sql`begin`.execute(side);
         await sql`select id from "user" where id = ${first.id} for update`.execute(side);
         const deleting = deleteAccount(first);
-        await expect.poll(waiting).toBe(1);
+        // Generous: on a busy machine the deletion can take seconds to reach the lock; it is awaited, not slept.
+        await expect.poll(waiting, { timeout: 20_000 }).toBe(1);
         let hasLeft = false;
         const leave = second.client.post("/api/auth/organization/leave", { organizationId: organization.id });
         const leaving = leave.finally(() => (hasLeft = true));
-        await expect.poll(async () => hasLeft || (await waiting()) === 2).toBe(true);
+        await expect.poll(async () => hasLeft || (await waiting()) === 2, { timeout: 20_000 }).toBe(true);
         await sql`rollback`.execute(side);
         const [deleted, left] = await Promise.all([deleting, leaving]);
         expect([deleted.status, left.status]).toEqual([200, 400]);

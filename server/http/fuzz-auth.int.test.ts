@@ -1,0 +1,85 @@
+import { existsSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { answers } from "../test/fuzz/exchange";
+import { appTables, sandboxTables } from "../test/fuzz/snapshots";
+import { fuzzFamily } from "../test/fuzz/suite";
+import {
+  endpoints,
+  type Family,
+  SANDBOX_FILE,
+  SANDBOX_PREFIX,
+  UNCOMPARED_COLUMNS,
+  UNCOMPARED_TABLES,
+} from "../test/fuzz/surface";
+
+/**
+ * Property-based fuzzing of the whole HTTP surface. Every endpoint — derived from better-auth's instance, the
+ * app's Hono routes and the billing sandbox's routes, never listed by hand — gets generated hostile bodies,
+ * query strings, path parameters and headers, from an anonymous caller, an organization owner and a platform
+ * admin. Two properties must hold: no answer is a 5xx, and a refused (4xx) request leaves every table as it was.
+ * This file fuzzes better-auth's endpoints and checks the surface; fuzz-app and fuzz-sandbox fuzz the other two
+ * families, each with an app of its own, so the three run in parallel.
+ *
+ * FUZZ_SEED and FUZZ_RUNS explore other inputs locally; the defaults are what CI runs, so a failure replays.
+ */
+
+// The harness (the app, its surface, fixtures, snapshots, generators and the exchange) is in server/test/fuzz/.
+
+fuzzFamily("better-auth");
+
+describe("the fuzzed surface is derived, not listed", () => {
+  test("better-auth's endpoints, the app's own routes and the billing sandbox's routes are all there", () => {
+    const byFamily = (family: Family) => endpoints.filter((endpoint) => endpoint.family === family);
+    expect(byFamily("better-auth").length).toBeGreaterThan(50);
+    expect(byFamily("sandbox").length).toBeGreaterThan(40);
+    const patterns = endpoints.map((endpoint) => endpoint.pattern);
+    for (const expected of [
+      "/healthz",
+      "/api/meta",
+      "/api/organizations/:organizationId/members",
+      "/api/organizations/:organizationId/teams",
+      "/api/invitations/:invitationId",
+      "/api/dev/mail",
+      "/api/auth/sign-up/email",
+      "/api/auth/admin/ban-user",
+      `${SANDBOX_PREFIX}/v1/checkouts`,
+      `${SANDBOX_PREFIX}/sandbox/clock/advance`,
+    ]) {
+      expect(patterns).toContain(expected);
+    }
+  });
+
+  test("both databases' tables are compared, except the few that refused requests legitimately change", () => {
+    expect(appTables).toEqual(
+      expect.arrayContaining([
+        "user",
+        "session",
+        "account",
+        "verification",
+        "organization",
+        "member",
+        "invitation",
+        "team",
+        "mail_outbox",
+      ]),
+    );
+    expect(appTables).toEqual(expect.arrayContaining(Object.keys(UNCOMPARED_TABLES)));
+    expect(appTables).toEqual(expect.arrayContaining(Object.keys(UNCOMPARED_COLUMNS)));
+    expect(existsSync(SANDBOX_FILE)).toBe(true);
+    expect(sandboxTables).toContain("records");
+  });
+});
+
+describe("the fuzzer reaches better-auth's handlers", () => {
+  test("as every persona, and its answers are mostly not gatekeeping refusals", () => {
+    const authAnswers = answers.filter((answer) => answer.family === "better-auth");
+    for (const persona of ["anonymous", "owner", "admin"] as const) {
+      expect(
+        authAnswers.some((answer) => answer.persona === persona && answer.status < 300),
+        persona,
+      ).toBe(true);
+    }
+    const gatekeeping = authAnswers.filter((answer) => [401, 403, 415, 429].includes(answer.status));
+    expect(gatekeeping.length / authAnswers.length).toBeLessThan(0.5);
+  });
+});
