@@ -14,13 +14,13 @@ import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { specErrors } from "./spec-errors";
 
-export type AuthPluginDeps = {
+type AuthPluginDeps = {
   db: Kysely<Database>;
   billing: Billing;
 };
 
 /** What the plugins take that `createAuth` builds once for its options too. */
-export type AuthPluginParts = {
+type AuthPluginParts = {
   /** The mail notices: their plugin, and the invitation mail the organization plugin sends. */
   mailNotices: Pick<ReturnType<typeof authMailNotices>, "plugin" | "sendInvitationEmail">;
   /** The sign-in providers: the generic OAuth plugin of the OpenID Connect ones. */

@@ -8,7 +8,7 @@ import { aboutUser, type AuditedUser } from "../admin.audit";
 import { isListedInAdminEmails } from "../admin-emails";
 import { assertPlatformAdminLeft } from "./assert-platform-admin-left";
 
-export type SetRoleInput = {
+type SetRoleInput = {
   callerId: string;
   userId: string;
   /** The roles asked for, comma-separated. */
