@@ -1,11 +1,19 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import {
+  changePassword,
+  createAuthMiddleware,
+  deleteUser,
+  getSessionFromCtx,
+  updateUser,
+  verifyEmail,
+} from "better-auth/api";
 import { sql, type Kysely } from "kysely";
 import { DomainError } from "../../common/domain-error";
 import { displayNameFrom } from "../../common/display-name";
 import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
 import type { Database } from "../db/schema";
+import { matches } from "../modules/audit";
 
 const bodyOf = (ctx: { body?: unknown }) =>
   ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
@@ -54,7 +62,7 @@ export function accountRules() {
           // A verification link lands on the web app's page that says the address is verified (or why the link
           // did not work: better-auth adds `error=` to the address it redirects to), then offers the way on to
           // where the link was going. Links of every origin (sign-up, sign-in, resend) go through here.
-          matcher: (context) => context.path === "/verify-email",
+          matcher: matches(verifyEmail),
           handler: createAuthMiddleware(async (ctx) => {
             const query = (ctx.query ?? {}) as Record<string, unknown>;
             const next = typeof query.callbackURL === "string" && query.callbackURL ? query.callbackURL : "/";
@@ -68,7 +76,7 @@ export function accountRules() {
         },
         {
           // displayUsername is copied from username when missing; better-auth 1.7 does so on sign-up only.
-          matcher: (context) => context.path === "/update-user",
+          matcher: matches(updateUser()),
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
             if (body && typeof body.username === "string" && body.displayUsername === undefined) {
@@ -79,7 +87,7 @@ export function accountRules() {
         {
           // better-auth deletes an account without its password when the session is less than a day old.
           // That is for people who have no password (they signed up through a provider); whoever has one gives it.
-          matcher: (context) => context.path === "/delete-user",
+          matcher: matches(deleteUser),
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
             if (body?.password !== undefined || body?.token !== undefined) return;
@@ -95,7 +103,7 @@ export function accountRules() {
           // A "change" to the password already in use is refused, once the current password is proven right (a
           // wrong one gets better-auth's own INVALID_PASSWORD, as for any other new password). A password change
           // ends every other session, whatever the client asked for.
-          matcher: (context) => context.path === "/change-password",
+          matcher: matches(changePassword),
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
             if (!body) return;

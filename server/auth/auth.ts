@@ -1,14 +1,7 @@
-import { betterAuth, type BetterAuthOptions, type BetterAuthPlugin } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { createAuthMiddleware } from "better-auth/api";
-import { username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
-} from "../../common/account.schemas";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../common/account.schemas";
 import type { Config } from "../config";
 import type { Dialect } from "../db/database";
 import type { Database } from "../db/schema";
@@ -17,18 +10,15 @@ import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
-import { assertMayCallAdminEndpoint, keepImpersonationEnd, platformAdmin } from "../modules/admin";
-import { isPlatformAdmin } from "../../common/permissions";
-import { accountDeletion, organizations } from "../modules/organizations";
-import { accountRules, verifyEmailOnPasswordReset } from "./account-rules";
+import { assertMayCallAdminEndpoint, keepImpersonationEnd } from "../modules/admin";
+import { verifyEmailOnPasswordReset } from "./account-rules";
 import { withDomainErrors } from "./domain-errors";
-import { adminEmails } from "./platform-admins";
 import { boundedPasswordHashing, type PasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "../http/rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
-import { isDevProviderDiscoveryAtStart, signInMethods, socialSignIn } from "./social-sign-in";
-import { specErrors } from "./spec-errors";
+import { authPlugins } from "./plugins";
+import { isDevProviderDiscoveryAtStart, socialSignIn } from "./social-sign-in";
 
 export type AuthDeps = {
   config: Config;
@@ -153,57 +143,10 @@ export function createAuth(deps: AuthDeps) {
         assertValidRequest(ctx);
       }),
     },
-    plugins: [
-      accountRules(),
-      social.plugin,
-      signInMethods(config),
-      username({
-        minUsernameLength: USERNAME_MIN_LENGTH,
-        maxUsernameLength: USERNAME_MAX_LENGTH,
-        usernameValidator: (value) => USERNAME_PATTERN.test(value),
-      }),
-      ...organizations({
-        db: deps.db,
-        limits: {
-          assertWithinLimit: deps.billing.assertWithinLimit,
-          releaseOrganization: deps.billing.releaseOrganization,
-        },
-        organizationLimit: config.organizations.limit,
-        allowUserToCreateOrganization: async (user) =>
-          config.organizations.whoMayCreate === "everyone" ||
-          (config.organizations.whoMayCreate === "admins" &&
-            isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
-        disableOrganizationDeletion: config.organizations.isDeletionDisabled,
-        sendInvitationEmail: mailNotices.sendInvitationEmail,
-      }),
-      ...platformAdmin({
-        db: deps.db,
-        adminUserIds: config.adminUserIds,
-        adminEmails: config.adminEmails,
-        resetPasswordPath: "/reset-password",
-      }),
-      // After platformAdmin: its remove-user hook runs inside the admin module's transaction.
-      accountDeletion({ db: deps.db, releaseOrganization: deps.billing.releaseOrganization }),
-      platformRoleDefault(),
-      adminEmails({ db: deps.db, adminEmails: config.adminEmails }),
-      mailNotices.plugin,
-      specErrors(),
-    ],
+    plugins: authPlugins(config, deps, { mailNotices, social }),
   } satisfies BetterAuthOptions;
 
   return betterAuth(withDomainErrors(options));
-}
-
-/**
- * The default platform role as a schema default. A sign-up with a registered e-mail answers with a
- * synthetic user built from the schema (no account enumeration); without a default its `role` is null
- * while a real sign-up's is "user", which tells the two apart. Listed after admin() so it wins.
- */
-function platformRoleDefault(): BetterAuthPlugin {
-  return {
-    id: "platform-role-default",
-    schema: { user: { fields: { role: { type: "string", required: false, input: false, defaultValue: "user" } } } },
-  };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,9 +1,10 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
+import { createAuthMiddleware, linkSocialAccount, signInSocial } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import { DomainError } from "../../common/domain-error";
 import { ERROR_CODES } from "../../common/error-codes";
 import type { Config } from "../config";
+import { matches } from "../modules/audit";
 
 /** The e-mail a provider asserted, kept for the account row written later in the same request. */
 const assertedEmails = new WeakMap<object, { providerId: string; email: string }>();
@@ -80,7 +81,7 @@ export function signInMethods(config: Pick<Config, "socialProviders">) {
     hooks: {
       before: [
         {
-          matcher: (context) => context.path === "/sign-in/social" || context.path === "/link-social",
+          matcher: matches(signInSocial(), linkSocialAccount),
           handler: createAuthMiddleware(async (ctx) => {
             const requested = (ctx.body as { provider?: unknown } | undefined)?.provider;
             const isConfigured = config.socialProviders.some((provider) => provider.id === requested);

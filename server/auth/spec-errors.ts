@@ -3,6 +3,7 @@ import { createAuthMiddleware, dispatchAuthEndpoint, isAPIError, signUpEmail } f
 import { USERNAME_ERROR_CODES } from "better-auth/plugins";
 import { DomainError } from "../../common/domain-error";
 import type { SpecCatalogueCode } from "../../common/error-codes";
+import { matches } from "../modules/audit";
 
 /**
  * The spec's error catalogue (section 8) is the contract; better-auth 1.7 capitalises its messages and
@@ -87,7 +88,7 @@ export function specErrors(): BetterAuthPlugin {
     hooks: {
       after: [
         {
-          matcher: (context) => context.path === "/sign-up/email",
+          matcher: matches(signUpEmail()),
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned;
             const { username, email } = (ctx.body ?? {}) as { username?: unknown; email?: unknown };

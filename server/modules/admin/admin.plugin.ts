@@ -7,14 +7,12 @@ import {
   requestPasswordReset,
 } from "better-auth/api";
 import { setShouldSkipSessionRefresh } from "better-auth/api";
-import { admin, USERNAME_ERROR_CODES } from "better-auth/plugins";
+import { admin } from "better-auth/plugins";
 import type { Kysely } from "kysely";
-import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../../common/account.schemas";
 import { bannedUserMessage } from "../../../common/admin.schemas";
 import { DomainError } from "../../../common/domain-error";
 import { PLATFORM_ADMIN_ERROR_CODES, type SpecCatalogueCode } from "../../../common/error-codes";
 import {
-  isPlatformAdmin,
   platformAccessControl,
   platformAllows,
   platformRoles,
@@ -22,15 +20,19 @@ import {
 } from "../../../common/permissions";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
-import { auditedEndpoint, type AuditRecord, type AuditedSession } from "../audit";
-import {
-  countPlatformAdminsOtherThan,
-  findAuditLabels,
-  findSessionOwner,
-  isTakenUsername,
-  lockPlatformAdmins,
-} from "./admin.repository";
-import { isListedInAdminEmails } from "./admin-emails";
+import { auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
+import { findAuditLabels, findSessionOwner, lockPlatformAdmins } from "./admin.repository";
+import { assertMayBanUser, banUserEntries } from "./operations/ban-user";
+import { createUserEntries, usernameForNewUser } from "./operations/create-user";
+import { impersonateUserEntries } from "./operations/impersonate-user";
+import { assertMayRemoveUser, removeUserEntries } from "./operations/remove-user";
+import { revokeUserSessionEntries } from "./operations/revoke-user-session";
+import { revokeUserSessionsEntries } from "./operations/revoke-user-sessions";
+import { assertMaySetRole, setRoleEntries } from "./operations/set-role";
+import { setUserPasswordEntries } from "./operations/set-user-password";
+import { stopImpersonatingEntries } from "./operations/stop-impersonating";
+import { unbanUserEntries } from "./operations/unban-user";
+import { refuseUpdateUser } from "./operations/update-user";
 
 /** The longest an impersonation lasts: one hour, then the session is gone and the admin signs in again. */
 export const IMPERSONATION_SECONDS = 60 * 60;
@@ -90,35 +92,31 @@ export function platformAdmin(options: PlatformAdminOptions) {
 }
 
 type AdminEndpoints = ReturnType<typeof admin>["endpoints"];
-
-/** The changes that could leave no platform admin, with the permission each needs. */
-const LAST_ADMIN_CHECKS = new Map<string, PlatformPermissions>([
-  ["/admin/set-role", { user: ["set-role"] }],
-  ["/admin/ban-user", { user: ["ban"] }],
-  ["/admin/remove-user", { user: ["delete"] }],
-]);
-
-/** The admin endpoints that act on sessions answer for the `session` resource; the others for `user`. */
-const SESSION_PATHS = new Set([
-  "/admin/list-user-sessions",
-  "/admin/revoke-user-session",
-  "/admin/revoke-user-sessions",
-]);
+type AdminEndpointName = keyof AdminEndpoints;
 
 /** The permission each admin endpoint checks, with better-auth's code for its refusal (worded by spec-errors). */
-const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, SpecCatalogueCode]>([
-  ["/admin/set-role", [{ user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"]],
-  ["/admin/create-user", [{ user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"]],
-  ["/admin/list-users", [{ user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS"]],
-  ["/admin/ban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
-  ["/admin/unban-user", [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"]],
-  ["/admin/impersonate-user", [{ user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS"]],
-  ["/admin/remove-user", [{ user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"]],
-  ["/admin/set-user-password", [{ user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"]],
-  ["/admin/list-user-sessions", [{ session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS"]],
-  ["/admin/revoke-user-session", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
-  ["/admin/revoke-user-sessions", [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"]],
-]);
+const ENDPOINT_PERMISSIONS = {
+  setRole: [{ user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"],
+  createUser: [{ user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"],
+  listUsers: [{ user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS"],
+  banUser: [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"],
+  unbanUser: [{ user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"],
+  impersonateUser: [{ user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS"],
+  removeUser: [{ user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"],
+  setUserPassword: [{ user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"],
+  listUserSessions: [{ session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS"],
+  revokeUserSession: [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"],
+  revokeUserSessions: [{ session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS"],
+} satisfies Partial<Record<AdminEndpointName, [PlatformPermissions, SpecCatalogueCode]>>;
+
+/** Each checked endpoint's matcher, through the running auth instance's admin plugin (the global hook has no other). */
+const ENDPOINT_ACCESS = Object.entries(ENDPOINT_PERMISSIONS).map(([name, [permissions, code]]) => ({
+  matcher: matchesPluginEndpoints("admin", name),
+  permissions,
+  code,
+}));
+
+const accessOf = (ctx: HookContext) => ENDPOINT_ACCESS.find(({ matcher }) => matcher(ctx));
 
 /**
  * Who may call an admin endpoint is answered before what they sent: auth.ts calls this ahead of the request
@@ -126,39 +124,58 @@ const ENDPOINT_PERMISSIONS = new Map<string, [PlatformPermissions, SpecCatalogue
  * the body, not a 400 about a body they may not send at all. better-auth checks the same permission again.
  */
 export async function assertMayCallAdminEndpoint(ctx: HookContext, adminUserIds: readonly string[]): Promise<void> {
-  const [permissions, code] = ENDPOINT_PERMISSIONS.get(ctx.path) ?? [];
-  if (!permissions || !code) return;
+  const access = accessOf(ctx);
+  if (!access) return;
   const session = await getSessionFromCtx(ctx);
   // better-auth's own answer without a session (its session check's bodiless 401), not a refusal of the app's.
   if (!session) throw APIError.fromStatus("UNAUTHORIZED");
-  if (session.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
-  if (platformAllows(session.user as { id: string; role?: string | null }, permissions, adminUserIds)) return;
-  throw new DomainError(code, accessMessage(ctx.path));
+  if (session.session.impersonatedBy) throw closedWhileImpersonating(ctx);
+  if (platformAllows(session.user as { id: string; role?: string | null }, access.permissions, adminUserIds)) return;
+  throw new DomainError(access.code, accessMessage(ctx));
 }
 
-/** The spec's access-check message, naming the resource the endpoint acts on. */
-function accessMessage(path: string): string {
-  return `You are not allowed to access resource: ${SESSION_PATHS.has(path) ? "session" : "user"}`;
+/** The spec's access-check message, naming the resource the endpoint acts on (sessions' endpoints, or users). */
+function accessMessage(ctx: HookContext): string {
+  const permissions = accessOf(ctx)?.permissions;
+  return `You are not allowed to access resource: ${permissions && "session" in permissions ? "session" : "user"}`;
 }
 
 /** While an admin browses as someone else, the console is closed: only stopping the impersonation is open. */
-function closedWhileImpersonating(path: string): DomainError {
-  return new DomainError("FORBIDDEN", accessMessage(path));
+function closedWhileImpersonating(ctx: HookContext): DomainError {
+  return new DomainError("FORBIDDEN", accessMessage(ctx));
 }
 
-type AdminTarget = { id: string; email: string; emailVerified?: boolean | null; role?: string | null };
+type AdminSession = AuditedSession & { user: { role?: string | null } };
+/** The caller and the user an admin endpoint names, for a use case's check. */
+type AdminCall = { callerId: string; userId: string; body: Body };
 
+/**
+ * The app's rules and audit trail around admin()'s endpoints: the one adapter that maps better-auth's admin
+ * endpoints (their hooks, bodies and sessions) to the use cases in `operations/`, one file per admin write, plain
+ * functions over the database (the change's transaction, through `currentDatabase`) and the request's inputs.
+ */
 function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpoints) {
   const { db, adminUserIds } = options;
-  const may = (session: AuditedSession & { user: { role?: string | null } }, permissions: PlatformPermissions) =>
-    platformAllows(session.user, permissions, adminUserIds);
 
-  /** An entry about one user, labelled with the e-mail they had. */
-  const aboutUser = (
-    action: AuditRecord["action"],
-    user: { id: string; email: string } | undefined,
-    extra: Partial<AuditRecord> = {},
-  ): AuditRecord[] => (user ? [{ action, target: { type: "user", id: user.id, label: user.email }, ...extra }] : []);
+  /**
+   * Runs a use case's check before its endpoint, for a caller with the endpoint's permission (without it
+   * better-auth's own refusal answers, with the spec's message). Checked again inside the change's transaction,
+   * where the audited endpoint runs its hooks once more after `lockPlatformAdmins`.
+   */
+  const checked = (
+    name: keyof typeof ENDPOINT_PERMISSIONS,
+    check: (db: Kysely<Database>, call: AdminCall) => Promise<void>,
+  ) => ({
+    matcher: matches(endpoints[name]),
+    handler: createAuthMiddleware(async (ctx) => {
+      const session = (await getSessionFromCtx(ctx)) as AdminSession | null;
+      const body = bodyOf(ctx);
+      const userId = text(body.userId);
+      const [permissions] = ENDPOINT_PERMISSIONS[name];
+      if (!session || !userId || !platformAllows(session.user, permissions, adminUserIds)) return;
+      await check(await currentDatabase(db), { callerId: session.user.id, userId, body });
+    }),
+  });
 
   return {
     id: "platform-admin-rules",
@@ -181,83 +198,40 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
       before: [
         {
           // While an admin browses as someone else, the console is closed: only stopping the impersonation is open.
-          matcher: (context) =>
-            context.path?.startsWith("/admin/") === true &&
-            context.path !== "/admin/stop-impersonating" &&
-            context.path !== "/admin/has-permission",
+          matcher: matches(
+            ...(Object.keys(endpoints) as AdminEndpointName[])
+              .filter((name) => name !== "stopImpersonating" && name !== "userHasPermission")
+              .map((name) => endpoints[name]),
+          ),
           handler: createAuthMiddleware(async (ctx) => {
             const session = await getSessionFromCtx(ctx);
-            if (session?.session.impersonatedBy) throw closedWhileImpersonating(ctx.path);
+            if (session?.session.impersonatedBy) throw closedWhileImpersonating(ctx);
           }),
         },
-        {
-          // Spelled out by set-role, ban-user and set-user-password, each with its rules and audit entry: the catch-all
-          // update would change a role, a ban or an e-mail past both.
-          matcher: (context) => context.path === "/admin/update-user",
-          handler: createAuthMiddleware(async () => {
-            throw new DomainError(
-              "NOT_FOUND",
-              "No endpoint POST /api/auth/admin/update-user: use set-role, ban-user, unban-user or set-user-password",
-            );
+        { matcher: matches(endpoints.adminUpdateUser), handler: createAuthMiddleware(async () => refuseUpdateUser()) },
+        checked("setRole", (trx, { callerId, userId, body }) =>
+          assertMaySetRole(trx, {
+            callerId,
+            userId,
+            role: rolesOf(body.role),
+            adminUserIds,
+            adminEmails: options.adminEmails,
           }),
-        },
+        ),
+        checked("banUser", (trx, call) => assertMayBanUser(trx, { ...call, adminUserIds })),
+        checked("removeUser", (trx, call) => assertMayRemoveUser(trx, { ...call, adminUserIds })),
         {
-          // No admin changes their own platform role, and the last platform admin able to use the console is never
-          // demoted, banned or deleted. Checked again inside the change's transaction, after `lockPlatformAdmins`.
-          matcher: (context) => LAST_ADMIN_CHECKS.has(context.path ?? ""),
-          handler: createAuthMiddleware(async (ctx) => {
-            const session = (await getSessionFromCtx(ctx)) as
-              (AuditedSession & { user: { role?: string | null } }) | null;
-            const body = bodyOf(ctx);
-            const userId = text(body.userId);
-            const permission = LAST_ADMIN_CHECKS.get(ctx.path) as PlatformPermissions;
-            // Without the permission better-auth's own refusal answers, with the spec's message.
-            if (!session || !userId || !may(session, permission)) return;
-            if (ctx.path === "/admin/set-role") {
-              const { YOU_CANNOT_CHANGE_YOUR_OWN_ROLE } = PLATFORM_ADMIN_ERROR_CODES;
-              if (userId === session.user.id) throw DomainError.of(YOU_CANNOT_CHANGE_YOUR_OWN_ROLE);
-              // A configured administrator id stays an admin whatever its role; a role that keeps `admin` demotes no one.
-              if (isPlatformAdmin({ id: userId, role: rolesOf(body.role) }, adminUserIds)) return;
-            }
-            // Banning or deleting oneself is refused by better-auth, with its own message.
-            if (userId === session.user.id) return;
-            const target = (await ctx.context.internalAdapter.findUserById(userId)) as AdminTarget | null;
-            if (!target || !isPlatformAdmin(target, adminUserIds)) return;
-            // The admin-emails plugin would grant the role again at the user's next update: no demotion would hold.
-            if (ctx.path === "/admin/set-role" && isListedInAdminEmails(target, options.adminEmails)) {
-              throw DomainError.of(PLATFORM_ADMIN_ERROR_CODES.ADMIN_EMAILS_ADMIN);
-            }
-            if ((await countPlatformAdminsOtherThan(await currentDatabase(db), userId, adminUserIds)) === 0) {
-              throw DomainError.of(PLATFORM_ADMIN_ERROR_CODES.LAST_PLATFORM_ADMIN);
-            }
-          }),
-        },
-        {
-          // A username given at creation follows the sign-up rules (better-auth's username plugin checks only sign-up and update-user).
-          matcher: (context) => context.path === "/admin/create-user",
+          matcher: matches(endpoints.createUser),
           handler: createAuthMiddleware(async (ctx) => {
             const body = bodyOf(ctx);
             const data = body.data && typeof body.data === "object" ? (body.data as Body) : undefined;
             const username = text(data?.username);
             if (!data || !username) return;
-            if (username.length < USERNAME_MIN_LENGTH) throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_TOO_SHORT);
-            if (username.length > USERNAME_MAX_LENGTH) throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_TOO_LONG);
-            if (!USERNAME_PATTERN.test(username)) throw DomainError.of(USERNAME_ERROR_CODES.INVALID_USERNAME);
-            if (await isTakenUsername(await currentDatabase(db), username.toLowerCase())) {
-              throw DomainError.of(USERNAME_ERROR_CODES.USERNAME_IS_ALREADY_TAKEN);
-            }
-            return {
-              context: {
-                body: {
-                  ...body,
-                  data: {
-                    ...data,
-                    username: username.toLowerCase(),
-                    displayUsername: text(data.displayUsername) ?? username,
-                  },
-                },
-              },
-            };
+            const named = await usernameForNewUser(await currentDatabase(db), {
+              username,
+              displayUsername: text(data.displayUsername),
+            });
+            return { context: { body: { ...body, data: { ...data, ...named } } } };
           }),
         },
         // Every change an admin makes is recorded with it, in its transaction. Listed after the rules, so a refusal opens none.
@@ -265,9 +239,7 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           db,
           endpoint: endpoints.createUser,
           record: ({ body, response }) =>
-            aboutUser("user.created", userOf(response), {
-              details: { role: rolesOf(body.role) || "user", password: body.password ? "set" : "invited" },
-            }),
+            createUserEntries(userOf(response), { role: rolesOf(body.role), hasPassword: Boolean(body.password) }),
         }),
         auditedEndpoint({
           db,
@@ -275,87 +247,63 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           lock: lockPlatformAdmins,
           prior: async (trx, { body }) => (await findAuditLabels(trx, text(body.userId) ?? "")).role,
           record: ({ body, response, prior }) =>
-            aboutUser("user.role_changed", userOf(response), {
-              details: { from: prior ?? "user", to: rolesOf(body.role) },
-            }),
+            setRoleEntries(userOf(response), { from: prior, to: rolesOf(body.role) }),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.banUser,
           lock: lockPlatformAdmins,
-          record: ({ body, response }) => {
-            const user = userOf(response);
-            const expiresAt = user?.banExpires ? new Date(user.banExpires).toISOString() : null;
-            return aboutUser("user.banned", user, { reason: text(body.banReason), details: { expiresAt } });
-          },
+          record: ({ body, response }) => banUserEntries(userOf(response), text(body.banReason)),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.unbanUser,
-          record: ({ response }) => aboutUser("user.unbanned", userOf(response)),
+          record: ({ response }) => unbanUserEntries(userOf(response)),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.setUserPassword,
           prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
-          record: ({ prior }) => aboutUser("user.password_set", prior.user),
+          record: ({ prior }) => setUserPasswordEntries(prior.user),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.impersonateUser,
-          record: ({ body, response }) =>
-            aboutUser("user.impersonation_started", userOf(response), { reason: text(body.reason) }),
+          record: ({ body, response }) => impersonateUserEntries(userOf(response), text(body.reason)),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.stopImpersonating,
-          // The admin ends it, from the impersonated session: the entry is theirs, about the user they browsed as.
           prior: async (trx, { session }) =>
             session?.session.impersonatedBy
               ? (await findAuditLabels(trx, session.session.impersonatedBy)).user
               : undefined,
-          record: ({ session, prior }) =>
-            session && prior
-              ? aboutUser(
-                  "user.impersonation_stopped",
-                  { id: session.user.id, email: session.user.email },
-                  { actor: { id: prior.id, label: prior.email }, impersonatorId: null },
-                )
-              : [],
+          record: ({ session, prior }) => stopImpersonatingEntries(session?.user, prior),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.revokeUserSession,
           prior: (trx, { body }) => findSessionOwner(trx, text(body.sessionToken) ?? ""),
-          record: ({ prior }) =>
-            prior
-              ? [
-                  {
-                    action: "user.session_revoked",
-                    target: { type: "user", id: prior.userId, label: prior.email },
-                    details: { sessionId: prior.sessionId },
-                  },
-                ]
-              : [],
+          record: ({ prior }) => revokeUserSessionEntries(prior),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.revokeUserSessions,
           prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
-          record: ({ prior }) => aboutUser("user.sessions_revoked", prior.user),
+          record: ({ prior }) => revokeUserSessionsEntries(prior.user),
         }),
         auditedEndpoint({
           db,
           endpoint: endpoints.removeUser,
           lock: lockPlatformAdmins,
           prior: (trx, { body }) => findAuditLabels(trx, text(body.userId) ?? ""),
-          record: ({ prior }) => aboutUser("user.deleted", prior.user),
+          record: ({ prior }) => removeUserEntries(prior.user),
         }),
       ],
       after: [
         {
           // Created without a password: the person gets the set-a-password mail (the reset flow, worded for a first password).
-          matcher: (context) => context.path === "/admin/create-user",
+          matcher: matches(endpoints.createUser),
           handler: createAuthMiddleware(async (ctx) => {
             const user = userOf(ctx.context.returned);
             if (!user || bodyOf(ctx).password !== undefined || ctx.context.returned instanceof APIError) return;

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
+import { matches } from "./endpoint-matcher";
 import type { AuditContext, AuditEventInput } from "./audit.schemas";
 import { recordAuditEvent } from "./audit.service";
 
@@ -69,7 +70,7 @@ export function auditedEndpoint<TPrior = undefined>(input: {
 }) {
   const { endpoint } = input;
   return {
-    matcher: (context: { path?: string }) => context.path === endpoint.path,
+    matcher: matches(endpoint),
     handler: createAuthMiddleware(async (ctx) => {
       if (recording.getStore() === endpoint.path) return;
       const body = bodyOf(ctx);

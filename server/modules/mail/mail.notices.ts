@@ -1,5 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, changePassword, createAuthMiddleware } from "better-auth/api";
+import { matches } from "../audit";
 import type { MailQueue } from "./mail.service";
 import {
   existingAccountMail,
@@ -87,7 +88,7 @@ export function authMailNotices(
       hooks: {
         after: [
           {
-            matcher: (context) => context.path === "/change-password",
+            matcher: matches(changePassword),
             handler: createAuthMiddleware(async (ctx) => {
               if (ctx.context.returned instanceof APIError || !ctx.context.session) return;
               const { user } = ctx.context.session;

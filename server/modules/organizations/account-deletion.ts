@@ -7,7 +7,13 @@ import type { AccountDeletionPreview, OrganizationSummary } from "../../../commo
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
-import { auditContextOf, auditedEndpoint, recordAuditEvent, type AuditedSession } from "../audit";
+import {
+  auditContextOf,
+  auditedEndpoint,
+  matchesPluginEndpoints,
+  recordAuditEvent,
+  type AuditedSession,
+} from "../audit";
 import * as repository from "./organizations.repository";
 
 export type AccountDeletionOptions = {
@@ -117,7 +123,7 @@ export function accountDeletion(options: AccountDeletionOptions) {
         }),
         {
           // Runs inside the admin module's transaction for remove-user (this plugin is composed after it).
-          matcher: (context: { path?: string }) => context.path === "/admin/remove-user",
+          matcher: matchesPluginEndpoints("admin", "removeUser"),
           handler: createAuthMiddleware(async (ctx) => {
             const body = ctx.body as Record<string, unknown> | undefined;
             const userId = typeof body?.userId === "string" ? body.userId : undefined;

@@ -1,0 +1,53 @@
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from "kysely";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../db/schema";
+import type { Billing } from "../modules/billing";
+import { authMailNotices, type MailQueue } from "../modules/mail";
+import { authPlugins, type AuthPluginConfig } from "./plugins";
+import { socialSignIn } from "./social-sign-in";
+
+/** A Kysely instance that never connects: building the plugins queries nothing. */
+const db = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+describe("authPlugins", () => {
+  it("lists better-auth's plugins in the order their hooks and options depend on", () => {
+    const config: AuthPluginConfig = {
+      organizations: { whoMayCreate: "everyone", isDeletionDisabled: false },
+      adminUserIds: [],
+      adminEmails: [],
+      socialProviders: [],
+    };
+    const mail: MailQueue = { enqueue: async () => {} };
+    const plugins = authPlugins(
+      config,
+      { db, billing: { assertWithinLimit: async () => {}, releaseOrganization: async () => {} } as unknown as Billing },
+      {
+        mailNotices: authMailNotices(mail, { baseUrl: "http://localhost", signInKind: async () => "none" }),
+        social: socialSignIn(config),
+      },
+    );
+
+    expect(plugins.map((plugin) => plugin.id)).toEqual([
+      "account-rules",
+      "generic-oauth",
+      "sign-in-methods",
+      "username",
+      "organization",
+      "organization-rules",
+      "admin",
+      "platform-admin-rules",
+      "account-deletion",
+      "platform-role-default",
+      "admin-emails",
+      "mail-notices",
+      "spec-errors",
+    ]);
+  });
+});

@@ -1,0 +1,99 @@
+import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
+import { username } from "better-auth/plugins";
+import type { Kysely } from "kysely";
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
+import { isPlatformAdmin } from "../../common/permissions";
+import type { Config } from "../config";
+import type { Database } from "../db/schema";
+import { platformAdmin } from "../modules/admin";
+import type { Billing } from "../modules/billing";
+import type { authMailNotices } from "../modules/mail";
+import { accountDeletion, organizations } from "../modules/organizations";
+import { accountRules } from "./account-rules";
+import { adminEmails } from "./platform-admins";
+import { signInMethods, type socialSignIn } from "./social-sign-in";
+import { specErrors } from "./spec-errors";
+
+type AuthPluginDeps = {
+  db: Kysely<Database>;
+  billing: Billing;
+};
+
+/** What the plugins take that `createAuth` builds once for its options too. */
+type AuthPluginParts = {
+  /** The mail notices: their plugin, and the invitation mail the organization plugin sends. */
+  mailNotices: Pick<ReturnType<typeof authMailNotices>, "plugin" | "sendInvitationEmail">;
+  /** The sign-in providers: the generic OAuth plugin of the OpenID Connect ones. */
+  social: Pick<ReturnType<typeof socialSignIn>, "plugin">;
+};
+
+export type AuthPluginConfig = Pick<Config, "organizations" | "adminUserIds" | "adminEmails" | "socialProviders">;
+
+/**
+ * better-auth's plugins in the order they run: hooks run in this order and the first to answer ends a request,
+ * init-time options (database hooks, schema fields) merge in it, later ones winning. Each entry says why it is
+ * where it is; `plugins.test.ts` pins the order.
+ */
+export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { mailNotices, social }: AuthPluginParts) {
+  return [
+    // First: the account's own rules shape a request (the verification page, displayUsername, the password
+    // change that ends other sessions) and a stored name before any other plugin's hook sees them.
+    accountRules(),
+    // The OpenID Connect providers, then the rule that says when a configured one does not answer.
+    social.plugin,
+    signInMethods(config),
+    // After the account rules: their update-user hook fills displayUsername before this plugin checks it.
+    username({
+      minUsernameLength: USERNAME_MIN_LENGTH,
+      maxUsernameLength: USERNAME_MAX_LENGTH,
+      usernameValidator: (value) => USERNAME_PATTERN.test(value),
+    }),
+    // better-auth's organization() then the app's organization rules: each audited operation runs its checks,
+    // plan limits included, in the transaction of better-auth's write.
+    ...organizations({
+      db: deps.db,
+      limits: {
+        assertWithinLimit: deps.billing.assertWithinLimit,
+        releaseOrganization: deps.billing.releaseOrganization,
+      },
+      organizationLimit: config.organizations.limit,
+      allowUserToCreateOrganization: async (user) =>
+        config.organizations.whoMayCreate === "everyone" ||
+        (config.organizations.whoMayCreate === "admins" &&
+          isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
+      disableOrganizationDeletion: config.organizations.isDeletionDisabled,
+      sendInvitationEmail: mailNotices.sendInvitationEmail,
+    }),
+    // better-auth's admin() then the app's admin rules, whose audited remove-user opens the transaction that the
+    // account deletion below runs in.
+    ...platformAdmin({
+      db: deps.db,
+      adminUserIds: config.adminUserIds,
+      adminEmails: config.adminEmails,
+      resetPasswordPath: "/reset-password",
+    }),
+    // After platformAdmin: its remove-user hook runs inside the admin module's transaction.
+    accountDeletion({ db: deps.db, releaseOrganization: deps.billing.releaseOrganization }),
+    // After admin(): its schema default for the role wins over admin()'s field.
+    platformRoleDefault(),
+    // After admin(): its create hook grants the role over the default role admin()'s hook sets.
+    adminEmails({ db: deps.db, adminEmails: config.adminEmails }),
+    // After the rules: the changed-password notice is an after-hook that mails only once the change went through.
+    mailNotices.plugin,
+    // Last: it rewrites the error answers of every plugin before it.
+    specErrors(),
+    // The options' type makes this a tuple, so the API's types know every plugin's endpoints and fields.
+  ] satisfies BetterAuthOptions["plugins"];
+}
+
+/**
+ * The default platform role as a schema default. A sign-up with a registered e-mail answers with a
+ * synthetic user built from the schema (no account enumeration); without a default its `role` is null
+ * while a real sign-up's is "user", which tells the two apart. Listed after admin() so it wins.
+ */
+function platformRoleDefault(): BetterAuthPlugin {
+  return {
+    id: "platform-role-default",
+    schema: { user: { fields: { role: { type: "string", required: false, input: false, defaultValue: "user" } } } },
+  };
+}
