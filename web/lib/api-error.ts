@@ -1,3 +1,5 @@
+import type { OrganizationSummary } from "../../common/organization.schemas";
+
 /** Errors from better-auth and from the app's own API share one shape: `{ code, message }` and a status. */
 export class ApiError extends Error {
   constructor(
@@ -32,6 +34,14 @@ export function retryAfterSeconds(header: string | null | undefined): number | u
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** The organizations a SOLE_OWNER refusal lists (its `details`), or undefined for any other error. */
+export function soleOwnerOrganizations(error: unknown): OrganizationSummary[] | undefined {
+  if (!(error instanceof ApiError) || error.code !== "SOLE_OWNER" || !Array.isArray(error.details)) return undefined;
+  const isSummary = (item: unknown): item is OrganizationSummary =>
+    typeof (item as { id?: unknown } | null)?.id === "string";
+  return error.details.filter(isSummary);
 }
 
 type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter?: number; details?: unknown };

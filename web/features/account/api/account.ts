@@ -1,8 +1,7 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
-import type { OrganizationSummary } from "../../../../common/organization.schemas";
 import { api, apiCall } from "../../../lib/api-client";
 import type { ProfileInput } from "../../../../common/account.schemas";
-import { ApiError, unwrap } from "../../../lib/api-error";
+import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { useRefreshSession } from "../../../lib/session";
 
@@ -55,14 +54,6 @@ export const deletionPreviewQuery = queryOptions({
 
 export function useDeletionPreview(isEnabled: boolean) {
   return useQuery({ ...deletionPreviewQuery, enabled: isEnabled });
-}
-
-/** The organizations a SOLE_OWNER refusal lists (its `details`), or undefined for any other error. */
-export function soleOwnerOrganizations(error: unknown): OrganizationSummary[] | undefined {
-  if (!(error instanceof ApiError) || error.code !== "SOLE_OWNER" || !Array.isArray(error.details)) return undefined;
-  const isSummary = (item: unknown): item is OrganizationSummary =>
-    typeof (item as { id?: unknown } | null)?.id === "string";
-  return error.details.filter(isSummary);
 }
 
 /** Where the account forms' server errors go (anything else is shown above the form). */

@@ -9,7 +9,7 @@ import { Card, CardHeader } from "../../../components/ui/card";
 import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError } from "../../../lib/api-error";
+import { ApiError, soleOwnerOrganizations } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import * as account from "../api/account";
 import { useHasPassword } from "../api/sign-in-methods";
@@ -42,7 +42,7 @@ export function DeleteAccountPage() {
     try {
       await deleteAccount.mutateAsync(hasPassword ? { password } : {});
     } catch (error) {
-      const organizations = account.soleOwnerOrganizations(error);
+      const organizations = soleOwnerOrganizations(error);
       if (organizations) {
         setRefusedFor(organizations);
         void queryClient.invalidateQueries({ queryKey: account.deletionPreviewQuery.queryKey });

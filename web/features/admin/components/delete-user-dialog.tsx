@@ -1,8 +1,9 @@
+import { Link } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
-import { errorMessage } from "../../../lib/api-error";
+import { errorMessage, soleOwnerOrganizations } from "../../../lib/api-error";
 import { useRemoveUser } from "../api/admin";
 import type { UserDialogProps } from "./user-dialog";
 
@@ -14,6 +15,7 @@ function DeleteForm({ user, onCancel }: { user: DeleteUser; onCancel: () => void
   const inputId = useId();
   // E-mail addresses are stored in lowercase; what is typed may differ in case and surrounding spaces.
   const isConfirmed = typed.trim().toLowerCase() === user.email.toLowerCase();
+  const ownedAlone = soleOwnerOrganizations(remove.error) ?? [];
 
   return (
     <form
@@ -24,7 +26,26 @@ function DeleteForm({ user, onCancel }: { user: DeleteUser; onCancel: () => void
         if (isConfirmed) remove.mutate();
       }}
     >
-      {remove.isError ? <Alert tone="error">{errorMessage(remove.error)}</Alert> : null}
+      {remove.isError ? (
+        <Alert tone="error">
+          <p>{errorMessage(remove.error)}</p>
+          {ownedAlone.length > 0 ? (
+            <ul className="mt-2 list-disc space-y-1 pl-5" aria-label="Organizations they own alone">
+              {ownedAlone.map((organization) => (
+                <li key={organization.id}>
+                  <Link
+                    to="/admin/organizations/$organizationId"
+                    params={{ organizationId: organization.id }}
+                    className="font-medium underline"
+                  >
+                    {organization.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </Alert>
+      ) : null}
       <div className="space-y-1.5">
         <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
           Type <span className="font-mono break-all">{user.email}</span> to confirm

@@ -263,6 +263,30 @@ describe("AdminUserPage", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin"));
   });
 
+  it("names the organizations a sole owner leaves behind, each a link to its page, when the deletion is refused", async () => {
+    authClient.admin.removeUser.mockResolvedValue({
+      data: null,
+      error: {
+        status: 400,
+        code: "SOLE_OWNER",
+        message: "sole owner",
+        details: [{ id: "org_acme", name: "Acme", slug: "acme" }],
+      },
+    });
+    const { router } = renderPage();
+    const { actor, dialog } = await openAction("Delete user");
+    await actor.type(within(dialog).getByLabelText(/to confirm/), "grace@example.test");
+    await actor.click(within(dialog).getByRole("button", { name: "Delete user" }));
+
+    const list = await within(dialog).findByRole("list", { name: "Organizations they own alone" });
+    expect(within(list).getByRole("link", { name: "Acme" })).toHaveProperty(
+      "pathname",
+      "/admin/organizations/org_acme",
+    );
+    expect(within(dialog).getByRole("alert").textContent).toContain("the only owner of organizations");
+    expect(router.state.location.pathname).not.toBe("/admin");
+  });
+
   it("shows the server's refusal of a role change in the dialog", async () => {
     user = detail({ role: "admin", isPlatformAdmin: true });
     authClient.admin.setRole.mockResolvedValue({
