@@ -447,7 +447,9 @@ describe("outbox worker: retries and backoff", () => {
     const { port } = server.address() as { port: number };
     const db = workerApp.services.database.db;
     const transport = createMailTransport(db, { from: "Atrium <a@example.test>", smtpUrl: `smtp://127.0.0.1:${port}` });
-    const sendTimeoutMs = 200;
+    // Long enough for the connection to open before the send is abandoned, even while nodemailer loads on a busy
+    // machine (at 200 ms the send was once abandoned before any socket opened), and far below the greeting timeout.
+    const sendTimeoutMs = 3_000;
     const worker = startOutboxWorker({ db, transport, logger, pollMs: 60_000, sendTimeoutMs });
     const id = await queueOne();
     try {
