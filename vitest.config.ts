@@ -10,6 +10,8 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // vitest's default on two cores is one file at a time, which leaves a core idle.
+          maxWorkers: 2,
           include: ["{server,common,billing-sandbox,scripts}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.int.test.ts", "**/*.fault.test.ts", "node_modules/**"],
           environment: "node",
@@ -18,6 +20,7 @@ export default defineConfig({
       {
         test: {
           name: "web",
+          maxWorkers: 2,
           include: ["web/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
           setupFiles: ["web/test/setup.ts"],
@@ -31,6 +34,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: true,
+          // Three files at a time on a two-core machine: the files wait on servers, timers and the database as much
+          // as they compute (one at a time left a third of the CPU idle). INT_WORKERS sets another number.
+          maxWorkers: Number(process.env.INT_WORKERS ?? 3),
         },
       },
       {

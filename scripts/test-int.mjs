@@ -7,15 +7,11 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const vitest = path.join(root, "node_modules/vitest/vitest.mjs");
 const extraArgs = process.argv.slice(2);
-// Three files at a time on this two-core machine: the files wait on servers, timers and the database as much as
-// they compute (one at a time left a third of the CPU idle). The fault tests stay one file at a time.
-const workers = process.env.INT_WORKERS ?? "3";
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 function run(label, env, project = "integration") {
   console.log(`\n--- ${project} tests on ${label} ---`);
-  const parallel = project === "integration" ? [`--maxWorkers=${workers}`] : [];
-  const result = spawnSync(process.execPath, [vitest, "run", "--project", project, ...parallel, ...extraArgs], {
+  const result = spawnSync(process.execPath, [vitest, "run", "--project", project, ...extraArgs], {
     cwd: root,
     stdio: "inherit",
     env,
