@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
+import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import { describe, expect, test } from "vitest";
 import { answers } from "../test/fuzz/exchange";
-import { appTables, sandboxTables } from "../test/fuzz/snapshots";
+import { appTables, describeChanges, sandboxTables, snapshot } from "../test/fuzz/snapshots";
 import { fuzzFamily } from "../test/fuzz/suite";
 import {
   endpoints,
@@ -9,6 +11,7 @@ import {
   SANDBOX_FILE,
   SANDBOX_PREFIX,
   UNCOMPARED_COLUMNS,
+  server,
   UNCOMPARED_TABLES,
 } from "../test/fuzz/surface";
 
@@ -67,6 +70,28 @@ describe("the fuzzed surface is derived, not listed", () => {
     expect(appTables).toEqual(expect.arrayContaining(Object.keys(UNCOMPARED_COLUMNS)));
     expect(existsSync(SANDBOX_FILE)).toBe(true);
     expect(sandboxTables).toContain("records");
+  });
+});
+
+describe("a snapshot is read again after any write", () => {
+  test("to the app's tables and to the sandbox's file, from another connection", async () => {
+    const before = await snapshot();
+    expect(await snapshot()).toBe(before);
+    const key = "fuzz-probe";
+    await sql`insert into job_schedule (name, next_run_at) values (${key}, ${new Date().toISOString()})`.execute(
+      server.db,
+    );
+    const afterApp = await snapshot();
+    expect(describeChanges(before, afterApp).join("\n")).toContain(key);
+    const sandbox = new SQLite(SANDBOX_FILE);
+    try {
+      sandbox.prepare("insert into settings (key, value) values (?, ?)").run(key, "1");
+      expect(describeChanges(afterApp, await snapshot()).join("\n")).toContain(key);
+      sandbox.prepare("delete from settings where key = ?").run(key);
+    } finally {
+      sandbox.close();
+    }
+    await sql`delete from job_schedule where name = ${key}`.execute(server.db);
   });
 });
 
