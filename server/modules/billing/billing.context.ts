@@ -16,6 +16,8 @@ export type BillingContext = {
   provider: () => ProviderClient;
   /** The provider's products on offer (cached). */
   catalogue: ProductCatalogue;
+  /** The event names the provider's meters count (cached); undefined while the provider cannot tell. */
+  meters: MeterCatalogue;
   /** Where the app is reachable (return URLs of the checkout and the portal). */
   baseUrl: string;
   logger: Logger;
@@ -24,6 +26,7 @@ export type BillingContext = {
 };
 
 export type ProductCatalogue = { products: () => Promise<models.Product[]> };
+export type MeterCatalogue = { eventNames: () => Promise<string[] | undefined> };
 
 /** A change made to a subscription at the provider: its answer, and what the audit log says about it. */
 export type SubscriptionChange = { updated: models.Subscription; event: Pick<AuditEventInput, "action" | "details"> };

@@ -9,7 +9,7 @@ import type {
 import type { Database } from "../../db/schema";
 import type { Logger } from "../../logger";
 import type { AuditContext } from "../audit";
-import { createProductCatalogue } from "./billing.catalogue";
+import { createMeterCatalogue, createProductCatalogue } from "./billing.catalogue";
 import { requireProvider, type BillingContext } from "./billing.context";
 import type { ProviderObject } from "./billing.projection";
 import type { models, ProviderClient } from "./billing.provider";
@@ -55,7 +55,12 @@ export type Billing = ReturnType<typeof createBilling>;
 export function createBilling(deps: BillingDeps) {
   const { db } = deps;
   const provider = () => requireProvider(deps.provider);
-  const context: BillingContext = { ...deps, provider, catalogue: createProductCatalogue(provider) };
+  const context: BillingContext = {
+    ...deps,
+    provider,
+    catalogue: createProductCatalogue(provider),
+    meters: createMeterCatalogue(provider, deps.logger),
+  };
   const scope = (organizationId: string): BillingScope => ({ organizationId });
 
   return {
