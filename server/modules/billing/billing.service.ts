@@ -55,8 +55,10 @@ export type Billing = ReturnType<typeof createBilling>;
 export function createBilling(deps: BillingDeps) {
   const { db } = deps;
   const provider = () => requireProvider(deps.provider);
+  const isConfigured = deps.provider !== null;
   const context: BillingContext = {
     ...deps,
+    isConfigured,
     provider,
     catalogue: createProductCatalogue(provider),
     meters: createMeterCatalogue(provider, deps.logger),
@@ -86,7 +88,7 @@ export function createBilling(deps: BillingDeps) {
       organizationId: string,
       resource: LimitedResource,
       adding: number | ((trx: Kysely<Database>) => Promise<number>),
-    ) => assertWithinLimit(db, scope(organizationId), resource, adding),
+    ) => assertWithinLimit(context, scope(organizationId), resource, adding),
     releaseOrganization: (organizationId: string) => releaseOrganization(context, scope(organizationId)),
     /** For the webhooks: stores a customer state (in the delivery's transaction when `database` is given). */
     storeState: (
@@ -100,5 +102,7 @@ export function createBilling(deps: BillingDeps) {
       saveProviderObject(database, scope(organizationId), kind, object),
     refreshPaymentMethod: (organizationId: string) => refreshPaymentMethod(context, scope(organizationId)),
     provider,
+    /** False on a deployment without a billing provider: the billing endpoints answer 404 BILLING_NOT_CONFIGURED. */
+    isConfigured,
   };
 }
