@@ -61,6 +61,8 @@ export const FREE_PLAN_LIMITS: PlanLimits = { members: 10, teams: 5 };
 /** Usage meter event names: what the provider's meters filter on. */
 export const USAGE_EVENT_NAME_PATTERN = /^[a-z][a-z0-9_.-]*$/;
 export const USAGE_MAX_QUANTITY = 1_000_000;
+/** Idempotency keys of usage records: what a job id, a UUID or `order:42` needs, nothing a log or URL must escape. */
+const USAGE_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 const productIdSchema = idSchema.min(1, "Choose a plan");
 const seatsSchema = z
@@ -110,7 +112,7 @@ export const usageBodySchema = z.object({
     .int("Quantity must be a whole number")
     .min(1, "Quantity must be at least 1")
     .max(USAGE_MAX_QUANTITY, `Quantity must be at most ${USAGE_MAX_QUANTITY}`),
-  key: z.string().min(1).max(128, "Use at most 128 characters").optional(),
+  key: z.string().regex(USAGE_KEY_PATTERN, "Use 1 to 128 letters, digits or _ . : - as the idempotency key").optional(),
 });
 export type UsageBody = z.infer<typeof usageBodySchema>;
 

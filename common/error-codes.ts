@@ -24,6 +24,11 @@ export const ERROR_CODES = {
   INTERNAL_ERROR: "INTERNAL_ERROR",
   /** The organization's plan does not include what was asked (more members, more teams, a feature). */
   PLAN_LIMIT_REACHED: "PLAN_LIMIT_REACHED",
+  /**
+   * The billing endpoints of a deployment without a billing provider (no POLAR_ACCESS_TOKEN, no sandbox): not a
+   * passing outage but how it is set up, so 404, which no client retries.
+   */
+  BILLING_NOT_CONFIGURED: "BILLING_NOT_CONFIGURED",
   /** A webhook delivery whose signature headers do not verify; the message is the spec's. */
   WEBHOOK_VERIFICATION_FAILED: "WEBHOOK_VERIFICATION_FAILED",
   /** A configured sign-in provider whose discovery did not answer at start (server/auth/social-sign-in.ts). */
@@ -64,6 +69,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   UPSTREAM_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
   PLAN_LIMIT_REACHED: 403,
+  BILLING_NOT_CONFIGURED: 404,
   WEBHOOK_VERIFICATION_FAILED: 400,
   PROVIDER_UNAVAILABLE: 503,
   INVALID_METADATA: 400,

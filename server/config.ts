@@ -185,7 +185,8 @@ export type Config = {
   redisUrl?: string;
   /**
    * The billing provider the app talks to: the real one when POLAR_ACCESS_TOKEN and POLAR_SERVER_URL are set,
-   * otherwise the built-in sandbox when it runs, otherwise none (billing answers 503).
+   * otherwise the built-in sandbox when it runs, otherwise none: billing is off (no plan limits; the billing endpoints
+   * answer 404 BILLING_NOT_CONFIGURED).
    */
   billing: { provider: "polar" | "sandbox"; serverUrl: string; accessToken: string; webhookSecret: string } | null;
   /**

@@ -167,7 +167,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   };
 }
 
-/** The billing module on the configured provider (`config.billing`; none gives a billing that answers 503). */
+/** The billing module on the configured provider (`config.billing`; none turns billing and its plan limits off). */
 export function createBillingService(
   config: Pick<Config, "billing" | "baseUrl">,
   db: DatabaseHandle["db"],

@@ -14,7 +14,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const FOREIGN_ORIGIN = "https://evil.example.test";
 const PARTNER_ORIGIN = "https://partner.example.test";
 const METRICS_TOKEN = "metrics-token-for-the-guard-test";
-const USAGE = { meter: "api_call", quantity: 1 };
+const USAGE = { meter: "api_request", quantity: 1 };
 const ADMIN_EMAIL = `guard-admin.${randomBytes(4).toString("hex")}@example.test`;
 
 let server: TestApp;
@@ -108,7 +108,7 @@ describe("the origin check", () => {
     const path = `/api/organizations/${organizationId}/billing/usage`;
     const ownReferer = { origin: null, headers: { Referer: `${server.config.baseUrl}/settings` } };
     for (const options of [{}, { origin: PARTNER_ORIGIN }, ownReferer]) {
-      const response = await owner.client.post(path, { meter: "api_call", quantity: 1, key: randomUUID() }, options);
+      const response = await owner.client.post(path, { meter: "api_request", quantity: 1, key: randomUUID() }, options);
       expect(response.status, JSON.stringify(options)).toBe(202);
     }
     const portalPath = `/api/organizations/${organizationId}/billing/portal`;

@@ -10,6 +10,9 @@ export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try anoth
 const ACCESS_USERS = "Only platform admins can manage users. Ask a platform admin if you need this.";
 const NOT_ALLOWED = "You are not allowed to do this. Ask an administrator if you need it.";
 const TEAMS_NOT_ALLOWED = "Your role does not allow changing or deleting teams. Ask an owner or admin.";
+/** A deployment without a billing provider: nothing to pay for, and no plan limits either. */
+const BILLING_NOT_SET_UP =
+  "Billing is not set up on this deployment: there are no plans to buy, and no plan limits on members or teams.";
 
 /**
  * What people read for each error code the web app can receive: what happened, then what to do. The server's
@@ -166,6 +169,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
     "A service Atrium depends on did not answer in time. Reload the page in a moment: if nothing changed, try again.",
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
+  BILLING_NOT_CONFIGURED: BILLING_NOT_SET_UP,
 };
 
 /**
@@ -174,6 +178,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
  * keys; only these sentences differ.
  */
 const BILLING_SENTENCES: Readonly<Record<string, string>> = {
+  BILLING_NOT_CONFIGURED: BILLING_NOT_SET_UP,
   PLAN_LIMIT_REACHED: "Your plan's limit is reached. Upgrade or add seats to continue.",
   FORBIDDEN: "Only owners and admins can change billing.",
   UNAUTHORIZED: "Your session has ended. Sign in again to continue.",

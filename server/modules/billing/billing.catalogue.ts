@@ -1,6 +1,7 @@
 import { ERROR_CODES } from "../../../common/error-codes";
 import { DomainError } from "../../../common/domain-error";
-import type { ProductCatalogue } from "./billing.context";
+import type { Logger } from "../../logger";
+import type { MeterCatalogue, ProductCatalogue } from "./billing.context";
 import { toProviderError, type models, type ProviderClient } from "./billing.provider";
 import { isOffered } from "./billing.pricing";
 
@@ -23,6 +24,42 @@ export function createProductCatalogue(provider: () => ProviderClient): ProductC
       }
     },
   };
+}
+
+/**
+ * The event names the provider's active meters count: the values of their filters' `name` equals clauses (nested
+ * filters included). Cached for a minute, the last copy used while the provider is down; while it has never answered,
+ * `undefined`: the names cannot be checked, and usage is queued rather than lost (an outage only delays it).
+ */
+export function createMeterCatalogue(provider: () => ProviderClient, logger: Logger): MeterCatalogue {
+  let cached: { names: string[]; at: number } | undefined;
+  return {
+    async eventNames() {
+      if (cached && Date.now() - cached.at < CATALOGUE_TTL_MS) return cached.names;
+      const client = provider();
+      try {
+        const page = await client.meters.list({ is_archived: false, limit: 100 });
+        const names = [...new Set(page.items.flatMap((meter) => eventNamesOf(meter.filter)))].sort();
+        cached = { names, at: Date.now() };
+        return names;
+      } catch (error) {
+        if (cached) return cached.names;
+        logger.warn("billing: could not read the provider's meters; usage is queued unchecked", {
+          error: toProviderError("list the meters", error).message,
+        });
+        return undefined;
+      }
+    },
+  };
+}
+
+function eventNamesOf(filter: models.Filter): string[] {
+  return filter.clauses.flatMap((clause) => {
+    if ("clauses" in clause) return eventNamesOf(clause);
+    return clause.property === "name" && clause.operator === "eq" && typeof clause.value === "string"
+      ? [clause.value]
+      : [];
+  });
 }
 
 /** The paid product a checkout or plan change may use: one on the catalogue, never an arbitrary provider id. */

@@ -12,10 +12,14 @@ import type { models, ProviderClient } from "./billing.provider";
  */
 export type BillingContext = {
   db: Kysely<Database>;
-  /** The provider client; throws 503 when billing is not configured on this deployment. */
+  /** Whether this deployment has a billing provider (the real one or the sandbox). */
+  isConfigured: boolean;
+  /** The provider client; throws 404 BILLING_NOT_CONFIGURED when billing is not configured on this deployment. */
   provider: () => ProviderClient;
   /** The provider's products on offer (cached). */
   catalogue: ProductCatalogue;
+  /** The event names the provider's meters count (cached); undefined while the provider cannot tell. */
+  meters: MeterCatalogue;
   /** Where the app is reachable (return URLs of the checkout and the portal). */
   baseUrl: string;
   logger: Logger;
@@ -24,14 +28,19 @@ export type BillingContext = {
 };
 
 export type ProductCatalogue = { products: () => Promise<models.Product[]> };
+export type MeterCatalogue = { eventNames: () => Promise<string[] | undefined> };
 
 /** A change made to a subscription at the provider: its answer, and what the audit log says about it. */
 export type SubscriptionChange = { updated: models.Subscription; event: Pick<AuditEventInput, "action" | "details"> };
 
-/** The provider client, or 503 when the deployment has none. */
+/** What every billing endpoint answers on a deployment without a billing provider. */
+export function billingNotConfigured(): DomainError {
+  return new DomainError(ERROR_CODES.BILLING_NOT_CONFIGURED, "Billing is not configured on this deployment.");
+}
+
+/** The provider client, or 404 BILLING_NOT_CONFIGURED when the deployment has none. */
 export function requireProvider(provider: ProviderClient | null): ProviderClient {
-  if (!provider)
-    throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+  if (!provider) throw billingNotConfigured();
   return provider;
 }
 

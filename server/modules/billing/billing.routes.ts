@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { Kysely } from "kysely";
 import {
   changePreviewQuerySchema,
@@ -18,6 +19,7 @@ import { requirePlatformPermission } from "../../http/middleware/platform-access
 import { validate } from "../../http/validate";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "../organizations";
 import { auditContextOf } from "../audit";
+import { billingNotConfigured } from "./billing.context";
 import * as repository from "./billing.repository";
 import type { Billing } from "./billing.service";
 import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
@@ -39,22 +41,36 @@ function requestAudit<E extends SessionEnv>(c: Context<E>) {
 }
 
 /**
+ * On a deployment without a billing provider every billing endpoint answers 404 BILLING_NOT_CONFIGURED, before
+ * anything else: it is how the deployment is set up, the same for everyone, and no client retries it.
+ */
+function requireBilling(billing: Pick<Billing, "isConfigured">) {
+  return createMiddleware(async (_c, next) => {
+    if (!billing.isConfigured) throw billingNotConfigured();
+    await next();
+  });
+}
+
+/**
  * The app's billing API, mounted at /api: the provider's webhook receiver, the plan catalogue, and each
  * organization's billing. Reading is for any member; every change needs the `billing` permission.
  */
 export function billingRoutes(deps: RouteDeps) {
   const verify = deps.webhookSecret ? createWebhookVerifier(deps.webhookSecret) : null;
   const organization = "/organizations/:organizationId/billing";
+  const billingOn = requireBilling(deps.billing);
   return new Hono<ScopedEnv>()
     .post("/billing/webhooks", async (c) => {
-      if (!verify)
-        throw new DomainError(ERROR_CODES.SERVICE_UNAVAILABLE, "Billing is not configured on this deployment.");
+      if (!verify) throw billingNotConfigured();
       const body = await c.req.text();
       const delivery = verify(body, c.req.raw.headers);
       const { duplicate } = await receiveWebhook(deps, { ...delivery, body });
       return c.json({ received: true, duplicate }, duplicate ? 200 : 202);
     })
+    .use("/billing/plans", billingOn)
     .get("/billing/plans", async (c) => c.json(await deps.billing.plans()))
+    .use(organization, billingOn)
+    .use(`${organization}/*`, billingOn)
     .use(`${organization}/*`, validate("param", organizationParamsSchema), requireOrganizationScope(deps))
     .use(organization, validate("param", organizationParamsSchema), requireOrganizationScope(deps))
     .get(organization, async (c) => {
@@ -108,6 +124,7 @@ export function adminBillingRoutes(deps: {
     return { organization: found, overview, refunds };
   };
   return new Hono<SessionEnv>()
+    .use("*", requireBilling(deps.billing))
     .use("*", requirePlatformPermission(deps, { billing: ["manage"] }))
     .get(organization, validate("param", organizationParamsSchema), async (c) =>
       c.json(await organizationView(c.req.valid("param").organizationId)),

@@ -9,7 +9,7 @@ import type {
 import type { Database } from "../../db/schema";
 import type { Logger } from "../../logger";
 import type { AuditContext } from "../audit";
-import { createProductCatalogue } from "./billing.catalogue";
+import { createMeterCatalogue, createProductCatalogue } from "./billing.catalogue";
 import { requireProvider, type BillingContext } from "./billing.context";
 import type { ProviderObject } from "./billing.projection";
 import type { models, ProviderClient } from "./billing.provider";
@@ -55,7 +55,14 @@ export type Billing = ReturnType<typeof createBilling>;
 export function createBilling(deps: BillingDeps) {
   const { db } = deps;
   const provider = () => requireProvider(deps.provider);
-  const context: BillingContext = { ...deps, provider, catalogue: createProductCatalogue(provider) };
+  const isConfigured = deps.provider !== null;
+  const context: BillingContext = {
+    ...deps,
+    isConfigured,
+    provider,
+    catalogue: createProductCatalogue(provider),
+    meters: createMeterCatalogue(provider, deps.logger),
+  };
   const scope = (organizationId: string): BillingScope => ({ organizationId });
 
   return {
@@ -81,7 +88,7 @@ export function createBilling(deps: BillingDeps) {
       organizationId: string,
       resource: LimitedResource,
       adding: number | ((trx: Kysely<Database>) => Promise<number>),
-    ) => assertWithinLimit(db, scope(organizationId), resource, adding),
+    ) => assertWithinLimit(context, scope(organizationId), resource, adding),
     releaseOrganization: (organizationId: string) => releaseOrganization(context, scope(organizationId)),
     /** For the webhooks: stores a customer state (in the delivery's transaction when `database` is given). */
     storeState: (
@@ -95,5 +102,7 @@ export function createBilling(deps: BillingDeps) {
       saveProviderObject(database, scope(organizationId), kind, object),
     refreshPaymentMethod: (organizationId: string) => refreshPaymentMethod(context, scope(organizationId)),
     provider,
+    /** False on a deployment without a billing provider: the billing endpoints answer 404 BILLING_NOT_CONFIGURED. */
+    isConfigured,
   };
 }

@@ -21,6 +21,14 @@ export function isDiscountCodeRefusal(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === "VALIDATION_ERROR" && "discountCode" in fieldErrorsOf(error);
 }
 
+/**
+ * A deployment without a billing provider answers every billing endpoint 404 BILLING_NOT_CONFIGURED: the screens
+ * say so instead of an error, and (a 4xx) the query is not retried (web/lib/query-client.ts).
+ */
+export function isBillingNotConfigured(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === "BILLING_NOT_CONFIGURED";
+}
+
 /** Pure: the product sentence for a billing endpoint's refusal. */
 export function billingErrorMessage(error: ApiError, audience: "organization" | "admin" = "organization"): string {
   return isDiscountCodeRefusal(error) ? DISCOUNT_CODE_REFUSED_MESSAGE : billingErrorSentence(error, audience);

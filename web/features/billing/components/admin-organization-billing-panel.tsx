@@ -10,6 +10,7 @@ import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useAdminOrganizationBilling, useReconcileOrganization } from "../api/admin-billing";
 import { usePlans } from "../api/billing";
+import { isBillingNotConfigured } from "../api/billing-errors";
 import {
   CANCELLATION_REASON_LABELS,
   findPrice,
@@ -137,6 +138,13 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
   const paymentsTitle = useRef<HTMLHeadingElement>(null);
 
   if (billing.isPending) return <AdminOrganizationBillingSkeleton />;
+  if (isBillingNotConfigured(billing.error)) {
+    return (
+      <Alert tone="info" title="Billing is not set up">
+        <p>{errorMessage(billing.error)}</p>
+      </Alert>
+    );
+  }
   if (billing.isError) {
     return (
       <Alert tone="error" title="This organization's billing could not load">

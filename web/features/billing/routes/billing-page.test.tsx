@@ -417,6 +417,32 @@ describe("BillingPage", () => {
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
     await screen.findByRole("heading", { name: "Plans" });
   }, 15_000);
+
+  it("says plainly when the deployment has no billing, at once, asking once and offering no upgrade", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const notConfigured = () => ({
+      status: 404,
+      body: { code: "BILLING_NOT_CONFIGURED", message: "Billing is not configured on this deployment." },
+    });
+    routes[`GET ${BILLING}`] = notConfigured;
+    routes["GET /api/billing/plans"] = notConfigured;
+
+    renderPage();
+    const notice = await screen.findByText("Billing is not set up");
+    expect(notice.closest("[role=status]")?.textContent).toBe(
+      "Billing is not set upBilling is not set up on this deployment: there are no plans to buy, and no plan limits " +
+        "on members or teams.",
+    );
+    // Well past the retry policy's backoff: neither query was asked again, and nothing else appeared.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(requests.map((request) => request.key).sort()).toEqual(["GET /api/billing/plans", `GET ${BILLING}`]);
+    expect(document.querySelector("[aria-busy=true]")).toBeNull();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(screen.queryByRole("heading", { name: "Plans" })).toBeNull();
+    expect(screen.queryByText(/upgrade/i)).toBeNull();
+    expect(screen.queryAllByRole("button")).toEqual([]);
+    expect(screen.queryAllByRole("link")).toEqual([]);
+  });
 });
 
 describe("CheckoutReturnNotice", () => {

@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { errorMessage } from "../../../lib/api-error";
 import { useBillingOverview, useOpenPortal, usePlans, useResumeSubscription } from "../api/billing";
+import { isBillingNotConfigured } from "../api/billing-errors";
 import { BillingSkeleton, PlansSkeleton } from "../components/billing-skeleton";
 import { findPrice, formatDate, hasChangeableSubscription } from "../components/billing-format";
 import { CancelSubscriptionDialog } from "../components/cancel-subscription-dialog";
@@ -65,6 +66,13 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
   );
 
   if (overview.isPending) return <BillingSkeleton />;
+  if (isBillingNotConfigured(overview.error)) {
+    return (
+      <Alert tone="info" title="Billing is not set up">
+        <p>{errorMessage(overview.error)}</p>
+      </Alert>
+    );
+  }
   if (overview.isError) {
     return (
       <LoadError
