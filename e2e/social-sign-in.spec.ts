@@ -52,10 +52,14 @@ test("sign up and back in through the dev identity provider, then disconnect and
   await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
   const mail = await mailbox.waitFor(person.email, "Set a password for Atrium");
   await page.goto(extractLink(mail.text));
-  await page.getByLabel("New password", { exact: true }).fill(person.password);
-  await page.getByLabel("Confirm new password", { exact: true }).fill(person.password);
-  await page.getByRole("button", { name: "Save new password" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByRole("heading", { name: "Set a password" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill(person.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(person.password);
+  await page.getByRole("button", { name: "Set password" }).click();
+  // Still signed in, back on the sign-in methods; the password works too.
+  await expect(page).toHaveURL(/\/account\/sign-in-methods$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your password is set." })).toBeVisible();
+  await signOut(page, person.name);
   await signIn(page, person.email, person.password, person.name);
 
   await page.goto("/account/sign-in-methods");
