@@ -5,7 +5,6 @@ import {
   invitationLink,
   invite,
   newDevice,
-  signIn,
   signOut,
   signUpAndVerify,
   test,
@@ -52,13 +51,13 @@ test("sign up and back in through the dev identity provider, then disconnect and
   await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
   const mail = await mailbox.waitFor(person.email, "Set a password for Atrium");
   await page.goto(extractLink(mail.text));
-  await page.getByLabel("New password", { exact: true }).fill(person.password);
-  await page.getByLabel("Confirm new password", { exact: true }).fill(person.password);
-  await page.getByRole("button", { name: "Save new password" }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
-  await signIn(page, person.email, person.password, person.name);
-
-  await page.goto("/account/sign-in-methods");
+  await expect(page.getByRole("heading", { name: "Set a password" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill(person.password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(person.password);
+  await page.getByRole("button", { name: "Set password" }).click();
+  // Still signed in, back on the sign-in methods, where the password now lets the provider go.
+  await expect(page).toHaveURL(/\/account\/sign-in-methods$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your password is set." })).toBeVisible();
   await page.getByRole("button", { name: `Disconnect ${DEV_PROVIDER}` }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Disconnect" }).click();
   await expect(page.getByRole("status").filter({ hasText: `${DEV_PROVIDER} disconnected` })).toBeVisible();

@@ -11,6 +11,8 @@ import type { Auth } from "./auth/auth";
 import type { RateLimitStore } from "./http/rate-limit-store";
 import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
+import { setFirstPassword } from "./auth/first-password";
+import { firstPasswordRoutes } from "./auth/first-password.routes";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { ReadCache } from "./db/read-cache";
@@ -139,6 +141,10 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
+  app.route(
+    "/api/account",
+    firstPasswordRoutes({ getSession, setFirstPassword: (input) => setFirstPassword(auth, input) }),
+  );
   app.route(
     "/api",
     billingRoutes({

@@ -301,6 +301,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     } else if (env.BILLING_SANDBOX === true && (env.SANDBOX_ACCESS_TOKEN?.length ?? 0) < 32) {
       problems.push("SANDBOX_ACCESS_TOKEN: must be at least 32 characters in production");
     }
+    // Over plain http, passwords and session cookies would cross the network readable: only a loopback address may.
+    const baseUrl = env.BASE_URL === undefined ? undefined : new URL(env.BASE_URL);
+    if (baseUrl?.protocol === "http:" && !isLoopbackHost(baseUrl.hostname)) {
+      problems.push(
+        `BASE_URL: ${env.BASE_URL} is a public http address, which production refuses: use an https address, or put Atrium behind a TLS proxy and set BASE_URL to its https address`,
+      );
+    }
   } else if (env.DEVELOPMENT_DEPLOYMENT !== true) {
     // Development mode serves the dev mailbox, a billing sandbox that accepts any token and an identity provider
     // that vouches for any e-mail: it stays on this machine unless someone says, in so many words, that a

@@ -38,6 +38,7 @@ describe("authPlugins", () => {
       "account-rules",
       "generic-oauth",
       "sign-in-methods",
+      "unconfirmed-provider-email",
       "username",
       "organization",
       "organization-rules",

@@ -12,6 +12,7 @@ import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules } from "./account-rules";
 import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
+import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
 import { specErrors } from "./spec-errors";
 
 type AuthPluginDeps = {
@@ -21,8 +22,14 @@ type AuthPluginDeps = {
 
 /** What the plugins take that `createAuth` builds once for its options too. */
 type AuthPluginParts = {
-  /** The mail notices: their plugin, and the invitation mail the organization plugin sends. */
-  mailNotices: Pick<ReturnType<typeof authMailNotices>, "plugin" | "sendInvitationEmail">;
+  /**
+   * The mail notices: their plugin, the invitation mail the organization plugin sends, and the mail to the owner of
+   * an address a provider did not confirm.
+   */
+  mailNotices: Pick<
+    ReturnType<typeof authMailNotices>,
+    "plugin" | "sendInvitationEmail" | "mailUnconfirmedProviderEmail"
+  >;
   /** The sign-in providers: the generic OAuth plugin of the OpenID Connect ones. */
   social: Pick<ReturnType<typeof socialSignIn>, "plugin">;
 };
@@ -42,6 +49,9 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
     // The OpenID Connect providers, then the rule that says when a configured one does not answer.
     social.plugin,
     signInMethods(config),
+    // A sign-in through a provider that did not confirm an existing account's address answers as for an address
+    // without an account.
+    unconfirmedProviderEmail(config, mailNotices.mailUnconfirmedProviderEmail),
     // After the account rules: their update-user hook fills displayUsername before this plugin checks it.
     username({
       minUsernameLength: USERNAME_MIN_LENGTH,

@@ -1,10 +1,13 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware, linkSocialAccount, signInSocial } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
+import { github, google } from "better-auth/social-providers";
+import type { OAuth2Tokens } from "better-auth";
 import { DomainError } from "../../common/domain-error";
 import { ERROR_CODES } from "../../common/error-codes";
 import type { Config } from "../config";
 import { matches } from "../modules/audit";
+import { recordProviderAssertion } from "./unconfirmed-provider-email";
 
 /** The e-mail a provider asserted, kept for the account row written later in the same request. */
 const assertedEmails = new WeakMap<object, { providerId: string; email: string }>();
@@ -23,11 +26,10 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
   const openIdProviders: GenericOAuthConfig[] = [];
   for (const provider of config.socialProviders) {
     if (provider.id === "github" || provider.id === "google") {
-      socialProviders[provider.id] = {
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        requireEmailVerification: true,
-      };
+      const options = { clientId: provider.clientId, clientSecret: provider.clientSecret };
+      const common = { ...options, requireEmailVerification: true };
+      if (provider.id === "github") socialProviders.github = { ...common, getUserInfo: noting(github(options)) };
+      else socialProviders.google = { ...common, getUserInfo: noting(google(options)) };
       continue;
     }
     openIdProviders.push({
@@ -45,9 +47,28 @@ export function socialSignIn(config: Pick<Config, "socialProviders">) {
       disableProviderLogout: true,
       // The development provider asks every time, so its login page is where one picks who to be.
       prompt: provider.id === "dev" ? "login" : undefined,
+      // Notes what the provider said of the e-mail, for the answer to an e-mail it does not vouch for.
+      mapProfileToUser: async (profile) => {
+        await recordProviderAssertion(profile);
+        return {};
+      },
     });
   }
   return { socialProviders, plugin: genericOAuth({ config: openIdProviders }) };
+}
+
+/**
+ * better-auth's own user info of a built-in provider, noting what the provider said of the e-mail for the answer to
+ * one it does not vouch for (server/auth/unconfirmed-provider-email.ts).
+ */
+function noting<TInfo extends { user: { email?: unknown; emailVerified?: unknown } } | null>(builtIn: {
+  getUserInfo: (token: OAuth2Tokens) => Promise<TInfo>;
+}) {
+  return async (token: OAuth2Tokens): Promise<TInfo> => {
+    const info = await builtIn.getUserInfo(token);
+    if (info) await recordProviderAssertion(info.user);
+    return info;
+  };
 }
 
 /**

@@ -189,11 +189,11 @@ describe("social sign-in through the development identity provider", () => {
       expect((await accountsOf(owner.id)).map((account) => account.providerId)).toEqual(["credential", "dev"]);
     });
 
-    it("refuses when the provider does not vouch for the e-mail, and leaves the account as it was", async () => {
+    it("refuses when the provider does not vouch for the e-mail, as for an address without an account, and leaves the account as it was", async () => {
       const owner = await createVerifiedUser(app);
       const client = createClient(app);
       expect(errorOf(await signInWithDevProvider(client, identity({ email: owner.email, emailVerified: false })))).toBe(
-        "account_not_linked",
+        "email_not_verified",
       );
       expect(await getSession(client)).toBeNull();
       expect((await accountsOf(owner.id)).map((account) => account.providerId)).toEqual(["credential"]);
@@ -215,7 +215,7 @@ describe("social sign-in through the development identity provider", () => {
       const { input, userId } = await signUp(app);
       expect(
         errorOf(await signInWithDevProvider(createClient(app), identity({ email: input.email, emailVerified: false }))),
-      ).toBe("account_not_linked");
+      ).toBe("email_not_verified");
       expect(Boolean((await userByEmail(input.email))?.emailVerified)).toBe(false);
       expect((await accountsOf(userId)).map((account) => account.providerId)).toEqual(["credential"]);
     });

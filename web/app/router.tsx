@@ -6,6 +6,7 @@ import {
   passwordRoute,
   profileRoute,
   sessionsRoute,
+  setPasswordRoute,
   signInMethodsRoute,
 } from "./routes/account";
 import {
@@ -47,7 +48,7 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  *
  *   /                                         home.tsx
  *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /forgot-password /reset-password /auth/error)
- *   (_authed) /account[/sign-in-methods|/password|/sessions|/delete]   account.tsx
+ *   (_authed) /account[/sign-in-methods|/password|/set-password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
  *   /invitations/$invitationId                invitations.tsx
@@ -62,7 +63,14 @@ const routeTree = rootRoute.addChildren([
   resetPasswordRoute,
   signInErrorRoute,
   authedRoute.addChildren([
-    accountRoute.addChildren([profileRoute, signInMethodsRoute, passwordRoute, sessionsRoute, deleteAccountRoute]),
+    accountRoute.addChildren([
+      profileRoute,
+      signInMethodsRoute,
+      passwordRoute,
+      setPasswordRoute,
+      sessionsRoute,
+      deleteAccountRoute,
+    ]),
     createOrganizationRoute,
     adminRoute.addChildren([
       adminUsersRoute,

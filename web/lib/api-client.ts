@@ -7,6 +7,7 @@ import type {
   AdminRoutes,
   BillingRoutes,
   DevMailRoutes,
+  FirstPasswordRoutes,
   InvitationRoutes,
   MetaRoutes,
   OrganizationAuditRoutes,
@@ -27,6 +28,8 @@ export const api = {
   invitations: hc<InvitationRoutes>("/api/invitations", options),
   /** What deleting the signed-in account would do to its organizations: `api.account["deletion-preview"]`. */
   account: hc<AccountDeletionRoutes>("/api/account", options),
+  /** A first password, set with the mailed link: `api.firstPassword["first-password"]`. */
+  firstPassword: hc<FirstPasswordRoutes>("/api/account", options),
   devMail: hc<DevMailRoutes>("/api/dev/mail", options),
   meta: hc<MetaRoutes>("/api/meta", options),
   /** Mounted at /api: `api.billing.billing.plans` and `api.billing.organizations[":organizationId"].billing.*`. */

@@ -7,6 +7,7 @@ import {
   invitationMail,
   noticeMail,
   passwordResetMail,
+  unconfirmedProviderEmailMail,
   verificationMail,
   type SignInKind,
 } from "./mail.templates";
@@ -65,6 +66,13 @@ export function authMailNotices(
           "Your Atrium account and its sessions were deleted, as you asked.",
         );
       },
+    },
+    /** A sign-in through a provider that did not confirm this account's address (server/auth/unconfirmed-provider-email.ts). */
+    async mailUnconfirmedProviderEmail({ user, providerName }: { user: Person; providerName: string }) {
+      await mail.enqueue({
+        to: user.email,
+        ...unconfirmedProviderEmailMail({ name: user.name, providerName, signInUrl: appUrl("/sign-in") }),
+      });
     },
     async sendInvitationEmail(input: {
       id: string;

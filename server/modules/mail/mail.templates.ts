@@ -117,6 +117,23 @@ export function existingAccountMail(input: { name: string; signInUrl: string; re
   );
 }
 
+export function unconfirmedProviderEmailMail(input: {
+  name: string;
+  providerName: string;
+  signInUrl: string;
+}): RenderedMail {
+  return render(
+    `Someone tried to sign in to ${APP_NAME} through ${input.providerName} with your address`,
+    "Your sign-in did not go through",
+    [
+      `Hi ${input.name}, someone tried to sign in to ${APP_NAME} through ${input.providerName} with this e-mail address. ${input.providerName} has not confirmed that the address is theirs, so it was not connected to your account.`,
+      `If it was you, sign in as you usually do, then connect ${input.providerName} in Account settings › Sign-in methods.`,
+      "If it was not you, you can ignore this mail: nothing was changed.",
+    ],
+    { label: "Sign in", url: input.signInUrl },
+  );
+}
+
 export function noticeMail(input: { name: string; subject: string; message: string }): RenderedMail {
   return render(`${input.subject} — ${APP_NAME}`, input.subject, [
     `Hi ${input.name},`,

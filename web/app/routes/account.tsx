@@ -9,7 +9,10 @@ import { authedRoute, textSearch } from "./root";
 const signInMethods = () =>
   import("../../features/account/api/sign-in-methods").then((module) => module.signInMethodsQuery);
 
-/** /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions, /account/delete. */
+/**
+ * /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions,
+ * /account/delete; and /account/set-password, where the link to set a first password lands.
+ */
 
 export const accountRoute = createRoute({ getParentRoute: () => authedRoute, path: "/account" }).lazy(
   lazyPage(
@@ -62,6 +65,23 @@ export const passwordRoute = createRoute({
         useDocumentTitle("Password", "Account");
         const { session } = passwordRoute.useRouteContext();
         return <PasswordPage email={session.user.email} />;
+      },
+  ),
+);
+
+/** The mailed link's landing (server/auth/first-password.ts): better-auth sends `token`, or `error` when it did not work. */
+export const setPasswordRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/set-password",
+  validateSearch: textSearch("token", "error"),
+}).lazy(
+  lazyPage(
+    () => import("../../features/account/routes/set-password-page"),
+    ({ SetPasswordPage }) =>
+      function SetPassword() {
+        useDocumentTitle("Set a password", "Account");
+        const search = setPasswordRoute.useSearch();
+        return <SetPasswordPage token={search.token} error={search.error} />;
       },
   ),
 );

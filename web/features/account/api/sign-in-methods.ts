@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, apiCall } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 
@@ -53,11 +54,25 @@ export function useDisconnectProvider() {
   });
 }
 
-/** Mails the user a link to set a password (the password-reset link, worded for a first password). */
+/**
+ * Mails the user a link to set a password (the password-reset link, worded for a first password), which opens
+ * /account/set-password rather than the reset page: setting a first password keeps the session.
+ */
 export function useSendSetPasswordLink() {
   return useMutation({
     mutationFn: async ({ email }: { email: string }) =>
-      unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" })),
+      unwrap(await authClient.requestPasswordReset({ email, redirectTo: "/account/set-password" })),
     meta: { errorToast: false },
+  });
+}
+
+/** Sets the first password with the mailed link's token; the session stays signed in. */
+export function useSetFirstPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (json: { token: string; newPassword: string }) =>
+      apiCall(api.firstPassword["first-password"].$post({ json })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: signInMethodsQuery.queryKey }),
+    meta: { successMessage: "Your password is set.", errorToast: false },
   });
 }

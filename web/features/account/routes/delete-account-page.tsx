@@ -10,6 +10,7 @@ import { Dialog } from "../../../components/ui/dialog";
 import { Spinner } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
 import { ApiError, soleOwnerOrganizations } from "../../../lib/api-error";
+import type { NoticeCode } from "../../../lib/address-messages";
 import { useZodForm } from "../../../lib/form";
 import * as account from "../api/account";
 import { useHasPassword } from "../api/sign-in-methods";
@@ -54,7 +55,7 @@ export function DeleteAccountPage() {
       }
       throw error;
     }
-    await navigate({ to: "/", search: { notice: "Your account was deleted." } });
+    await navigate({ to: "/", search: { notice: "account-deleted" satisfies NoticeCode } });
   });
 
   return (

@@ -101,7 +101,7 @@ describe("SignInMethodsPage", () => {
 
     await user.click(screen.getByRole("button", { name: "E-mail me a link to set a password" }));
     await screen.findByText("Check your inbox");
-    expect(authClient.requestPasswordReset).toHaveBeenCalledWith({ email: EMAIL, redirectTo: "/reset-password" });
+    expect(authClient.requestPasswordReset).toHaveBeenCalledWith({ email: EMAIL, redirectTo: "/account/set-password" });
   });
 
   it("disconnects a provider after confirmation while a password remains", async () => {

@@ -5,6 +5,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
+import type { NoticeCode } from "../../../lib/address-messages";
 import { useZodForm } from "../../../lib/form";
 import { useResetPassword } from "../api/auth";
 
@@ -16,7 +17,7 @@ export function ResetPasswordPage({ token, error }: { token?: string; error?: st
 
   const onSubmit = form.submit(async ({ newPassword }) => {
     await resetPassword.mutateAsync({ newPassword, token: token ?? "" });
-    await navigate({ to: "/sign-in", search: { notice: "Your password was changed. Sign in with the new one." } });
+    await navigate({ to: "/sign-in", search: { notice: "password-changed" satisfies NoticeCode } });
   });
 
   if (error || !token) {

@@ -5,11 +5,13 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
+import { noticeMessage } from "../../../lib/address-messages";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
 import { SocialSignIn } from "../../../components/social-sign-in";
 
+/** `notice` is the address's code (web/lib/address-messages.ts): only a listed one shows, in its own words. */
 export function SignInPage({ redirect, notice }: { redirect?: string; notice?: string }) {
   const navigate = useNavigate();
   const signIn = useSignIn();
@@ -19,6 +21,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   });
   const target = safeRedirect(redirect);
   const isSubmitting = form.formState.isSubmitting;
+  const noticeText = noticeMessage(notice);
 
   const onSubmit = form.submit(async (values) => {
     await signIn.mutateAsync({ ...values, callbackURL: target });
@@ -40,7 +43,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
     >
       <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {notice ? <Alert tone="success">{notice}</Alert> : null}
+        {noticeText ? <Alert tone="success">{noticeText}</Alert> : null}
         <FormErrorAlert message={form.formError} />
         <TextField label="E-mail or username" autoComplete="username" autoFocus {...form.field("identifier")} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />

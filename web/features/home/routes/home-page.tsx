@@ -4,13 +4,15 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { LoadingBlock } from "../../../components/ui/spinner";
+import { linkErrorMessage, noticeMessage } from "../../../lib/address-messages";
 import { useSession } from "../../../lib/session";
 
 const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
 
 /**
  * `organizations` is the signed-in home's organization section and `notices` what the active organization needs
- * its owners to know (a failed payment); the route supplies both (features do not import each other).
+ * its owners to know (a failed payment); the route supplies both (features do not import each other). `notice` and
+ * `error` are the address's codes (web/lib/address-messages.ts).
  */
 export function HomePage({
   notice,
@@ -27,14 +29,12 @@ export function HomePage({
   if (session.isPending) return <LoadingBlock />;
   const user = session.data?.user;
 
-  const banner = error ? (
-    <Alert tone="error">
-      {error === "INVALID_TOKEN" || error === "invalid_token"
-        ? "That link is invalid or has expired. Ask for a new one."
-        : "Something went wrong with that link."}
-    </Alert>
-  ) : notice ? (
-    <Alert tone="success">{notice}</Alert>
+  const errorMessage = linkErrorMessage(error);
+  const noticeText = noticeMessage(notice);
+  const banner = errorMessage ? (
+    <Alert tone="error">{errorMessage}</Alert>
+  ) : noticeText ? (
+    <Alert tone="success">{noticeText}</Alert>
   ) : null;
 
   if (!user) {
