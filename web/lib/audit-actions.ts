@@ -16,7 +16,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "user.banned": "User banned",
   "user.unbanned": "Ban lifted",
   "user.password_set": "Password set",
-  "user.email_changed": "E-mail address changed",
+  "user.email_changed": "Address changed",
   "user.impersonation_started": "Impersonation started",
   "user.impersonation_stopped": "Impersonation stopped",
   "user.session_revoked": "Session revoked",
