@@ -37,7 +37,9 @@ export function emailChangeOf(token: string): EmailChange | undefined {
   if (!payload) return undefined;
   try {
     const claims = emailChangeClaims.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
-    return claims.success ? { userId: claims.data.userId, from: claims.data.email, to: claims.data.updateTo } : undefined;
+    return claims.success
+      ? { userId: claims.data.userId, from: claims.data.email, to: claims.data.updateTo }
+      : undefined;
   } catch {
     return undefined;
   }

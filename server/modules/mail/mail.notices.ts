@@ -68,7 +68,9 @@ export function authMailNotices(
         const change = options.emailChangeOf(token);
         await mail.enqueue({
           to: user.email,
-          ...(change ? emailChangeMail({ name: user.name, ...change, url }) : verificationMail({ name: user.name, url })),
+          ...(change
+            ? emailChangeMail({ name: user.name, ...change, url })
+            : verificationMail({ name: user.name, url })),
         });
       },
     },
