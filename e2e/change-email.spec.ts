@@ -1,6 +1,6 @@
 import { expect, extractLink, signIn, signOut, signUpAndVerify, SUBJECTS, test, uniqueUser } from "./fixtures";
 
-test("change the e-mail address: a link to the new address, the change once it is opened, a notice to the old one", async ({
+test("change the e-mail address: a link to the new one, the change once it is opened, a notice to the old one", async ({
   page,
   mailbox,
   user,

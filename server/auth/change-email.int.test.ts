@@ -66,7 +66,7 @@ describe("POST /api/auth/change-email", () => {
     expect(await emailChangeEntries(user.id)).toEqual([]);
   });
 
-  test("opening the link changes the address, keeps every session, tells the old address and records the change once", async () => {
+  test("opening the link changes the address, keeps the sessions, tells the old address, audits it once", async () => {
     const user = await createVerifiedUser(app);
     const otherDevice = await signInOnNewClient(app, user.input);
     const { newEmail, link } = await requestChange(user);
@@ -116,7 +116,7 @@ describe("POST /api/auth/change-email", () => {
     expect((await getSession(user.client))?.user.email).toBe(newEmail);
   });
 
-  test("an address another account has gets the same answer as a free one, mails nobody and changes nothing", async () => {
+  test("a taken address gets the same answer as a free one, mails nobody and changes nothing", async () => {
     const owner = await createVerifiedUser(app);
     const asker = await createVerifiedUser(app);
     const ownersMails = (await listMails(app, owner.email)).length;

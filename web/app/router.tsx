@@ -47,7 +47,8 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  * is its own chunk (see routes/lazy-page.ts) and loaders put its data in the query cache before it renders.
  *
  *   /                                         home.tsx
- *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /email-changed /forgot-password /reset-password /auth/error)
+ *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /email-changed
+ *                                                         /forgot-password /reset-password /auth/error)
  *   (_authed) /account[/sign-in-methods|/password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx

@@ -56,7 +56,8 @@ export function emailChangeMail(input: { name: string; from: string; to: string;
     `Confirm your new e-mail address for ${APP_NAME}`,
     "Confirm your new e-mail address",
     [
-      `Hi ${input.name}, you asked to change the e-mail address of your ${APP_NAME} account from ${input.from} to ${input.to}.`,
+      `Hi ${input.name}, you asked to change the e-mail address of your ${APP_NAME} account ` +
+        `from ${input.from} to ${input.to}.`,
       "Your address changes when you open this link; until then it stays as it is. The link works for 1 hour.",
       "If you did not ask for this, ignore this mail: nothing changes.",
     ],
@@ -68,8 +69,10 @@ export function emailChangeMail(input: { name: string; from: string; to: string;
 export function emailChangedMail(input: { name: string; from: string; to: string }): RenderedMail {
   return render(`Your e-mail address was changed — ${APP_NAME}`, "Your e-mail address was changed", [
     `Hi ${input.name},`,
-    `The e-mail address of your ${APP_NAME} account was changed from ${input.from} to ${input.to}. Mail about the account, password resets included, now goes to the new address.`,
-    "If this was not you, contact the administrators of this Atrium right away: this address can no longer reset the account's password.",
+    `The e-mail address of your ${APP_NAME} account was changed from ${input.from} to ${input.to}. ` +
+      "Mail about the account, password resets included, now goes to the new address.",
+    "If this was not you, contact the administrators of this Atrium right away: " +
+      "this address can no longer reset the account's password.",
   ]);
 }
 

@@ -77,7 +77,7 @@ export const emailVerifiedRoute = createRoute({
   ),
 );
 
-/** Where the link that confirms a new e-mail address lands, signed in or not (`next`, or `error` when it did not work). */
+/** Where the link confirming a new e-mail address lands, signed in or not (`next`, or `error` if it did not work). */
 export const emailChangedRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/email-changed",

@@ -26,7 +26,7 @@ const field = () => screen.getByLabelText("New e-mail address");
 beforeEach(() => authClient.changeEmail.mockReset());
 
 describe("ChangeEmailForm", () => {
-  it("sends the new address from the keyboard, then says where the link went and that nothing changed yet", async () => {
+  it("sends the new address from the keyboard, then says where the link went and that nothing changed", async () => {
     authClient.changeEmail.mockResolvedValue({ data: { status: true }, error: null });
     const user = userEvent.setup();
     renderForm();

@@ -33,7 +33,10 @@ export function ChangeEmailForm({ email }: { email: string }) {
     <Card>
       <CardHeader
         title="Change e-mail"
-        description={`You sign in and get mail about your account at ${email}. A new address takes over once you open the link we send to it.`}
+        description={
+          `You sign in and get mail about your account at ${email}. ` +
+          "A new address takes over once you open the link we send to it."
+        }
       />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {changeEmail.isSuccess ? (

@@ -5,10 +5,16 @@ import { safeRedirect } from "../../../lib/session";
 /** What the server's `error=` means for a link that confirms a new address, in words a person can act on. */
 function failureOf(error: string): string {
   if (error === "INVALID_USER") {
-    return "This link confirms the address of another account than the one signed in here. Sign out, then open the link again.";
+    return (
+      "This link confirms the address of another account than the one signed in here. " +
+      "Sign out, then open the link again."
+    );
   }
   // INVALID_TOKEN (already used, or the address changed since), TOKEN_EXPIRED, USER_NOT_FOUND.
-  return "That link is invalid, has expired or was already used. If your address has not changed, ask for a new link in your account settings.";
+  return (
+    "That link is invalid, has expired or was already used. " +
+    "If your address has not changed, ask for a new link in your account settings."
+  );
 }
 
 /**
