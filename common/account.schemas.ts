@@ -117,6 +117,10 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
+/** The new address of a change of e-mail: the sign-up form's rule (the server checks /change-email with it too). */
+export const changeEmailSchema = z.object({ newEmail: emailSchema });
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
 export const changePasswordSchema = z
   .object({
     currentPassword: currentPasswordSchema.min(1, "Enter your current password"),

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   "user.banned",
   "user.unbanned",
   "user.password_set",
+  "user.email_changed",
   "user.impersonation_started",
   "user.impersonation_stopped",
   "user.session_revoked",

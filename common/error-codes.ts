@@ -80,6 +80,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   ADMIN_EMAILS_ADMIN: 400,
   PASSWORD_REQUIRED: 400,
   PASSWORD_UNCHANGED: 400,
+  EMAIL_UNCHANGED: 400,
   SOLE_OWNER: 400,
   INVALID_USERNAME_OR_PASSWORD: 401,
   EMAIL_NOT_VERIFIED: 403,
@@ -154,6 +155,8 @@ export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
 export const ACCOUNT_ERROR_CODES = defineErrorCodes({
   PASSWORD_REQUIRED: "Enter your password to delete your account",
   PASSWORD_UNCHANGED: "The new password must differ from the current password",
+  /** A change of e-mail to the address the account already has (better-auth's own refusal carries no code). */
+  EMAIL_UNCHANGED: "The new e-mail address is the one the account already has",
   /**
    * Deleting an account (the person's own, or an admin's remove-user) that is the only owner of organizations with
    * other members: its `details` lists them ({ id, name, slug }), so the screen can offer a transfer or a deletion.

@@ -18,6 +18,8 @@ export const SUBJECTS = {
   passwordReset: "Reset your Atrium password",
   passwordChanged: "Your password was changed — Atrium",
   accountDeleted: "Your account was deleted — Atrium",
+  emailChangeLink: "Confirm your new e-mail address for Atrium",
+  emailChanged: "Your e-mail address was changed — Atrium",
 } as const;
 
 /** A person nobody else in the run uses: name, e-mail, username and a valid password. */

@@ -14,12 +14,10 @@ import { ACCOUNT_ERROR_CODES } from "../../common/error-codes";
 import { currentDatabase } from "../db/current-database";
 import type { Database } from "../db/schema";
 import { matches } from "../modules/audit";
+import { EMAIL_CHANGED_PAGE, EMAIL_VERIFIED_PAGE, isAppPath } from "./landing-pages";
 
 const bodyOf = (ctx: { body?: unknown }) =>
   ctx.body && typeof ctx.body === "object" ? (ctx.body as Record<string, unknown>) : undefined;
-
-/** The web app's page a verification link lands on (web/features/auth/routes/email-verified-page.tsx). */
-export const EMAIL_VERIFIED_PAGE = "/email-verified";
 
 /**
  * A user's name as stored. Requests are checked with the display-name rule before this (request-schemas.ts),
@@ -67,8 +65,8 @@ export function accountRules() {
             const query = (ctx.query ?? {}) as Record<string, unknown>;
             const next = typeof query.callbackURL === "string" && query.callbackURL ? query.callbackURL : "/";
             // Only the app's own paths: any other address is left to better-auth's origin check, which refuses it.
-            const isAppPath = next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\");
-            if (!isAppPath || next.startsWith(EMAIL_VERIFIED_PAGE)) return;
+            // A new address's confirmation already lands on its own page (change-email.ts).
+            if (!isAppPath(next) || next.startsWith(EMAIL_VERIFIED_PAGE) || next.startsWith(EMAIL_CHANGED_PAGE)) return;
             return {
               context: { query: { ...query, callbackURL: `${EMAIL_VERIFIED_PAGE}?next=${encodeURIComponent(next)}` } },
             };

@@ -12,6 +12,7 @@ import { authMailNotices, type MailQueue } from "../modules/mail";
 import { currentDatabase, shareTransactions } from "../db/current-database";
 import { assertMayCallAdminEndpoint, keepImpersonationEnd } from "../modules/admin";
 import { verifyEmailOnPasswordReset } from "./account-rules";
+import { emailChangeOf } from "./change-email";
 import { withDomainErrors } from "./domain-errors";
 import { boundedPasswordHashing, type PasswordHashing } from "./password-hashing";
 import { rateLimit } from "./rate-limit";
@@ -43,6 +44,7 @@ export function createAuth(deps: AuthDeps) {
   const { config } = deps;
   const mailNotices = authMailNotices(deps.mail, {
     baseUrl: config.baseUrl,
+    emailChangeOf,
     // Asked while better-auth may hold a transaction (an admin creating a user sends the set-a-password mail in it).
     signInKind: async (userId) => {
       const accounts = await (
@@ -121,7 +123,12 @@ export function createAuth(deps: AuthDeps) {
       expiresIn: ONE_HOUR_SECONDS,
       ...mailNotices.emailVerification,
     },
-    user: { deleteUser: { enabled: true, ...mailNotices.deleteUser } },
+    user: {
+      deleteUser: { enabled: true, ...mailNotices.deleteUser },
+      // The link goes to the new address and the change takes effect when it is opened (change-email.ts): no
+      // change without it, even for an unverified account, and no extra confirmation step at the old address.
+      changeEmail: { enabled: true },
+    },
     session: {
       expiresIn: SESSION_EXPIRES_IN_SECONDS,
       updateAge: 60 * 60 * 24,

@@ -29,13 +29,18 @@ describe("authPlugins", () => {
       config,
       { db, billing: { assertWithinLimit: async () => {}, releaseOrganization: async () => {} } as unknown as Billing },
       {
-        mailNotices: authMailNotices(mail, { baseUrl: "http://localhost", signInKind: async () => "none" }),
+        mailNotices: authMailNotices(mail, {
+          baseUrl: "http://localhost",
+          signInKind: async () => "none",
+          emailChangeOf: () => undefined,
+        }),
         social: socialSignIn(config),
       },
     );
 
     expect(plugins.map((plugin) => plugin.id)).toEqual([
       "account-rules",
+      "email-change",
       "generic-oauth",
       "sign-in-methods",
       "unconfirmed-provider-email",

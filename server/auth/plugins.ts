@@ -10,6 +10,7 @@ import type { Billing } from "../modules/billing";
 import type { authMailNotices } from "../modules/mail";
 import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules } from "./account-rules";
+import { emailChange } from "./change-email";
 import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
@@ -23,12 +24,12 @@ type AuthPluginDeps = {
 /** What the plugins take that `createAuth` builds once for its options too. */
 type AuthPluginParts = {
   /**
-   * The mail notices: their plugin, the invitation mail the organization plugin sends, and the mail to the owner of
-   * an address a provider did not confirm.
+   * The mail notices: their plugin, the invitation mail the organization plugin sends, the mail to the owner of an
+   * address a provider did not confirm, and the notice to the old address of a changed one.
    */
   mailNotices: Pick<
     ReturnType<typeof authMailNotices>,
-    "plugin" | "sendInvitationEmail" | "mailUnconfirmedProviderEmail"
+    "plugin" | "sendInvitationEmail" | "mailUnconfirmedProviderEmail" | "notifyEmailChanged"
   >;
   /** The sign-in providers: the generic OAuth plugin of the OpenID Connect ones. */
   social: Pick<ReturnType<typeof socialSignIn>, "plugin">;
@@ -46,6 +47,9 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
     // First: the account's own rules shape a request (the verification page, displayUsername, the password
     // change that ends other sessions) and a stored name before any other plugin's hook sees them.
     accountRules(),
+    // Changing one's e-mail address: a refusal, the link's landing page (which the account rules' verify-email
+    // hook leaves alone), and the audit entry and notice once a change took effect.
+    emailChange({ db: deps.db, notifyEmailChanged: mailNotices.notifyEmailChanged }),
     // The OpenID Connect providers, then the rule that says when a configured one does not answer.
     social.plugin,
     signInMethods(config),

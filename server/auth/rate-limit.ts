@@ -10,6 +10,8 @@ export const RATE_LIMIT_RULES = {
   "/change-password": { window: 60, max: 10 },
   "/request-password-reset": { window: 300, max: 5 },
   "/send-verification-email": { window: 300, max: 5 },
+  // Each accepted request mails a link to an address the caller chooses.
+  "/change-email": { window: 300, max: 3 },
   "/is-username-available": { window: 60, max: 60 },
 } as const;
 

@@ -20,6 +20,7 @@ import {
 import {
   checkEmailRoute,
   emailVerifiedRoute,
+  emailChangedRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
   signInErrorRoute,
@@ -47,7 +48,8 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  * is its own chunk (see routes/lazy-page.ts) and loaders put its data in the query cache before it renders.
  *
  *   /                                         home.tsx
- *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /forgot-password /reset-password /auth/error)
+ *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /email-changed
+ *                                                         /forgot-password /reset-password /auth/error)
  *   (_authed) /account[/sign-in-methods|/password|/set-password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
@@ -59,6 +61,7 @@ const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([signInRoute, signUpRoute]),
   checkEmailRoute,
   emailVerifiedRoute,
+  emailChangedRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
   signInErrorRoute,

@@ -38,6 +38,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   PASSWORD_TOO_SHORT: "Use at least 8 characters.",
   PASSWORD_TOO_LONG: "Use at most 128 characters.",
   PASSWORD_UNCHANGED: "The new password is the same as your current one. Choose a different password.",
+  EMAIL_UNCHANGED: "That is already your e-mail address. Enter the new one.",
   PASSWORD_REQUIRED: "Enter your password to delete your account.",
   SOLE_OWNER: "This account is the only owner of organizations with other members. Make another member an owner first.",
   PASSWORD_ALREADY_SET: "Your account already has a password. Change it in Account settings › Password.",

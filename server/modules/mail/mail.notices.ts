@@ -3,6 +3,8 @@ import { APIError, changePassword, createAuthMiddleware } from "better-auth/api"
 import { matches } from "../audit";
 import type { MailQueue } from "./mail.service";
 import {
+  emailChangedMail,
+  emailChangeMail,
   existingAccountMail,
   invitationMail,
   noticeMail,
@@ -14,6 +16,9 @@ import {
 
 type Person = { id: string; email: string; name: string };
 
+/** A change of an account's e-mail address: from the one it had to the new one. */
+type AddressChange = { from: string; to: string };
+
 /**
  * Every mail better-auth has the app send, in one place: the callbacks its options take (spread into
  * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
@@ -21,7 +26,12 @@ type Person = { id: string; email: string; name: string };
  */
 export function authMailNotices(
   mail: MailQueue,
-  options: { baseUrl: string; signInKind: (userId: string) => Promise<SignInKind> },
+  options: {
+    baseUrl: string;
+    signInKind: (userId: string) => Promise<SignInKind>;
+    /** The change of address a verification token confirms (better-auth sends both kinds through one callback). */
+    emailChangeOf: (token: string) => AddressChange | undefined;
+  },
 ) {
   const appUrl = (pathname: string) => `${options.baseUrl}${pathname}`;
   const notify = (user: Person, subject: string, message: string) =>
@@ -54,9 +64,20 @@ export function authMailNotices(
       },
     },
     emailVerification: {
-      async sendVerificationEmail({ user, url }: { user: Person; url: string }) {
-        await mail.enqueue({ to: user.email, ...verificationMail({ name: user.name, url }) });
+      // Also the link that confirms a new address: better-auth hands it the user with the new address.
+      async sendVerificationEmail({ user, url, token }: { user: Person; url: string; token: string }) {
+        const change = options.emailChangeOf(token);
+        await mail.enqueue({
+          to: user.email,
+          ...(change
+            ? emailChangeMail({ name: user.name, ...change, url })
+            : verificationMail({ name: user.name, url })),
+        });
       },
+    },
+    /** Told to the address an account had, once the change to a new one took effect. */
+    async notifyEmailChanged(user: { name: string }, change: AddressChange) {
+      await mail.enqueue({ to: change.from, ...emailChangedMail({ name: user.name, ...change }) });
     },
     deleteUser: {
       async afterDelete(user: Person) {

@@ -50,6 +50,32 @@ export function verificationMail(input: { name: string; url: string }): Rendered
   );
 }
 
+/** Sent to the address an account is changing to: opening the link makes the change. */
+export function emailChangeMail(input: { name: string; from: string; to: string; url: string }): RenderedMail {
+  return render(
+    `Confirm your new e-mail address for ${APP_NAME}`,
+    "Confirm your new e-mail address",
+    [
+      `Hi ${input.name}, you asked to change the e-mail address of your ${APP_NAME} account ` +
+        `from ${input.from} to ${input.to}.`,
+      "Your address changes when you open this link; until then it stays as it is. The link works for 1 hour.",
+      "If you did not ask for this, ignore this mail: nothing changes.",
+    ],
+    { label: "Confirm new address", url: input.url },
+  );
+}
+
+/** Sent to the address an account had, once the change took effect: that address no longer reaches the account. */
+export function emailChangedMail(input: { name: string; from: string; to: string }): RenderedMail {
+  return render(`Your e-mail address was changed — ${APP_NAME}`, "Your e-mail address was changed", [
+    `Hi ${input.name},`,
+    `The e-mail address of your ${APP_NAME} account was changed from ${input.from} to ${input.to}. ` +
+      "Mail about the account, password resets included, now goes to the new address.",
+    "If this was not you, contact the administrators of this Atrium right away: " +
+      "this address can no longer reset the account's password.",
+  ]);
+}
+
 /** Someone who signed up through a provider has no password yet: the same link sets their first one. */
 /** How the account signs in today: with a password, only through providers, or not at all yet (created by an admin). */
 export type SignInKind = "password" | "provider" | "none";

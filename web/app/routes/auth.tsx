@@ -5,7 +5,10 @@ import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
 import { guestRoute, textSearch, rootRoute } from "./root";
 
-/** The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /email-verified, /forgot-password, /reset-password, and /auth/error. */
+/**
+ * The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /email-verified, /email-changed,
+ * /forgot-password, /reset-password, and /auth/error.
+ */
 
 export const signInRoute = createRoute({
   getParentRoute: () => guestRoute,
@@ -70,6 +73,23 @@ export const emailVerifiedRoute = createRoute({
       function EmailVerified() {
         const search = emailVerifiedRoute.useSearch();
         return <EmailVerifiedPage next={search.next} error={search.error} />;
+      },
+  ),
+);
+
+/** Where the link confirming a new e-mail address lands, signed in or not (`next`, or `error` if it did not work). */
+export const emailChangedRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/email-changed",
+  validateSearch: textSearch("next", "error"),
+}).lazy(
+  lazyPage(
+    () => import("../../features/account/routes/email-changed-page"),
+    ({ EmailChangedPage }) =>
+      function EmailChanged() {
+        const search = emailChangedRoute.useSearch();
+        useDocumentTitle(search.error ? "This link does not work" : "E-mail address changed");
+        return <EmailChangedPage next={search.next} error={search.error} />;
       },
   ),
 );

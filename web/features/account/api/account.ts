@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from "@tanstack/react-query";
 import { api, apiCall } from "../../../lib/api-client";
-import type { ProfileInput } from "../../../../common/account.schemas";
+import type { ChangeEmailInput, ProfileInput } from "../../../../common/account.schemas";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { useRefreshSession } from "../../../lib/session";
@@ -21,6 +21,21 @@ export function useUpdateProfile() {
     },
     onSuccess: () => refreshSession(),
     meta: { successMessage: "Profile saved", errorToast: false },
+  });
+}
+
+/** Where the confirmation link of a new e-mail address goes on to, after the page that says the address changed. */
+const AFTER_EMAIL_CHANGE = "/account";
+
+/**
+ * Asks to change the e-mail address: the server mails a link to the new address and changes nothing until it is
+ * opened. It answers the same whether or not another account has the address.
+ */
+export function useChangeEmail() {
+  return useMutation({
+    mutationFn: async ({ newEmail }: ChangeEmailInput) =>
+      unwrap(await authClient.changeEmail({ newEmail, callbackURL: AFTER_EMAIL_CHANGE })),
+    meta: { errorToast: false },
   });
 }
 
@@ -58,6 +73,7 @@ export function useDeletionPreview(isEnabled: boolean) {
 
 /** Where the account forms' server errors go (anything else is shown above the form). */
 export const profileServerErrors = { "422": "username" } as const;
+export const changeEmailServerErrors = { EMAIL_UNCHANGED: "newEmail" } as const;
 export const changePasswordServerErrors = {
   INVALID_PASSWORD: { field: "currentPassword", message: "That is not your current password." },
   PASSWORD_UNCHANGED: "newPassword",

@@ -11,6 +11,7 @@ import type { SessionUser } from "../../../lib/auth-client";
 import { useZodForm } from "../../../lib/form";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";
 import { profileServerErrors, useUpdateProfile } from "../api/account";
+import { ChangeEmailForm } from "../components/change-email-form";
 
 export function ProfilePage({ user }: { user: SessionUser }) {
   const updateProfile = useUpdateProfile();
@@ -33,43 +34,46 @@ export function ProfilePage({ user }: { user: SessionUser }) {
   });
 
   return (
-    <Card>
-      <CardHeader title="Profile" description="How other people see you in Atrium." />
-      <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <FormErrorAlert message={form.formError} />
-        <div className="flex items-center gap-4">
-          <Avatar name={name || user.name} image={image || null} size="lg" />
-          <div className="text-sm">
-            <p className="font-medium">{user.email}</p>
-            <p
-              className={
-                user.emailVerified ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-400"
-              }
-            >
-              {user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}
-            </p>
+    <div className="space-y-6">
+      <Card>
+        <CardHeader title="Profile" description="How other people see you in Atrium." />
+        <form onSubmit={onSubmit} noValidate className="space-y-5">
+          <FormErrorAlert message={form.formError} />
+          <div className="flex items-center gap-4">
+            <Avatar name={name || user.name} image={image || null} size="lg" />
+            <div className="text-sm">
+              <p className="font-medium">{user.email}</p>
+              <p
+                className={
+                  user.emailVerified ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-400"
+                }
+              >
+                {user.emailVerified ? "Verified e-mail address" : "E-mail not verified"}
+              </p>
+            </div>
           </div>
-        </div>
-        <TextField label="Name" autoComplete="name" {...form.field("name")} />
-        <TextField
-          label="Avatar URL"
-          type="url"
-          placeholder="https://…"
-          description="A link to a square picture. Leave empty to show your initials."
-          {...form.field("image")}
-        />
-        <TextField
-          label="Username"
-          autoComplete="username"
-          description={<UsernameAvailability state={availability} />}
-          {...form.field("username")}
-        />
-        <div className="flex justify-end">
-          <Button type="submit" isLoading={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save profile"}
-          </Button>
-        </div>
-      </form>
-    </Card>
+          <TextField label="Name" autoComplete="name" {...form.field("name")} />
+          <TextField
+            label="Avatar URL"
+            type="url"
+            placeholder="https://…"
+            description="A link to a square picture. Leave empty to show your initials."
+            {...form.field("image")}
+          />
+          <TextField
+            label="Username"
+            autoComplete="username"
+            description={<UsernameAvailability state={availability} />}
+            {...form.field("username")}
+          />
+          <div className="flex justify-end">
+            <Button type="submit" isLoading={isSubmitting}>
+              {isSubmitting ? "Saving…" : "Save profile"}
+            </Button>
+          </div>
+        </form>
+      </Card>
+      <ChangeEmailForm email={user.email} />
+    </div>
   );
 }
