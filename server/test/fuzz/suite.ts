@@ -51,11 +51,12 @@ export function fuzzFamily(family: Family): void {
   });
 
   // A fuzzer whose requests all bounce off the origin check, the content-type check or the rate limiter would pass
-  // while proving nothing: most answers must come from further in.
+  // while proving nothing: most answers must come from further in. A few are 429s: the app's writes are limited to
+  // 60 a minute per user (app:default), and the owner's and admin's fuzzed writes reach that within the file.
   test(`the fuzzer reaches the ${family} handlers: answers that succeeded and refusals, few of them rate limits`, () => {
     const statuses = answers.filter((answer) => answer.family === family).map((answer) => answer.status);
     expect(statuses.some((status) => status < 300)).toBe(true);
     expect(statuses.some((status) => status >= 400 && status < 500)).toBe(true);
-    expect(statuses.filter((status) => status === 429).length / statuses.length).toBeLessThan(0.01);
+    expect(statuses.filter((status) => status === 429).length / statuses.length).toBeLessThan(0.05);
   });
 }
