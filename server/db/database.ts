@@ -2,7 +2,17 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import { LRUCache } from "lru-cache";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type LogEvent,
+  type SqliteDialectConfig,
+} from "kysely";
 import { createRequire } from "node:module";
 import type pg from "pg";
 import type { Config } from "../config";
@@ -58,13 +68,40 @@ export function openDatabase(
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  const db = new Kysely<Database>({
+    dialect: new WriterFirstSqliteDialect({ database: withStatementCache(sqlite) }),
+    log,
+  });
   return {
     db,
     dialect: "sqlite",
     ping: () => sql`select 1`.execute(db).then(() => undefined),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Transactions begin with `BEGIN IMMEDIATE`: they take SQLite's writer lock first, waiting up to busy_timeout for
+ * it. Kysely's plain `BEGIN` reads first and asks for the lock at the first write; if another process
+ * (WEB_CONCURRENCY) wrote in between, that write fails at once with SQLITE_BUSY, and busy_timeout does not help.
+ */
+class WriterFirstSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver() {
+    return new WriterFirstSqliteDriver(this.#config);
+  }
+}
+
+class WriterFirstSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 /** Distinct statements kept compiled; the app issues a few hundred shapes. */
