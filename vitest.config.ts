@@ -1,4 +1,20 @@
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+
+/** The longest integration files: each is short, a fuzz family set up by a shared suite (server/test/fuzz/). */
+const LONGEST = /\/fuzz-[a-z]+\.int\.test\.ts$/;
+
+/**
+ * Vitest runs the files it has timed longest first; on a fresh clone it has timed none and runs the largest files
+ * first, which put the fuzz files (8 to 110 lines, the longest to run) last, each alone at the end of the run.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isLongest = (file: TestSpecification) => LONGEST.test(file.moduleId);
+    return [...sorted.filter(isLongest), ...sorted.filter((file) => !isLongest(file))];
+  }
+}
 
 // Three sizes of test (see docs/ARCHITECTURE.md): unit (no I/O) and integration (real database) run here,
 // with the fault tests (real servers stopped and killed, PostgreSQL and Redis only);
@@ -6,6 +22,7 @@ import { defineConfig } from "vitest/config";
 // simulated DOM (happy-dom), so components can render.
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
