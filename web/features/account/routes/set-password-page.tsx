@@ -1,11 +1,7 @@
 import { Link, useNavigate } from "@tanstack/react-router";
-import { resetPasswordSchema } from "../../../../common/account.schemas";
-import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
-import { Button } from "../../../components/ui/button";
 import { Card, CardHeader } from "../../../components/ui/card";
-import { TextField } from "../../../components/ui/text-field";
-import { useZodForm } from "../../../lib/form";
+import { NewPasswordForm } from "../../../components/new-password-form";
 import { useSetFirstPassword } from "../api/sign-in-methods";
 
 /**
@@ -15,13 +11,6 @@ import { useSetFirstPassword } from "../api/sign-in-methods";
 export function SetPasswordPage({ token, error }: { token?: string; error?: string }) {
   const navigate = useNavigate();
   const setFirstPassword = useSetFirstPassword();
-  const form = useZodForm(resetPasswordSchema, { defaultValues: { newPassword: "", confirmPassword: "" } });
-  const isSubmitting = form.formState.isSubmitting;
-
-  const onSubmit = form.submit(async ({ newPassword }) => {
-    await setFirstPassword.mutateAsync({ newPassword, token: token ?? "" });
-    await navigate({ to: "/account/sign-in-methods" });
-  });
 
   if (error || !token) {
     return (
@@ -44,26 +33,14 @@ export function SetPasswordPage({ token, error }: { token?: string; error?: stri
         title="Set a password"
         description="Sign in with your e-mail address or username and this password too. You stay signed in here, and your provider keeps working."
       />
-      <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
-        <FormErrorAlert message={form.formError} />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus
-          description="8 to 128 characters."
-          {...form.field("newPassword")}
-        />
-        <TextField
-          label="Confirm password"
-          type="password"
-          autoComplete="new-password"
-          {...form.field("confirmPassword")}
-        />
-        <Button type="submit" isLoading={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Set password"}
-        </Button>
-      </form>
+      <NewPasswordForm
+        wording={{ password: "Password", confirm: "Confirm password", submit: "Set password" }}
+        className="max-w-md space-y-4"
+        onSave={async (newPassword) => {
+          await setFirstPassword.mutateAsync({ newPassword, token: token ?? "" });
+          await navigate({ to: "/account/sign-in-methods" });
+        }}
+      />
     </Card>
   );
 }
