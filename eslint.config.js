@@ -42,7 +42,7 @@ const files = [
   // Configuration files at the root of the repository (Vite, Vitest, ESLint).
   { category: "root-config", pattern: "*.{js,mjs,cjs,ts}" },
   // Tests, wherever they are: a test may import any part of the server it exercises, and the test helpers.
-  { category: "test", pattern: "**/*.test.ts" },
+  { category: "test", pattern: "**/*.test.{ts,tsx}" },
   // The top of server/, file by file. The core is what every layer may use (configuration, logging, the request's
   // scope); the app is where the server is assembled and started, with the tests that start all of it.
   { category: "server-core", pattern: "server/{config,logger,request-scope,timeout}{,.test}.ts" },
@@ -90,6 +90,8 @@ const policies = [
   { from: { element: { type: "web-feature" } }, allow: to(["web-app", "web-lib", "common"]) },
   { from: { element: { type: "web-lib" } }, allow: to(["web-lib", "common"]) },
   { from: { element: { type: "web-test" } }, allow: to([...WEB, "common"]) },
+  // The web's tests render pages with the shared test helpers (web/test); the app's own files never import them.
+  { from: { element: { type: WEB }, file: { categories: { allOf: ["test"] } } }, allow: to(["web-test"]) },
   {
     from: { element: { type: WEB } },
     allow: { to: { file: { categories: "api-types" } }, dependency: { kind: "type" } },

@@ -1,15 +1,7 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from "@tanstack/react-router";
-import { render, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "../../../lib/query-client";
+import { renderPages } from "../../../test/render-pages";
 import { SetPasswordPage } from "./set-password-page";
 
 // The listAccounts the sign-in methods query reads after the password is set.
@@ -19,28 +11,10 @@ let answer: Response;
 const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => answer);
 
 function renderPage(search: { token?: string; error?: string }) {
-  const notify = { success: vi.fn(), error: vi.fn() };
-  const rootRoute = createRootRoute();
-  const route = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/account/set-password",
-    component: () => <SetPasswordPage token={search.token} error={search.error} />,
+  return renderPages({
+    "/account/set-password": () => <SetPasswordPage token={search.token} error={search.error} />,
+    "/account/sign-in-methods": () => <p>Sign-in methods</p>,
   });
-  const methodsRoute = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/account/sign-in-methods",
-    component: () => <p>Sign-in methods</p>,
-  });
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([route, methodsRoute]),
-    history: createMemoryHistory({ initialEntries: ["/account/set-password"] }),
-  });
-  render(
-    <QueryClientProvider client={createQueryClient(notify)}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { notify, router };
 }
 
 beforeEach(() => {

@@ -1,15 +1,7 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from "@tanstack/react-router";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "../../../lib/query-client";
+import { renderPages } from "../../../test/render-pages";
 import { SignInMethodsPage } from "./sign-in-methods-page";
 
 // Sign-in methods go through better-auth's client; the provider list comes from /api/meta (fetch).
@@ -41,28 +33,10 @@ function renderPage(accounts: unknown[] | { error: { status: number; code: strin
   authClient.listAccounts.mockResolvedValue(
     Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts },
   );
-  const notify = { success: vi.fn(), error: vi.fn() };
-  const rootRoute = createRootRoute();
-  const route = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/account/sign-in-methods",
-    component: () => <SignInMethodsPage email={EMAIL} />,
+  return renderPages({
+    "/account/sign-in-methods": () => <SignInMethodsPage email={EMAIL} />,
+    "/account/password": () => <p>Password page</p>,
   });
-  const passwordRoute = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/account/password",
-    component: () => <p>Password page</p>,
-  });
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([route, passwordRoute]),
-    history: createMemoryHistory({ initialEntries: ["/account/sign-in-methods"] }),
-  });
-  render(
-    <QueryClientProvider client={createQueryClient(notify)}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return { notify };
 }
 
 beforeEach(() => {

@@ -1,16 +1,8 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from "@tanstack/react-router";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { bannedUserMessage } from "../../../../common/ban-message";
 import { formatDateTime } from "../../../lib/format";
-import { createQueryClient } from "../../../lib/query-client";
+import { renderPages } from "../../../test/render-pages";
 import { SignInErrorPage } from "./sign-in-error-page";
 
 // What GET /api/auth/get-session answers (the session query reads it with fetch).
@@ -18,21 +10,9 @@ let sessionBody: unknown = null;
 
 function renderPage(error: string | undefined, options: { signedIn?: boolean; description?: string } = {}) {
   sessionBody = options.signedIn ? { user: { id: "user_1" }, session: { id: "session_1" } } : null;
-  const rootRoute = createRootRoute();
-  const route = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/auth/error",
-    component: () => <SignInErrorPage error={error} errorDescription={options.description} />,
+  renderPages({
+    "/auth/error": () => <SignInErrorPage error={error} errorDescription={options.description} />,
   });
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([route]),
-    history: createMemoryHistory({ initialEntries: ["/auth/error"] }),
-  });
-  render(
-    <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
 }
 
 beforeEach(() => {

@@ -1,32 +1,10 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from "@tanstack/react-router";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "../../../lib/query-client";
+import { renderPages } from "../../../test/render-pages";
 import { SignInPage } from "./sign-in-page";
 
 function renderSignIn(notice: string | undefined) {
-  const rootRoute = createRootRoute();
-  const route = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/sign-in",
-    component: () => <SignInPage notice={notice} />,
-  });
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([route]),
-    history: createMemoryHistory({ initialEntries: ["/sign-in"] }),
-  });
-  render(
-    <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderPages({ "/sign-in": () => <SignInPage notice={notice} /> });
 }
 
 // GET /api/meta: no social providers, so the page is its form alone.

@@ -1,32 +1,10 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRoute,
-  createRoute,
-  createRouter,
-} from "@tanstack/react-router";
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createQueryClient } from "../../../lib/query-client";
+import { renderPages } from "../../../test/render-pages";
 import { HomePage } from "./home-page";
 
 function renderHome(search: { notice?: string; error?: string }) {
-  const rootRoute = createRootRoute();
-  const route = createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/",
-    component: () => <HomePage notice={search.notice} error={search.error} />,
-  });
-  const router = createRouter({
-    routeTree: rootRoute.addChildren([route]),
-    history: createMemoryHistory({ initialEntries: ["/"] }),
-  });
-  render(
-    <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderPages({ "/": () => <HomePage notice={search.notice} error={search.error} /> });
 }
 
 // Signed out: GET /api/auth/get-session answers null.
