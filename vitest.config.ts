@@ -38,6 +38,9 @@ export default defineConfig({
         test: {
           name: "web",
           maxWorkers: 2,
+          // Typing through user-event is CPU work: a form test that takes 1.5 s alone took 5.2 s on a loaded machine,
+          // past vitest's 5 s default. The timeout catches a hang, not a slow machine.
+          testTimeout: 15_000,
           include: ["web/**/*.test.{ts,tsx}"],
           environment: "happy-dom",
           setupFiles: ["web/test/setup.ts"],
