@@ -180,6 +180,8 @@ export type BillingSubscription = {
   cancellationReason: string | null;
   seats: number | null;
   discountId: string | null;
+  /** The subscription's discount, and whether it still covers the next invoice (a repeating one lapses). */
+  discount: { name: string; appliesToNextInvoice: boolean } | null;
 };
 
 export type BillingOrder = {

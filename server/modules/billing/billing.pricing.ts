@@ -279,3 +279,18 @@ export function discountTerms(discount: unknown): DiscountTerms | null {
     durationInMonths: Number(wire.duration_in_months ?? 0),
   };
 }
+
+/** A subscription's discount, and whether it covers the cycle its next invoice opens. */
+export function nextInvoiceDiscount(subscription: {
+  discount?: unknown;
+  trial_end?: string | Date | null;
+  started_at?: string | Date | null;
+  created_at: string | Date;
+  current_period_end?: string | Date | null;
+}): { name: string; appliesToNextInvoice: boolean } | null {
+  const terms = discountTerms(subscription.discount);
+  if (!terms) return null;
+  const firstBilled = new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+  const next = new Date(subscription.current_period_end ?? subscription.created_at);
+  return { name: terms.name, appliesToNextInvoice: discountCovers(terms, firstBilled, next) };
+}

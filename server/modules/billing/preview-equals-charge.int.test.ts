@@ -93,6 +93,12 @@ async function changeAndCompare(change: {
   expect(charged.every((order) => order.billingReason === "subscription_update")).toBe(true);
   expect(charged.reduce((sum, order) => sum + order.totalAmount, 0)).toBe(preview.dueNow);
   if (preview.dueNow === 0) expect(charged).toEqual([]);
+  // The billing page says the same of the discount as the preview did.
+  const discount = preview.discount && {
+    name: preview.discount.name,
+    appliesToNextInvoice: preview.discount.carriesOver,
+  };
+  expect(afterChange.subscription?.discount).toEqual(discount);
   const periodEnd = new Date(afterChange.subscription?.currentPeriodEnd ?? 0).getTime();
   expect(Math.abs(periodEnd - new Date(preview.nextInvoice.date).getTime())).toBeLessThan(60_000);
 

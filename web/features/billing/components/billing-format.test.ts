@@ -40,6 +40,7 @@ function subscription(overrides: Partial<BillingSubscription> = {}): BillingSubs
     cancellationReason: null,
     seats: null,
     discountId: null,
+    discount: null,
     ...overrides,
   };
 }

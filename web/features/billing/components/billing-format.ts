@@ -246,6 +246,13 @@ export function paymentMethodLabel(method: { brand: string; last4: string }): st
   return `${brand} ending in ${method.last4}`;
 }
 
+/** Whether the subscription's discount reduces its next invoice, by name. */
+export function discountSentence(discount: { name: string; appliesToNextInvoice: boolean }): string {
+  return discount.appliesToNextInvoice
+    ? `Your discount "${discount.name}" applies to the next invoice.`
+    : `Your discount "${discount.name}" has ended: the next invoice is at the full price.`;
+}
+
 /**
  * What a change costs, from its preview, in three sentences: what is charged when it is confirmed, the next
  * invoice (amount and date), and whether the subscription's discount still applies to it.

@@ -39,6 +39,7 @@ const overview: BillingOverview = {
     cancellationReason: null,
     seats: null,
     discountId: null,
+    discount: null,
   },
   entitlements: { features: [], limits },
   seats: { used: 3, limit: null },

@@ -150,6 +150,7 @@ const proSubscription: BillingSubscription = {
   cancellationReason: null,
   seats: null,
   discountId: null,
+  discount: null,
 };
 
 const proOverview: BillingOverview = {
