@@ -36,7 +36,11 @@ export async function changePlan(
     updated,
     event: {
       action: "billing.plan_changed",
-      details: { from: planNameOf(subscription.product), to: planNameOf(product), seats },
+      details: {
+        from: planNameOf(subscription.product),
+        to: planNameOf(product),
+        ...(seats === null ? {} : { seats }),
+      },
     },
   };
 }
