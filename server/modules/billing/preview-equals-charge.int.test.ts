@@ -215,4 +215,26 @@ describe("change previews refuse what cannot be changed", () => {
     expect((await owner.client.get(`${base}/change-preview`)).status).toBe(400);
     expect((await owner.client.get(`${base}/change-preview?seats=0`)).status).toBe(400);
   });
+
+  it("a change whose immediate payment is declined is not made", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Declined change");
+    await subscribe(server, owner, organization.id, { productId: await productIdOf(owner.client, "pro") });
+    const before = await overviewOf(organization.id);
+    const card = await sandboxCall(server, "POST", `/sandbox/subscriptions/${before.subscription?.id}/card`, {
+      token: "tok_chargeDeclined",
+    });
+    expect(card.status).toBe(200);
+    await expectError(
+      await owner.client.post(`/api/organizations/${organization.id}/billing/subscription`, {
+        productId: await productIdOf(owner.client, "pro", "year"),
+      }),
+      502,
+      "The billing provider refused to change the plan: The payment for this change was declined; " +
+        "the subscription is unchanged.",
+    );
+    await settleBilling(server);
+    const after = await overviewOf(organization.id);
+    expect(after.subscription?.productId).toBe(before.subscription?.productId);
+    expect(after.orders).toEqual(before.orders);
+  });
 });
