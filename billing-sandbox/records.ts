@@ -220,8 +220,11 @@ export type SubscriptionRecord = Timestamps & {
   customer_id: string;
   product_id: string;
   discount_id: string | null;
-  /** Periods already billed with the discount, for `repeating` discounts. */
-  discount_periods_used: number;
+  /**
+   * Where the current cycle's calendar starts when a change of billing interval restarted it (renewals keep its
+   * day); null while the subscription keeps the calendar it started with.
+   */
+  cycle_anchor?: string | null;
   checkout_id: string | null;
   seats: number | null;
   customer_cancellation_reason: string | null;
@@ -231,7 +234,10 @@ export type SubscriptionRecord = Timestamps & {
   price_ids: string[];
   /** The test card renewals are charged to: `tok_chargeDeclined` fails, the others pay. */
   card_token: string;
-  /** Proration items of a `prorate` product change, billed on the next renewal. */
+  /**
+   * Items the next invoice bills on top of the period: proration of `prorate` changes, and a credit that an
+   * invoice could not use up (a downgrade billed with `invoice`, or a credit larger than the invoice).
+   */
   pending_proration: OrderItemRecord[];
 };
 

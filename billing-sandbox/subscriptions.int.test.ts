@@ -286,13 +286,13 @@ describe("subscription lifecycle", () => {
   });
 
   it("changes product with proration_behavior invoice (subscription_update order now) or prorate (on the next renewal)", async () => {
-    const invoiced = await subscribe("Pro monthly", "org_upgrade");
+    const invoiced = await subscribe("Team", "org_upgrade");
     const mark = await harness.mark();
     const upgraded = await harness.polar.subscriptions.update(invoiced.id, {
-      product_id: productIds.Team as string,
+      product_id: productIds["Pro monthly"] as string,
       proration_behavior: "invoice",
     });
-    expect(upgraded).toMatchObject({ product_id: productIds.Team, amount: 1500 });
+    expect(upgraded).toMatchObject({ product_id: productIds["Pro monthly"], amount: 2000, seats: null });
     const types = await webhooksAfter(harness, mark);
     expect(types.slice(0, 4)).toEqual(["subscription.updated", "order.created", "order.updated", "order.paid"]);
     const invoicedOrders = await harness.polar.orders.list({ customer_id: invoiced.customer_id });
@@ -300,13 +300,48 @@ describe("subscription lifecycle", () => {
     expect(updateOrders).toHaveLength(1);
     expect(updateOrders[0]?.items.every((item) => item.proration)).toBe(true);
 
-    const prorated = await subscribe("Pro monthly", "org_prorate");
+    const prorated = await subscribe("Team", "org_prorate");
     await harness.polar.subscriptions.update(prorated.id, {
-      product_id: productIds["Pro yearly"] as string,
+      product_id: productIds["Pro monthly"] as string,
       proration_behavior: "prorate",
     });
     const proratedOrders = await harness.polar.orders.list({ customer_id: prorated.customer_id });
     expect(proratedOrders.items.map((order) => order.billing_reason)).toEqual(["subscription_create"]);
+  });
+
+  it("a downgrade billed with invoice charges nothing now: its credit comes off the next invoice", async () => {
+    const subscription = await subscribe("Pro monthly", "org_downgrade");
+    const downgraded = await harness.polar.subscriptions.update(subscription.id, {
+      product_id: productIds.Team as string,
+      proration_behavior: "invoice",
+    });
+    expect(downgraded).toMatchObject({ amount: 1500, seats: 1 });
+    const orders = await harness.polar.orders.list({ customer_id: subscription.customer_id });
+    expect(orders.items.map((order) => order.billing_reason)).toEqual(["subscription_create"]);
+    await advanceDays(31);
+    const renewal = (await harness.polar.orders.list({ customer_id: subscription.customer_id })).items.find(
+      (order) => order.billing_reason === "subscription_cycle",
+    );
+    // Team's 1500 less about 500 for the unused rest of the first month: the credit of 2000 less 1500.
+    expect(renewal?.total_amount).toBeGreaterThanOrEqual(999);
+    expect(renewal?.total_amount).toBeLessThanOrEqual(1001);
+  });
+
+  it("a change of billing interval invoices even with prorate, and starts a new cycle at the change", async () => {
+    const subscription = await subscribe("Pro monthly", "org_interval");
+    const yearly = await harness.polar.subscriptions.update(subscription.id, {
+      product_id: productIds["Pro yearly"] as string,
+      proration_behavior: "prorate",
+    });
+    const start = new Date(yearly.current_period_start);
+    expect(start.getTime()).toBeGreaterThan(new Date(subscription.current_period_start).getTime());
+    expect(new Date(yearly.current_period_end).getUTCFullYear()).toBe(start.getUTCFullYear() + 1);
+    const update = (await harness.polar.orders.list({ customer_id: subscription.customer_id })).items.find(
+      (order) => order.billing_reason === "subscription_update",
+    );
+    // The year in full, less the unused month (almost all of its 2000).
+    expect(update?.total_amount).toBeGreaterThanOrEqual(18_000);
+    expect(update?.total_amount).toBeLessThanOrEqual(18_001);
   });
 });
 

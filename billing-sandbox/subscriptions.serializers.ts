@@ -9,7 +9,7 @@ import { findRecord, requireRecord, type Json } from "./shared";
 /** OrderSubscription / CustomerOrderSubscription: the subscription without nested objects. */
 export function serializeSubscriptionCore(subscription: SubscriptionRecord): Json {
   const {
-    discount_periods_used: _used,
+    cycle_anchor: _anchor,
     price_ids: _priceIds,
     card_token: _card,
     pending_proration: _proration,

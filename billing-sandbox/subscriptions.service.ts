@@ -32,12 +32,16 @@ export const findSubscription = (ctx: SandboxContext, id: string): SubscriptionR
 /** A declined renewal leaves the subscription past_due for this long before it becomes unpaid. */
 export const DUNNING_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Where billing starts: the trial's end when there was a trial, else the start. Discounts count from here. */
+const firstBilled = (subscription: SubscriptionRecord) =>
+  new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+
 /**
- * The instant every period end is counted from: the trial's end when there was a trial (billing starts
- * there), else the start. Renewals keep its day of the month (see `periodEnd`).
+ * The instant every period end is counted from: where billing started, or where a change of billing interval
+ * restarted the cycle. Renewals keep its day of the month (see `periodEnd`).
  */
 const billingAnchor = (subscription: SubscriptionRecord) =>
-  new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+  subscription.cycle_anchor ? new Date(subscription.cycle_anchor) : firstBilled(subscription);
 
 /** The prices a subscription bills (they may since have been archived on the product). */
 const pricesOf = (ctx: SandboxContext, subscription: SubscriptionRecord) =>
@@ -98,7 +102,7 @@ export function createSubscription(
     customer_id: customer.id,
     product_id: product.id,
     discount_id: input.discountId,
-    discount_periods_used: trialEnd ? 0 : 1,
+    cycle_anchor: null,
     checkout_id: checkout.id,
     seats: checkout.seats,
     customer_cancellation_reason: null,
@@ -206,9 +210,7 @@ function prorationItems(
   change: { newLabel: string; newAmount: number; newPriceId: string | null; oldLabel: string },
 ): OrderItemRecord[] {
   if (subscription.status === "trialing") return [];
-  const start = new Date(subscription.current_period_start).getTime();
-  const end = new Date(subscription.current_period_end).getTime();
-  const remaining = Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start)));
+  const remaining = remainingShare(ctx, subscription);
   return [
     itemFor(
       ctx,
@@ -217,28 +219,45 @@ function prorationItems(
       change.newPriceId,
       true,
     ),
-    itemFor(
-      ctx,
-      `Unused time on ${change.oldLabel}`,
-      -Math.round(subscription.amount * remaining),
-      subscription.price_ids[0] ?? null,
-      true,
-    ),
+    unusedItem(ctx, subscription, change.oldLabel, remaining),
   ];
 }
 
-/** `prorate` keeps the proration items on the subscription: its next renewal order bills them. */
-const pendingProration = (subscription: SubscriptionRecord, items: OrderItemRecord[], behavior: ProrationBehavior) =>
-  behavior === "prorate" ? [...subscription.pending_proration, ...items] : subscription.pending_proration;
+/** The share of the current period still to come (0 to 1). */
+function remainingShare(ctx: SandboxContext, subscription: SubscriptionRecord): number {
+  const start = new Date(subscription.current_period_start).getTime();
+  const end = new Date(subscription.current_period_end).getTime();
+  return end > start ? Math.min(1, Math.max(0, (end - ctx.clock.now().getTime()) / (end - start))) : 0;
+}
 
-/** `invoice` bills the proration items now, in a paid subscription_update order (after the change's subscription.updated). */
-function invoiceProration(
-  ctx: SandboxContext,
-  subscription: SubscriptionRecord,
+/** The credit for the part of the period paid for and not used. */
+const unusedItem = (ctx: SandboxContext, subscription: SubscriptionRecord, label: string, remaining: number) =>
+  itemFor(
+    ctx,
+    `Unused time on ${label}`,
+    -Math.round(subscription.amount * remaining),
+    subscription.price_ids[0] ?? null,
+    true,
+  );
+
+/**
+ * Where a change's items go. `prorate`: onto the next invoice. `invoice`: an order now for them and whatever was
+ * waiting for the next invoice, when that comes to a charge; a credit stays for the next invoice instead (the
+ * provider's customer balance).
+ */
+function settleProration(
+  pending: OrderItemRecord[],
   items: OrderItemRecord[],
   behavior: ProrationBehavior,
-): void {
-  if (behavior !== "invoice" || items.length === 0) return;
+): { pending: OrderItemRecord[]; charge: OrderItemRecord[] | null } {
+  const all = [...pending, ...items];
+  if (behavior === "prorate") return { pending: all, charge: null };
+  const total = all.reduce((sum, item) => sum + item.amount, 0);
+  return total > 0 ? { pending: [], charge: all } : { pending: all, charge: null };
+}
+
+/** A change's charge: a paid subscription_update order, with the discount of the cycle it bills. */
+function chargeNow(ctx: SandboxContext, subscription: SubscriptionRecord, items: OrderItemRecord[]): void {
   createOrder(ctx, {
     customer: requireRecord(ctx.store, "customer", subscription.customer_id),
     productId: subscription.product_id,
@@ -246,6 +265,7 @@ function invoiceProration(
     checkoutId: null,
     billingReason: "subscription_update",
     items,
+    discount: cycleDiscount(ctx, subscription, new Date(subscription.current_period_start)),
     seats: subscription.seats,
     metadata: subscription.metadata,
     customFieldData: subscription.custom_field_data,
@@ -253,7 +273,18 @@ function invoiceProration(
   });
 }
 
-/** Switches the subscription to another recurring product, billing the prorated difference (see `invoiceProration`). */
+/** The update is made only if its immediate payment goes through, as at the provider. */
+function assertChargeable(subscription: SubscriptionRecord, charge: OrderItemRecord[] | null): void {
+  if (charge && subscription.card_token === DECLINED_TOKEN)
+    throw forbidden("PaymentFailed", "The payment for this change was declined; the subscription is unchanged.");
+}
+
+/**
+ * Switches the subscription to another recurring product, billing the prorated difference (see
+ * `settleProration`). A change of billing interval always invoices (`prorate` has no next invoice of the old cycle
+ * to carry the difference to): a new cycle starts now, charged in full less the unused part of the old one.
+ * Seats follow the new price: kept (or its minimum) on a seat-based price, none on a fixed one.
+ */
 export function changeProduct(
   ctx: SandboxContext,
   subscription: SubscriptionRecord,
@@ -264,26 +295,51 @@ export function changeProduct(
   const product = ctx.store.get("product", productId);
   if (!product || product.is_archived || !product.recurring_interval)
     throw validationError(["body", "product_id"], "The product must be an active recurring product.");
-  const behavior = prorationBehavior(ctx, requested);
   const oldProduct = findProduct(ctx, subscription.product_id);
   const prices = product.prices.filter((price) => !price.is_archived);
-  const newAmount = staticAmount(prices, subscription.seats);
-  const items = prorationItems(ctx, subscription, {
-    newLabel: product.name,
-    newAmount,
-    newPriceId: prices[0]?.id ?? null,
-    oldLabel: oldProduct.name,
-  });
+  const tiers = prices.find((price) => price.amount_type === "seat_based")?.seat_tiers;
+  const seats = tiers ? (subscription.seats ?? tiers.minimum_seats) : null;
+  const newAmount = staticAmount(prices, seats);
+  const count = product.recurring_interval_count ?? 1;
+  const newCycle =
+    subscription.status !== "trialing" &&
+    (product.recurring_interval !== subscription.recurring_interval || count !== subscription.recurring_interval_count);
+  const now = ctx.clock.now();
+  const items = newCycle
+    ? [
+        itemFor(ctx, product.name, newAmount, prices[0]?.id ?? null),
+        unusedItem(ctx, subscription, oldProduct.name, remainingShare(ctx, subscription)),
+      ]
+    : prorationItems(ctx, subscription, {
+        newLabel: product.name,
+        newAmount,
+        newPriceId: prices[0]?.id ?? null,
+        oldLabel: oldProduct.name,
+      });
+  const { pending, charge } = settleProration(
+    subscription.pending_proration,
+    items,
+    newCycle ? "invoice" : prorationBehavior(ctx, requested),
+  );
+  assertChargeable(subscription, charge);
   const updated = putSubscription(ctx, subscription, {
     product_id: product.id,
     price_ids: prices.map((price) => price.id),
     amount: newAmount,
+    seats,
     recurring_interval: product.recurring_interval,
-    recurring_interval_count: product.recurring_interval_count ?? 1,
-    pending_proration: pendingProration(subscription, items, behavior),
+    recurring_interval_count: count,
+    pending_proration: pending,
+    ...(newCycle
+      ? {
+          cycle_anchor: now.toISOString(),
+          current_period_start: now.toISOString(),
+          current_period_end: periodEnd(now, product.recurring_interval, count, 1).toISOString(),
+        }
+      : {}),
   });
   emitSubscription(ctx, updated, "updated");
-  invoiceProration(ctx, updated, items, behavior);
+  if (charge) chargeNow(ctx, updated, charge);
   const customer = requireRecord(ctx.store, "customer", subscription.customer_id);
   const kept = new Set(product.benefit_ids);
   revokeGrants(
@@ -337,24 +393,42 @@ export function changeSeats(
     newPriceId: subscription.price_ids[0] ?? null,
     oldLabel: seatsLabel(subscription.seats),
   });
-  const updated = putSubscription(ctx, subscription, {
-    seats,
-    amount: newAmount,
-    pending_proration: pendingProration(subscription, items, behavior),
-  });
+  const { pending, charge } = settleProration(subscription.pending_proration, items, behavior);
+  assertChargeable(subscription, charge);
+  const updated = putSubscription(ctx, subscription, { seats, amount: newAmount, pending_proration: pending });
   emitSubscription(ctx, updated, "updated");
-  invoiceProration(ctx, updated, items, behavior);
+  if (charge) chargeNow(ctx, updated, charge);
   emitCustomerStateChanged(ctx, updated.customer_id);
   return updated;
 }
 
-/** Whether the discount still applies to a period that starts after `periodsUsed` billed periods. */
-function discountApplies(discount: DiscountRecord, subscription: SubscriptionRecord): boolean {
-  if (discount.duration === "forever") return true;
-  if (discount.duration === "once") return subscription.discount_periods_used === 0;
-  const monthsPerPeriod =
-    subscription.recurring_interval === "year" ? 12 : subscription.recurring_interval === "month" ? 1 : 0;
-  return subscription.discount_periods_used * monthsPerPeriod < (discount.duration_in_months ?? 0);
+/**
+ * The subscription's discount, if it covers the cycle that starts at `cycleStart`: `forever` always, `once` the
+ * first billed cycle only, `repeating` the cycles that start within its months of the first billed one. A cycle it
+ * covers is discounted whole, including a change's charges within it.
+ */
+function cycleDiscount(
+  ctx: SandboxContext,
+  subscription: SubscriptionRecord,
+  cycleStart: Date,
+): DiscountRecord | undefined {
+  const discount = subscription.discount_id ? ctx.store.get("discount", subscription.discount_id) : undefined;
+  if (!discount || discount.duration === "forever") return discount;
+  const first = firstBilled(subscription);
+  const until = discount.duration === "once" ? first : addInterval(first, "month", discount.duration_in_months ?? 0);
+  const covered = discount.duration === "once" ? cycleStart <= until : cycleStart < until;
+  return covered ? discount : undefined;
+}
+
+/**
+ * The credit an invoice cannot use up: the invoice comes to zero and the rest waits for the next one (the
+ * provider's customer balance).
+ */
+function carryCredit(ctx: SandboxContext, items: OrderItemRecord[]): OrderItemRecord[] {
+  const total = items.reduce((sum, item) => sum + item.amount, 0);
+  if (total >= 0) return [];
+  items.push(itemFor(ctx, "Credit carried to the next invoice", -total, null, true));
+  return [itemFor(ctx, "Credit from the previous invoice", total, null, true)];
 }
 
 /**
@@ -388,15 +462,12 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
     }
   }
   items.push(...subscription.pending_proration);
-  const discount = subscription.discount_id ? ctx.store.get("discount", subscription.discount_id) : undefined;
-  const appliedDiscount = discount && discountApplies(discount, subscription) ? discount : undefined;
-
+  const carried = carryCredit(ctx, items);
   const cycled = putSubscription(ctx, subscription, {
     status: subscription.status === "trialing" ? "active" : subscription.status,
     current_period_start: periodStart.toISOString(),
     current_period_end: nextEnd.toISOString(),
-    discount_periods_used: subscription.discount_periods_used + (appliedDiscount ? 1 : 0),
-    pending_proration: [],
+    pending_proration: carried,
   });
   emitSubscription(ctx, cycled, "cycled", "updated");
   const order = createOrder(ctx, {
@@ -406,7 +477,7 @@ export function renewSubscription(ctx: SandboxContext, subscription: Subscriptio
     checkoutId: null,
     billingReason: "subscription_cycle",
     items,
-    discount: appliedDiscount,
+    discount: cycleDiscount(ctx, cycled, periodStart),
     seats: cycled.seats,
     metadata: cycled.metadata,
     customFieldData: cycled.custom_field_data,

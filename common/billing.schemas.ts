@@ -78,7 +78,7 @@ export const checkoutBodySchema = z.object({
 });
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 
-/** One change per request: a plan, a seat count, or cancel/resume. */
+/** One change per request: a plan (with its seat count when it is priced per seat), a seat count, or cancel/resume. */
 export const subscriptionChangeBodySchema = z
   .object({
     productId: productIdSchema.optional(),
@@ -90,8 +90,8 @@ export const subscriptionChangeBodySchema = z
     cancellationComment: z.string().trim().max(500, "Use at most 500 characters").optional(),
   })
   .refine(
-    (body) => [body.productId, body.seats, body.cancelAtPeriodEnd].filter((value) => value !== undefined).length === 1,
-    "Send exactly one of productId, seats or cancelAtPeriodEnd",
+    (body) => (body.cancelAtPeriodEnd === undefined) === (body.productId !== undefined || body.seats !== undefined),
+    "Send productId (with seats for a per-seat plan), seats, or cancelAtPeriodEnd",
   )
   .refine((body) => body.cancellationReason === undefined || body.cancelAtPeriodEnd === true, {
     message: "A cancellation reason goes with cancelAtPeriodEnd: true",
@@ -99,7 +99,14 @@ export const subscriptionChangeBodySchema = z
   });
 export type SubscriptionChangeBody = z.infer<typeof subscriptionChangeBodySchema>;
 
-export const changePreviewQuerySchema = z.object({ productId: productIdSchema });
+/** A plan (with seats for a per-seat plan), or seats alone for the current plan. */
+export const changePreviewQuerySchema = z
+  .object({
+    productId: productIdSchema.optional(),
+    seats: z.coerce.number({ error: "Seats must be a whole number" }).pipe(seatsSchema).optional(),
+  })
+  .refine((query) => query.productId !== undefined || query.seats !== undefined, "Send productId, seats or both");
+export type ChangePreviewQuery = z.infer<typeof changePreviewQuerySchema>;
 
 export const usageBodySchema = z.object({
   meter: z
@@ -173,6 +180,8 @@ export type BillingSubscription = {
   cancellationReason: string | null;
   seats: number | null;
   discountId: string | null;
+  /** The subscription's discount, and whether it still covers the next invoice (a repeating one lapses). */
+  discount: { name: string; appliesToNextInvoice: boolean } | null;
 };
 
 export type BillingOrder = {
@@ -213,16 +222,23 @@ export type CheckoutProgress = {
   productId: string;
 };
 
+/** One line of a change's price: what is charged (positive) or credited (negative), now or on the next invoice. */
+export type ChangePreviewLine = { label: string; amount: number; on: "now" | "nextInvoice" };
+
+/**
+ * What a plan or seat change costs, before it is confirmed; the provider then charges exactly this. Cents.
+ * `nextInvoice` is the next regular charge after the change (usage above the plan's credits comes on top).
+ */
 export type ChangePreview = {
   productId: string;
+  seats: number | null;
   currency: string;
-  /** The new plan's price per period. */
-  newAmount: number;
-  /** Signed cents: positive is charged, negative credited. */
-  prorationAmount: number;
-  /** `invoice`: charged now; `prorate`: added to the next renewal. */
-  prorationBehavior: "invoice" | "prorate";
-  currentPeriodEnd: string;
+  /** Charged when the change is confirmed (0 when nothing is, e.g. a credit kept for the next invoice). */
+  dueNow: number;
+  nextInvoice: { amount: number; date: string };
+  /** The subscription's discount, and whether it still applies to the next invoice. */
+  discount: { name: string; carriesOver: boolean } | null;
+  lines: ChangePreviewLine[];
 };
 
 export type UrlResponse = { url: string; redirect: true };

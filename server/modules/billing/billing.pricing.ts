@@ -1,4 +1,10 @@
-import { FREE_PLAN_LIMITS, type Plan, type PlanCatalogue, type PlanPrice } from "../../../common/billing.schemas";
+import {
+  FREE_PLAN_LIMITS,
+  type ChangePreview,
+  type Plan,
+  type PlanCatalogue,
+  type PlanPrice,
+} from "../../../common/billing.schemas";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { DomainError } from "../../../common/domain-error";
 import { limitsOf, planKeyOf, planNameOf } from "./billing.entitlements";
@@ -132,6 +138,13 @@ export function providerNow(
   return Math.max(now, new Date(subscription.modified_at ?? subscription.created_at).getTime());
 }
 
+/** The share of a period still to come at `now` (0 to 1); a period already over (or empty) has none left. */
+function remainingShare(periodStart: string | Date, periodEnd: string | Date | null, now: number): number {
+  const start = new Date(periodStart).getTime();
+  const end = new Date(periodEnd ?? periodStart).getTime();
+  return end > start ? Math.min(1, Math.max(0, (end - now) / (end - start))) : 0;
+}
+
 /**
  * The provider's proration: the new price for the rest of the period, less the unused part of the current one
  * (each rounded to the currency's minor unit). A period already over (or empty) leaves nothing to prorate.
@@ -143,8 +156,141 @@ export function prorationAmount(change: {
   periodEnd: string | Date | null;
   now: number;
 }): number {
-  const start = new Date(change.periodStart).getTime();
-  const end = new Date(change.periodEnd ?? change.periodStart).getTime();
-  const remaining = end > start ? Math.min(1, Math.max(0, (end - change.now) / (end - start))) : 0;
+  const remaining = remainingShare(change.periodStart, change.periodEnd, change.now);
   return Math.round(change.newAmount * remaining) - Math.round(change.currentAmount * remaining);
+}
+
+/** A discount as the provider states it on a subscription. */
+export type DiscountTerms = {
+  name: string;
+  type: "percentage" | "fixed";
+  basisPoints: number;
+  amount: number;
+  duration: "once" | "forever" | "repeating";
+  durationInMonths: number;
+};
+
+/** Calendar months or years later, in UTC, on the same day or the month's last (Jan 31 + 1 month = Feb 28). */
+export function addPeriods(from: Date, interval: "month" | "year", count: number): Date {
+  const day = from.getUTCDate();
+  const result = new Date(from.getTime());
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + (interval === "year" ? 12 * count : count));
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}
+
+/**
+ * Whether a discount covers the billing cycle starting at `cycleStart`: `forever` always, `once` the first billed
+ * cycle, `repeating` the cycles that start within its months of the first billed one (the provider's rule).
+ */
+export function discountCovers(discount: DiscountTerms, firstBilled: Date, cycleStart: Date): boolean {
+  if (discount.duration === "forever") return true;
+  if (discount.duration === "once") return cycleStart.getTime() <= firstBilled.getTime();
+  return cycleStart.getTime() < addPeriods(firstBilled, "month", discount.durationInMonths).getTime();
+}
+
+/** What a discount takes off an amount (nothing off a credit). */
+export function discountAmount(discount: DiscountTerms, amount: number): number {
+  const base = Math.max(0, amount);
+  return discount.type === "percentage"
+    ? Math.round((base * discount.basisPoints) / 10_000)
+    : Math.min(base, discount.amount);
+}
+
+export type ChangeQuote = Pick<ChangePreview, "dueNow" | "nextInvoice" | "discount" | "lines">;
+
+/**
+ * What a change of plan, interval or seats is charged, as the provider documents it. `invoice`: the prorated
+ * difference is charged now; `prorate`: it goes onto the next invoice. A change of billing interval always
+ * invoices and starts a new cycle now: the new price in full, less the unused part of the current period. A
+ * credit is never paid out: it is taken off the next invoice. The discount applies to the charges of the cycles it
+ * covers. During a trial nothing is prorated.
+ */
+export function quoteChange(change: {
+  current: {
+    amount: number;
+    interval: string;
+    label: string;
+    periodStart: string | Date;
+    periodEnd: string | Date;
+    trialing: boolean;
+    firstBilled: Date;
+  };
+  target: { amount: number; interval: "month" | "year"; label: string };
+  behavior: "invoice" | "prorate";
+  discount: DiscountTerms | null;
+  now: number;
+}): ChangeQuote {
+  const { current, target, discount, now } = change;
+  const newCycle = !current.trialing && target.interval !== current.interval;
+  const remaining = current.trialing ? 0 : remainingShare(current.periodStart, current.periodEnd, now);
+  const lines: ChangePreview["lines"] = [];
+  const line = (label: string, amount: number, on: "now" | "nextInvoice") => {
+    if (amount !== 0) lines.push({ label, amount, on });
+  };
+  const items = newCycle
+    ? [
+        { label: target.label, amount: target.amount },
+        { label: `Unused time on ${current.label}`, amount: -Math.round(current.amount * remaining) },
+      ]
+    : [
+        { label: `Remaining time on ${target.label}`, amount: Math.round(target.amount * remaining) },
+        { label: `Unused time on ${current.label}`, amount: -Math.round(current.amount * remaining) },
+      ];
+  const difference = items.reduce((sum, item) => sum + item.amount, 0);
+  const chargedNow = (newCycle || change.behavior === "invoice") && difference > 0;
+  const cycleStart = newCycle ? new Date(now) : new Date(current.periodStart);
+  let dueNow = 0;
+  if (chargedNow) {
+    for (const item of items) line(item.label, item.amount, "now");
+    const off =
+      discount && discountCovers(discount, current.firstBilled, cycleStart) ? discountAmount(discount, difference) : 0;
+    if (discount) line(discount.name, -off, "now");
+    dueNow = difference - off;
+  }
+  const nextDate = newCycle ? addPeriods(cycleStart, target.interval, 1) : new Date(current.periodEnd);
+  line(target.label, target.amount, "nextInvoice");
+  const carried = chargedNow ? 0 : difference;
+  if (!chargedNow) for (const item of items) line(item.label, item.amount, "nextInvoice");
+  const subtotal = Math.max(0, target.amount + carried);
+  const carriesOver = discount !== null && discountCovers(discount, current.firstBilled, nextDate);
+  const off = discount && carriesOver ? discountAmount(discount, subtotal) : 0;
+  if (discount) line(discount.name, -off, "nextInvoice");
+  return {
+    dueNow,
+    nextInvoice: { amount: subtotal - off, date: nextDate.toISOString() },
+    discount: discount ? { name: discount.name, carriesOver } : null,
+    lines,
+  };
+}
+
+/** The terms of a subscription's discount, from the provider's object (null without one). */
+export function discountTerms(discount: unknown): DiscountTerms | null {
+  if (!discount || typeof discount !== "object") return null;
+  const wire = discount as Record<string, unknown>;
+  return {
+    name: String(wire.name),
+    type: wire.type === "fixed" ? "fixed" : "percentage",
+    basisPoints: Number(wire.basis_points ?? 0),
+    amount: Number(wire.amount ?? 0),
+    duration: wire.duration === "once" || wire.duration === "forever" ? wire.duration : "repeating",
+    durationInMonths: Number(wire.duration_in_months ?? 0),
+  };
+}
+
+/** A subscription's discount, and whether it covers the cycle its next invoice opens. */
+export function nextInvoiceDiscount(subscription: {
+  discount?: unknown;
+  trial_end?: string | Date | null;
+  started_at?: string | Date | null;
+  created_at: string | Date;
+  current_period_end?: string | Date | null;
+}): { name: string; appliesToNextInvoice: boolean } | null {
+  const terms = discountTerms(subscription.discount);
+  if (!terms) return null;
+  const firstBilled = new Date(subscription.trial_end ?? subscription.started_at ?? subscription.created_at);
+  const next = new Date(subscription.current_period_end ?? subscription.created_at);
+  return { name: terms.name, appliesToNextInvoice: discountCovers(terms, firstBilled, next) };
 }

@@ -38,7 +38,10 @@ export function stateOf(customer: { state: string | null } | undefined): models.
   return customer?.state ? (JSON.parse(customer.state) as models.CustomerState) : undefined;
 }
 
-export function toSubscription(subscription: models.Subscription): BillingSubscription {
+export function toSubscription(
+  subscription: models.Subscription,
+  discount: BillingSubscription["discount"],
+): BillingSubscription {
   return {
     id: subscription.id,
     status: subscription.status as SubscriptionStatus,
@@ -54,6 +57,7 @@ export function toSubscription(subscription: models.Subscription): BillingSubscr
     cancellationReason: subscription.customer_cancellation_reason ?? null,
     seats: subscription.seats ?? null,
     discountId: subscription.discount_id,
+    discount,
   };
 }
 

@@ -83,7 +83,7 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .get(`${organization}/change-preview`, validate("query", changePreviewQuerySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      return c.json(await deps.billing.previewChange(scope.organizationId, c.req.valid("query").productId));
+      return c.json(await deps.billing.previewChange(scope.organizationId, c.req.valid("query")));
     })
     .post(`${organization}/checkout`, validate("json", checkoutBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);

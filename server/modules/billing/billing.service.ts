@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type {
+  ChangePreviewQuery,
   CheckoutBody,
   LimitedResource,
   RefundBody,
@@ -73,8 +74,8 @@ export function createBilling(deps: BillingDeps) {
       startCheckout(context, scope(organizationId), body, audit),
     checkoutProgress: (organizationId: string, checkoutId: string) =>
       getCheckoutProgress(context, scope(organizationId), checkoutId),
-    previewChange: (organizationId: string, productId: string) =>
-      previewChange(context, scope(organizationId), productId),
+    previewChange: (organizationId: string, query: ChangePreviewQuery) =>
+      previewChange(context, scope(organizationId), query),
     changeSubscription: (organizationId: string, roles: string[], body: SubscriptionChangeBody, audit: AuditContext) =>
       changeSubscription(context, scope(organizationId), roles, body, audit),
     portal: (organizationId: string) => openPortal(context, scope(organizationId)),

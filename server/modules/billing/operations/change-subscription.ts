@@ -8,13 +8,14 @@ import { changePlan } from "./change-plan";
 import { changeSeats } from "./change-seats";
 import { getChangeableSubscription } from "./find-current-subscription";
 import { getOverview } from "./get-overview";
+import { resolveChange } from "./preview-change";
 import { resumeSubscription } from "./resume-subscription";
 import { saveAudited } from "./save-provider-object";
 
 type Deps = Pick<BillingContext, "db" | "provider" | "catalogue">;
 
 /**
- * One change of the organization's subscription (plan, seats, cancel or resume, whichever the body asks for), made
+ * One change of the organization's subscription (plan with its seats, seats, cancel or resume), made
  * at the provider and stored from its answer with the audit entry; answers the overview after it.
  */
 export async function changeSubscription(
@@ -28,9 +29,12 @@ export async function changeSubscription(
   // 503 before any check of the body when billing is not configured.
   deps.provider();
   let change: SubscriptionChange;
-  if (body.productId !== undefined) change = await changePlan(deps, subscription, body.productId);
-  else if (body.seats !== undefined) change = await changeSeats(deps, scope, subscription, body.seats);
-  else if (body.cancelAtPeriodEnd === true) change = await cancelSubscription(deps, subscription, body);
+  if (body.productId !== undefined || body.seats !== undefined) {
+    const target = await resolveChange(deps, scope, subscription, body);
+    change = target.productChanges
+      ? await changePlan(deps, subscription, target)
+      : await changeSeats(deps, subscription, target.seats as number);
+  } else if (body.cancelAtPeriodEnd === true) change = await cancelSubscription(deps, subscription, body);
   else change = await resumeSubscription(deps, subscription);
   const { updated, event } = change;
   await saveAudited(deps.db, scope, { kind: "subscription", object: updated }, audit, {

@@ -3,6 +3,7 @@ import { rolesAllow } from "../../../../common/permissions";
 import { countSeats } from "../../organizations";
 import type { BillingContext } from "../billing.context";
 import { entitlementsFrom, freePlanSummary, planKeyOf, planNameOf } from "../billing.entitlements";
+import { nextInvoiceDiscount } from "../billing.pricing";
 import { stateOf, toOrder, toSubscription } from "../billing.projection";
 import type { models } from "../billing.provider";
 import * as repository from "../billing.repository";
@@ -37,7 +38,7 @@ export async function getOverview(
           productId: subscription.product_id,
         }
       : freePlanSummary(),
-    subscription: subscription ? toSubscription(subscription) : null,
+    subscription: subscription ? toSubscription(subscription, nextInvoiceDiscount(subscription)) : null,
     entitlements,
     seats: { used, limit: entitlements.limits.members },
     meters: metersOf(state, subscription),

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ClientResponse } from "hono/client";
 import { api, apiCall } from "../../../lib/api-client";
+import type { ChangePreviewQuery } from "../../../../common/billing.schemas";
 import { toBillingError } from "./billing-errors";
 
 /**
@@ -17,8 +18,8 @@ export const billingKeys = {
   overview: (organizationId: string) => [...billingKeys.organization(organizationId), "overview"] as const,
   checkout: (organizationId: string, checkoutId: string) =>
     [...billingKeys.organization(organizationId), "checkouts", checkoutId] as const,
-  changePreview: (organizationId: string, productId: string) =>
-    [...billingKeys.organization(organizationId), "change-preview", productId] as const,
+  changePreview: (organizationId: string, change: ChangePreviewQuery) =>
+    [...billingKeys.organization(organizationId), "change-preview", change.productId ?? "", change.seats ?? 0] as const,
   plans: () => ["billing", "plans"] as const,
 };
 

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CheckoutBody, CheckoutProgress, SubscriptionChangeBody } from "../../../../common/billing.schemas";
+import type {
+  ChangePreviewQuery,
+  CheckoutBody,
+  CheckoutProgress,
+  SubscriptionChangeBody,
+} from "../../../../common/billing.schemas";
 import { CHECKOUT_MESSAGES, formatDate } from "../components/billing-format";
 import {
   billingCall,
@@ -61,18 +66,21 @@ export function useFinishCheckout(organizationId: string) {
   });
 }
 
-/** What a plan change would cost now (the proration) and per period afterwards. Asked fresh each time. */
-export function useChangePreview(organizationId: string, productId: string | null) {
+/** What a plan or seat change would cost now and on the next invoice. Asked fresh each time; off while `null`. */
+export function useChangePreview(organizationId: string, change: ChangePreviewQuery | null) {
   return useQuery({
-    queryKey: billingKeys.changePreview(organizationId, productId ?? ""),
+    queryKey: billingKeys.changePreview(organizationId, change ?? {}),
     queryFn: () =>
       billingCall(
         organizationBilling["change-preview"].$get({
           param: { organizationId },
-          query: { productId: productId ?? "" },
+          query: {
+            ...(change?.productId ? { productId: change.productId } : {}),
+            ...(change?.seats ? { seats: String(change.seats) } : {}),
+          },
         }),
       ),
-    enabled: productId !== null,
+    enabled: change !== null,
     staleTime: 0,
     gcTime: 0,
   });

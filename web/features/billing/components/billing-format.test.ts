@@ -14,7 +14,7 @@ import {
   paymentMethodLabel,
   planActionLabel,
   priceFor,
-  prorationSentence,
+  previewSentences,
   renewalSentence,
   subscriptionStatus,
   toMajorUnitsText,
@@ -40,6 +40,7 @@ function subscription(overrides: Partial<BillingSubscription> = {}): BillingSubs
     cancellationReason: null,
     seats: null,
     discountId: null,
+    discount: null,
     ...overrides,
   };
 }
@@ -160,27 +161,25 @@ describe("orders and cards", () => {
   });
 });
 
-describe("prorationSentence", () => {
-  const preview = { currency: "usd", currentPeriodEnd: "2026-04-03T12:00:00Z" };
+describe("previewSentences", () => {
+  const preview = { currency: "usd", nextInvoice: { amount: 20_000, date: "2027-04-03T12:00:00Z" }, discount: null };
 
-  it("says what is charged now, or added to the next invoice", () => {
-    expect(prorationSentence({ ...preview, prorationAmount: 1250, prorationBehavior: "invoice" })).toBe(
-      `You'll be charged ${formatMoney(1250, "usd")} now.`,
-    );
-    expect(prorationSentence({ ...preview, prorationAmount: 1250, prorationBehavior: "prorate" })).toBe(
-      `${formatMoney(1250, "usd")} will be added to your next invoice on Apr 3, 2026.`,
-    );
+  it("says what is charged now, and the next invoice's amount and date", () => {
+    expect(previewSentences({ ...preview, dueNow: 1250 })).toEqual({
+      now: `You'll be charged ${formatMoney(1250, "usd")} now.`,
+      next: `Your next invoice, on Apr 3, 2027, will be ${formatMoney(20_000, "usd")}.`,
+      discount: null,
+    });
+    expect(previewSentences({ ...preview, dueNow: 0 }).now).toBe("Nothing is charged now.");
   });
 
-  it("describes a negative amount as a credit, and zero as nothing to pay", () => {
-    expect(prorationSentence({ ...preview, prorationAmount: -800, prorationBehavior: "invoice" })).toBe(
-      `You'll receive a credit of ${formatMoney(800, "usd")}, used toward your next invoices.`,
+  it("says whether the discount carries over to the next invoice", () => {
+    const discount = (carriesOver: boolean) => ({ name: "LAUNCH20", carriesOver });
+    expect(previewSentences({ ...preview, dueNow: 0, discount: discount(true) }).discount).toBe(
+      'Your discount "LAUNCH20" still applies to it.',
     );
-    expect(prorationSentence({ ...preview, prorationAmount: -800, prorationBehavior: "prorate" })).toBe(
-      `A credit of ${formatMoney(800, "usd")} will be taken off your next invoice on Apr 3, 2026.`,
-    );
-    expect(prorationSentence({ ...preview, prorationAmount: 0, prorationBehavior: "invoice" })).toBe(
-      "Nothing is charged for the rest of this period.",
+    expect(previewSentences({ ...preview, dueNow: 0, discount: discount(false) }).discount).toBe(
+      'Your discount "LAUNCH20" does not apply to it.',
     );
   });
 });

@@ -246,22 +246,33 @@ export function paymentMethodLabel(method: { brand: string; last4: string }): st
   return `${brand} ending in ${method.last4}`;
 }
 
+/** Whether the subscription's discount reduces its next invoice, by name. */
+export function discountSentence(discount: { name: string; appliesToNextInvoice: boolean }): string {
+  return discount.appliesToNextInvoice
+    ? `Your discount "${discount.name}" applies to the next invoice.`
+    : `Your discount "${discount.name}" has ended: the next invoice is at the full price.`;
+}
+
 /**
- * What a plan change costs now, from the change preview: charged at once, added to the next invoice, or credited.
+ * What a change costs, from its preview, in three sentences: what is charged when it is confirmed, the next
+ * invoice (amount and date), and whether the subscription's discount still applies to it.
  */
-export function prorationSentence(
-  preview: Pick<ChangePreview, "prorationAmount" | "prorationBehavior" | "currency" | "currentPeriodEnd">,
-): string {
-  const amount = formatMoney(Math.abs(preview.prorationAmount), preview.currency);
-  if (preview.prorationAmount === 0) return "Nothing is charged for the rest of this period.";
-  if (preview.prorationAmount > 0) {
-    return preview.prorationBehavior === "invoice"
-      ? `You'll be charged ${amount} now.`
-      : `${amount} will be added to your next invoice on ${formatDate(preview.currentPeriodEnd)}.`;
-  }
-  return preview.prorationBehavior === "invoice"
-    ? `You'll receive a credit of ${amount}, used toward your next invoices.`
-    : `A credit of ${amount} will be taken off your next invoice on ${formatDate(preview.currentPeriodEnd)}.`;
+export function previewSentences(preview: Pick<ChangePreview, "dueNow" | "nextInvoice" | "currency" | "discount">): {
+  now: string;
+  next: string;
+  discount: string | null;
+} {
+  const money = (amount: number) => formatMoney(amount, preview.currency);
+  const { discount, nextInvoice } = preview;
+  return {
+    now: preview.dueNow > 0 ? `You'll be charged ${money(preview.dueNow)} now.` : "Nothing is charged now.",
+    next: `Your next invoice, on ${formatDate(nextInvoice.date)}, will be ${money(nextInvoice.amount)}.`,
+    discount: discount
+      ? discount.carriesOver
+        ? `Your discount "${discount.name}" still applies to it.`
+        : `Your discount "${discount.name}" does not apply to it.`
+      : null,
+  };
 }
 
 /** A meter's use this period, as a share of what the plan credits (0–100, capped). */

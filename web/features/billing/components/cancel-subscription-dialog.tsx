@@ -89,7 +89,7 @@ export function CancelSubscriptionDialog({
       onOpenChange={(next) => !next && onClose()}
       title={`Cancel ${overview.plan.name}?`}
       fallbackFocus={fallbackFocus}
-      description={`${overview.plan.name} stays active${end ? ` until ${formatDate(end)}` : " until the end of the period"}, and you can resume until then. Afterwards the organization moves to ${freePlan?.name ?? "Free"}: ${members} and ${teams}.`}
+      description={`${overview.plan.name} stays active${end ? ` until ${formatDate(end)}` : " until the end of the period"}, and you can resume until then. Nothing more is charged. Afterwards the organization moves to ${freePlan?.name ?? "Free"}: ${members} and ${teams}.`}
     >
       {open ? <CancelForm organizationId={organizationId} onClose={onClose} /> : null}
     </Dialog>

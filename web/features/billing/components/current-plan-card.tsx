@@ -4,6 +4,7 @@ import { Badge } from "../../../components/ui/badge";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { formatRelative } from "../../../lib/format";
 import {
+  discountSentence,
   findPrice,
   formatCount,
   formatPrice,
@@ -43,7 +44,7 @@ export function CurrentPlanCard({
       </div>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
         {renewalSentence(subscription, new Date(), overview.canManage)}
-        {subscription?.discountId ? " A discount applies to this subscription; invoices show the reduced amount." : ""}
+        {subscription?.discount ? ` ${discountSentence(subscription.discount)}` : ""}
       </p>
       <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-3">
         {price ? (

@@ -124,6 +124,7 @@ function PlanCard({
   overview,
   canManage,
   onChoose,
+  onChooseFree,
 }: {
   plan: Plan;
   /** The organization's plan and what it pays per month now (0 on Free). */
@@ -132,6 +133,7 @@ function PlanCard({
   overview: BillingOverview;
   canManage: boolean;
   onChoose: (choice: PlanChoice) => void;
+  onChooseFree: () => void;
 }) {
   const price = priceFor(plan, interval);
   const currentProductId = overview.plan.productId;
@@ -185,18 +187,16 @@ function PlanCard({
           {isCurrent ? (
             <p className="text-center text-sm font-medium text-zinc-500 dark:text-zinc-400">You are on this plan</p>
           ) : !price ? (
-            <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">
-              {overview.subscription?.cancelAtPeriodEnd
-                ? `Your organization moves to ${plan.name} when the current period ends.`
-                : `Cancel your subscription to move to ${plan.name} when the current period ends.`}
-            </p>
-          ) : mode === "change" && price.perSeat !== (overview.subscription?.seats != null) ? (
-            <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">
-              {overview.subscription?.cancelAtPeriodEnd
-                ? `${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: subscribe to it here once your current plan ends.`
-                : `${plan.name} is priced ${price.perSeat ? "per seat" : "per organization"}: cancel the current subscription, then subscribe to ${plan.name} when it ends.`}
-            </p>
-          ) : price.perSeat && mode === "checkout" ? (
+            overview.subscription?.cancelAtPeriodEnd || mode === "checkout" ? (
+              <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">
+                Your organization moves to {plan.name} when the current period ends.
+              </p>
+            ) : (
+              <Button className="w-full" variant="secondary" onClick={onChooseFree}>
+                Switch to {plan.name}
+              </Button>
+            )
+          ) : price.perSeat && (mode === "checkout" || overview.subscription?.seats == null) ? (
             <SeatPicker
               price={price}
               inUse={overview.seats.used}
@@ -218,17 +218,22 @@ function PlanCard({
   );
 }
 
-/** Every plan side by side, by month or by year, with the way to move to each. */
+/**
+ * Every plan side by side, by month or by year, with the way to move to each: a checkout, a change (with a seat
+ * count for a per-seat plan) or, for the free plan, canceling at the period's end (`onChooseFree`).
+ */
 export function PlanComparison({
   overview,
   plans,
   canManage,
   onChoose,
+  onChooseFree,
 }: {
   overview: BillingOverview;
   plans: Plan[];
   canManage: boolean;
   onChoose: (choice: PlanChoice) => void;
+  onChooseFree: () => void;
 }) {
   const subscription = overview.subscription;
   const [interval, setInterval] = useState<RecurringInterval>(
@@ -259,6 +264,7 @@ export function PlanComparison({
             overview={overview}
             canManage={canManage}
             onChoose={onChoose}
+            onChooseFree={onChooseFree}
           />
         ))}
       </ul>

@@ -150,6 +150,7 @@ const proSubscription: BillingSubscription = {
   cancellationReason: null,
   seats: null,
   discountId: null,
+  discount: null,
 };
 
 const proOverview: BillingOverview = {
@@ -280,18 +281,23 @@ describe("BillingPage", () => {
     });
   });
 
-  it("shows the proration before a plan change and applies it on confirmation", async () => {
+  it("shows what a plan change charges now and on the next invoice, and applies it on confirmation", async () => {
     let overview = proOverview;
     routes[`GET ${BILLING}`] = () => ({ body: overview });
     routes["GET /api/billing/plans"] = () => ({ body: catalogue });
     routes[`GET ${BILLING}/change-preview`] = ({ url }) => ({
       body: {
         productId: url.searchParams.get("productId") ?? "",
+        seats: null,
         currency: "usd",
-        newAmount: 20_000,
-        prorationAmount: 16_774,
-        prorationBehavior: "invoice",
-        currentPeriodEnd: "2026-04-03T12:00:00Z",
+        dueNow: 16_774,
+        nextInvoice: { amount: 20_000, date: "2027-03-04T12:00:00Z" },
+        discount: { name: "LAUNCH20", carriesOver: false },
+        lines: [
+          { label: "Pro yearly", amount: 20_000, on: "now" },
+          { label: "Unused time on Pro monthly", amount: -3226, on: "now" },
+          { label: "Pro yearly", amount: 20_000, on: "nextInvoice" },
+        ],
       } satisfies ChangePreview,
     });
     routes[`POST ${BILLING}/subscription`] = () => {
@@ -306,7 +312,9 @@ describe("BillingPage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Switch to Pro (yearly)" });
     within(dialog).getByText("From Pro (monthly) to Pro (yearly). The change applies as soon as you confirm.");
     await within(dialog).findByText(`You'll be charged ${formatMoney(16_774, "usd")} now.`);
-    within(dialog).getByText(`After that, Pro is ${formatMoney(20_000, "usd")} / year.`);
+    within(dialog).getByText(formatMoney(-3226, "usd"));
+    within(dialog).getByText(`Your next invoice, on Mar 4, 2027, will be ${formatMoney(20_000, "usd")}.`);
+    within(dialog).getByText('Your discount "LAUNCH20" does not apply to it.');
 
     await user.click(within(dialog).getByRole("button", { name: "Confirm change" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("You are now on Pro"));
@@ -339,6 +347,18 @@ describe("BillingPage", () => {
       return { body: overview };
     };
 
+    routes[`GET ${BILLING}/change-preview`] = ({ url }) => ({
+      body: {
+        productId: "prod_team",
+        seats: Number(url.searchParams.get("seats")),
+        currency: "usd",
+        dueNow: 2903,
+        nextInvoice: { amount: 6000, date: "2026-04-03T12:00:00Z" },
+        discount: null,
+        lines: [],
+      } satisfies ChangePreview,
+    });
+
     const user = userEvent.setup();
     const { notify } = renderPage();
     const field = await screen.findByLabelText("Number of seats");
@@ -348,6 +368,12 @@ describe("BillingPage", () => {
     const button = screen.getByRole("button", { name: "Update seats" });
     expect(document.activeElement).toBe(button);
     await user.keyboard("{Enter}");
+    // Nothing is charged before the preview is confirmed.
+    const dialog = await screen.findByRole("dialog", { name: "Change to 4 seats" });
+    await within(dialog).findByText(`You'll be charged ${formatMoney(2903, "usd")} now.`);
+    within(dialog).getByText(`Your next invoice, on Apr 3, 2026, will be ${formatMoney(6000, "usd")}.`);
+    expect(requests.some((request) => request.key === `POST ${BILLING}/subscription`)).toBe(false);
+    await user.click(within(dialog).getByRole("button", { name: "Confirm seats" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("Your plan now has 4 seats"));
     expect(requests.find((request) => request.key === `POST ${BILLING}/subscription`)?.body).toEqual({ seats: 4 });
     // The same button, unavailable until the count changes again, still has focus.

@@ -152,7 +152,13 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
             />
           </Card>
         ) : (
-          <PlanComparison overview={data} plans={plans.data.plans} canManage={canManage} onChoose={setChoice} />
+          <PlanComparison
+            overview={data}
+            plans={plans.data.plans}
+            canManage={canManage}
+            onChoose={setChoice}
+            onChooseFree={() => setCanceling(true)}
+          />
         )
       ) : null}
 

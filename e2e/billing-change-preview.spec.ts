@@ -1,0 +1,48 @@
+import { expect, signUpAndVerify, test, uniqueUser } from "./fixtures";
+
+/**
+ * A plan change as an owner makes it: the confirmation shows what is charged now and the next invoice (amount and
+ * date) before anything is charged, then the change applies.
+ */
+test("an owner switches Pro from monthly to yearly after seeing what is charged now and on the next invoice", async ({
+  page,
+  mailbox,
+}) => {
+  test.setTimeout(120_000);
+  const owner = uniqueUser("switcher");
+  const organizationName = `Switch ${owner.username.slice(-6)}`;
+  await signUpAndVerify(page, mailbox, owner);
+  await page.getByRole("link", { name: "New organization" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(organizationName);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByRole("heading", { name: organizationName })).toBeVisible();
+  const settings = page.getByRole("navigation", { name: "Organization settings" });
+  await settings.getByRole("link", { name: "Billing" }).click();
+  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await page
+    .getByRole("dialog", { name: "Subscribe to Pro" })
+    .getByRole("button", { name: "Continue to payment" })
+    .click();
+  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await page.getByLabel("Name", { exact: true }).fill(owner.name);
+  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $20.00" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" })).toBeVisible({ timeout: 20_000 });
+
+  await page.getByRole("radio", { name: "Yearly" }).check();
+  await page.getByRole("button", { name: "Switch to yearly billing" }).click();
+  const dialog = page.getByRole("dialog", { name: "Switch to Pro (yearly)" });
+  // Just subscribed: the year in full less the (whole) unused month, and nothing more for a year.
+  await expect(dialog.getByText("You'll be charged $180.00 now.")).toBeVisible();
+  await expect(dialog.getByText(/^Your next invoice, on .+, will be \$200\.00\.$/)).toBeVisible();
+  await dialog.getByRole("button", { name: "Confirm change" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" }).last()).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  // The charge's order reaches Atrium by the provider's webhook: it is listed once it has arrived.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("table", { name: "Payments" }).getByText("$180.00", { exact: true })).toBeVisible({
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 20_000 });
+});
