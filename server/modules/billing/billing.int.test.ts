@@ -573,6 +573,7 @@ describe("usage, reconciliation, refunds, deletion", () => {
       orderId,
       amount: 500,
       reason: "customer_request",
+      comment: "Asked for part of it back",
     });
     expect(partial.status).toBe(200);
     expect(partial.data).toMatchObject({ orderId, amount: 500, reason: "customer_request" });
@@ -583,13 +584,19 @@ describe("usage, reconciliation, refunds, deletion", () => {
         orderId,
         amount: 5000,
         reason: "other",
+        comment: "Too much",
       }),
       400,
       "Refund at most 1500 (the amount not refunded yet).",
     );
     expect(
-      (await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, reason: "duplicate" }))
-        .status,
+      (
+        await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, {
+          orderId,
+          reason: "duplicate",
+          comment: "The rest",
+        })
+      ).status,
     ).toBe(200);
     await settleBilling(server);
     expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "refunded", refundedAmount: 2000 });
