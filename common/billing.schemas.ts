@@ -199,7 +199,19 @@ export type BillingOrder = {
   invoiceNumber: string | null;
 };
 
-export type BillingMeter = { meterId: string; name: string; consumed: number; credited: number; remaining: number };
+/**
+ * A meter this period. `consumed` includes what was recorded and not yet counted by the provider (the app's running
+ * count); `overageEstimate` is what the usage above `credited` adds to the next invoice so far, in the minor unit of
+ * the subscription's currency (null when the plan has no price for the meter).
+ */
+export type BillingMeter = {
+  meterId: string;
+  name: string;
+  consumed: number;
+  credited: number;
+  remaining: number;
+  overageEstimate: number | null;
+};
 
 export type BillingOverview = {
   plan: { key: string; name: string; productId: string | null };

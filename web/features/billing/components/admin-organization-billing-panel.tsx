@@ -239,6 +239,7 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
       <UsageCard
         meters={overview.meters}
         price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price}
+        currency={overview.subscription?.currency}
       />
       <RefundDialog
         organizationId={organizationId}
