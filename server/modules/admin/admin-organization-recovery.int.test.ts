@@ -115,6 +115,28 @@ describe("giving an organization a new owner", () => {
     expect(entries.map((recorded) => recorded.reason)).toEqual(["first"]);
   });
 
+  it("takes a seat of the plan for someone who is not a member: refused when none is left", async () => {
+    const owner = await createVerifiedUser(server, { label: "full-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Full");
+    for (let index = 0; index < 9; index += 1) {
+      const invited = await owner.client.post("/api/auth/organization/invite-member", {
+        email: `invited-${index}-${organization.id}@example.test`,
+        role: "member",
+        organizationId: organization.id,
+      });
+      expect(invited.status).toBe(200);
+    }
+    const outsider = await createVerifiedUser(server, { label: "full-outsider" });
+    await expectError(
+      await platformAdmin.client.post(ownerPath(organization.id), { email: outsider.email, reason: "Recovery" }),
+      403,
+      "The Free plan includes 10 seats and all are used by members and pending invitations. " +
+        "Upgrade the plan or add seats to invite more.",
+    );
+    expect(await membersOf(organization.id)).toEqual([{ email: owner.email, role: "owner" }]);
+    expect(await findEntries({ organizationId: organization.id, action: "organization.owner_assigned" })).toEqual([]);
+  });
+
   it("is for platform admins only", async () => {
     const { member, organization } = await orphanedOrganization("Guarded");
     const body = { email: member.email, reason: "I want it" };
