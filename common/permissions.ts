@@ -39,7 +39,10 @@ export const organizationRoles = {
 export type OrganizationRole = keyof typeof organizationRoles;
 export const ORGANIZATION_ROLES = Object.keys(organizationRoles) as OrganizationRole[];
 
-/** The spec's platform matrix, plus the console's own: organizations (and giving one an owner), the audit log, billing. */
+/**
+ * The spec's platform matrix, plus the console's own: organizations (and giving one an owner), the audit log,
+ * billing.
+ */
 export const platformStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
   session: ["list", "revoke", "delete"],

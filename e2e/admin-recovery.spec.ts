@@ -3,7 +3,7 @@ import { expect, newDevice, signUpAndVerify, test, uniqueUser } from "./fixtures
 // global-setup.ts lists this address in ADMIN_EMAILS, so whoever signs up with it is a platform admin.
 const RECOVERY_ADMIN_EMAIL = "recovery-admin@example.test";
 
-test("a platform admin gives an organization a new owner from the console, by keyboard, with a reason kept in its audit log", async ({
+test("a platform admin gives an organization a new owner by keyboard, with a reason kept in its audit log", async ({
   page,
   browser,
   baseURL,

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-test("billing_usage_count keeps one count per organization, meter and period, beyond 2^31, gone with its organization", async () => {
+test("one count per organization, meter and period, beyond 2^31, deleted with its organization", async () => {
   const db = app.services.database.db;
   const now = new Date().toISOString();
   await db

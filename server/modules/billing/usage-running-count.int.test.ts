@@ -36,7 +36,7 @@ const record = (organizationId: string, body: { quantity: number; key?: string }
   owner.client.post(`/api/organizations/${organizationId}/billing/usage`, { meter: "api_request", ...body });
 
 describe("the running count of usage", () => {
-  it("shows a record on the billing page at once, with the overage estimate, before the provider has counted it", async () => {
+  it("shows a record on the billing page at once, with the overage estimate, before the provider counts", async () => {
     const organizationId = await subscribedOrganization("Immediate");
     expect(await meterOf(organizationId)).toEqual({
       meterId: expect.any(String),
