@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailSchema, idSchema, nameSchema, passwordSchema, usernameSchema } from "./account.schemas";
 import { ADMIN_DEFAULT_PAGE_SIZE, ADMIN_PAGE_SIZES } from "./admin-limits";
+import { requiredReasonSchema } from "./reason.schemas";
 import type { SubscriptionStatus } from "./billing.schemas";
 
 /** The platform-admin console's contract: the users and organizations lists, a user's and an organization's page, the admin forms. */
@@ -11,8 +12,6 @@ export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 export const PLATFORM_ROLE_OPTIONS = ["user", "admin"] as const;
 export type PlatformRoleOption = (typeof PLATFORM_ROLE_OPTIONS)[number];
 export const SEARCH_MAX_LENGTH = 100;
-/** The longest reason an admin may give for a ban or an impersonation. */
-export const REASON_MAX_LENGTH = 500;
 
 const searchSchema = z.string().trim().max(SEARCH_MAX_LENGTH, `Use at most ${SEARCH_MAX_LENGTH} characters`);
 /** A calendar day, YYYY-MM-DD, read in UTC: "from" is its first instant, "to" its last. Years 1970 to 9998, so the day after exists. */
@@ -119,14 +118,7 @@ export type AdminOrganizationDetail = {
 export const adminUserParamsSchema = z.object({ userId: idSchema });
 export const adminOrganizationParamsSchema = z.object({ organizationId: idSchema });
 
-const SAY_WHY = "Say why, for the audit log";
-export const reasonSchema = z.string().trim().max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
-/** Why a ban or an impersonation: required, it goes into the audit log. */
-export const requiredReasonSchema = z
-  .string({ error: SAY_WHY })
-  .trim()
-  .min(1, SAY_WHY)
-  .max(REASON_MAX_LENGTH, `Use at most ${REASON_MAX_LENGTH} characters`);
+export { REASON_MAX_LENGTH, reasonSchema, requiredReasonSchema } from "./reason.schemas";
 
 /**
  * Create a user: a password, or an invitation by mail to set one. The body of better-auth's
@@ -190,3 +182,11 @@ export type ImpersonateUserInput = z.infer<typeof impersonateUserSchema>;
 
 // `bannedUserMessage` / `banExpiryOf` live in a zod-free module the web app loads on every page.
 export { banExpiryOf, bannedUserMessage } from "./ban-message";
+
+const NAME_THE_OWNER = "Enter the new owner's e-mail";
+/** Give an organization a new owner (the console's recovery when nobody can manage it): an existing user, by e-mail. */
+export const assignOwnerSchema = z.object({
+  email: z.string({ error: NAME_THE_OWNER }).trim().min(1, NAME_THE_OWNER).pipe(emailSchema),
+  reason: requiredReasonSchema,
+});
+export type AssignOwnerInput = z.infer<typeof assignOwnerSchema>;

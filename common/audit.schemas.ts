@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "organization.created",
   "organization.updated",
   "organization.deleted",
+  "organization.owner_assigned",
   "member.added",
   "member.removed",
   "member.role_changed",

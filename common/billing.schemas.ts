@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idSchema } from "./account.schemas";
+import { requiredReasonSchema } from "./reason.schemas";
 
 /**
  * The app's billing contract: request schemas (the server validates with them, the web's forms use the same)
@@ -128,9 +129,20 @@ export const refundBodySchema = z.object({
   /** Cents; the whole refundable amount when omitted. */
   amount: z.number().int("Amount must be whole cents").min(1, "Refund at least 1 cent").optional(),
   reason: z.enum(REFUND_REASONS, { error: `Use one of: ${REFUND_REASONS.join(", ")}` }),
-  comment: z.string().trim().max(500, "Use at most 500 characters").optional(),
+  /** Why, in the operator's words: required, it goes into the audit log (and to the provider with the refund). */
+  comment: requiredReasonSchema,
 });
 export type RefundBody = z.infer<typeof refundBodySchema>;
+
+/** When an operator's cancellation takes effect: at the end of the paid period, or now (the provider revokes it). */
+export const OPERATOR_CANCELLATION_TIMINGS = ["period_end", "now"] as const;
+export type OperatorCancellationTiming = (typeof OPERATOR_CANCELLATION_TIMINGS)[number];
+/** A platform admin ends an organization's subscription (when nobody in it can), with the reason for the audit log. */
+export const operatorCancellationBodySchema = z.object({
+  when: z.enum(OPERATOR_CANCELLATION_TIMINGS, { error: `Use one of: ${OPERATOR_CANCELLATION_TIMINGS.join(", ")}` }),
+  reason: requiredReasonSchema,
+});
+export type OperatorCancellationBody = z.infer<typeof operatorCancellationBodySchema>;
 
 export const checkoutParamsSchema = z.object({ organizationId: idSchema, checkoutId: idSchema });
 
@@ -196,7 +208,19 @@ export type BillingOrder = {
   invoiceNumber: string | null;
 };
 
-export type BillingMeter = { meterId: string; name: string; consumed: number; credited: number; remaining: number };
+/**
+ * A meter this period. `consumed` includes what was recorded and not yet counted by the provider (the app's running
+ * count); `overageEstimate` is what the usage above `credited` adds to the next invoice so far, in the minor unit of
+ * the subscription's currency (null when the plan has no price for the meter).
+ */
+export type BillingMeter = {
+  meterId: string;
+  name: string;
+  consumed: number;
+  credited: number;
+  remaining: number;
+  overageEstimate: number | null;
+};
 
 export type BillingOverview = {
   plan: { key: string; name: string; productId: string | null };

@@ -39,11 +39,14 @@ export const organizationRoles = {
 export type OrganizationRole = keyof typeof organizationRoles;
 export const ORGANIZATION_ROLES = Object.keys(organizationRoles) as OrganizationRole[];
 
-/** The spec's platform matrix, plus the console's own reads: organizations, the audit log, billing. */
+/**
+ * The spec's platform matrix, plus the console's own: organizations (and giving one an owner), the audit log,
+ * billing.
+ */
 export const platformStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
   session: ["list", "revoke", "delete"],
-  organization: ["list"],
+  organization: ["list", "update"],
   auditLog: ["list"],
   billing: ["manage"],
 } as const;
@@ -54,7 +57,7 @@ export const platformRoles = {
   admin: platformAccessControl.newRole({
     user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
     session: ["list", "revoke", "delete"],
-    organization: ["list"],
+    organization: ["list", "update"],
     auditLog: ["list"],
     billing: ["manage"],
   }),

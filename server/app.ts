@@ -163,6 +163,8 @@ export function createApp(deps: AppDeps) {
       db: database.db,
       dialect: database.dialect,
       plansOf: (organizationIds) => deps.billing.plansOf(organizationIds),
+      assertWithinLimit: (organizationId, resource, adding) =>
+        deps.billing.assertWithinLimit(organizationId, resource, adding),
     }),
   );
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));

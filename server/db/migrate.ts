@@ -18,6 +18,7 @@ import * as userSearch from "./migrations/0008-user-search";
 import * as cacheInvalidation from "./migrations/0009-cache-invalidation";
 import * as userSearchFacets from "./migrations/0010-user-search-facets";
 import * as jobSchedule from "./migrations/0011-job-schedule";
+import * as billingUsageCount from "./migrations/0012-billing-usage-count";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   "0009-cache-invalidation": cacheInvalidation,
   "0010-user-search-facets": userSearchFacets,
   "0011-job-schedule": jobSchedule,
+  "0012-billing-usage-count": billingUsageCount,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

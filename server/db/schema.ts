@@ -176,6 +176,15 @@ export type BillingUsageEventTable = {
   sent_at: Timestamp | null;
 };
 
+/** The app's running count of one meter's usage in one billing period (migration 0012). */
+export type BillingUsageCountTable = {
+  organization_id: string;
+  meter_id: string;
+  period_start: string;
+  /** A bigint: PostgreSQL's driver answers it as a string. */
+  quantity: ColumnType<number | string, number, number>;
+};
+
 /** One audit log entry (docs/decisions/0010); `details` is JSON. */
 export type AuditEventTable = {
   id: string;
@@ -229,6 +238,7 @@ export type Database = {
   billing_object: BillingObjectTable;
   billing_webhook_event: BillingWebhookEventTable;
   billing_usage_event: BillingUsageEventTable;
+  billing_usage_count: BillingUsageCountTable;
   audit_event: AuditEventTable;
   cache_invalidation: CacheInvalidationTable;
   job_schedule: JobScheduleTable;

@@ -123,3 +123,16 @@ export async function postSignedWebhook(
   await response.text();
   return response.status;
 }
+
+/** Runs `run` while the sandbox's webhook endpoint is disabled (a provider whose deliveries do not arrive). */
+export async function withWebhooksOff(server: TestApp, run: () => Promise<void>): Promise<void> {
+  const endpoints = (await sandboxCall(server, "GET", "/v1/webhooks/endpoints")).body.items as Array<{ id: string }>;
+  const endpoint = endpoints[0]?.id;
+  const disabled = await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: false });
+  if (disabled.status !== 200) throw new Error(`could not disable the webhooks: ${disabled.status}`);
+  try {
+    await run();
+  } finally {
+    await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: true });
+  }
+}

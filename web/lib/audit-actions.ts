@@ -25,6 +25,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.created": "Organization created",
   "organization.updated": "Organization updated",
   "organization.deleted": "Organization deleted",
+  "organization.owner_assigned": "Owner assigned",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -161,6 +162,7 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.created": (entry) => `Created ${organizationName(entry)}`,
   "organization.updated": organizationUpdate,
   "organization.deleted": (entry) => `Deleted ${organizationName(entry)}`,
+  "organization.owner_assigned": (entry) => `Made ${target(entry, "a user")} an owner of the organization`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;
@@ -192,7 +194,8 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   },
   "billing.plan_changed": (entry) => `Changed the plan${fromTo(entry)}`,
   "billing.seats_changed": (entry) => `Changed the number of seats${fromTo(entry)}`,
-  "billing.subscription_canceled": () => "Canceled the subscription",
+  "billing.subscription_canceled": (entry) =>
+    detail(entry, "when") === "now" ? "Ended the subscription at once" : "Canceled the subscription",
   "billing.subscription_resumed": () => "Resumed the subscription",
   "billing.refund_issued": (entry) => {
     const amount = entry.details?.amount;

@@ -150,6 +150,27 @@ const CONSOLE_ROUTES: AdminEndpoint[] = [
       client.post(`/api/admin/billing/organizations/${on.organizationId}/refunds`, {
         orderId: "no-such-order",
         reason: "other",
+        comment: "Access test",
+      }),
+  },
+  {
+    name: "POST /api/admin/billing/organizations/:organizationId/subscription/cancel",
+    resource: "billing",
+    allowed: { status: 409, message: "This organization has no subscription to cancel." },
+    send: (client, on) =>
+      client.post(`/api/admin/billing/organizations/${on.organizationId}/subscription/cancel`, {
+        when: "now",
+        reason: "Access test",
+      }),
+  },
+  {
+    name: "POST /api/admin/organizations/:organizationId/owner",
+    resource: "organization",
+    allowed: { status: 404, message: "No user has the e-mail nobody@example.test." },
+    send: (client, on) =>
+      client.post(`/api/admin/organizations/${on.organizationId}/owner`, {
+        email: "nobody@example.test",
+        reason: "Access test",
       }),
   },
   {

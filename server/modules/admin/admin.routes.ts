@@ -7,11 +7,13 @@ import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
+import { requestAuditContext } from "../audit";
 import {
   adminOrganizationListQuerySchema,
   adminOrganizationParamsSchema,
   adminUserListQuerySchema,
   adminUserParamsSchema,
+  assignOwnerSchema,
   type AdminOrganizationDetail,
   type AdminOrganizationList,
   type AdminUserDetail,
@@ -19,11 +21,13 @@ import {
   type PlansOf,
 } from "./admin.schemas";
 import { getOrganizationDetail, getUserDetail, listOrganizations, listUsers } from "./admin.service";
+import { assignOwner, type AssertWithinLimit } from "./operations/assign-owner";
 
 /**
  * The console's reads, mounted at /api/admin: users (search, filters, sorting, paging) and a user's page,
- * organizations and an organization's page. Its changes go through better-auth's admin endpoints (audited by
- * the admin plugin); sessions are better-auth's `/admin/list-user-sessions`.
+ * organizations and an organization's page; and giving an organization a new owner (operations/assign-owner.ts).
+ * Changes to users go through better-auth's admin endpoints (audited by the admin plugin); sessions are
+ * better-auth's `/admin/list-user-sessions`.
  */
 export function adminRoutes(deps: {
   getSession: GetSession;
@@ -31,9 +35,11 @@ export function adminRoutes(deps: {
   db: Kysely<Database>;
   dialect: Dialect;
   plansOf: PlansOf;
+  assertWithinLimit: AssertWithinLimit;
 }) {
   const users = requirePlatformPermission(deps, { user: ["list"] });
   const organizations = requirePlatformPermission(deps, { organization: ["list"] });
+  const organizationChanges = requirePlatformPermission(deps, { organization: ["update"] });
   return new Hono<SessionEnv>()
     .get("/users", users, validate("query", adminUserListQuerySchema), async (c) =>
       c.json((await listUsers(deps.db, deps.dialect, deps.adminUserIds, c.req.valid("query"))) satisfies AdminUserList),
@@ -55,6 +61,16 @@ export function adminRoutes(deps: {
         if (!detail) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
         return c.json(detail satisfies AdminOrganizationDetail);
       },
+    )
+    .post(
+      "/organizations/:organizationId/owner",
+      organizationChanges,
+      validate("param", adminOrganizationParamsSchema),
+      validate("json", assignOwnerSchema),
+      async (c) =>
+        c.json(
+          await assignOwner(deps, c.req.valid("param").organizationId, c.req.valid("json"), requestAuditContext(c)),
+        ),
     );
 }
 

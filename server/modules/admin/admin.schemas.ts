@@ -3,6 +3,7 @@ export {
   adminOrganizationParamsSchema,
   adminUserListQuerySchema,
   adminUserParamsSchema,
+  assignOwnerSchema,
   type AdminOrganizationDetail,
   type AdminOrganizationList,
   type AdminUserDetail,

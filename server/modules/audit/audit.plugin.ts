@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getCurrentAdapter, runWithTransaction } from "@better-auth/core/context";
 import { createAuthMiddleware, dispatchAuthEndpoint, getSessionFromCtx } from "better-auth/api";
+import type { Context } from "hono";
 import type { Kysely } from "kysely";
+import type { SessionEnv } from "../../http/app-env";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
@@ -50,6 +52,12 @@ export function auditContextOf(
 }
 
 const USER_AGENT_MAX_LENGTH = 500;
+
+/** Who asks for a change through one of the app's own routes (behind a session guard), from where: for its entry. */
+export function requestAuditContext<E extends SessionEnv>(c: Context<E>): AuditContext {
+  const variables = c.var as SessionEnv["Variables"];
+  return auditContextOf(variables.session, { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") });
+}
 
 /**
  * A before-hook that runs a better-auth endpoint (its hooks included) inside one database transaction together

@@ -2,6 +2,7 @@ export { adminAuditRoutes, auditCsvResponse, withoutPaging, type AdminAuditRoute
 export {
   auditContextOf,
   auditedEndpoint,
+  requestAuditContext,
   type AuditedCall,
   type AuditedSession,
   type AuditRecord,

@@ -93,7 +93,8 @@ describe("without a billing provider", () => {
       ["POST", `${billing}/portal`, {}],
       ["POST", `${billing}/usage`, { meter: "api_request", quantity: 1 }],
       ["GET", admin],
-      ["POST", `${admin}/refunds`, { orderId: "ord_1", reason: "other" }],
+      ["POST", `${admin}/refunds`, { orderId: "ord_1", reason: "other", comment: "Test" }],
+      ["POST", `${admin}/subscription/cancel`, { when: "now", reason: "Test" }],
       ["POST", `${admin}/reconcile`, {}],
     ];
     for (const [method, path, body] of calls) {

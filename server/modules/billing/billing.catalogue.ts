@@ -53,7 +53,8 @@ export function createMeterCatalogue(provider: () => ProviderClient, logger: Log
   };
 }
 
-function eventNamesOf(filter: models.Filter): string[] {
+/** The event names a meter filter counts: its `name` equals clauses, nested filters included. */
+export function eventNamesOf(filter: models.Filter): string[] {
   return filter.clauses.flatMap((clause) => {
     if ("clauses" in clause) return eventNamesOf(clause);
     return clause.property === "name" && clause.operator === "eq" && typeof clause.value === "string"

@@ -4,7 +4,7 @@ import type { BillingOverview, ChangePreview, CheckoutProgress } from "../../../
 import { FREE_PLAN_LIMITS } from "../../../common/billing.schemas";
 import { BILLING_RETENTION_MS, startBillingWorker } from "../../jobs/billing-worker";
 import { createLogger } from "../../logger";
-import { checkoutIdOf, productIdOf, sandboxCall, settleBilling, subscribe } from "../../test/billing";
+import { checkoutIdOf, productIdOf, sandboxCall, settleBilling, subscribe, withWebhooksOff } from "../../test/billing";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { expectError } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
@@ -80,7 +80,7 @@ describe("checkout", () => {
       ).state;
     expect(await progress()).toBe("open");
     // Paid at the provider while its webhooks do not reach the app.
-    await withWebhooksOff(async () => {
+    await withWebhooksOff(server, async () => {
       await sandboxCall(server, "POST", `/sandbox/checkouts/${checkoutId}/complete`, {});
       await settleBilling(server);
       expect(await progress()).toBe("confirming");
@@ -488,7 +488,7 @@ describe("usage, reconciliation, refunds, deletion", () => {
 
   it("reconciliation heals a webhook that never arrived", async () => {
     const { id, overview } = await subscribedOrganization("Healing");
-    await withWebhooksOff(async () => {
+    await withWebhooksOff(server, async () => {
       const updated = await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, {
         cancel_at_period_end: true,
       });
@@ -502,7 +502,7 @@ describe("usage, reconciliation, refunds, deletion", () => {
 
   it("the scheduled run heals every billed organization and purges handled deliveries older than a month", async () => {
     const { id, overview } = await subscribedOrganization("Scheduled");
-    await withWebhooksOff(async () => {
+    await withWebhooksOff(server, async () => {
       expect(
         (
           await sandboxCall(server, "PATCH", `/v1/subscriptions/${overview.subscription?.id}`, {
@@ -561,6 +561,7 @@ describe("usage, reconciliation, refunds, deletion", () => {
       orderId,
       amount: 500,
       reason: "customer_request",
+      comment: "Asked for part of it back",
     });
     expect(partial.status).toBe(200);
     expect(partial.data).toMatchObject({ orderId, amount: 500, reason: "customer_request" });
@@ -571,13 +572,19 @@ describe("usage, reconciliation, refunds, deletion", () => {
         orderId,
         amount: 5000,
         reason: "other",
+        comment: "Too much",
       }),
       400,
       "Refund at most 1500 (the amount not refunded yet).",
     );
     expect(
-      (await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, { orderId, reason: "duplicate" }))
-        .status,
+      (
+        await adminCall("POST", `/api/admin/billing/organizations/${id}/refunds`, {
+          orderId,
+          reason: "duplicate",
+          comment: "The rest",
+        })
+      ).status,
     ).toBe(200);
     await settleBilling(server);
     expect((await overviewOf(id)).orders[0]).toMatchObject({ status: "refunded", refundedAmount: 2000 });
@@ -614,18 +621,6 @@ async function setProrationBehavior(behavior: "invoice" | "prorate"): Promise<vo
 }
 
 /** Runs `run` while the sandbox's endpoint for the app is disabled: the provider's events in between never arrive. */
-async function withWebhooksOff(run: () => Promise<void>): Promise<void> {
-  const endpoints = (await sandboxCall(server, "GET", "/v1/webhooks/endpoints")).body.items as Array<{ id: string }>;
-  const endpoint = endpoints[0]?.id;
-  expect((await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: false })).status).toBe(
-    200,
-  );
-  try {
-    await run();
-  } finally {
-    await sandboxCall(server, "PATCH", `/v1/webhooks/endpoints/${endpoint}`, { enabled: true });
-  }
-}
 
 let admin: TestUser | undefined;
 /** A platform admin's call (the first call promotes a fresh user through the database). */

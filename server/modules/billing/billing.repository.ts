@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { BillingObjectTable, Database } from "../../db/schema";
 import type { OrganizationScope } from "../organizations";
 
@@ -179,4 +179,71 @@ export async function listBilledOrganizationIds(db: Kysely<Database>): Promise<s
     .where("customer_id", "is not", null)
     .execute();
   return rows.map((row) => row.organization_id);
+}
+
+/** Adds `quantity` to the running count of one meter in one period (in the transaction that queues the record). */
+export async function addToUsageCount(
+  db: Kysely<Database>,
+  scope: BillingScope,
+  usage: { meterId: string; periodStart: string; quantity: number },
+): Promise<void> {
+  await db
+    .insertInto("billing_usage_count")
+    .values({
+      organization_id: scope.organizationId,
+      meter_id: usage.meterId,
+      period_start: usage.periodStart,
+      quantity: usage.quantity,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(["organization_id", "meter_id", "period_start"])
+        .doUpdateSet({ quantity: sql<number>`billing_usage_count.quantity + excluded.quantity` }),
+    )
+    .execute();
+}
+
+/** Sets the running count of each meter (by id) in one period: the reconciliation's agreed count. */
+export async function setUsageCounts(
+  db: Kysely<Database>,
+  scope: BillingScope,
+  periodStart: string,
+  counts: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (const [meterId, quantity] of counts) {
+    await db
+      .insertInto("billing_usage_count")
+      .values({ organization_id: scope.organizationId, meter_id: meterId, period_start: periodStart, quantity })
+      .onConflict((conflict) =>
+        conflict.columns(["organization_id", "meter_id", "period_start"]).doUpdateSet({ quantity }),
+      )
+      .execute();
+  }
+}
+
+/** The running count of each meter (by id) in one period. */
+export async function findUsageCounts(
+  db: Kysely<Database>,
+  scope: BillingScope,
+  periodStart: string,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("billing_usage_count")
+    .select(["meter_id", "quantity"])
+    .where("organization_id", "=", scope.organizationId)
+    .where("period_start", "=", periodStart)
+    .execute();
+  return new Map(rows.map((row) => [row.meter_id, Number(row.quantity)]));
+}
+
+/** What is queued and not yet sent, per event name: the part of the running count the provider has not seen. */
+export async function findPendingUsage(db: Kysely<Database>, scope: BillingScope): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("billing_usage_event")
+    .select(["event_name", (eb) => eb.fn.sum<number | string>("quantity").as("quantity")])
+    .where("organization_id", "=", scope.organizationId)
+    .where("status", "=", "pending")
+    .groupBy("event_name")
+    .execute();
+  return new Map(rows.map((row) => [row.event_name, Number(row.quantity)]));
 }

@@ -1,10 +1,11 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Kysely } from "kysely";
 import {
   changePreviewQuerySchema,
   checkoutBodySchema,
   checkoutParamsSchema,
+  operatorCancellationBodySchema,
   refundBodySchema,
   subscriptionChangeBodySchema,
   usageBodySchema,
@@ -18,7 +19,7 @@ import { DomainError } from "../../../common/domain-error";
 import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "../organizations";
-import { auditContextOf } from "../audit";
+import { requestAuditContext } from "../audit";
 import { billingNotConfigured } from "./billing.context";
 import * as repository from "./billing.repository";
 import type { Billing } from "./billing.service";
@@ -33,12 +34,6 @@ type RouteDeps = {
 };
 
 const BILLING = { billing: ["manage" as const] };
-
-/** Who asks for a billing change, from where: for its audit entry. */
-function requestAudit<E extends SessionEnv>(c: Context<E>) {
-  const variables = c.var as SessionEnv["Variables"];
-  return auditContextOf(variables.session, { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") });
-}
 
 /**
  * On a deployment without a billing provider every billing endpoint answers 404 BILLING_NOT_CONFIGURED, before
@@ -87,12 +82,19 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .post(`${organization}/checkout`, validate("json", checkoutBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      return c.json(await deps.billing.startCheckout(scope.organizationId, c.req.valid("json"), requestAudit(c)));
+      return c.json(
+        await deps.billing.startCheckout(scope.organizationId, c.req.valid("json"), requestAuditContext(c)),
+      );
     })
     .post(`${organization}/subscription`, validate("json", subscriptionChangeBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
       return c.json(
-        await deps.billing.changeSubscription(scope.organizationId, scope.roles, c.req.valid("json"), requestAudit(c)),
+        await deps.billing.changeSubscription(
+          scope.organizationId,
+          scope.roles,
+          c.req.valid("json"),
+          requestAuditContext(c),
+        ),
       );
     })
     .post(`${organization}/portal`, async (c) => {
@@ -106,7 +108,10 @@ export function billingRoutes(deps: RouteDeps) {
     });
 }
 
-/** The platform admin's view of one organization's billing, mounted at /api/admin/billing: payments, refunds, reconciliation. */
+/**
+ * The platform admin's view of one organization's billing, mounted at /api/admin/billing: payments, refunds, an
+ * operator's cancellation, reconciliation.
+ */
 export function adminBillingRoutes(deps: {
   getSession: GetSession;
   adminUserIds: readonly string[];
@@ -136,7 +141,18 @@ export function adminBillingRoutes(deps: {
       async (c) => {
         const { organizationId } = c.req.valid("param");
         await organizationView(organizationId);
-        return c.json(await deps.billing.refund(organizationId, c.req.valid("json"), requestAudit(c)));
+        return c.json(await deps.billing.refund(organizationId, c.req.valid("json"), requestAuditContext(c)));
+      },
+    )
+    .post(
+      `${organization}/subscription/cancel`,
+      validate("param", organizationParamsSchema),
+      validate("json", operatorCancellationBodySchema),
+      async (c) => {
+        const { organizationId } = c.req.valid("param");
+        await organizationView(organizationId);
+        await deps.billing.endSubscription(organizationId, c.req.valid("json"), requestAuditContext(c));
+        return c.json(await organizationView(organizationId));
       },
     )
     .post(`${organization}/reconcile`, validate("param", organizationParamsSchema), async (c) => {

@@ -3,6 +3,7 @@ import type {
   ChangePreviewQuery,
   CheckoutBody,
   LimitedResource,
+  OperatorCancellationBody,
   RefundBody,
   SubscriptionChangeBody,
   UsageBody,
@@ -17,6 +18,7 @@ import type { models, ProviderClient } from "./billing.provider";
 import type { BillingScope, ObjectKind } from "./billing.repository";
 import { assertWithinLimit } from "./operations/assert-within-limit";
 import { changeSubscription } from "./operations/change-subscription";
+import { endSubscription } from "./operations/end-subscription";
 import { getCheckoutProgress } from "./operations/get-checkout-progress";
 import { getOverview } from "./operations/get-overview";
 import { listOrganizationPlans } from "./operations/list-organization-plans";
@@ -85,6 +87,8 @@ export function createBilling(deps: BillingDeps) {
     refund: (organizationId: string, body: RefundBody, audit: AuditContext) =>
       refundOrder(context, scope(organizationId), body, audit),
     refunds: (organizationId: string) => listRefunds(db, scope(organizationId)),
+    endSubscription: (organizationId: string, body: OperatorCancellationBody, audit: AuditContext) =>
+      endSubscription(context, scope(organizationId), body, audit),
     assertWithinLimit: (
       organizationId: string,
       resource: LimitedResource,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/test-database";
 
@@ -124,6 +124,19 @@ describe("usage records are validated before they are queued", () => {
       requestId: expect.any(String),
     });
     expect(await queuedUsage()).toEqual([]);
+  });
+
+  it("checks the quantity and the idempotency key before anything reads the provider's meters", async () => {
+    const recordUsage = vi.spyOn(server.services.billing, "recordUsage");
+    try {
+      expect((await owner.client.post(usagePath, { meter: "no_such_meter", quantity: 0 })).status).toBe(400);
+      expect((await owner.client.post(usagePath, { meter: "no_such_meter", quantity: 1, key: "a b" })).status).toBe(
+        400,
+      );
+      expect(recordUsage).not.toHaveBeenCalled();
+    } finally {
+      recordUsage.mockRestore();
+    }
   });
 
   it("queues a known meter with a whole quantity and a well-formed key, once per key", async () => {

@@ -17,6 +17,6 @@ export {
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership, lockOrganization } from "./organizations.repository";
 export { organizationUniqueConflicts } from "./organizations.conflicts";
-export { countSeats, countTeams, organizationExists } from "./organizations.repository";
+export { countSeats, countTeams, insertMember, organizationExists, updateMemberRole } from "./organizations.repository";
 export { accountDeletion, previewAccountDeletion, type AccountDeletionOptions } from "./account-deletion";
 export { accountDeletionRoutes, type AccountDeletionRoutes } from "./account-deletion.routes";

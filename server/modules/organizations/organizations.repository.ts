@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { PostgresAdapter, type Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
@@ -422,4 +423,20 @@ export async function findOrganizationsWithMembersOf(
 /** Deletes an organization; its members, teams and invitations go with it (foreign keys). */
 export async function deleteOrganizationRow(db: Kysely<Database>, organizationId: string): Promise<void> {
   await db.deleteFrom("organization").where("id", "=", organizationId).execute();
+}
+
+/** Sets a membership's role (comma-separated roles). */
+export async function updateMemberRole(db: Kysely<Database>, memberId: string, role: string): Promise<void> {
+  await db.updateTable("member").set({ role }).where("id", "=", memberId).execute();
+}
+
+/** Adds a user to the organization with `role`, outside better-auth (an operator's change; its caller audits it). */
+export async function insertMember(
+  db: Kysely<Database>,
+  member: { organizationId: string; userId: string; role: string },
+): Promise<void> {
+  await db
+    .insertInto("member")
+    .values({ id: randomUUID(), ...member, createdAt: new Date().toISOString() })
+    .execute();
 }

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from "react";
+import type { ButtonHTMLAttributes, Ref } from "react";
 import { cn } from "../../lib/cn";
 import { Spinner } from "./spinner";
 
@@ -13,6 +13,8 @@ const variants: Record<Variant, string> = {
 };
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  /** The button element (React 19 passes `ref` as a prop): e.g. where a dialog it opened gives focus back. */
+  ref?: Ref<HTMLButtonElement>;
   variant?: Variant;
   isLoading?: boolean;
   size?: "sm" | "md";

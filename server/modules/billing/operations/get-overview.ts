@@ -4,9 +4,10 @@ import { countSeats } from "../../organizations";
 import type { BillingContext } from "../billing.context";
 import { entitlementsFrom, freePlanSummary, planKeyOf, planNameOf } from "../billing.entitlements";
 import { nextInvoiceDiscount } from "../billing.pricing";
-import { stateOf, toOrder, toSubscription } from "../billing.projection";
+import { isoText, stateOf, toOrder, toSubscription } from "../billing.projection";
 import type { models } from "../billing.provider";
 import * as repository from "../billing.repository";
+import { overageEstimate } from "../billing.usage";
 import { findCurrentSubscription } from "./find-current-subscription";
 import { checkoutProgressOf } from "./get-checkout-progress";
 
@@ -21,11 +22,13 @@ export async function getOverview(
 ): Promise<BillingOverview> {
   const { db } = deps;
   const subscription = await findCurrentSubscription(db, scope);
-  const [customer, orders, used, checkouts] = await Promise.all([
+  const periodStart = isoText(subscription?.current_period_start);
+  const [customer, orders, used, checkouts, usageCounts] = await Promise.all([
     repository.findCustomer(db, scope),
     repository.listObjects<models.Order>(db, scope, "order", 24),
     countSeats(db, scope),
     repository.listObjects<models.Checkout>(db, scope, "checkout", 1),
+    periodStart ? repository.findUsageCounts(db, scope, periodStart) : new Map<string, number>(),
   ]);
   const state = stateOf(customer);
   const entitlements = entitlementsFrom(state, subscription);
@@ -41,7 +44,7 @@ export async function getOverview(
     subscription: subscription ? toSubscription(subscription, nextInvoiceDiscount(subscription)) : null,
     entitlements,
     seats: { used, limit: entitlements.limits.members },
-    meters: metersOf(state, subscription),
+    meters: metersOf(state, subscription, usageCounts),
     orders: orders.map(toOrder),
     paymentMethod: customer?.payment_method
       ? (JSON.parse(customer.payment_method) as { brand: string; last4: string })
@@ -55,10 +58,14 @@ export async function getOverview(
   };
 }
 
-/** The customer's meters, named after the subscription's metered prices and meters (the state has only ids). */
+/**
+ * The customer's meters, named after the subscription's metered prices and meters (the state has only ids), with
+ * the app's running count where it is ahead of the provider's and the overage estimate.
+ */
 function metersOf(
   state: models.CustomerState | undefined,
   subscription: models.Subscription | undefined,
+  usageCounts: ReadonlyMap<string, number>,
 ): BillingMeter[] {
   const meteredPrices = (subscription?.product.prices ?? []) as unknown as Array<{
     meter?: { id: string; name: string };
@@ -67,11 +74,17 @@ function metersOf(
     ...meteredPrices.flatMap((price) => (price.meter ? [[price.meter.id, price.meter.name] as const] : [])),
     ...(subscription?.meters ?? []).map((meter) => [meter.meter_id, meter.meter.name] as const),
   ]);
-  return (state?.active_meters ?? []).map((meter) => ({
-    meterId: meter.meter_id,
-    name: meterNames.get(meter.meter_id) ?? "Usage",
-    consumed: meter.consumed_units,
-    credited: meter.credited_units,
-    remaining: meter.balance,
-  }));
+  return (state?.active_meters ?? []).map((meter) => {
+    // The provider's count, or the app's running count when it is ahead (records the provider has not counted yet).
+    const consumed = Math.max(meter.consumed_units, usageCounts.get(meter.meter_id) ?? 0);
+    const over = Math.max(0, consumed - meter.credited_units);
+    return {
+      meterId: meter.meter_id,
+      name: meterNames.get(meter.meter_id) ?? "Usage",
+      consumed,
+      credited: meter.credited_units,
+      remaining: meter.credited_units - consumed,
+      overageEstimate: subscription ? overageEstimate(subscription.product, meter.meter_id, over) : null,
+    };
+  });
 }

@@ -1,7 +1,10 @@
 import type { BillingContext } from "../billing.context";
 import { callProvider, isNotFound, toProviderError, type models } from "../billing.provider";
+import { isoText } from "../billing.projection";
 import * as repository from "../billing.repository";
+import { countedBy, meterEventNames } from "../billing.usage";
 import { findProviderCustomer } from "./ensure-customer";
+import { findCurrentSubscription } from "./find-current-subscription";
 import { refreshPaymentMethod } from "./refresh-payment-method";
 import { saveProviderObject } from "./save-provider-object";
 import { storeCustomerState } from "./store-customer-state";
@@ -35,9 +38,33 @@ export async function reconcileBilling(deps: Deps, scope: repository.BillingScop
     callProvider("list orders", () => client.orders.list(external)),
   ]);
   for (const subscription of subscriptions.items) await saveProviderObject(db, scope, "subscription", subscription);
+  await reconcileUsageCounts(db, scope, state);
   for (const order of orders.items) await saveProviderObject(db, scope, "order", order);
   await callProvider("read the payment method", () => refreshPaymentMethod(deps, scope));
   return { customer: true };
+}
+
+/**
+ * The app's running count of each meter this period becomes the provider's count plus what is still queued for it,
+ * so records the provider refused for good stop counting and usage reported elsewhere starts to.
+ */
+async function reconcileUsageCounts(
+  db: Deps["db"],
+  scope: repository.BillingScope,
+  state: models.CustomerState,
+): Promise<void> {
+  const subscription = await findCurrentSubscription(db, scope);
+  const periodStart = isoText(subscription?.current_period_start);
+  if (!subscription || !periodStart) return;
+  const meters = meterEventNames(subscription);
+  const pending = await repository.findPendingUsage(db, scope);
+  const counts = new Map(
+    state.active_meters.map((meter) => [
+      meter.meter_id,
+      meter.consumed_units + countedBy(meters.get(meter.meter_id) ?? [], pending),
+    ]),
+  );
+  await repository.setUsageCounts(db, scope, periodStart, counts);
 }
 
 /** Every organization with a provider customer, one after the other; a failure is logged and the rest go on. */

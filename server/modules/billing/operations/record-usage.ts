@@ -2,12 +2,17 @@ import type { UsageBody } from "../../../../common/billing.schemas";
 import { DomainError } from "../../../../common/domain-error";
 import { ERROR_CODES } from "../../../../common/error-codes";
 import type { BillingContext } from "../billing.context";
+import { isoText } from "../billing.projection";
 import { insertUsageEvent } from "../billing.queues.repository";
-import type { BillingScope } from "../billing.repository";
+import { addToUsageCount, type BillingScope } from "../billing.repository";
+import { meterEventNames, metersCounting } from "../billing.usage";
+import { findCurrentSubscription } from "./find-current-subscription";
 
 /**
  * Queues a usage record for the worker to send (the outbox); a repeated idempotency key answers the first record.
  * A meter no provider meter counts is refused (400, the known ones in `details`): queued, it would never be counted.
+ * The record is added to the app's running count of each subscription meter counting it, for the current period, in
+ * the same transaction, so the billing page shows it at once; a repeated key adds nothing.
  */
 export async function recordUsage(
   deps: Pick<BillingContext, "db" | "meters" | "nudge">,
@@ -16,10 +21,19 @@ export async function recordUsage(
 ): Promise<{ id: string; duplicate: boolean }> {
   const known = await deps.meters.eventNames();
   if (known && !known.includes(body.meter)) throw unknownMeter(body.meter, known);
-  const result = await insertUsageEvent(deps.db, scope, {
-    key: body.key,
-    eventName: body.meter,
-    quantity: body.quantity,
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const queued = await insertUsageEvent(trx, scope, {
+      key: body.key,
+      eventName: body.meter,
+      quantity: body.quantity,
+    });
+    const subscription = await findCurrentSubscription(trx, scope);
+    const periodStart = isoText(subscription?.current_period_start);
+    if (queued.duplicate || !subscription || !periodStart) return queued;
+    for (const meterId of metersCounting(meterEventNames(subscription), body.meter)) {
+      await addToUsageCount(trx, scope, { meterId, periodStart, quantity: body.quantity });
+    }
+    return queued;
   });
   if (!result.duplicate) deps.nudge();
   return result;

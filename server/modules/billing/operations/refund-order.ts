@@ -23,7 +23,7 @@ export async function refundOrder(
   if (amount > refundable) {
     throw new DomainError(ERROR_CODES.VALIDATION_ERROR, `Refund at most ${refundable} (the amount not refunded yet).`);
   }
-  const comment = body.comment ?? null;
+  const comment = body.comment;
   const created = await callProvider("refund the order", () =>
     deps
       .provider()

@@ -1,5 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type { AdminOrganizationListQuery } from "../../../../common/admin.schemas";
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AdminOrganizationListQuery, AssignOwnerInput } from "../../../../common/admin.schemas";
 import { api, apiCall } from "../../../lib/api-client";
 
 /** The console's organizations: under ["admin"], so every admin change (which invalidates ["admin"]) refreshes them. */
@@ -35,4 +35,21 @@ export function adminOrganizationQuery(organizationId: string) {
 
 export function useAdminOrganization(organizationId: string) {
   return useQuery(adminOrganizationQuery(organizationId));
+}
+
+/**
+ * Gives the organization a new owner (an existing user, by e-mail), with the reason for the audit log. Everything the
+ * console shows is read again afterwards; the dialog shows errors itself.
+ */
+export function useAssignOwner(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AssignOwnerInput) =>
+      apiCall(api.admin.organizations[":organizationId"].owner.$post({ param: { organizationId }, json: input })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["admin"] }),
+    meta: {
+      successMessage: (owner: { email: string }) => `${owner.email} is now an owner of this organization`,
+      errorToast: false,
+    },
+  });
 }

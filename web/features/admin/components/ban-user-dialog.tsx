@@ -11,7 +11,7 @@ import { TextAreaField, TextField } from "../../../components/ui/text-field";
 import { formatDateTime } from "../../../lib/format";
 import { useZodForm } from "../../../lib/form";
 import { useBanUser } from "../api/admin";
-import { ChoiceField, type Choice } from "./choice-field";
+import { ChoiceField, type Choice } from "../../../components/ui/choice-field";
 import type { UserDialogProps } from "./user-dialog";
 
 const DURATION_CHOICES: ReadonlyArray<Choice<BanDuration>> = [

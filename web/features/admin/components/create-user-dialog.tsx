@@ -9,7 +9,7 @@ import { USERNAME_TAKEN_MESSAGE } from "../../../lib/error-sentences";
 import { useZodForm, type ServerErrorMap } from "../../../lib/form";
 import { useUsernameAvailability } from "../../../lib/use-username-availability";
 import { useCreateUser } from "../api/admin";
-import { ChoiceField } from "./choice-field";
+import { ChoiceField } from "../../../components/ui/choice-field";
 
 /** better-auth's refusals that belong to one field; anything else shows above the form. */
 const createUserServerErrors: ServerErrorMap<"email" | "username" | "password"> = {

@@ -5,7 +5,7 @@ import { Button } from "../../../components/ui/button";
 import { Dialog, DialogActions } from "../../../components/ui/dialog";
 import { useZodForm } from "../../../lib/form";
 import { useSetUserRole } from "../api/admin";
-import { ChoiceField } from "./choice-field";
+import { ChoiceField } from "../../../components/ui/choice-field";
 import type { UserDialogProps } from "./user-dialog";
 
 const setRoleSchema = z.object({ role: z.enum(PLATFORM_ROLE_OPTIONS) });

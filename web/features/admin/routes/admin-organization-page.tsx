@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import type { ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import type { AdminOrganizationDetail } from "../../../../common/admin.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
@@ -12,6 +12,7 @@ import { MobileLabel, Table } from "../../../components/ui/table";
 import { ApiError, errorMessage } from "../../../lib/api-error";
 import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useAdminOrganization } from "../api/organizations";
+import { AssignOwnerDialog } from "../components/assign-owner-dialog";
 import { AuditEntriesCard } from "../components/audit-entries-card";
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
@@ -46,10 +47,16 @@ const backLink = (
   </Link>
 );
 
-function Members({ members }: { members: AdminOrganizationDetail["members"] }) {
+const isOwner = (role: string) => role.split(",").some((name) => name.trim() === "owner");
+
+function Members({ members, action }: { members: AdminOrganizationDetail["members"]; action: ReactNode }) {
   return (
     <Card>
-      <CardHeader title="Members" description={members.length === 1 ? "1 member" : `${members.length} members`} />
+      <CardHeader
+        title="Members"
+        description={members.length === 1 ? "1 member" : `${members.length} members`}
+        action={action}
+      />
       {members.length === 0 ? (
         <EmptyState title="No members" />
       ) : (
@@ -178,6 +185,9 @@ function OrganizationSkeleton() {
  */
 export function AdminOrganizationPage({ organizationId, billing }: { organizationId: string; billing: ReactNode }) {
   const detail = useAdminOrganization(organizationId);
+  const [isAssigning, setAssigning] = useState(false);
+  // The dialog's reason field takes focus as it opens, so the opener is handed over for the return.
+  const assignButton = useRef<HTMLButtonElement>(null);
 
   if (detail.isPending) {
     return (
@@ -243,7 +253,26 @@ export function AdminOrganizationPage({ organizationId, billing }: { organizatio
         </div>
       </div>
       <div className="space-y-6">
-        <Members members={members} />
+        {members.some((member) => isOwner(member.role)) ? null : (
+          <Alert tone="info" title="This organization has no owner">
+            <p>Nobody can manage its members, billing or settings. Give it a new owner to hand it back.</p>
+          </Alert>
+        )}
+        <Members
+          members={members}
+          action={
+            <Button ref={assignButton} variant="secondary" size="sm" onClick={() => setAssigning(true)}>
+              Give a new owner
+            </Button>
+          }
+        />
+        <AssignOwnerDialog
+          organizationId={organizationId}
+          organizationName={organization.name}
+          open={isAssigning}
+          onOpenChange={setAssigning}
+          fallbackFocus={assignButton}
+        />
         <Teams teams={teams} />
         <Invitations invitations={invitations} />
         <section aria-labelledby="organization-billing" className="space-y-4">

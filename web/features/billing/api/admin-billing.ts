@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ClientResponse } from "hono/client";
-import type { RefundBody } from "../../../../common/billing.schemas";
+import type { OperatorCancellationBody, RefundBody } from "../../../../common/billing.schemas";
 import { api, apiCall } from "../../../lib/api-client";
 import { formatMoney } from "../components/billing-format";
 import { toBillingError } from "./billing-errors";
@@ -71,5 +71,30 @@ export function useReconcileOrganization(organizationId: string) {
       ]);
     },
     meta: { successMessage: "Billing is in sync with the payment provider" },
+  });
+}
+
+/** Ends the organization's subscription at the end of its period or at once; the dialog shows errors itself. */
+export function useEndSubscription(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: OperatorCancellationBody) =>
+      adminBillingCall(
+        api.adminBilling.organizations[":organizationId"].subscription.cancel.$post({
+          param: { organizationId },
+          json: body,
+        }),
+      ),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: consoleKey }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.organization(organizationId) }),
+      ]);
+    },
+    meta: {
+      successMessage: (_data: unknown, body: OperatorCancellationBody) =>
+        body.when === "now" ? "The subscription has ended" : "The subscription ends with its current period",
+      errorToast: false,
+    },
   });
 }

@@ -33,10 +33,14 @@ export function billingCall<R extends ClientResponse<unknown>>(request: R | Prom
 /** The organization-scoped billing endpoints (`/api/organizations/:organizationId/billing…`). */
 export const organizationBilling = api.billing.organizations[":organizationId"].billing;
 
+/** How often a plan with metered usage is read again while the page is open: usage recorded shows within seconds. */
+export const USAGE_REFRESH_MS = 5_000;
+
 export function billingOverviewQuery(organizationId: string) {
   return queryOptions({
     queryKey: billingKeys.overview(organizationId),
     queryFn: () => billingCall(organizationBilling.$get({ param: { organizationId } })),
+    refetchInterval: (query) => (query.state.data?.meters.length ? USAGE_REFRESH_MS : false),
   });
 }
 

@@ -23,6 +23,7 @@ import {
 } from "./billing-format";
 import { AdminOrganizationBillingSkeleton } from "./billing-skeleton";
 import { CurrentPlanCard } from "./current-plan-card";
+import { EndSubscriptionDialog } from "./end-subscription-dialog";
 import { OrdersTable } from "./orders-table";
 import { RefundDialog, refundableAmount } from "./refund-dialog";
 import { UsageCard } from "./usage-card";
@@ -36,11 +37,36 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function SubscriptionCard({ overview }: { overview: BillingOverview }) {
+/** The statuses an operator can cancel from (the provider refuses the others). */
+const CANCELABLE_STATUSES: ReadonlyArray<string> = ["trialing", "active", "past_due"];
+
+function SubscriptionCard({ organizationId, overview }: { organizationId: string; overview: BillingOverview }) {
   const subscription = overview.subscription;
+  const [isEnding, setEnding] = useState(false);
+  const title = useRef<HTMLHeadingElement>(null);
+  const isCancelable = subscription !== null && CANCELABLE_STATUSES.includes(subscription.status);
   return (
     <Card>
-      <CardHeader title="Subscription" />
+      <CardHeader
+        title="Subscription"
+        titleRef={title}
+        action={
+          isCancelable ? (
+            <Button variant="secondary" size="sm" onClick={() => setEnding(true)}>
+              Cancel subscription
+            </Button>
+          ) : null
+        }
+      />
+      {subscription ? (
+        <EndSubscriptionDialog
+          organizationId={organizationId}
+          subscription={subscription}
+          open={isEnding}
+          onOpenChange={setEnding}
+          fallbackFocus={title}
+        />
+      ) : null}
       {subscription ? (
         <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
           <Detail label="Status">{subscriptionStatusWord(subscription.status)}</Detail>
@@ -183,7 +209,7 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
         </Button>
       </div>
       <CurrentPlanCard overview={overview} plans={plans.data?.plans} />
-      <SubscriptionCard overview={overview} />
+      <SubscriptionCard organizationId={organizationId} overview={overview} />
       <Card>
         <CardHeader
           title="Payments"
@@ -213,6 +239,7 @@ export function AdminOrganizationBillingPanel({ organizationId }: { organization
       <UsageCard
         meters={overview.meters}
         price={findPrice(plans.data?.plans ?? [], overview.subscription?.productId)?.price}
+        currency={overview.subscription?.currency}
       />
       <RefundDialog
         organizationId={organizationId}

@@ -69,7 +69,7 @@ function RefundForm({
   });
   const isSubmitting = form.formState.isSubmitting;
   const onSubmit = form.submit(async ({ amount, reason, comment }) => {
-    onDone(await refund.mutateAsync({ orderId: order.id, amount, reason, ...(comment ? { comment } : {}) }));
+    onDone(await refund.mutateAsync({ orderId: order.id, amount, reason, comment }));
   });
   const digits = currencyDigits(order.currency);
 
@@ -92,10 +92,10 @@ function RefundForm({
         ))}
       </SelectField>
       <TextAreaField
-        label="Comment (optional)"
+        label="Why"
         rows={3}
         monospace={false}
-        description="Kept with the refund; the customer does not see it."
+        description="Kept in the audit log and with the refund; the customer does not see it."
         {...form.field("comment")}
       />
       <DialogActions onCancel={onCancel}>

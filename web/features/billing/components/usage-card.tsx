@@ -3,9 +3,11 @@ import type { BillingMeter, PlanPrice } from "../../../../common/billing.schemas
 import { Card, CardHeader } from "../../../components/ui/card";
 import { EmptyState } from "../../../components/ui/page";
 import { cn } from "../../../lib/cn";
-import { formatCount, formatUnitAmount, meterPercent } from "./billing-format";
+import { formatCount, formatMoney, formatUnitAmount, meterPercent } from "./billing-format";
 
-function Meter({ meter, price }: { meter: BillingMeter; price: PlanPrice | undefined }) {
+type MeterProps = { meter: BillingMeter; price: PlanPrice | undefined; currency: string | undefined };
+
+function Meter({ meter, price, currency }: MeterProps) {
   const percent = meterPercent(meter);
   const over = Math.max(0, meter.consumed - meter.credited);
   const labelId = useId();
@@ -50,18 +52,29 @@ function Meter({ meter, price }: { meter: BillingMeter; price: PlanPrice | undef
       {over > 0 ? (
         <p className="mt-2 text-sm text-amber-700 dark:text-amber-400">
           {formatCount(over)} above what your plan includes
-          {price?.meteredUnitAmount
-            ? `, billed at ${formatUnitAmount(price.meteredUnitAmount, price.currency)} each on your next invoice`
+          {meter.overageEstimate !== null && currency
+            ? `: about ${formatMoney(meter.overageEstimate, currency)} so far, added to your next invoice`
             : ""}
-          .
+          {price?.meteredUnitAmount ? ` (${formatUnitAmount(price.meteredUnitAmount, price.currency)} each)` : ""}.
         </p>
       ) : null}
     </li>
   );
 }
 
-/** Metered usage this billing period: used, included by the plan, remaining. */
-export function UsageCard({ meters, price }: { meters: BillingMeter[]; price: PlanPrice | undefined }) {
+/**
+ * Metered usage this billing period: used (recorded usage shows within seconds), included by the plan, remaining,
+ * and the overage estimate so far in the subscription's `currency`.
+ */
+export function UsageCard({
+  meters,
+  price,
+  currency,
+}: {
+  meters: BillingMeter[];
+  price: PlanPrice | undefined;
+  currency: string | undefined;
+}) {
   return (
     <Card>
       <CardHeader title="Usage this period" description="Counts reset at the start of each billing period." />
@@ -72,7 +85,7 @@ export function UsageCard({ meters, price }: { meters: BillingMeter[]; price: Pl
       ) : (
         <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {meters.map((meter) => (
-            <Meter key={meter.meterId} meter={meter} price={price} />
+            <Meter key={meter.meterId} meter={meter} price={price} currency={currency} />
           ))}
         </ul>
       )}

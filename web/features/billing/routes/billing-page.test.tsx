@@ -159,7 +159,9 @@ const proOverview: BillingOverview = {
   subscription: proSubscription,
   entitlements: { features: ["priority_support"], limits: { members: null, teams: null } },
   seats: { used: 2, limit: null },
-  meters: [{ meterId: "m_1", name: "API requests", consumed: 2500, credited: 10_000, remaining: 7500 }],
+  meters: [
+    { meterId: "m_1", name: "API requests", consumed: 2500, credited: 10_000, remaining: 7500, overageEstimate: 0 },
+  ],
   orders: [
     {
       id: "ord_1",

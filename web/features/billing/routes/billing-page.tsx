@@ -162,7 +162,7 @@ export function BillingPage({ organizationId, checkout }: { organizationId: stri
         )
       ) : null}
 
-      <UsageCard meters={data.meters} price={current?.price} />
+      <UsageCard meters={data.meters} price={current?.price} currency={data.subscription?.currency} />
 
       <Card>
         <CardHeader

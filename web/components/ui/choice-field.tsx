@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import type { FieldBinding } from "../../../lib/form";
+import type { FieldBinding } from "../../lib/form";
 
 export type Choice<V extends string> = { value: V; label: string; description?: ReactNode };
 
