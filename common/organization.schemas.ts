@@ -133,7 +133,8 @@ export type MemberList = {
   offset: number;
 };
 
-export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+/** `organization_deleted`: the organization that sent it was deleted since (its invitations with it). */
+export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired" | "organization_deleted";
 
 /**
  * What an invitation link tells anyone who holds it (the link is the credential): its state, the organization's

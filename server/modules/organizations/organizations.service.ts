@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
 import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
+import { findDeletedOrganizationOfInvitation } from "../audit";
 import {
   findInvitation,
   findMembers,
@@ -106,7 +107,12 @@ export async function getInvitationPreview(
   invitationId: string,
 ): Promise<InvitationPreview | null> {
   const invitation = await findInvitation(db, invitationId);
-  if (!invitation) return null;
+  if (!invitation) {
+    const deletedOrganizationName = await findDeletedOrganizationOfInvitation(db, invitationId);
+    return deletedOrganizationName === undefined
+      ? null
+      : { state: "organization_deleted", organizationName: deletedOrganizationName, inviterName: "" };
+  }
   const isExpired = invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now();
   const state: InvitationState = isExpired ? "expired" : invitation.status;
   return { state, organizationName: invitation.organizationName, inviterName: invitation.inviterName };
