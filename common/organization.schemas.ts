@@ -20,6 +20,9 @@ export const slugSchema = z
   .min(SLUG_MIN_LENGTH, `Use at least ${SLUG_MIN_LENGTH} characters`)
   .max(SLUG_MAX_LENGTH, `Use at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes");
+/** `GET /api/organizations/slug-availability?slug=…`: whether an organization may take a slug. */
+export const slugAvailabilityQuerySchema = z.object({ slug: slugSchema });
+export type SlugAvailability = { available: boolean };
 /** A logo URL, or "" for none. */
 export const logoUrlSchema = imageUrlSchema;
 const logoSchema = logoUrlSchema.optional();

@@ -98,6 +98,11 @@ export async function listMembers(
   return findMembers(db, scope, query);
 }
 
+/** Whether no organization has this slug (better-auth's check-slug answers a taken one with an error). */
+export async function isSlugAvailable(db: Kysely<Database>, slug: string): Promise<boolean> {
+  return (await findOrganizationIdBySlug(db, slug)) === undefined;
+}
+
 /**
  * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
  * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.

@@ -129,9 +129,7 @@ export function useSwitchOrganization() {
 
 /** Whether a slug is free (the organization's own slug is the caller's to skip). */
 export async function isSlugAvailable(slug: string): Promise<boolean> {
-  const { data, error } = await authClient.organization.checkSlug({ slug });
-  if (error && error.status !== 400) throw new Error(error.message);
-  return data?.status === true;
+  return (await apiCall(api.organizations["slug-availability"].$get({ query: { slug } }))).available;
 }
 
 /** What an invitation link shows anyone holding it: state, organization, inviter (our endpoint, no session needed). */
