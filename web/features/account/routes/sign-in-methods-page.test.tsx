@@ -6,7 +6,7 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "../../../lib/query-client";
@@ -37,7 +37,10 @@ const devAccount = {
   createdAt: "2026-11-02T10:00:00.000Z",
 };
 
-function renderPage(accounts: unknown[] | { error: { status: number; code: string; message: string } }) {
+function renderPage(
+  accounts: unknown[] | { error: { status: number; code: string; message: string } },
+  username: string | null = null,
+) {
   authClient.listAccounts.mockResolvedValue(
     Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts },
   );
@@ -46,7 +49,7 @@ function renderPage(accounts: unknown[] | { error: { status: number; code: strin
   const route = createRoute({
     getParentRoute: () => rootRoute,
     path: "/account/sign-in-methods",
-    component: () => <SignInMethodsPage email={EMAIL} />,
+    component: () => <SignInMethodsPage email={EMAIL} username={username} />,
   });
   const passwordRoute = createRoute({
     getParentRoute: () => rootRoute,
@@ -87,6 +90,14 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("SignInMethodsPage", () => {
+  it("offers the username with the password only to a person who has one", async () => {
+    renderPage([password]);
+    await screen.findByText(`Sign in with ${EMAIL}.`);
+    cleanup();
+    renderPage([password], "ada_l");
+    await screen.findByText(`Sign in with ${EMAIL} or your username, ada_l.`);
+  });
+
   it("keeps the only way in: the provider cannot be disconnected until a password is set through a mailed link", async () => {
     authClient.requestPasswordReset.mockResolvedValue({ data: { status: true }, error: null });
     const user = userEvent.setup();
