@@ -269,6 +269,9 @@ export function useDeleteOrganization(organization: Pick<Organization, "id" | "n
   });
 }
 
+/** A role as a sentence names it: "an owner", "an admin", "a member". */
+const withArticle = (role: string) => `${/^[aeiou]/i.test(role) ? "an" : "a"} ${role}`;
+
 export function useUpdateMemberRole(organizationId: string) {
   const invalidate = useInvalidateOrganizations();
   return useMutation({
@@ -277,7 +280,7 @@ export function useUpdateMemberRole(organizationId: string) {
     onSuccess: invalidate,
     meta: {
       successMessage: (_data: unknown, { member, role }: { member: MemberListItem; role: string }) =>
-        `${member.user.name} is now ${role}`,
+        `${member.user.name} is now ${withArticle(role)}`,
     },
   });
 }
