@@ -115,6 +115,24 @@ function useSetActive(meta?: {
   });
 }
 
+/**
+ * After the active organization went away (deleted, or left), another of the person's organizations becomes the
+ * active one, so the header does not say "None selected" while there are others.
+ */
+function useActivateAnother() {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateOrganizations();
+  return async () => {
+    await invalidate();
+    const session = await queryClient.fetchQuery(sessionQuery);
+    if (!session || session.session.activeOrganizationId) return;
+    const [next] = await queryClient.fetchQuery(organizationsQuery);
+    if (!next) return;
+    unwrap(await authClient.organization.setActive({ organizationId: next.id }));
+    await invalidate();
+  };
+}
+
 /** Makes an organization the active one, quietly (errors still raise a toast). */
 export function useSetActiveOrganization() {
   return useSetActive();
@@ -252,19 +270,19 @@ export const updateOrganizationServerErrors = {
 } as const;
 
 export function useLeaveOrganization(organization: Pick<Organization, "id" | "name">) {
-  const invalidate = useInvalidateOrganizations();
+  const activateAnother = useActivateAnother();
   return useMutation({
     mutationFn: async () => unwrap(await authClient.organization.leave({ organizationId: organization.id })),
-    onSuccess: invalidate,
+    onSuccess: activateAnother,
     meta: { successMessage: `You left ${organization.name}` },
   });
 }
 
 export function useDeleteOrganization(organization: Pick<Organization, "id" | "name">) {
-  const invalidate = useInvalidateOrganizations();
+  const activateAnother = useActivateAnother();
   return useMutation({
     mutationFn: async () => unwrap(await authClient.organization.delete({ organizationId: organization.id })),
-    onSuccess: invalidate,
+    onSuccess: activateAnother,
     meta: { successMessage: `${organization.name} was deleted`, errorToast: false },
   });
 }
