@@ -55,9 +55,8 @@ async function main() {
   // A port another process holds is a setting to change, not a crash: one line saying so, exit 1.
   server.once("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EADDRINUSE") throw error;
-    process.stderr.write(
-      `Port ${config.port} on ${config.host} is already in use: stop the process using it, or set PORT to another port.\n`,
-    );
+    const port = `Port ${config.port} on ${config.host}`;
+    process.stderr.write(`${port} is already in use: stop the process using it, or set PORT to another port.\n`);
     process.exit(1);
   });
 

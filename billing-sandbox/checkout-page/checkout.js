@@ -31,8 +31,10 @@ function describePrice(checkout) {
     ? ` / ${product.recurring_interval_count > 1 ? `${product.recurring_interval_count} ` : ""}${product.recurring_interval}`
     : "";
   if (!price) return "";
-  if (price.amount_type === "seat_based")
-    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${checkout.seats} seat${checkout.seats === 1 ? "" : "s"}`;
+  if (price.amount_type === "seat_based") {
+    const seats = `${checkout.seats} seat${checkout.seats === 1 ? "" : "s"}`;
+    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${seats}`;
+  }
   if (price.amount_type === "metered_unit") return `Usage based${per}`;
   return `${money(checkout.amount, checkout.currency)}${per}`;
 }
