@@ -53,7 +53,7 @@ describe("CreateOrganizationPage's name", () => {
   beforeEach(() => {
     const created = { id: "org_1", name: "Zoë", slug: "acme", createdAt: new Date() };
     organization.create.mockReset().mockResolvedValue({ data: created, error: null });
-    slugAvailability.mockClear();
+    slugAvailability.mockReset().mockImplementation(async () => Response.json({ available: true }));
     vi.stubGlobal("fetch", slugAvailability);
   });
 

@@ -49,7 +49,7 @@ function renderPage() {
 describe("CreateOrganizationPage", () => {
   beforeEach(() => {
     organization.create.mockReset();
-    slugAvailability.mockClear();
+    slugAvailability.mockReset().mockImplementation(async () => Response.json({ available: true }));
     vi.stubGlobal("fetch", slugAvailability);
   });
 
