@@ -61,7 +61,7 @@ async function openPage(url: string): Promise<Page> {
 type Link = { hidden: boolean; href: string; tabIndex: number; tagName: string };
 
 describe("the hosted checkout page", () => {
-  it("says it is the development sandbox, links back to the merchant, and explains a declined card", async () => {
+  it("says it is the development sandbox, links back to the app, and explains a declined card", async () => {
     const checkout = await harness.polar.checkouts.create({
       products: [productIds["Pro monthly"] as string],
       customer_email: "page@declined.example",
@@ -76,7 +76,7 @@ describe("the hosted checkout page", () => {
         false,
         "https://app.example/billing",
         0,
-        "Back to Sandbox Merchant",
+        "Cancel and go back",
       ]);
       await page.payWith("4000 0000 0000 0002");
       expect(page.text("error")).toBe("Your card was declined. Nothing was charged; try another card.");
@@ -90,6 +90,21 @@ describe("the hosted checkout page", () => {
       ]);
     } finally {
       await page.close();
+    }
+  });
+
+  it("counts seats in words: 1 seat, 3 seats", async () => {
+    for (const [seats, words] of [
+      [1, "1 seat"],
+      [3, "3 seats"],
+    ] as const) {
+      const checkout = await harness.polar.checkouts.create({ products: [productIds.Team as string], seats });
+      const page = await openPage(checkout.url);
+      try {
+        expect(page.text("product-price")).toBe(`$15.00 per seat / month · ${words}`);
+      } finally {
+        await page.close();
+      }
     }
   });
 

@@ -49,13 +49,16 @@ export const nameSchema = displayNameSchemaWith("Enter your name");
 /** The case-preserving form of a username, shown to people; free text (better-auth checks only the username). */
 export const displayUsernameSchema = z.string().max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH));
 
-/** An absolute http(s) URL: what an avatar or a logo may point at (never javascript: or a data: blob). */
-export const httpUrlSchema = z
-  .url({ protocol: /^https?$/, error: "Enter a full URL, starting with https://" })
+/**
+ * An absolute https URL: what an avatar or a logo may point at (never javascript: or a data: blob, nor http:, which
+ * the pages' Content-Security-Policy would block from showing: `img-src https:`).
+ */
+export const httpsUrlSchema = z
+  .url({ protocol: /^https$/, error: "Enter a full URL, starting with https://" })
   .max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
 
 /** A picture URL, or "" for none. */
-export const imageUrlSchema = z.union([z.literal(""), httpUrlSchema], {
+export const imageUrlSchema = z.union([z.literal(""), httpsUrlSchema], {
   error: "Enter a full URL, starting with https://",
 });
 

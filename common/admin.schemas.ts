@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { emailSchema, idSchema, nameSchema, passwordSchema, usernameSchema } from "./account.schemas";
+import { emailSchema, idSchema, passwordSchema, usernameSchema } from "./account.schemas";
+import { displayNameSchemaWith } from "./display-name";
 import { ADMIN_DEFAULT_PAGE_SIZE, ADMIN_PAGE_SIZES } from "./admin-limits";
 import { requiredReasonSchema } from "./reason.schemas";
 import type { SubscriptionStatus } from "./billing.schemas";
@@ -126,7 +127,8 @@ export { REASON_MAX_LENGTH, reasonSchema, requiredReasonSchema } from "./reason.
  */
 export const createUserSchema = z
   .object({
-    name: nameSchema,
+    // An admin names someone else: not "your name".
+    name: displayNameSchemaWith("Enter the person's name"),
     email: emailSchema,
     username: z.union([z.literal(""), usernameSchema]).optional(),
     role: z.enum(PLATFORM_ROLE_OPTIONS),

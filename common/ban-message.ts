@@ -13,3 +13,11 @@ export function banExpiryOf(message: string | null | undefined): Date | null {
   const match = /banned until (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\.$/.exec(message ?? "");
   return match ? new Date(match[1] as string) : null;
 }
+
+/** Whether a user's ban holds at `now`: banned, with no end or an end still ahead (an expired ban lifts itself). */
+export function isBanned(
+  user: { banned?: boolean | null; banExpires?: Date | string | null },
+  now: Date = new Date(),
+): boolean {
+  return Boolean(user.banned) && (!user.banExpires || new Date(user.banExpires) > now);
+}

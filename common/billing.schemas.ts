@@ -66,11 +66,13 @@ export const USAGE_MAX_QUANTITY = 1_000_000;
 const USAGE_KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 const productIdSchema = idSchema.min(1, "Choose a plan");
+/** The most seats any request may ask for; a plan's own maximum (its price's) may be lower. */
+export const SEATS_MAX = 1000;
 const seatsSchema = z
   .number()
   .int("Seats must be a whole number")
   .min(1, "Use at least 1 seat")
-  .max(1000, "Use at most 1000 seats");
+  .max(SEATS_MAX, `Use at most ${SEATS_MAX} seats`);
 
 export const checkoutBodySchema = z.object({
   productId: productIdSchema,

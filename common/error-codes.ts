@@ -74,6 +74,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   PROVIDER_UNAVAILABLE: 503,
   INVALID_METADATA: 400,
   INVALID_TEAM_NAME: 400,
+  TEAM_NAME_ALREADY_TAKEN: 400,
   USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: 400,
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: 400,
   LAST_PLATFORM_ADMIN: 400,
@@ -136,6 +137,8 @@ function defineErrorCodes<const T extends Record<string, string>>(
 export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
   INVALID_METADATA: "metadata is invalid",
   INVALID_TEAM_NAME: "team name must be at least 1 character",
+  /** Another team of the organization has this name (compared trimmed and without case). */
+  TEAM_NAME_ALREADY_TAKEN: "a team with this name already exists in this organization",
   ORGANIZATION_NOT_FOUND: "Organization not found",
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "User is not a member of the organization",
   /** A pending invitation of the address that another request created at the same moment (its unique index). */

@@ -20,6 +20,9 @@ export const slugSchema = z
   .min(SLUG_MIN_LENGTH, `Use at least ${SLUG_MIN_LENGTH} characters`)
   .max(SLUG_MAX_LENGTH, `Use at most ${SLUG_MAX_LENGTH} characters`)
   .regex(SLUG_PATTERN, "Use lower-case letters, digits and single dashes");
+/** `GET /api/organizations/slug-availability?slug=…`: whether an organization may take a slug. */
+export const slugAvailabilityQuerySchema = z.object({ slug: slugSchema });
+export type SlugAvailability = { available: boolean };
 /** A logo URL, or "" for none. */
 export const logoUrlSchema = imageUrlSchema;
 const logoSchema = logoUrlSchema.optional();
@@ -133,7 +136,8 @@ export type MemberList = {
   offset: number;
 };
 
-export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired";
+/** `organization_deleted`: the organization that sent it was deleted since (its invitations with it). */
+export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" | "expired" | "organization_deleted";
 
 /**
  * What an invitation link tells anyone who holds it (the link is the credential): its state, the organization's

@@ -40,11 +40,6 @@ export async function axeViolations(page: Page): Promise<string> {
         {
           runOnly: { type: "tag", values: tags },
           rules: { "label-content-name-mismatch": { enabled: true } },
-          // An open menu is a popup rendered at the end of <body>, owned by its button (aria-controls) like a dialog,
-          // which the "region" rule already accepts outside the landmarks; menus are added to its list.
-          checks: {
-            region: { options: { regionMatcher: "dialog, [role=dialog], [role=alertdialog], [role=menu], svg" } },
-          },
           resultTypes: ["violations"],
         },
       ),

@@ -105,7 +105,7 @@ test(LISTING_AND_TRANSFER, async ({ page, browser, baseURL, mailbox, user }) => 
   await role.focus();
   await role.selectOption("owner");
   await page.getByRole("dialog").getByRole("button", { name: "Make them Owner" }).press("Enter");
-  await expect(page.getByRole("status").filter({ hasText: `${member.name} is now owner` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `${member.name} is now an owner` })).toBeVisible();
 
   // Now the account goes, with the one-person organization; the shared one stays with its new owner.
   await page.goto("/account/delete");

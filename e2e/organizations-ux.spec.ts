@@ -120,7 +120,7 @@ test("offers follow the role: sole owner, default team, role changes, a member's
     .getByRole("dialog", { name: `Make ${member.name} an Admin?` })
     .getByRole("button", { name: "Make them Admin" })
     .click();
-  await expect(page.getByRole("status").filter({ hasText: `${member.name} is now admin` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `${member.name} is now an admin` })).toBeVisible();
   await expect(role).toHaveValue("admin");
 
   await memberDevice.context.close();

@@ -95,7 +95,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   await expect(adminPage.getByLabel(`Role of ${owner.name}`)).toHaveCount(0);
   await newcomerRole.selectOption("admin");
   await adminPage.getByRole("dialog").getByRole("button", { name: "Make them Admin" }).click();
-  await expect(adminPage.getByRole("status").filter({ hasText: `${newcomer.name} is now admin` })).toBeVisible();
+  await expect(adminPage.getByRole("status").filter({ hasText: `${newcomer.name} is now an admin` })).toBeVisible();
   await page.reload();
   await openSettingsTab(page, "Members");
   await expect(page.getByLabel(`Role of ${newcomer.name}`)).toHaveValue("admin");

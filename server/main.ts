@@ -52,6 +52,13 @@ async function main() {
       ...(role ? { worker: role.slot, jobs: role.runJobs } : {}),
     });
   }) as Server; // plain HTTP/1.1: serve() makes an http.Server unless told otherwise
+  // A port another process holds is a setting to change, not a crash: one line saying so, exit 1.
+  server.once("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EADDRINUSE") throw error;
+    const port = `Port ${config.port} on ${config.host}`;
+    process.stderr.write(`${port} is already in use: stop the process using it, or set PORT to another port.\n`);
+    process.exit(1);
+  });
 
   /**
    * A graceful stop, as a load balancer needs it: /readyz answers 503 at once while the server keeps serving for

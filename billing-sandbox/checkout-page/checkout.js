@@ -31,8 +31,10 @@ function describePrice(checkout) {
     ? ` / ${product.recurring_interval_count > 1 ? `${product.recurring_interval_count} ` : ""}${product.recurring_interval}`
     : "";
   if (!price) return "";
-  if (price.amount_type === "seat_based")
-    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${checkout.seats} seat(s)`;
+  if (price.amount_type === "seat_based") {
+    const seats = `${checkout.seats} seat${checkout.seats === 1 ? "" : "s"}`;
+    return `${money(price.seat_tiers.tiers[0].price_per_seat, price.price_currency)} per seat${per} · ${seats}`;
+  }
   if (price.amount_type === "metered_unit") return `Usage based${per}`;
   return `${money(checkout.amount, checkout.currency)}${per}`;
 }
@@ -68,7 +70,8 @@ const awaitsConfirmation = (checkout) =>
 function render(checkout) {
   if (checkout.return_url) {
     $("back").href = checkout.return_url;
-    $("back").textContent = `Back to ${checkout.organization.name}`;
+    // The sandbox's merchant is a placeholder ("Sandbox Merchant"): the link says what it does instead.
+    $("back").textContent = "Cancel and go back";
     $("back").hidden = false;
   }
   $("product-name").textContent = checkout.product.name;

@@ -19,7 +19,7 @@ import { rateLimit } from "./rate-limit";
 import type { RateLimitStore } from "../http/rate-limit-store";
 import { assertValidRequest } from "./request-schemas";
 import { authPlugins } from "./plugins";
-import { isDevProviderDiscoveryAtStart, socialSignIn } from "./social-sign-in";
+import { authLogLevel, socialSignIn } from "./social-sign-in";
 
 export type AuthDeps = {
   config: Config;
@@ -69,10 +69,7 @@ export function createAuth(deps: AuthDeps) {
     logger: {
       level: "debug",
       log: (level, message, ...args) =>
-        deps.logger[isDevProviderDiscoveryAtStart(message) ? "debug" : level](
-          `auth: ${message}`,
-          args.length ? { details: args } : undefined,
-        ),
+        deps.logger[authLogLevel(level, message)](`auth: ${message}`, args.length ? { details: args } : undefined),
     },
     // Without `transaction: true` better-auth's "transactions" (accepting an invitation, removing a member
     // or a team) run statement by statement and cannot roll back. Its transactions are shared with the

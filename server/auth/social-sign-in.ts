@@ -6,6 +6,7 @@ import type { OAuth2Tokens } from "better-auth";
 import { DomainError } from "../../common/domain-error";
 import { ERROR_CODES } from "../../common/error-codes";
 import type { Config } from "../config";
+import type { Logger } from "../logger";
 import { matches } from "../modules/audit";
 import { recordProviderAssertion } from "./unconfirmed-provider-email";
 
@@ -76,11 +77,24 @@ function noting<TInfo extends { user: { email?: unknown; emailVerified?: unknown
  * starts, often before it listens (or, under `npm run dev`, before the proxy in front of it can reach it).
  * better-auth then retries the discovery on the first sign-in through it, so that failure is no error.
  */
-export function isDevProviderDiscoveryAtStart(message: string): boolean {
+function isDevProviderDiscoveryAtStart(message: string): boolean {
   return (
     message.startsWith('Discovery fetch failed for "dev"') ||
     message.startsWith('Provider "dev": discovery left no usable')
   );
+}
+
+/**
+ * The outcomes of a sign-in through a provider that better-auth logs as errors although they are the person's
+ * (an address the provider has not confirmed, an account not linked to that provider): each ends on a page
+ * that tells the person what to do, and nothing is wrong with the deployment.
+ */
+const PERSON_OUTCOMES = new Set(["email_not_verified", "account_not_linked"]);
+
+/** The level at which the app logs one of better-auth's messages. */
+export function authLogLevel(level: keyof Logger, message: string): keyof Logger {
+  if (isDevProviderDiscoveryAtStart(message)) return "debug";
+  return level === "error" && PERSON_OUTCOMES.has(message) ? "info" : level;
 }
 
 /**

@@ -31,38 +31,37 @@ export function UserMenu() {
   if (!user) return null;
 
   return (
+    // No portal: the open menu stays inside the header's banner landmark, with the button that opens it.
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger aria-label={`Account menu for ${user.name}`} className="rounded-full">
         <Avatar name={user.name} image={user.image} size="sm" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 w-64 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
-        >
-          <div className="px-3 py-2">
-            <p className="truncate text-sm font-medium">{user.name}</p>
-            <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
-          </div>
-          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account" })}>
-            Account settings
+      <DropdownMenu.Content
+        align="end"
+        sideOffset={8}
+        className="z-50 w-64 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <div className="px-3 py-2">
+          <p className="truncate text-sm font-medium">{user.name}</p>
+          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{user.email}</p>
+        </div>
+        <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+        <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account" })}>
+          Account settings
+        </DropdownMenu.Item>
+        <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account/sessions" })}>
+          Sessions
+        </DropdownMenu.Item>
+        {isPlatformAdmin.data ? (
+          <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/admin" })}>
+            Admin console
           </DropdownMenu.Item>
-          <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/account/sessions" })}>
-            Sessions
-          </DropdownMenu.Item>
-          {isPlatformAdmin.data ? (
-            <DropdownMenu.Item className={menuItem} onSelect={() => navigate({ to: "/admin" })}>
-              Admin console
-            </DropdownMenu.Item>
-          ) : null}
-          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          <DropdownMenu.Item className={menuItem} onSelect={() => signOut.mutate()}>
-            Sign out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+        ) : null}
+        <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+        <DropdownMenu.Item className={menuItem} onSelect={() => signOut.mutate()}>
+          Sign out
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
     </DropdownMenu.Root>
   );
 }

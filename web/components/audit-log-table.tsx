@@ -169,9 +169,15 @@ type DayRange = { from?: string; to?: string };
 
 /**
  * "From" and "To" days (YYYY-MM-DD, as the server reads them: whole days in UTC). A range that ends before it
- * starts is shown with its error and not applied, so the list keeps the last range that made sense.
+ * starts is shown with its error and not applied, so the list keeps the last range that made sense. Other lists
+ * filtered by days (the admin console's users) use it with their own `labels`.
  */
-export function AuditDateRangeFields({ from, to, onChange }: DayRange & { onChange: (range: DayRange) => void }) {
+export function AuditDateRangeFields({
+  from,
+  to,
+  onChange,
+  labels = { from: "From", to: "To" },
+}: DayRange & { onChange: (range: DayRange) => void; labels?: { from: string; to: string } }) {
   const [draft, setDraft] = useState({ from: from ?? "", to: to ?? "" });
   const [applied, setApplied] = useState<DayRange>({ from, to });
   // The filters changed from outside (cleared, the back button): show them.
@@ -189,14 +195,14 @@ export function AuditDateRangeFields({ from, to, onChange }: DayRange & { onChan
   return (
     <>
       <TextField
-        label="From"
+        label={labels.from}
         type="date"
         value={draft.from}
         max={draft.to || undefined}
         onChange={(event) => change({ ...draft, from: event.target.value })}
       />
       <TextField
-        label="To"
+        label={labels.to}
         type="date"
         value={draft.to}
         min={draft.from || undefined}

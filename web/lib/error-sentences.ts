@@ -117,6 +117,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   TEAM_NOT_FOUND: "That team no longer exists. Reload the page.",
   TEAM_ALREADY_EXISTS: "A team with this name already exists. Choose another name.",
   INVALID_TEAM_NAME: "Give the team a name.",
+  TEAM_NAME_ALREADY_TAKEN: "This organization already has a team with this name. Choose another one.",
   UNABLE_TO_REMOVE_LAST_TEAM: "An organization keeps at least one team. Create another team before deleting this one.",
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM: "Your role does not allow creating teams. Ask an owner or admin.",
   YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION:

@@ -25,6 +25,25 @@ export async function findOrganizationName(db: Kysely<Database>, organizationId:
   return (await db.selectFrom("organization").select("name").where("id", "=", organizationId).executeTakeFirst())?.name;
 }
 
+/**
+ * The name of the organization that sent an invitation and has since been deleted (its invitations went with it;
+ * its audit entries stay), or undefined when there was no such invitation or its organization still exists.
+ */
+export async function findDeletedOrganizationOfInvitation(
+  db: Kysely<Database>,
+  invitationId: string,
+): Promise<string | undefined> {
+  const sent = await db
+    .selectFrom("audit_event")
+    .select(["organization_id", "organization_name"])
+    .where("target_type", "=", "invitation")
+    .where("target_id", "=", invitationId)
+    .where("action", "=", "invitation.sent")
+    .executeTakeFirst();
+  if (!sent?.organization_id || (await findOrganizationName(db, sent.organization_id)) !== undefined) return undefined;
+  return sent.organization_name ?? "";
+}
+
 type Filters = Omit<AuditLogQuery, "limit" | "offset">;
 
 function filtered(db: Kysely<Database>, filters: Filters): SelectQueryBuilder<Database, "audit_event", object> {

@@ -1,5 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, changePassword, createAuthMiddleware } from "better-auth/api";
+import { isBanned } from "../../../common/ban-message";
 import { matches } from "../audit";
 import type { MailQueue } from "./mail.service";
 import {
@@ -15,6 +16,8 @@ import {
 } from "./mail.templates";
 
 type Person = { id: string; email: string; name: string };
+/** The admin plugin's fields on the user better-auth hands over. */
+type BanState = { banned?: boolean | null; banExpires?: Date | string | null };
 
 /** A change of an account's e-mail address: from the one it had to the new one. */
 type AddressChange = { from: string; to: string };
@@ -39,7 +42,9 @@ export function authMailNotices(
 
   return {
     emailAndPassword: {
-      async sendResetPassword({ user, url }: { user: Person; url: string }) {
+      async sendResetPassword({ user, url }: { user: Person & BanState; url: string }) {
+        // A banned person could not sign in with the new password: the answer is the same, the mail is not sent.
+        if (isBanned(user)) return;
         await mail.enqueue({
           to: user.email,
           ...passwordResetMail({ name: user.name, url, signIn: await options.signInKind(user.id) }),

@@ -294,6 +294,22 @@ export async function findMemberLabel(db: Kysely<Database>, userId: string): Pro
   return (await db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst())?.email;
 }
 
+/** Whether another team of the organization (than `exceptTeamId`) has this name, trimmed and without case. */
+export async function hasTeamNamed(
+  db: Kysely<Database>,
+  organizationId: string,
+  name: string,
+  exceptTeamId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom("team")
+    .select("id")
+    .where("organizationId", "=", organizationId)
+    .where((eb) => eb(eb.fn("lower", [eb.fn("trim", ["name"])]), "=", name.trim().toLowerCase()));
+  if (exceptTeamId) query = query.where("id", "!=", exceptTeamId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 /** A team's name and organization, read before it is renamed or removed, for the audit entry. */
 export async function findTeamLabel(
   db: Kysely<Database>,

@@ -18,18 +18,28 @@ import {
   invitationParamsSchema,
   listMembersQuerySchema,
   organizationParamsSchema,
+  slugAvailabilityQuerySchema,
   type InvitationPreview,
+  type SlugAvailability,
 } from "./organizations.schemas";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
-import { getInvitationPreview, listMembers, listTeams } from "./organizations.service";
+import { getInvitationPreview, isSlugAvailable, listMembers, listTeams } from "./organizations.service";
 
 /**
- * Organization reads better-auth does not offer: members with users and teams (searched, paged), and teams
- * with their members for owners and admins who are not in those teams.
+ * Organization reads better-auth does not offer: whether a slug is free, as data (better-auth's check-slug answers
+ * a taken slug with a 400, which browsers log as an error at every keystroke); members with users and teams
+ * (searched, paged), and teams with their members for owners and admins who are not in those teams.
  */
 export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return (
     new Hono<ScopedEnv>()
+      // Registered before the organization scope below, whose `/:organizationId/*` would take it for an id.
+      .get("/slug-availability", validate("query", slugAvailabilityQuerySchema), async (c) => {
+        if (!(await deps.getSession(c.req.raw.headers)))
+          throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+        const available = await isSlugAvailable(deps.db, c.req.valid("query").slug);
+        return c.json({ available } satisfies SlugAvailability);
+      })
       // The id is checked before the membership lookup, so nothing unbounded reaches the database.
       .use("/:organizationId/*", validate("param", organizationParamsSchema), requireOrganizationScope(deps))
       .get("/:organizationId/members", validate("query", listMembersQuerySchema), async (c) => {

@@ -4,11 +4,13 @@ export {
   METADATA_MAX_BYTES,
   METADATA_MAX_DEPTH,
   organizationParamsSchema,
+  slugAvailabilityQuerySchema,
   type InvitationPreview,
   type InvitationState,
   type ListMembersQuery,
   type MemberList,
   type MemberListItem,
+  type SlugAvailability,
   type TeamWithMembers,
 } from "../../../common/organization.schemas";
 

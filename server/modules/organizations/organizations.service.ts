@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
 import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
+import { findDeletedOrganizationOfInvitation } from "../audit";
 import {
   findInvitation,
   findMembers,
@@ -97,6 +98,11 @@ export async function listMembers(
   return findMembers(db, scope, query);
 }
 
+/** Whether no organization has this slug (better-auth's check-slug answers a taken one with an error). */
+export async function isSlugAvailable(db: Kysely<Database>, slug: string): Promise<boolean> {
+  return (await findOrganizationIdBySlug(db, slug)) === undefined;
+}
+
 /**
  * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
  * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.
@@ -106,7 +112,12 @@ export async function getInvitationPreview(
   invitationId: string,
 ): Promise<InvitationPreview | null> {
   const invitation = await findInvitation(db, invitationId);
-  if (!invitation) return null;
+  if (!invitation) {
+    const deletedOrganizationName = await findDeletedOrganizationOfInvitation(db, invitationId);
+    return deletedOrganizationName === undefined
+      ? null
+      : { state: "organization_deleted", organizationName: deletedOrganizationName, inviterName: "" };
+  }
   const isExpired = invitation.status === "pending" && new Date(invitation.expiresAt).getTime() < Date.now();
   const state: InvitationState = isExpired ? "expired" : invitation.status;
   return { state, organizationName: invitation.organizationName, inviterName: invitation.inviterName };

@@ -47,7 +47,13 @@ export const signInMethodsRoute = createRoute({
       function SignInMethods() {
         useDocumentTitle("Sign-in methods", "Account");
         const { session } = signInMethodsRoute.useRouteContext();
-        return <SignInMethodsPage email={session.user.email} connected={signInMethodsRoute.useSearch().connected} />;
+        return (
+          <SignInMethodsPage
+            email={session.user.email}
+            username={session.user.displayUsername || session.user.username}
+            connected={signInMethodsRoute.useSearch().connected}
+          />
+        );
       },
   ),
 );

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { cn } from "../../lib/cn";
 
+const graphemes = new Intl.Segmenter();
+
 /**
  * A round picture, or the person's initials when there is none or it fails to load. It is decorative: whatever holds
  * it names the person. The initials are drawn by CSS (`content: attr(data-initials)`), not written as text, so they
@@ -21,7 +23,8 @@ export function Avatar({
     .split(/\s+/)
     .filter(Boolean)
     .slice(0, 2)
-    .map((part) => part[0]?.toUpperCase())
+    // The first grapheme, not the first UTF-16 unit: an emoji or an accented letter stays whole.
+    .map((part) => graphemes.segment(part)[Symbol.iterator]().next().value?.segment.toUpperCase())
     .join("");
   const box =
     size === "xs"

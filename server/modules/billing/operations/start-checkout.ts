@@ -49,6 +49,8 @@ export async function startCheckout(
       return_url: `${billingPage}?checkout=returned`,
       metadata: { organization_id: organizationId },
       allow_discount_codes: true,
+      // The hosted page starts with the address of the person paying (a signed-in actor's label is their e-mail).
+      ...(audit.actor.id ? { customer_email: audit.actor.label } : {}),
       ...(discountId ? { discount_id: discountId } : {}),
       ...(seats !== undefined ? { seats } : {}),
     }),

@@ -1,15 +1,22 @@
 import { DomainError } from "../../../../common/domain-error";
 import { ORGANIZATION_ERROR_CODES } from "../../../../common/error-codes";
-import { permittedOrganization, type OrganizationOperation, type Team } from "./operation";
+import { hasTeamNamed } from "../organizations.repository";
+import { lockOrganizationOf, permittedOrganization, text, type OrganizationOperation, type Team } from "./operation";
 
-/** Creating a team: one more of the plan's teams, and a name that is not blank. */
+/** Creating a team: one more of the plan's teams, and a name that is not blank nor another team's. */
 export const createTeam: OrganizationOperation & {
   /** Checked on every team better-auth is about to create (beforeCreateTeam), an organization's default team too. */
   assertValidName: (name: unknown) => void;
 } = {
+  // Two teams created at once with one name take turns on the organization's row, so the second sees the first.
+  lock: lockOrganizationOf,
   check: async (db, call, limits) => {
     const organizationId = await permittedOrganization(db, call, { team: ["create"] });
-    if (organizationId) await limits.assertWithinLimit(organizationId, "teams", 1);
+    if (!organizationId) return;
+    await limits.assertWithinLimit(organizationId, "teams", 1);
+    const name = text(call.body.name);
+    if (name && (await hasTeamNamed(db, organizationId, name)))
+      throw DomainError.of(ORGANIZATION_ERROR_CODES.TEAM_NAME_ALREADY_TAKEN);
   },
   record: ({ response }) => {
     const team = response as Team | null;

@@ -1,8 +1,21 @@
-import { findTeamLabel } from "../organizations.repository";
-import { text, type OrganizationOperation, type Team } from "./operation";
+import { DomainError } from "../../../../common/domain-error";
+import { ORGANIZATION_ERROR_CODES } from "../../../../common/error-codes";
+import { findTeamLabel, hasTeamNamed, lockOrganization } from "../organizations.repository";
+import { field, permittedOrganization, text, type OrganizationOperation, type Team } from "./operation";
 
-/** Renaming a team. */
+/** Renaming a team, to a name no other team of its organization has. */
 export const updateTeam: OrganizationOperation<Team | undefined> = {
+  check: async (db, call) => {
+    const name = text(field(call.body.data, "name"));
+    const team = name ? await findTeamLabel(db, text(call.body.teamId) ?? "") : undefined;
+    if (!name || !team) return;
+    // Only for a caller better-auth lets rename it, so nobody else learns the organization's team names.
+    const inTeamOrganization = { ...call, body: { organizationId: team.organizationId } };
+    if (!(await permittedOrganization(db, inTeamOrganization, { team: ["update"] }))) return;
+    await lockOrganization(db, team.organizationId);
+    if (await hasTeamNamed(db, team.organizationId, name, team.id))
+      throw DomainError.of(ORGANIZATION_ERROR_CODES.TEAM_NAME_ALREADY_TAKEN);
+  },
   prior: (db, { body }) => findTeamLabel(db, text(body.teamId) ?? ""),
   record: ({ prior, response }) => {
     const team = response as Team | null;

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderPages } from "../../../test/render-pages";
@@ -29,12 +29,15 @@ const devAccount = {
   createdAt: "2026-11-02T10:00:00.000Z",
 };
 
-function renderPage(accounts: unknown[] | { error: { status: number; code: string; message: string } }) {
+function renderPage(
+  accounts: unknown[] | { error: { status: number; code: string; message: string } },
+  username: string | null = null,
+) {
   authClient.listAccounts.mockResolvedValue(
     Array.isArray(accounts) ? { data: accounts, error: null } : { data: null, ...accounts },
   );
   return renderPages({
-    "/account/sign-in-methods": () => <SignInMethodsPage email={EMAIL} />,
+    "/account/sign-in-methods": () => <SignInMethodsPage email={EMAIL} username={username} />,
     "/account/password": () => <p>Password page</p>,
   });
 }
@@ -61,6 +64,14 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("SignInMethodsPage", () => {
+  it("offers the username with the password only to a person who has one", async () => {
+    renderPage([password]);
+    await screen.findByText(`Sign in with ${EMAIL}.`);
+    cleanup();
+    renderPage([password], "ada_l");
+    await screen.findByText(`Sign in with ${EMAIL} or your username, ada_l.`);
+  });
+
   it("keeps the only way in: the provider cannot be disconnected until a password is set through a mailed link", async () => {
     authClient.requestPasswordReset.mockResolvedValue({ data: { status: true }, error: null });
     const user = userEvent.setup();

@@ -24,7 +24,16 @@ type ProviderRow = { id: string; name: string; method?: SignInMethod };
  * The password and every sign-in provider: which are set up, with the e-mail each provider vouched for;
  * connect another, disconnect one while another way in remains, or set a first password by mail.
  */
-export function SignInMethodsPage({ email, connected }: { email: string; connected?: string }) {
+export function SignInMethodsPage({
+  email,
+  username,
+  connected,
+}: {
+  email: string;
+  /** Offered with the password only when the person has one. */
+  username?: string | null;
+  connected?: string;
+}) {
   const methods = useSignInMethods();
   const meta = useAppMeta();
   const connect = useConnectProvider();
@@ -69,8 +78,8 @@ export function SignInMethodsPage({ email, connected }: { email: string; connect
               </p>
               <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
                 {password
-                  ? `Sign in with ${email} or your username.`
-                  : "Set one to sign in with your e-mail address or username too."}
+                  ? `Sign in with ${email}${username ? ` or your username, ${username}` : ""}.`
+                  : `Set one to sign in with your e-mail address${username ? " or username" : ""} too.`}
               </p>
             </div>
             {password ? (

@@ -173,6 +173,15 @@ describe("AdminUsersPage", () => {
     expect(lastQuery()).not.toHaveProperty("createdTo");
   });
 
+  it("says so when the range typed runs backwards, and keeps the list as it was", async () => {
+    const { router } = renderPage("?createdFrom=2026-03-01");
+    await screen.findByRole("link", { name: "Ada Lovelace" });
+    fireEvent.change(screen.getByLabelText("Signed up until"), { target: { value: "2026-02-01" } });
+    await screen.findByText("Choose a day on or after the start");
+    expect(screen.getByLabelText("Signed up until").getAttribute("aria-invalid")).toBe("true");
+    expect(router.state.location.search).not.toHaveProperty("createdTo");
+  });
+
   it("writes each filter, the sort, the page size and the search back to the address, from the first page", async () => {
     const user = userEvent.setup();
     const { router } = renderPage("?offset=25");

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
+import { AuditDateRangeFields } from "../../../components/audit-log-table";
 import { useState } from "react";
 import {
-  calendarDaySchema,
   PLATFORM_ROLE_OPTIONS,
   SEARCH_MAX_LENGTH,
   type AdminUserListQuery,
@@ -16,7 +16,7 @@ import { PageSizeSelect, Pagination } from "../../../components/ui/pagination";
 import { SearchInput } from "../../../components/ui/search-input";
 import { LoadingBlock, Spinner } from "../../../components/ui/spinner";
 import { MobileLabel, Table } from "../../../components/ui/table";
-import { SelectField, TextField } from "../../../components/ui/text-field";
+import { SelectField } from "../../../components/ui/text-field";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import type { SearchChange } from "../../../lib/search-change";
@@ -41,11 +41,6 @@ const SORT_CHOICES: ReadonlyArray<{ sort: AdminUserSort; order: Order; label: st
 /** The option of a select that is one of `options`, or undefined for "any" (the empty option). */
 function optionOf<T extends string>(value: string, options: readonly T[]): T | undefined {
   return options.find((option) => option === value);
-}
-
-/** A date input's value as the list's filter: a whole YYYY-MM-DD day, or nothing. */
-function dayOf(value: string): string | undefined {
-  return calendarDaySchema.safeParse(value).data;
 }
 
 /**
@@ -124,19 +119,11 @@ export function AdminUsersPage({
               <option value="yes">Verified</option>
               <option value="no">Not verified</option>
             </SelectField>
-            <TextField
-              label="Signed up from"
-              type="date"
-              value={search.createdFrom ?? ""}
-              max={search.createdTo}
-              onChange={(event) => filter({ createdFrom: dayOf(event.target.value) })}
-            />
-            <TextField
-              label="Signed up until"
-              type="date"
-              value={search.createdTo ?? ""}
-              min={search.createdFrom}
-              onChange={(event) => filter({ createdTo: dayOf(event.target.value) })}
+            <AuditDateRangeFields
+              labels={{ from: "Signed up from", to: "Signed up until" }}
+              from={search.createdFrom}
+              to={search.createdTo}
+              onChange={({ from, to }) => filter({ createdFrom: from, createdTo: to })}
             />
             <SelectField
               label="Sort by"

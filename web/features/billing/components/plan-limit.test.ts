@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { BillingSubscription } from "../../../../common/billing.schemas";
 import { planLimitState, planLimitText, planUsageText } from "./plan-limit";
 
-const overview = (seats: { used: number; limit: number | null }, teams: number | null) => ({
+const overview = (seats: { used: number; limit: number | null }, teams: number | null, perSeat = true) => ({
   seats,
   entitlements: { features: [], limits: { members: seats.limit, teams } },
+  subscription: perSeat ? ({ seats: seats.limit } as BillingSubscription) : null,
 });
 
 describe("plan limits", () => {
@@ -14,6 +16,11 @@ describe("plan limits", () => {
     const full = planLimitState(overview({ used: 5, limit: 5 }, 3), "members")!;
     expect(full.isReached).toBe(true);
     expect(planLimitText(full)).toBe("Your plan includes 5 seats. Upgrade or add seats to invite more.");
+  });
+
+  it("offers no seats to add on a plan without seats (Free)", () => {
+    const free = planLimitState(overview({ used: 10, limit: 10 }, 5, false), "members")!;
+    expect(planLimitText(free)).toBe("Your plan includes 10 seats. Upgrade to invite more.");
   });
 
   it("never locks an unlimited plan", () => {

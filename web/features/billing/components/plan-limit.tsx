@@ -4,24 +4,32 @@ import type { BillingOverview, LimitedResource } from "../../../../common/billin
 import { useBillingOverview } from "../api/billing";
 import { formatCount } from "./billing-format";
 
-export type PlanLimitState = { resource: LimitedResource; used: number; limit: number | null; isReached: boolean };
+export type PlanLimitState = {
+  resource: LimitedResource;
+  used: number;
+  limit: number | null;
+  isReached: boolean;
+  /** Whether the plan is bought per seat, so seats can be added (the Free plan's cannot). */
+  hasSeats: boolean;
+};
 
 /**
  * How much of a plan limit is used. Seats come from the overview (members and pending invitations, as the server
  * counts them); teams are counted by the page that lists them, so it passes `used`.
  */
 export function planLimitState(
-  overview: Pick<BillingOverview, "seats" | "entitlements">,
+  overview: Pick<BillingOverview, "seats" | "entitlements" | "subscription">,
   resource: LimitedResource,
   used?: number,
 ): PlanLimitState | undefined {
+  const hasSeats = overview.subscription?.seats != null;
   if (resource === "members") {
     const { used: seatsUsed, limit } = overview.seats;
-    return { resource, used: seatsUsed, limit, isReached: limit !== null && seatsUsed >= limit };
+    return { resource, used: seatsUsed, limit, isReached: limit !== null && seatsUsed >= limit, hasSeats };
   }
   if (used === undefined) return undefined;
   const limit = overview.entitlements.limits.teams;
-  return { resource, used, limit, isReached: limit !== null && used >= limit };
+  return { resource, used, limit, isReached: limit !== null && used >= limit, hasSeats };
 }
 
 const plural = (count: number, word: string) => `${formatCount(count)} ${word}${count === 1 ? "" : "s"}`;
@@ -33,10 +41,10 @@ export function planUsageText({ resource, used, limit }: PlanLimitState): string
 }
 
 /** What the locked state says: what the plan includes, and what unlocks more. */
-export function planLimitText({ resource, limit }: PlanLimitState): string {
+export function planLimitText({ resource, limit, hasSeats }: PlanLimitState): string {
   const included = limit ?? 0;
   return resource === "members"
-    ? `Your plan includes ${plural(included, "seat")}. Upgrade or add seats to invite more.`
+    ? `Your plan includes ${plural(included, "seat")}. ${hasSeats ? "Upgrade or add seats" : "Upgrade"} to invite more.`
     : `Your plan includes ${plural(included, "team")}. Upgrade to create more teams.`;
 }
 
@@ -58,7 +66,7 @@ export function PlanLimitNotice({ organizationId, state }: { organizationId: str
         params={{ organizationId }}
         className="shrink-0 self-start rounded-lg bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700 sm:self-auto"
       >
-        {state.resource === "members" ? "Upgrade or add seats" : "See plans"}
+        {state.resource === "members" && state.hasSeats ? "Upgrade or add seats" : "See plans"}
       </Link>
     </div>
   );

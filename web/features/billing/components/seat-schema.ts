@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { checkoutBodySchema } from "../../../../common/billing.schemas";
 
-/** The server's own seat rule (a whole number from 1 to 1000), as the checkout body declares it. */
+/** The server's own seat rule (a whole number from 1 to SEATS_MAX), as the checkout body declares it. */
 const seatsSchema = checkoutBodySchema.shape.seats.unwrap();
 
 /**
@@ -20,12 +20,16 @@ export function seatFormSchema({
   return z.object({
     seats: z
       .number({ error: "Enter a number of seats" })
+      // The plan's maximum first: a count past it is told the plan's number, not the server's larger bound.
+      .refine((seats) => maxSeats === null || seats <= maxSeats, {
+        message: `This plan goes up to ${maxSeats} seats`,
+        abort: true,
+      })
       .pipe(seatsSchema)
       .refine(
         (seats) => minSeats === null || seats >= minSeats,
         `This plan starts at ${minSeats} seat${minSeats === 1 ? "" : "s"}`,
       )
-      .refine((seats) => maxSeats === null || seats <= maxSeats, `This plan goes up to ${maxSeats} seats`)
       .refine(
         (seats) => seats >= inUse,
         `${inUse} member${inUse === 1 ? " is" : "s are"} in the organization: keep at least ${inUse} seat${inUse === 1 ? "" : "s"}, or remove members first`,

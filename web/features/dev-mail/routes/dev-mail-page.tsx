@@ -3,7 +3,7 @@ import { Alert } from "../../../components/ui/alert";
 import { EmptyState, PageHeader } from "../../../components/ui/page";
 import { LoadingBlock } from "../../../components/ui/spinner";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError, errorMessage } from "../../../lib/api-error";
+import { errorMessage } from "../../../lib/api-error";
 import { cn } from "../../../lib/cn";
 import { formatDateTime, formatRelative } from "../../../lib/format";
 import { useDevMail, type DevMail } from "../api/dev-mail";
@@ -86,15 +86,15 @@ export function DevMailPage() {
         className="mb-6 max-w-sm"
       />
       {mails.isPending ? <LoadingBlock label="Loading mail…" /> : null}
-      {mails.isError ? (
-        <Alert tone="error">
-          {mails.error instanceof ApiError && mails.error.status === 404
-            ? "The dev mailbox is off in this deployment."
-            : errorMessage(mails.error)}
-        </Alert>
-      ) : null}
+      {mails.isError ? <Alert tone="error">{errorMessage(mails.error)}</Alert> : null}
       {mails.data && mails.data.length === 0 ? (
-        <EmptyState title="No mail yet">Sign up or ask for a password reset, and the mail shows up here.</EmptyState>
+        to.trim() ? (
+          <EmptyState title="No mail to this address">
+            The filter matches whole addresses only: check the address, or clear the filter to see all mail.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No mail yet">Sign up or ask for a password reset, and the mail shows up here.</EmptyState>
+        )
       ) : null}
       {mails.data && mails.data.length > 0 ? (
         <div className="grid items-start gap-6 lg:grid-cols-[20rem_1fr]">

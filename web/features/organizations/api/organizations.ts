@@ -115,6 +115,24 @@ function useSetActive(meta?: {
   });
 }
 
+/**
+ * After the active organization went away (deleted, or left), another of the person's organizations becomes the
+ * active one, so the header does not say "None selected" while there are others.
+ */
+function useActivateAnother() {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateOrganizations();
+  return async () => {
+    await invalidate();
+    const session = await queryClient.fetchQuery(sessionQuery);
+    if (!session || session.session.activeOrganizationId) return;
+    const [next] = await queryClient.fetchQuery(organizationsQuery);
+    if (!next) return;
+    unwrap(await authClient.organization.setActive({ organizationId: next.id }));
+    await invalidate();
+  };
+}
+
 /** Makes an organization the active one, quietly (errors still raise a toast). */
 export function useSetActiveOrganization() {
   return useSetActive();
@@ -129,9 +147,7 @@ export function useSwitchOrganization() {
 
 /** Whether a slug is free (the organization's own slug is the caller's to skip). */
 export async function isSlugAvailable(slug: string): Promise<boolean> {
-  const { data, error } = await authClient.organization.checkSlug({ slug });
-  if (error && error.status !== 400) throw new Error(error.message);
-  return data?.status === true;
+  return (await apiCall(api.organizations["slug-availability"].$get({ query: { slug } }))).available;
 }
 
 /** What an invitation link shows anyone holding it: state, organization, inviter (our endpoint, no session needed). */
@@ -254,22 +270,25 @@ export const updateOrganizationServerErrors = {
 } as const;
 
 export function useLeaveOrganization(organization: Pick<Organization, "id" | "name">) {
-  const invalidate = useInvalidateOrganizations();
+  const activateAnother = useActivateAnother();
   return useMutation({
     mutationFn: async () => unwrap(await authClient.organization.leave({ organizationId: organization.id })),
-    onSuccess: invalidate,
+    onSuccess: activateAnother,
     meta: { successMessage: `You left ${organization.name}` },
   });
 }
 
 export function useDeleteOrganization(organization: Pick<Organization, "id" | "name">) {
-  const invalidate = useInvalidateOrganizations();
+  const activateAnother = useActivateAnother();
   return useMutation({
     mutationFn: async () => unwrap(await authClient.organization.delete({ organizationId: organization.id })),
-    onSuccess: invalidate,
+    onSuccess: activateAnother,
     meta: { successMessage: `${organization.name} was deleted`, errorToast: false },
   });
 }
+
+/** A role as a sentence names it: "an owner", "an admin", "a member". */
+const withArticle = (role: string) => `${/^[aeiou]/i.test(role) ? "an" : "a"} ${role}`;
 
 export function useUpdateMemberRole(organizationId: string) {
   const invalidate = useInvalidateOrganizations();
@@ -279,7 +298,7 @@ export function useUpdateMemberRole(organizationId: string) {
     onSuccess: invalidate,
     meta: {
       successMessage: (_data: unknown, { member, role }: { member: MemberListItem; role: string }) =>
-        `${member.user.name} is now ${role}`,
+        `${member.user.name} is now ${withArticle(role)}`,
     },
   });
 }

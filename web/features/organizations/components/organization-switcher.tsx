@@ -33,54 +33,52 @@ export function OrganizationSwitcher() {
           <path d="M5.3 7.3a1 1 0 0 1 1.4 0L10 10.6l3.3-3.3a1 1 0 1 1 1.4 1.4l-4 4a1 1 0 0 1-1.4 0l-4-4a1 1 0 0 1 0-1.4z" />
         </svg>
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="start"
-          sideOffset={8}
-          className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+      <DropdownMenu.Content
+        align="start"
+        sideOffset={8}
+        className="z-50 w-72 rounded-xl border border-zinc-200 bg-white p-1.5 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
+      >
+        <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">
+          Organizations
+        </DropdownMenu.Label>
+        {organizations.isPending ? (
+          <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+        ) : null}
+        {organizations.data?.length === 0 ? (
+          <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p>
+        ) : null}
+        <DropdownMenu.RadioGroup
+          value={activeId ?? ""}
+          onValueChange={(organizationId) =>
+            switchOrganization.mutate({
+              organizationId,
+              name: organizations.data?.find((organization) => organization.id === organizationId)?.name,
+            })
+          }
         >
-          <DropdownMenu.Label className="px-3 py-1.5 text-xs font-medium text-zinc-500 uppercase dark:text-zinc-400">
-            Organizations
-          </DropdownMenu.Label>
-          {organizations.isPending ? (
-            <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
-          ) : null}
-          {organizations.data?.length === 0 ? (
-            <p className="px-3 py-2 text-sm text-zinc-500 dark:text-zinc-400">You are not in any organization yet.</p>
-          ) : null}
-          <DropdownMenu.RadioGroup
-            value={activeId ?? ""}
-            onValueChange={(organizationId) =>
-              switchOrganization.mutate({
-                organizationId,
-                name: organizations.data?.find((organization) => organization.id === organizationId)?.name,
-              })
+          {organizations.data?.map((organization) => (
+            <DropdownMenu.RadioItem key={organization.id} value={organization.id} className={item}>
+              <Avatar name={organization.name} image={organization.logo} size="xs" />
+              <span className="flex-1 truncate">{organization.name}</span>
+              <DropdownMenu.ItemIndicator aria-hidden="true">✓</DropdownMenu.ItemIndicator>
+            </DropdownMenu.RadioItem>
+          ))}
+        </DropdownMenu.RadioGroup>
+        <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
+        {active ? (
+          <DropdownMenu.Item
+            className={item}
+            onSelect={() =>
+              navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })
             }
           >
-            {organizations.data?.map((organization) => (
-              <DropdownMenu.RadioItem key={organization.id} value={organization.id} className={item}>
-                <Avatar name={organization.name} image={organization.logo} size="xs" />
-                <span className="flex-1 truncate">{organization.name}</span>
-                <DropdownMenu.ItemIndicator aria-hidden="true">✓</DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-          <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-800" />
-          {active ? (
-            <DropdownMenu.Item
-              className={item}
-              onSelect={() =>
-                navigate({ to: "/organizations/$organizationId/settings", params: { organizationId: active.id } })
-              }
-            >
-              Organization settings
-            </DropdownMenu.Item>
-          ) : null}
-          <DropdownMenu.Item className={item} onSelect={() => navigate({ to: "/organizations/new" })}>
-            Create organization
+            Organization settings
           </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+        ) : null}
+        <DropdownMenu.Item className={item} onSelect={() => navigate({ to: "/organizations/new" })}>
+          Create organization
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
     </DropdownMenu.Root>
   );
 }

@@ -9,7 +9,9 @@ import { CreateOrganizationPage } from "./create-organization-page";
 
 // The form checks a name with the display-name rule the server applies (common/display-name.ts), and shows
 // the server's words before anything is sent.
-const organization = vi.hoisted(() => ({ create: vi.fn(), checkSlug: vi.fn() }));
+const organization = vi.hoisted(() => ({ create: vi.fn() }));
+// The slug's availability is the app's own endpoint, answered here.
+const slugAvailability = vi.fn(async (_input: RequestInfo | URL) => Response.json({ available: true }));
 vi.mock("../../../lib/auth-client", () => ({ authClient: { organization } }));
 
 function renderPage() {
@@ -51,7 +53,8 @@ describe("CreateOrganizationPage's name", () => {
   beforeEach(() => {
     const created = { id: "org_1", name: "Zoë", slug: "acme", createdAt: new Date() };
     organization.create.mockReset().mockResolvedValue({ data: created, error: null });
-    organization.checkSlug.mockReset().mockResolvedValue({ data: { status: true }, error: null });
+    slugAvailability.mockReset().mockImplementation(async () => Response.json({ available: true }));
+    vi.stubGlobal("fetch", slugAvailability);
   });
 
   it.each([

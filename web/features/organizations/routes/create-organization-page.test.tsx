@@ -13,7 +13,9 @@ import { createQueryClient } from "../../../lib/query-client";
 import { CreateOrganizationPage } from "./create-organization-page";
 
 // The page's only way to the server is better-auth's client (through the feature's api hooks): mock it.
-const organization = vi.hoisted(() => ({ create: vi.fn(), checkSlug: vi.fn() }));
+const organization = vi.hoisted(() => ({ create: vi.fn() }));
+// The slug's availability is the app's own endpoint, answered here.
+const slugAvailability = vi.fn(async (_input: RequestInfo | URL) => Response.json({ available: true }));
 vi.mock("../../../lib/auth-client", () => ({ authClient: { organization } }));
 
 function renderPage() {
@@ -47,7 +49,8 @@ function renderPage() {
 describe("CreateOrganizationPage", () => {
   beforeEach(() => {
     organization.create.mockReset();
-    organization.checkSlug.mockReset().mockResolvedValue({ data: { status: true }, error: null });
+    slugAvailability.mockReset().mockImplementation(async () => Response.json({ available: true }));
+    vi.stubGlobal("fetch", slugAvailability);
   });
 
   it("says what is missing, inline, and sends nothing", async () => {
@@ -65,7 +68,22 @@ describe("CreateOrganizationPage", () => {
     await user.type(await screen.findByLabelText("Name"), "Rocket Club");
     expect((screen.getByLabelText("Slug") as HTMLInputElement).value).toBe("rocket-club");
     await screen.findByText("✓ This slug is available", {}, { timeout: 2000 });
-    expect(organization.checkSlug).toHaveBeenLastCalledWith({ slug: "rocket-club" });
+    expect(String(slugAvailability.mock.lastCall?.[0])).toContain(
+      "/api/organizations/slug-availability?slug=rocket-club",
+    );
+  });
+
+  it("says a taken slug once, live and again on submit, and sends nothing", async () => {
+    slugAvailability.mockImplementation(async () => Response.json({ available: false }));
+    const user = userEvent.setup();
+    renderPage();
+    await user.type(await screen.findByLabelText("Name"), "Rocket Club");
+    const taken = "This slug is already used by another organization. Choose another one.";
+    await screen.findByText(taken, {}, { timeout: 2000 });
+    await user.click(screen.getByRole("button", { name: "Create organization" }));
+    await waitFor(() => expect(screen.getByLabelText("Slug").getAttribute("aria-invalid")).toBe("true"));
+    expect(screen.getAllByText(taken)).toHaveLength(1);
+    expect(organization.create).not.toHaveBeenCalled();
   });
 
   it("shows the server's refusal above the form, without a toast", async () => {

@@ -50,7 +50,8 @@ export function CreateOrganizationPage() {
           />
           <TextField
             label="Slug"
-            description={<SlugAvailability state={availability} />}
+            // A refused slug is said once, as the field's error.
+            description={slugField.error ? undefined : <SlugAvailability state={availability} />}
             {...slugField}
             onChange={(event) => {
               setSlugEdited(true);

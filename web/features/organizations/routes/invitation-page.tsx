@@ -34,6 +34,10 @@ const STATE_MESSAGES: Record<
     title: "This invitation was already used",
     message: (name) => `It has been accepted. If that was you, ${name} is in your organization switcher.`,
   },
+  organization_deleted: {
+    title: "This organization no longer exists",
+    message: (name) => `${name || "The organization"} was deleted, so its invitations no longer work.`,
+  },
   rejected: {
     title: "This invitation was declined",
     message: (name) => `It can no longer be used to join ${name}. Ask for a new invitation if you changed your mind.`,

@@ -106,6 +106,7 @@ export function GeneralSettingsPage() {
     serverErrors: updateOrganizationServerErrors,
   });
   const availability = useSlugAvailability(form.watch("slug"), organization.slug);
+  const slugField = form.field("slug");
   const isSubmitting = form.formState.isSubmitting;
 
   const onSubmit = form.submit(async (values) => {
@@ -128,7 +129,12 @@ export function GeneralSettingsPage() {
           {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
           <fieldset disabled={!canUpdate} className="space-y-4">
             <TextField label="Name" {...form.field("name")} />
-            <TextField label="Slug" description={<SlugAvailability state={availability} />} {...form.field("slug")} />
+            <TextField
+              label="Slug"
+              // A refused slug is said once, as the field's error.
+              description={slugField.error ? undefined : <SlugAvailability state={availability} />}
+              {...slugField}
+            />
             <TextField label="Logo URL" type="url" placeholder="https://…" {...form.field("logo")} />
             <TextAreaField
               label="Metadata (JSON)"
