@@ -4,16 +4,15 @@
 # CMD and its HEALTHCHECK with its ENV, and scripts/production-path.test.ts ties those lines to package.json.
 # docs/deployment.md explains how to use it.
 
-# Node 24.18.1, not a later 24.x: from 24.19.0 to 24.21.0 (the newest at this writing) a native addon built on
-# node::ObjectWrap, as better-sqlite3 12 is, aborts the process when one of its objects is collected (nodejs/node#65446).
-FROM node:24.18.1-bookworm-slim AS build
+# The Node CI runs every test on (.ci/run).
+FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:24.18.1-bookworm-slim AS runtime
+FROM node:24.22.3-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/home/node/data
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
