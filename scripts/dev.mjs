@@ -1,6 +1,9 @@
 // `npm run dev`: the API with reload on change, and Vite's dev server with hot reload in front of it.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { requireSupportedNode } from "./node-version.mjs";
+
+requireSupportedNode();
 
 const root = path.resolve(import.meta.dirname, "..");
 const children = [

@@ -5,6 +5,9 @@ import cluster from "node:cluster";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ensureBuilt } from "./builds.mjs";
+import { requireSupportedNode } from "./node-version.mjs";
+
+requireSupportedNode();
 
 const root = path.resolve(import.meta.dirname, "..");
 
