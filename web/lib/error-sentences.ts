@@ -181,7 +181,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
  */
 const BILLING_SENTENCES: Readonly<Record<string, string>> = {
   BILLING_NOT_CONFIGURED: BILLING_NOT_SET_UP,
-  PLAN_LIMIT_REACHED: "Your plan's limit is reached. Upgrade or add seats to continue.",
+  PLAN_LIMIT_REACHED: "Your plan's limit is reached. An owner can make room in Settings › Billing.",
   FORBIDDEN: "Only owners and admins can change billing.",
   UNAUTHORIZED: "Your session has ended. Sign in again to continue.",
   NOT_FOUND: "We could not find this billing information. Reload the page and try again.",

@@ -131,7 +131,7 @@ describe("giving an organization a new owner", () => {
       await platformAdmin.client.post(ownerPath(organization.id), { email: outsider.email, reason: "Recovery" }),
       403,
       "The Free plan includes 10 seats and all are used by members and pending invitations. " +
-        "Upgrade the plan or add seats to invite more.",
+        "Upgrade the plan to invite more.",
     );
     expect(await membersOf(organization.id)).toEqual([{ email: owner.email, role: "owner" }]);
     expect(await findEntries({ organizationId: organization.id, action: "organization.owner_assigned" })).toEqual([]);

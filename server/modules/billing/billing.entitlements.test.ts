@@ -90,10 +90,13 @@ describe("entitlementsFrom", () => {
 
 describe("limitReachedMessage", () => {
   it("says which limit was reached and what to do", () => {
-    expect(limitReachedMessage("members", "Free", 10)).toBe(
-      "The Free plan includes 10 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.",
+    expect(limitReachedMessage("members", "Free", 10, false)).toBe(
+      "The Free plan includes 10 seats and all are used by members and pending invitations. Upgrade the plan to invite more.",
     );
-    expect(limitReachedMessage("teams", "Pro", 5)).toBe(
+    expect(limitReachedMessage("members", "Team", 3, true)).toBe(
+      "The Team plan includes 3 seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.",
+    );
+    expect(limitReachedMessage("teams", "Pro", 5, false)).toBe(
       "The Pro plan includes 5 teams. Upgrade the plan to create more.",
     );
   });

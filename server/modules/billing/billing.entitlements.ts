@@ -72,10 +72,13 @@ export function entitlementsFrom(
   return { features: [...new Set(named)], limits };
 }
 
-/** Why adding more of a resource is refused: the plan's name and limit, and what to do about it. */
-export function limitReachedMessage(resource: LimitedResource, plan: string, limit: number): string {
+/**
+ * Why adding more of a resource is refused: the plan's name and limit, and what to do about it (seats can be added
+ * only to a plan bought per seat).
+ */
+export function limitReachedMessage(resource: LimitedResource, plan: string, limit: number, perSeat: boolean): string {
   return resource === "members"
     ? `The ${plan} plan includes ${limit} seats and all are used by members and pending invitations. ` +
-        "Upgrade the plan or add seats to invite more."
+        (perSeat ? "Upgrade the plan or add seats to invite more." : "Upgrade the plan to invite more.")
     : `The ${plan} plan includes ${limit} teams. Upgrade the plan to create more.`;
 }

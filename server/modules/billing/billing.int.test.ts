@@ -392,7 +392,7 @@ describe("plan limits and seats", () => {
     await expectError(
       extra,
       403,
-      `The Free plan includes ${FREE_PLAN_LIMITS.members} seats and all are used by members and pending invitations. Upgrade the plan or add seats to invite more.`,
+      `The Free plan includes ${FREE_PLAN_LIMITS.members} seats and all are used by members and pending invitations. Upgrade the plan to invite more.`,
     );
     // Resending an invitation keeps its seat.
     const resent = await owner.client.post("/api/auth/organization/invite-member", {

@@ -14,7 +14,7 @@ const MEMBER_LIMIT = FREE_PLAN_LIMITS.members ?? 0;
 const TEAM_LIMIT = FREE_PLAN_LIMITS.teams ?? 0;
 const SEATS_REFUSED = [
   `The Free plan includes ${MEMBER_LIMIT} seats and all are used by members and pending invitations.`,
-  "Upgrade the plan or add seats to invite more.",
+  "Upgrade the plan to invite more.",
 ].join(" ");
 const TEAMS_REFUSED = `The Free plan includes ${TEAM_LIMIT} teams. Upgrade the plan to create more.`;
 

@@ -25,7 +25,7 @@ describe("billing errors in product words", () => {
       "Only owners and admins can change billing.",
     );
     expect(billingErrorMessage(new ApiError("The Free plan includes 5 seats…", 403, "PLAN_LIMIT_REACHED"))).toBe(
-      "Your plan's limit is reached. Upgrade or add seats to continue.",
+      "Your plan's limit is reached. An owner can make room in Settings › Billing.",
     );
   });
 

@@ -103,7 +103,7 @@ describe("InvitationsPage with a plan limit", () => {
     await user.type(await screen.findByLabelText("E-mail"), "ann@example.test");
     await user.click(screen.getByRole("button", { name: "Send invitation" }));
     expect((await screen.findByRole("alert")).textContent).toBe(
-      "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.",
+      "Every seat on your plan is taken by members and pending invitations. An owner can make room in Settings › Billing.",
     );
     expect(notify.error).not.toHaveBeenCalled();
   });

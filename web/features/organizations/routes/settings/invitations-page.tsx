@@ -24,7 +24,7 @@ import type { PlanLimitSlot } from "../../components/plan-limit-slot";
 
 /** The server's refusal when every seat of the plan is taken (members and pending invitations count). */
 const SEATS_FULL =
-  "Every seat on your plan is taken by members and pending invitations. Upgrade or add seats to invite more.";
+  "Every seat on your plan is taken by members and pending invitations. An owner can make room in Settings › Billing.";
 
 export function InvitationsPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const { organization, role: myRole, can } = useOrganizationContext();
