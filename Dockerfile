@@ -20,7 +20,7 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 # devDependency (with vite, esbuild, tsx…) unless optional packages are omitted; none is needed in production.
 # The npm cache stays in a build cache mount, out of the image.
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund
-COPY --from=build /app/scripts/start.mjs /app/scripts/builds.mjs /app/scripts/cli.mjs ./scripts/
+COPY --from=build /app/scripts/start.mjs /app/scripts/builds.mjs /app/scripts/node-version.mjs /app/scripts/cli.mjs ./scripts/
 COPY --from=build /app/dist ./dist
 # The application's files stay root's; the server runs as the image's unprivileged user.
 USER node

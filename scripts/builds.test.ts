@@ -37,7 +37,7 @@ describe("in production", () => {
   function run(script: "start.mjs" | "cli.mjs", args: string[] = []) {
     // The image's scripts/ folder: no build.mjs, so a build attempt would fail with a missing module instead.
     mkdirSync(path.join(root, "scripts"), { recursive: true });
-    for (const file of ["start.mjs", "cli.mjs", "builds.mjs"])
+    for (const file of ["start.mjs", "cli.mjs", "builds.mjs", "node-version.mjs"])
       copyFileSync(path.join(scripts, file), path.join(root, "scripts", file));
     return spawnSync(process.execPath, [path.join(root, "scripts", script), ...args], {
       encoding: "utf8",

@@ -1,7 +1,5 @@
 // The Node versions Atrium runs on (package.json `engines`; ADR 0019): the SQLite driver does not load on older ones,
 // and on Node 20 it crashes the process without a word. `npm start` and `npm run dev` say so first.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 
 /** Each supported major version with the first minor version that works. */
 const SUPPORTED = { 22: 14, 24: 0, 26: 0 };
@@ -20,8 +18,6 @@ export function isSupportedNode(version) {
 /** Exits with a one-line explanation when this Node is not one Atrium runs on. */
 export function requireSupportedNode() {
   if (isSupportedNode(process.versions.node)) return;
-  const root = path.resolve(import.meta.dirname, "..");
-  const { engines } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
-  console.error(`Atrium runs on Node ${engines.node}; this is Node ${process.versions.node}. Install Node 24 LTS.`);
+  console.error(`Atrium runs on Node ${ENGINES}; this is Node ${process.versions.node}. Install Node 24 LTS.`);
   process.exit(1);
 }

@@ -38,7 +38,10 @@ describe("the Dockerfile runs the tested production path", () => {
   test("it copies the build and what runs it, and nothing of the sources", () => {
     expect(stage.copies).toEqual([
       { sources: ["package.json", "package-lock.json"], destination: "." },
-      { sources: ["scripts/start.mjs", "scripts/builds.mjs", "scripts/cli.mjs"], destination: "scripts/" },
+      {
+        sources: ["scripts/start.mjs", "scripts/builds.mjs", "scripts/node-version.mjs", "scripts/cli.mjs"],
+        destination: "scripts/",
+      },
       { sources: ["dist"], destination: "dist" },
     ]);
     // What those scripts import at run time must be copied too.
