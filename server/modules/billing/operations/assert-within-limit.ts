@@ -34,9 +34,13 @@ export async function assertWithinLimit(
   const used = resource === "members" ? await countSeats(trx, scope) : await countTeams(trx, scope);
   if (used + (typeof adding === "number" ? adding : await adding(trx)) <= limit) return;
   const plan = subscription ? planNameOf(subscription.product) : freePlanSummary().name;
-  throw new DomainError(ERROR_CODES.PLAN_LIMIT_REACHED, limitReachedMessage(resource, plan, limit, subscription?.seats != null), {
-    resource,
-    limit,
-    used,
-  });
+  throw new DomainError(
+    ERROR_CODES.PLAN_LIMIT_REACHED,
+    limitReachedMessage(resource, plan, limit, subscription?.seats != null),
+    {
+      resource,
+      limit,
+      used,
+    },
+  );
 }
