@@ -70,7 +70,10 @@ export type ServicesOptions = {
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
 export async function createServices(config: Config, logger: Logger, options: ServicesOptions = {}): Promise<Services> {
   const { runJobs = true, migrate = true } = options;
-  const database = openDatabase(config.database, { onQuery: options.onQuery });
+  const database = openDatabase(config.database, {
+    onQuery: options.onQuery,
+    sharedFile: config.webConcurrency > 1,
+  });
   if (migrate) await migrateToLatest(database.db);
   const readCache = createReadCache(database.db, { ...options.readCache, logger });
   const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });

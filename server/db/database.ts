@@ -30,10 +30,14 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
-/** Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. `onQuery` sees each statement's SQL (the query-budget tests count them). */
+/**
+ * Opens SQLite (WAL, foreign keys on) or a PostgreSQL pool, as `DATABASE_URL` chose. `onQuery` sees each statement's
+ * SQL (the query-budget tests count them). `sharedFile`: other processes of this deployment write the same SQLite
+ * file (WEB_CONCURRENCY > 1), so transactions take the writer lock first (see WriterFirstSqliteDialect).
+ */
 export function openDatabase(
   database: Config["database"],
-  options: { onQuery?: (sql: string) => void } = {},
+  options: { onQuery?: (sql: string) => void; sharedFile?: boolean } = {},
 ): DatabaseHandle {
   const { onQuery } = options;
   const log = onQuery ? (event: LogEvent) => onQuery(event.query.sql) : undefined;
@@ -64,12 +68,14 @@ export function openDatabase(
   if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
   // First: switching a new file to WAL takes a lock another process starting at the same time may hold.
-  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely<Database>({
-    dialect: new WriterFirstSqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new (options.sharedFile ? WriterFirstSqliteDialect : SqliteDialect)({
+      database: withStatementCache(sqlite),
+    }),
     log,
   });
   return {
@@ -80,10 +86,19 @@ export function openDatabase(
   };
 }
 
+/** How long a statement waits for another connection's lock on the file before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+/** How often a transaction asks again for the writer lock while another connection holds it. */
+const WRITER_LOCK_RETRY_MS = 10;
+
 /**
- * Transactions begin with `BEGIN IMMEDIATE`: they take SQLite's writer lock first, waiting up to busy_timeout for
- * it. Kysely's plain `BEGIN` reads first and asks for the lock at the first write; if another process
- * (WEB_CONCURRENCY) wrote in between, that write fails at once with SQLITE_BUSY, and busy_timeout does not help.
+ * Transactions begin with `BEGIN IMMEDIATE`: they take SQLite's writer lock first. Kysely's plain `BEGIN` reads
+ * first and asks for the lock at the first write; if another process (WEB_CONCURRENCY) wrote in between, that write
+ * fails at once with SQLITE_BUSY, and busy_timeout does not help. The wait for the lock is asynchronous (asked
+ * again every few milliseconds, up to busy_timeout): better-sqlite3's own wait blocks the event loop, and when the
+ * holder is another connection of the same process (two app instances on one file, as tests run them) it could
+ * never finish its transaction. Only where other processes share the file: the writer lock taken early held up a
+ * single process's sign-ups for as long as a backup of the file ran (server/db/backup.int.test.ts).
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
@@ -100,7 +115,21 @@ class WriterFirstSqliteDialect extends SqliteDialect {
 
 class WriterFirstSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    await connection.executeQuery(CompiledQuery.raw("pragma busy_timeout = 0"));
+    try {
+      for (;;) {
+        try {
+          await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, WRITER_LOCK_RETRY_MS));
+        }
+      }
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+    }
   }
 }
 

@@ -34,7 +34,7 @@ function writeFromAnotherConnection(file: string): { started: Promise<void>; don
 
 test("a transaction that reads, then writes, is not refused because another process wrote in between", async () => {
   const file = path.join(directory, "race.sqlite");
-  const database = openDatabase({ dialect: "sqlite", file });
+  const database = openDatabase({ dialect: "sqlite", file }, { sharedFile: true });
   await sql`create table entry (id integer primary key, source text not null)`.execute(database.db);
 
   let other: ReturnType<typeof writeFromAnotherConnection> | undefined;
