@@ -42,15 +42,17 @@ export async function readPostgresBackup(file: string): Promise<string[]> {
 }
 
 /**
- * `pg_restore --clean --if-exists --no-owner --single-transaction`: every object of the archive is dropped and
- * recreated in one transaction, so a failed restore changes nothing. Refuses while other clients (a running
- * server) are connected. Objects the archive does not have (tables of migrations newer than the backup) would
- * survive that and break those migrations when the app applies them again at its next start: they are dropped
- * afterwards, in a transaction of their own.
+ * The archive's script (`pg_restore --clean --if-exists --no-owner`: every object of the archive dropped and
+ * recreated) run by psql in one transaction that stops at the first error, so a failed restore changes nothing.
+ * Refuses while other clients (a running server) are connected. Objects the archive does not have (tables of
+ * migrations newer than the backup) would survive that and break those migrations when the app applies them again
+ * at its next start, and their foreign keys would keep the archive's tables from being dropped: the same transaction
+ * drops them first.
  */
 export async function restorePostgres(file: string, url: string): Promise<void> {
   const connection = connectionOf(url);
-  await withClient(url, async (client) => {
+  const archived = archivedObjects(await run("pg_restore", ["--list", file], null));
+  const drops = await withClient(url, async (client) => {
     const { rows } = await client.query<{ count: number }>(
       "select count(*)::int as count from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'",
     );
@@ -60,14 +62,35 @@ export async function restorePostgres(file: string, url: string): Promise<void> 
         `${connection.url} is in use: ${others} other connection${others === 1 ? " is" : "s are"} open (a running server?): stop every server using it, then restore`,
       );
     }
+    return dropsOfObjectsNotIn(client, archived);
   });
-  await run(
+  const script = start(
     "pg_restore",
-    ["--clean", "--if-exists", "--no-owner", "--single-transaction", `--dbname=${connection.url}`, file],
+    ["--clean", "--if-exists", "--no-owner", "--file=-", file],
     connection,
+    "pg_restore failed",
+    true,
   );
-  const archived = archivedObjects(await run("pg_restore", ["--list", file], null));
-  await withClient(url, (client) => dropObjectsNotIn(client, archived));
+  script.stdin.end();
+  const psql = start(
+    "psql",
+    [
+      "--no-psqlrc",
+      "--quiet",
+      "--set=ON_ERROR_STOP=1",
+      "--single-transaction",
+      "--file=-",
+      `--dbname=${connection.url}`,
+    ],
+    connection,
+    "pg_restore failed",
+  );
+  psql.stdin.on("error", () => undefined); // psql stopped at an error: its own failure says why
+  psql.stdin.write(drops.join(""));
+  script.stdout.pipe(psql.stdin);
+  const [restored, written] = await Promise.allSettled([psql.done, script.done]);
+  if (restored.status === "rejected") throw restored.reason as Error;
+  if (written.status === "rejected") throw written.reason as Error;
 }
 
 type ArchivedObjects = { schemas: string[]; relations: Set<string>; functions: Set<string> };
@@ -89,45 +112,31 @@ function archivedObjects(list: string): ArchivedObjects {
   return { schemas: [...schemas], relations, functions };
 }
 
-/** Drops the tables, views, sequences and functions of the archive's schemas that the archive does not have (extensions' own excepted). */
-async function dropObjectsNotIn(client: pg.Client, archived: ArchivedObjects): Promise<void> {
-  await client.query("begin");
-  try {
-    const relations = await client.query<{ schema: string; name: string; kind: string }>(
-      `select n.nspname as schema, c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'S')
-         and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('e', 'a', 'i'))`,
-      [archived.schemas],
-    );
-    const keywords: Record<string, string> = {
-      r: "table",
-      p: "table",
-      v: "view",
-      m: "materialized view",
-      S: "sequence",
-    };
-    for (const relation of relations.rows) {
-      if (archived.relations.has(`${relation.schema}.${relation.name}`)) continue;
-      await client.query(
-        `drop ${keywords[relation.kind]} if exists ${quote(relation.schema)}.${quote(relation.name)} cascade`,
-      );
-    }
-    const functions = await client.query<{ schema: string; name: string; signature: string }>(
-      `select n.nspname as schema, p.proname as name, p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-       where n.nspname = any($1) and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')`,
-      [archived.schemas],
-    );
-    for (const fn of functions.rows) {
-      if (!archived.functions.has(`${fn.schema}.${fn.name}`))
-        await client.query(`drop function if exists ${fn.signature} cascade`);
-    }
-    await client.query("commit");
-  } catch (error) {
-    await client.query("rollback");
-    throw new BackupError(
-      `The backup was restored, but dropping objects it does not have failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** The statements that drop the tables, views, sequences and functions of the archive's schemas that the archive does not have (extensions' own excepted). */
+async function dropsOfObjectsNotIn(client: pg.Client, archived: ArchivedObjects): Promise<string[]> {
+  const relations = await client.query<{ schema: string; name: string; kind: string }>(
+    `select n.nspname as schema, c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'S')
+       and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('e', 'a', 'i'))`,
+    [archived.schemas],
+  );
+  const keywords: Record<string, string> = { r: "table", p: "table", v: "view", m: "materialized view", S: "sequence" };
+  const functions = await client.query<{ schema: string; name: string; signature: string }>(
+    `select n.nspname as schema, p.proname as name, p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+     where n.nspname = any($1) and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')`,
+    [archived.schemas],
+  );
+  return [
+    ...relations.rows
+      .filter((relation) => !archived.relations.has(`${relation.schema}.${relation.name}`))
+      .map(
+        (relation) =>
+          `drop ${keywords[relation.kind]} if exists ${quote(relation.schema)}.${quote(relation.name)} cascade;\n`,
+      ),
+    ...functions.rows
+      .filter((fn) => !archived.functions.has(`${fn.schema}.${fn.name}`))
+      .map((fn) => `drop function if exists ${fn.signature} cascade;\n`),
+  ];
 }
 
 function quote(identifier: string): string {
@@ -162,23 +171,34 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
   }
 }
 
+type Tool = "pg_dump" | "pg_restore" | "psql";
+
+/** Runs a PostgreSQL client tool and resolves with its standard output (see `start`). */
+function run(command: Tool, args: string[], connection: Connection | null, failure?: string): Promise<string> {
+  const tool = start(command, args, connection, failure);
+  tool.stdin.end();
+  return tool.done;
+}
+
 /**
- * Runs a PostgreSQL client tool and resolves with its standard output; a tool that is missing or fails becomes a
- * BackupError with its error output on one line (`failure` starts the message, the command line by default).
+ * Starts a PostgreSQL client tool; `done` resolves with its standard output once it exits 0. A tool that is missing
+ * or fails becomes a BackupError with its error output on one line (`failure` starts the message, the command line
+ * by default). With `piped`, its standard output is left to the caller (a restore script is not kept in memory).
  */
-function run(
-  command: "pg_dump" | "pg_restore",
+function start(
+  command: Tool,
   args: string[],
   connection: Connection | null,
   failure = `${command} failed`,
-): Promise<string> {
+  piped = false,
+) {
   const env = { ...process.env, ...(connection?.password ? { PGPASSWORD: connection.password } : {}) };
   const redact = (text: string) => (connection?.password ? text.replaceAll(connection.password, "***") : text);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  const done = new Promise<string>((resolve, reject) => {
+    if (!piped) child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) => {
       reject(
@@ -200,4 +220,5 @@ function run(
       reject(new BackupError(redact(`${failure} (exit code ${code}): ${output || "no error output"}`)));
     });
   });
+  return { stdin: child.stdin, stdout: child.stdout, done };
 }
