@@ -23,7 +23,7 @@ test("an owner switches Pro from monthly to yearly after seeing what is charged 
     .getByRole("dialog", { name: "Subscribe to Pro" })
     .getByRole("button", { name: "Continue to payment" })
     .click();
-  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
   await page.getByLabel("Name", { exact: true }).fill(owner.name);
   await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $20.00" }).click();

@@ -22,7 +22,7 @@ test("usage recorded through the API shows on the open billing page within secon
     .getByRole("dialog", { name: "Subscribe to Pro" })
     .getByRole("button", { name: "Continue to payment" })
     .click();
-  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
   await page.getByLabel("Name", { exact: true }).fill(owner.name);
   await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $20.00" }).click();

@@ -31,7 +31,7 @@ test("an owner upgrades an organization through the hosted checkout, sees the pa
 
   // The provider's hosted page (the sandbox offline): the discount is already applied.
   await expect(page.getByRole("heading", { name: "Pro monthly" })).toBeVisible();
-  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
   await page.getByLabel("Name", { exact: true }).fill(owner.name);
   await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $16.00" }).click();
@@ -74,11 +74,11 @@ test("a declined card on the hosted checkout comes back to Atrium with a clear m
     .getByRole("button", { name: "Continue to payment" })
     .click();
 
-  await page.getByLabel("Email", { exact: true }).fill(owner.email);
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
   await page.getByLabel("Card number", { exact: true }).fill("4000 0000 0000 0002");
   await page.getByRole("button", { name: "Pay $20.00" }).click();
   await expect(page.getByRole("alert")).toHaveText("Your card was declined. Nothing was charged; try another card.");
-  await page.getByRole("link", { name: /^Back to / }).click();
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
 
   await expect(
     page.getByText("Your card was declined. Nothing was charged and your plan has not changed."),
