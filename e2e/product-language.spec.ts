@@ -38,8 +38,8 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   await createOrganization(page, second);
 
   // A slug another organization holds: the live check is told "free" so the server's own refusal is what shows.
-  await page.route("**/api/auth/organization/check-slug", (route) =>
-    route.fulfill({ status: 200, json: { status: true } }),
+  await page.route("**/api/organizations/slug-availability?*", (route) =>
+    route.fulfill({ status: 200, json: { available: true } }),
   );
   await openSettingsTab(page, "General");
   await page.getByLabel("Slug", { exact: true }).fill(`alpha-${suffix}`);
@@ -48,7 +48,7 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   expect((await refused).status()).toBe(400);
   await expect(page.getByText("This slug is already used by another organization. Choose another one.")).toBeVisible();
   await expect(page.getByText("slug is taken")).toHaveCount(0);
-  await page.unroute("**/api/auth/organization/check-slug");
+  await page.unroute("**/api/organizations/slug-availability?*");
 
   // The same person invited twice.
   const invitee = uniqueUser("invitee");
