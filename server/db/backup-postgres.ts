@@ -112,17 +112,22 @@ function archivedObjects(list: string): ArchivedObjects {
   return { schemas: [...schemas], relations, functions };
 }
 
-/** The statements that drop the tables, views, sequences and functions of the archive's schemas that the archive does not have (extensions' own excepted). */
+/**
+ * The statements that drop the tables, views, sequences and functions of the archive's schemas that the archive does
+ * not have (extensions' own excepted).
+ */
 async function dropsOfObjectsNotIn(client: pg.Client, archived: ArchivedObjects): Promise<string[]> {
   const relations = await client.query<{ schema: string; name: string; kind: string }>(
-    `select n.nspname as schema, c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    `select n.nspname as schema, c.relname as name, c.relkind as kind
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'S')
        and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype in ('e', 'a', 'i'))`,
     [archived.schemas],
   );
   const keywords: Record<string, string> = { r: "table", p: "table", v: "view", m: "materialized view", S: "sequence" };
   const functions = await client.query<{ schema: string; name: string; signature: string }>(
-    `select n.nspname as schema, p.proname as name, p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    `select n.nspname as schema, p.proname as name, p.oid::regprocedure::text as signature
+     from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname = any($1) and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')`,
     [archived.schemas],
   );
