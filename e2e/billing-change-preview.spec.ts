@@ -1,4 +1,4 @@
-import { expect, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import { expect, ownerOnPro, test, uniqueUser } from "./fixtures";
 
 /**
  * A plan change as an owner makes it: the confirmation shows what is charged now and the next invoice (amount and
@@ -11,23 +11,7 @@ test("an owner switches Pro from monthly to yearly after seeing what is charged 
   test.setTimeout(120_000);
   const owner = uniqueUser("switcher");
   const organizationName = `Switch ${owner.username.slice(-6)}`;
-  await signUpAndVerify(page, mailbox, owner);
-  await page.getByRole("link", { name: "New organization" }).click();
-  await page.getByLabel("Name", { exact: true }).fill(organizationName);
-  await page.getByRole("button", { name: "Create organization" }).click();
-  await expect(page.getByRole("heading", { name: organizationName })).toBeVisible();
-  const settings = page.getByRole("navigation", { name: "Organization settings" });
-  await settings.getByRole("link", { name: "Billing" }).click();
-  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-  await page
-    .getByRole("dialog", { name: "Subscribe to Pro" })
-    .getByRole("button", { name: "Continue to payment" })
-    .click();
-  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
-  await page.getByLabel("Name", { exact: true }).fill(owner.name);
-  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $20.00" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" })).toBeVisible({ timeout: 20_000 });
+  await ownerOnPro(page, mailbox, owner, organizationName);
 
   await page.getByRole("radio", { name: "Yearly" }).check();
   await page.getByRole("button", { name: "Switch to yearly billing" }).click();

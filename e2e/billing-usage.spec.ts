@@ -1,4 +1,4 @@
-import { expect, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import { expect, ownerOnPro, test, uniqueUser } from "./fixtures";
 
 /**
  * Usage recorded through the API shows on the open billing page within seconds, with the overage estimate, before
@@ -11,22 +11,7 @@ test("usage recorded through the API shows on the open billing page within secon
   test.setTimeout(120_000);
   const owner = uniqueUser("metered");
   const organizationName = `Metered ${owner.username.slice(-6)}`;
-  await signUpAndVerify(page, mailbox, owner);
-  await page.goto("/organizations/new");
-  await page.getByLabel("Name", { exact: true }).fill(organizationName);
-  await page.getByRole("button", { name: "Create organization" }).click();
-  await expect(page.getByRole("heading", { name: organizationName })).toBeVisible();
-  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Billing" }).click();
-  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-  await page
-    .getByRole("dialog", { name: "Subscribe to Pro" })
-    .getByRole("button", { name: "Continue to payment" })
-    .click();
-  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
-  await page.getByLabel("Name", { exact: true }).fill(owner.name);
-  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $20.00" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" })).toBeVisible({ timeout: 20_000 });
+  await ownerOnPro(page, mailbox, owner, organizationName);
   await expect(page.getByText("0 of 10,000 used")).toBeVisible();
 
   const organizationId = new URL(page.url()).pathname.split("/")[2];

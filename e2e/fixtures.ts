@@ -190,3 +190,26 @@ export const test = base.extend<Fixtures>({
     await use(uniqueUser());
   },
 });
+
+/**
+ * Signs `owner` up, creates an organization and subscribes it to Pro monthly through the sandbox's hosted checkout
+ * (the payer's e-mail comes prefilled); ends on its billing page, the new plan confirmed.
+ */
+export async function ownerOnPro(page: Page, mailbox: Mailbox, owner: TestUser, organizationName: string) {
+  await signUpAndVerify(page, mailbox, owner);
+  await page.goto("/organizations/new");
+  await page.getByLabel("Name", { exact: true }).fill(organizationName);
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByRole("heading", { name: organizationName })).toBeVisible();
+  await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: "Billing" }).click();
+  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await page
+    .getByRole("dialog", { name: "Subscribe to Pro" })
+    .getByRole("button", { name: "Continue to payment" })
+    .click();
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue(owner.email);
+  await page.getByLabel("Name", { exact: true }).fill(owner.name);
+  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $20.00" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" })).toBeVisible({ timeout: 20_000 });
+}
