@@ -9,6 +9,8 @@ export type RequestScope = {
   readonly requestId: string;
   /** The route pattern that answered (`/api/organizations/:organizationId`), set once routing has run. */
   route: string;
+  /** Whether a database statement or connection failed while the request was handled (see `noteDatabaseFailure`). */
+  sawDatabaseFailure?: boolean;
 };
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -25,4 +27,13 @@ export function runInRequestScope<A extends unknown[], T>(
 /** The scope of the request being handled, or undefined outside one (startup, the background jobs). */
 export function currentRequestScope(): RequestScope | undefined {
   return scopes.getStore();
+}
+
+/**
+ * Marks the request being handled as one that saw the database fail (a statement's error, a connection not given):
+ * only then is an error answer put down to the database. Called by the database layer; a no-op outside a request.
+ */
+export function noteDatabaseFailure(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.sawDatabaseFailure = true;
 }

@@ -16,6 +16,7 @@ import {
 import { createRequire } from "node:module";
 import type pg from "pg";
 import type { Config } from "../config";
+import { noteDatabaseFailure } from "../request-scope";
 import type { Database } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
@@ -40,7 +41,9 @@ export function openDatabase(
   options: { onQuery?: (sql: string) => void; sharedFile?: boolean } = {},
 ): DatabaseHandle {
   const { onQuery } = options;
-  const log = onQuery ? (event: LogEvent) => onQuery(event.query.sql) : undefined;
+  // Every failed statement marks the request it ran for (server/http/errors.ts asks only then whether the database
+  // is down); `onQuery` sees each statement's SQL.
+  const log = (event: LogEvent) => (event.level === "error" ? noteDatabaseFailure() : onQuery?.(event.query.sql));
   if (database.dialect === "postgres") {
     // The driver is loaded only for PostgreSQL: an instance on SQLite never holds it in memory.
     const { Pool } = createRequire(import.meta.url)("pg") as typeof pg;
@@ -56,7 +59,19 @@ export function openDatabase(
     // connection itself, where the pool's listener is not: it would crash the process too. Its next statement
     // fails with the error and the pool discards the broken connection when it is released.
     pool.on("connect", (client) => client.on("error", () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    // A connection the pool cannot give (PostgreSQL refusing, or none free within 5 s) marks the request too.
+    const connect = async () => {
+      try {
+        return await pool.connect();
+      } catch (error) {
+        noteDatabaseFailure();
+        throw error;
+      }
+    };
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }),
+      log,
+    });
     return {
       db,
       dialect: "postgres",

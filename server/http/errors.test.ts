@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { DomainError } from "../../common/domain-error";
 import { recordingLogger, type LogRecord } from "../test/recording-logger";
 import { createAppErrorHandler } from "../app-errors";
+import { noteDatabaseFailure, runInRequestScope } from "../request-scope";
 import { createDatabaseProbe } from "./errors";
 
 /** A Hono app whose one route throws `error`, answered by the app's error handler with a capturing logger. */
@@ -209,6 +210,13 @@ describe("a lost database connection", () => {
 });
 
 describe("the database probe", () => {
+  /** Runs `check` as a request that saw the database fail (or not). */
+  const inRequest = <T>(sawFailure: boolean, check: () => Promise<T>) =>
+    runInRequestScope({ requestId: "r", route: "/" }, async () => {
+      if (sawFailure) noteDatabaseFailure();
+      return await check();
+    });
+
   test("reports the database down while a ping fails, and puts failures down to it for 2 s after the last failed ping", async () => {
     let clock = 0;
     let answers = false;
@@ -218,13 +226,27 @@ describe("the database probe", () => {
       },
       () => clock,
     );
-    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([true, true]);
+    const explains = () => inRequest(true, () => probe.explainsFailure());
+    expect([await probe.isDown(), await explains()]).toEqual([true, true]);
     answers = true;
     clock = 1_999;
     // Back: /healthz says so at once, but a request whose statement failed just before still gets the outage's 503.
-    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([false, true]);
+    expect([await probe.isDown(), await explains()]).toEqual([false, true]);
     clock = 2_000;
-    expect([await probe.isDown(), await probe.explainsFailure()]).toEqual([false, false]);
+    expect([await probe.isDown(), await explains()]).toEqual([false, false]);
+  });
+
+  test("does not put down to the database a failure the request did not see there, and does not ping for it", async () => {
+    let pings = 0;
+    const probe = createDatabaseProbe(async () => {
+      pings += 1;
+      throw new Error("connect ECONNREFUSED");
+    });
+    expect(await inRequest(false, () => probe.explainsFailure())).toBe(false);
+    expect(await probe.explainsFailure()).toBe(false);
+    expect(pings).toBe(0);
+    expect(await inRequest(true, () => probe.explainsFailure())).toBe(true);
+    expect(pings).toBe(1);
   });
 
   test("calls a ping that does not answer within a second down", async () => {

@@ -90,7 +90,10 @@ export type DatabaseProbe = {
   /** Whether the database does not answer a ping now (waiting at most a second): what /healthz reports. */
   isDown(): Promise<boolean>;
   /**
-   * Whether a request's failure is the database's: it does not answer now, or a ping failed less than 2 s ago.
+   * Whether a request's failure is the database's: the request saw a statement or a connection fail, and the
+   * database does not answer now, or a ping failed less than 2 s ago. A failure the request did not see in the
+   * database is not probed: a wrong password's 401 on a busy server, whose ping waited over a second for a free
+   * connection, was answered 503 (shutdown.fault.test.ts).
    * A statement that failed while PostgreSQL was still starting up (or going down) is probed a moment later,
    * when it may answer again: without the memory that request would be a 500 instead of the outage's 503.
    */
@@ -111,7 +114,8 @@ export function createDatabaseProbe(ping: () => Promise<void>, now: () => number
   }
   return {
     isDown,
-    explainsFailure: async () => (await isDown()) || now() - lastDownAt < RECENTLY_DOWN_MS,
+    explainsFailure: async () =>
+      Boolean(currentRequestScope()?.sawDatabaseFailure) && ((await isDown()) || now() - lastDownAt < RECENTLY_DOWN_MS),
   };
 }
 

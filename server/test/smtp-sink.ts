@@ -21,8 +21,13 @@ export type SmtpSink = {
   down(): Promise<void>;
   /** Listening, but each answer (the greeting included) comes `delayMs` late. */
   slow(delayMs: number): Promise<void>;
-  /** Listening and answering at once, but each message is accepted only `holdMs` after its data arrived. */
-  hold(holdMs: number): Promise<void>;
+  /**
+   * Listening and answering at once, but each message is accepted only `holdMs` after its data arrived, or, without
+   * `holdMs`, once `release()` is called.
+   */
+  hold(holdMs?: number): Promise<void>;
+  /** Accepts the messages held until now, and from now on accepts at once. */
+  release(): void;
   close(): Promise<void>;
 };
 
@@ -36,7 +41,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const accepted: SinkMessage[] = [];
   const sockets = new Set<Socket>();
   let delayMs = 0;
-  let holdMs = 0;
+  let holdMs: number | undefined = 0;
+  /** The acceptances waiting for `release()`. */
+  const held: Array<() => void> = [];
   let server: Server | undefined;
 
   function answer(socket: Socket, line: string): void {
@@ -66,11 +73,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             messages.push(message);
             envelope = { from: "", to: [] };
             dataLines = undefined;
-            setTimeout(() => {
+            const accept = () => {
               if (socket.destroyed) return;
               accepted.push(message);
               answer(socket, "250 2.0.0 queued");
-            }, holdMs);
+            };
+            if (holdMs === undefined) held.push(accept);
+            else setTimeout(accept, holdMs);
           } else dataLines.push(line.startsWith(".") ? line.slice(1) : line);
           continue;
         }
@@ -133,6 +142,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       delayMs = 0;
       holdMs = ms;
       await listen();
+    },
+    release() {
+      holdMs = 0;
+      for (const accept of held.splice(0)) accept();
     },
     close: unlisten,
   };
