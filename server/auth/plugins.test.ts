@@ -19,6 +19,7 @@ const db = new Kysely<Database>({
 describe("authPlugins", () => {
   it("lists better-auth's plugins in the order their hooks and options depend on", () => {
     const config: AuthPluginConfig = {
+      baseUrl: "http://localhost:3000",
       organizations: { whoMayCreate: "everyone", isDeletionDisabled: false },
       adminUserIds: [],
       adminEmails: [],
@@ -45,6 +46,8 @@ describe("authPlugins", () => {
       "sign-in-methods",
       "unconfirmed-provider-email",
       "username",
+      "two-factor",
+      "passkey",
       "organization",
       "organization-rules",
       "admin",

@@ -1,5 +1,6 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
-import { username } from "better-auth/plugins";
+import { passkey } from "@better-auth/passkey";
+import { twoFactor, username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
 import { isPlatformAdmin } from "../../common/permissions";
@@ -15,6 +16,9 @@ import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
 import { specErrors } from "./spec-errors";
+
+/** The name authenticator apps and passkey prompts show. */
+const APP_NAME = "Atrium";
 
 type AuthPluginDeps = {
   db: Kysely<Database>;
@@ -35,7 +39,10 @@ type AuthPluginParts = {
   social: Pick<ReturnType<typeof socialSignIn>, "plugin">;
 };
 
-export type AuthPluginConfig = Pick<Config, "organizations" | "adminUserIds" | "adminEmails" | "socialProviders">;
+export type AuthPluginConfig = Pick<
+  Config,
+  "baseUrl" | "organizations" | "adminUserIds" | "adminEmails" | "socialProviders"
+>;
 
 /**
  * better-auth's plugins in the order they run: hooks run in this order and the first to answer ends a request,
@@ -62,6 +69,11 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
       maxUsernameLength: USERNAME_MAX_LENGTH,
       usernameValidator: (value) => USERNAME_PATTERN.test(value),
     }),
+    // After both sign-ins (e-mail and username): its after-hook turns a password sign-in of an account with a second
+    // factor into `twoFactorRedirect` without a session. The TOTP secret and backup codes are stored encrypted.
+    twoFactor({ issuer: APP_NAME }),
+    // WebAuthn credentials, as a first factor or a second one; the relying party is BASE_URL's host and origin.
+    passkey({ rpID: new URL(config.baseUrl).hostname, rpName: APP_NAME, origin: new URL(config.baseUrl).origin }),
     // better-auth's organization() then the app's organization rules: each audited operation runs its checks,
     // plan limits included, in the transaction of better-auth's write.
     ...organizations({

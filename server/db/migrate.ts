@@ -19,6 +19,7 @@ import * as cacheInvalidation from "./migrations/0009-cache-invalidation";
 import * as userSearchFacets from "./migrations/0010-user-search-facets";
 import * as jobSchedule from "./migrations/0011-job-schedule";
 import * as billingUsageCount from "./migrations/0012-billing-usage-count";
+import * as secondFactors from "./migrations/0013-second-factors";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   "0010-user-search-facets": userSearchFacets,
   "0011-job-schedule": jobSchedule,
   "0012-billing-usage-count": billingUsageCount,
+  "0013-second-factors": secondFactors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,33 @@ export type UserTable = {
   banned: boolean | number | null;
   banReason: string | null;
   banExpires: Timestamp | null;
+  twoFactorEnabled: Generated<boolean | number | null>;
+};
+
+/** A user's TOTP secret and backup codes (better-auth's two-factor plugin), both encrypted with the auth secret. */
+export type TwoFactorTable = {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: Generated<boolean | number | null>;
+  failedVerificationCount: Generated<number | null>;
+  lockedUntil: Timestamp | null;
+};
+
+/** A WebAuthn credential (@better-auth/passkey): the public key, the signature counter, the authenticator model. */
+export type PasskeyTable = {
+  id: string;
+  name: string | null;
+  publicKey: string;
+  userId: string;
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  backedUp: boolean | number;
+  transports: string | null;
+  createdAt: Timestamp | null;
+  aaguid: string | null;
 };
 
 export type SessionTable = {
@@ -242,4 +269,6 @@ export type Database = {
   audit_event: AuditEventTable;
   cache_invalidation: CacheInvalidationTable;
   job_schedule: JobScheduleTable;
+  twoFactor: TwoFactorTable;
+  passkey: PasskeyTable;
 };
