@@ -144,3 +144,16 @@ export const resetPasswordSchema = z
     path: ["confirmPassword"],
     message: "The passwords do not match",
   });
+
+/** A code of an authenticator app: six digits. */
+export const totpCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app");
+
+/** The re-check of `POST /api/account/reauthenticate`: the account's password, or a code of its authenticator app. */
+export const reauthenticateSchema = z.union([
+  z.strictObject({ password: currentPasswordSchema.min(1, "Enter your password") }),
+  z.strictObject({ code: totpCodeSchema }),
+]);
+export type ReauthenticateInput = z.infer<typeof reauthenticateSchema>;

@@ -33,6 +33,12 @@ export const ERROR_CODES = {
   WEBHOOK_VERIFICATION_FAILED: "WEBHOOK_VERIFICATION_FAILED",
   /** A configured sign-in provider whose discovery did not answer at start (server/auth/social-sign-in.ts). */
   PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
+  /**
+   * A sensitive action (deleting the account, changing its e-mail or password, turning a second factor off, deleting
+   * an organization, changing its plan) asked of a session without a sign-in or re-check in the last 10 minutes
+   * (server/auth/fresh-authentication.ts). Its `details` say how this person can re-check.
+   */
+  FRESH_AUTHENTICATION_REQUIRED: "FRESH_AUTHENTICATION_REQUIRED",
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -46,6 +52,7 @@ export type CatalogueCode =
   | keyof typeof ORGANIZATION_ERROR_CODES
   | keyof typeof PLATFORM_ADMIN_ERROR_CODES
   | keyof typeof ACCOUNT_ERROR_CODES
+  | keyof typeof REAUTHENTICATION_ERROR_CODES
   | SpecCatalogueCode;
 
 /**
@@ -119,6 +126,9 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: 403,
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: 403,
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: 403,
+  FRESH_AUTHENTICATION_REQUIRED: 403,
+  INVALID_PASSWORD: 400,
+  INVALID_CODE: 400,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -219,4 +229,28 @@ export const INVALID_METADATA_MESSAGES = {
   tooDeep: (maxDepth: number) => `metadata may be nested at most ${maxDepth} levels deep`,
   tooLarge: (maxBytes: number) => `metadata may be at most ${maxBytes / 1024} KB`,
   forbiddenKey: (key: string) => `metadata may not contain the key "${key}"`,
+};
+
+/** The message of FRESH_AUTHENTICATION_REQUIRED, the same from better-auth's endpoints and the app's routes. */
+export const FRESH_AUTHENTICATION_REQUIRED_MESSAGE =
+  "This action needs a sign-in or a re-check from the last 10 minutes: confirm it is you, then try again";
+
+/**
+ * The refusals of the re-check (`POST /api/account/reauthenticate`). better-auth answers a wrong current password
+ * with the same code; a wrong code answers 400 here rather than the two-factor plugin's 401, which would read as a
+ * signed-out session.
+ */
+export const REAUTHENTICATION_ERROR_CODES = defineErrorCodes({
+  INVALID_PASSWORD: "Invalid password",
+  INVALID_CODE: "Invalid code",
+});
+
+/** How a person can re-check: the `details` of FRESH_AUTHENTICATION_REQUIRED. */
+export type ReauthenticationMethods = {
+  /** The account has a password: `{ password }`. */
+  password: boolean;
+  /** The account has an authenticator app turned on: `{ code }`. */
+  totp: boolean;
+  /** The providers the account signs in with: signing in again through one makes a new, fresh session. */
+  providers: string[];
 };

@@ -9,6 +9,7 @@ export type { InvitationRoutes, OrganizationAuditRoutes, OrganizationRoutes } fr
 export type { AccountDeletionRoutes } from "./modules/organizations";
 /** Mounted at /api/account too: a first password, set with the link mailed to someone who signed up through a provider. */
 export type { FirstPasswordRoutes } from "./auth/first-password.routes";
+export type { ReauthenticateRoutes } from "./auth/reauthenticate.routes";
 export type { DevMailRoutes } from "./modules/mail";
 export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";

@@ -13,11 +13,14 @@ import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
 import { setFirstPassword } from "./auth/first-password";
 import { firstPasswordRoutes } from "./auth/first-password.routes";
+import { assertFreshSession } from "./auth/fresh-authentication";
+import { reauthenticate } from "./auth/reauthenticate";
+import { reauthenticateRoutes } from "./auth/reauthenticate.routes";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
-import type { AppEnv, GetSession } from "./http/app-env";
+import type { AppEnv, AssertFreshSession, GetSession } from "./http/app-env";
 import { metaRoutes } from "./http/meta.routes";
 import { createDatabaseProbe, databaseUnavailable, errorResponse, withRequestIdInBody } from "./http/errors";
 import { createMetrics } from "./http/metrics";
@@ -146,9 +149,16 @@ export function createApp(deps: AppDeps) {
     firstPasswordRoutes({ getSession, setFirstPassword: (input) => setFirstPassword(auth, input) }),
   );
   app.route(
+    "/api/account",
+    reauthenticateRoutes({ getSession, reauthenticate: (request) => reauthenticate(auth, database.db, request) }),
+  );
+  const assertFresh: AssertFreshSession = (session) =>
+    assertFreshSession(database.db, { id: session.session.id, userId: session.user.id });
+  app.route(
     "/api",
     billingRoutes({
       getSession,
+      assertFreshSession: assertFresh,
       db: database.db,
       billing: deps.billing,
       nudge: () => deps.billingWorker.nudge(),

@@ -40,6 +40,7 @@ describe("authPlugins", () => {
     );
 
     expect(plugins.map((plugin) => plugin.id)).toEqual([
+      "fresh-authentication",
       "account-rules",
       "email-change",
       "generic-oauth",

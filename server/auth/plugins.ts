@@ -12,6 +12,7 @@ import type { authMailNotices } from "../modules/mail";
 import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules } from "./account-rules";
 import { emailChange } from "./change-email";
+import { freshAuthentication } from "./fresh-authentication";
 import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
@@ -51,7 +52,11 @@ export type AuthPluginConfig = Pick<
  */
 export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { mailNotices, social }: AuthPluginParts) {
   return [
-    // First: the account's own rules shape a request (the verification page, displayUsername, the password
+    // First: a sensitive action of a session that did not sign in or re-check lately is refused before any other
+    // plugin's rule reads its request (account deletion, e-mail and password changes, turning a second factor off,
+    // deleting an organization).
+    freshAuthentication({ db: deps.db }),
+    // Then the account's own rules shape a request (the verification page, displayUsername, the password
     // change that ends other sessions) and a stored name before any other plugin's hook sees them.
     accountRules(),
     // Changing one's e-mail address: a refusal, the link's landing page (which the account rules' verify-email

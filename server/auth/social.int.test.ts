@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { FRESH_AUTHENTICATION_REQUIRED_MESSAGE } from "../../common/error-codes";
 import { createLogger } from "../logger";
 import { createDevIdentityProvider, devIdentityRoutes } from "../modules/dev-identity";
 import {
@@ -389,7 +390,7 @@ describe("social sign-in through the development identity provider", () => {
       expect(locationOf(await linkDev(user.client, identity({ email: user.email })))).toBe("/account/sign-in-methods");
     });
 
-    it("deletes an account without a password on a sign-in less than a day old; an account with a password must give it", async () => {
+    it("deletes an account without a password on a sign-in less than 10 minutes old; an account with a password must give it", async () => {
       const person = identity();
       const client = createClient(app);
       await signInWithDevProvider(client, person);
@@ -401,12 +402,14 @@ describe("social sign-in through the development identity provider", () => {
       );
 
       vi.useFakeTimers({ toFake: ["Date"] });
-      vi.setSystemTime(Date.now() + 24 * 60 * 60_000 + 60_000);
-      await expectError(
+      vi.setSystemTime(Date.now() + 11 * 60_000);
+      // Without a password or an authenticator app, the way to re-check is a new sign-in through the provider.
+      const refused = await expectError(
         await client.post("/api/auth/delete-user", {}),
-        400,
-        "Session expired. Re-authenticate to perform this action.",
+        403,
+        FRESH_AUTHENTICATION_REQUIRED_MESSAGE,
       );
+      expect(refused).toMatchObject({ code: "FRESH_AUTHENTICATION_REQUIRED", details: { providers: ["dev"] } });
       vi.useRealTimers();
       expect((await client.post("/api/auth/delete-user", {})).status).toBe(200);
       expect(await userByEmail(person.email)).toBeUndefined();

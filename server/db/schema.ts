@@ -62,6 +62,8 @@ export type SessionTable = {
   activeOrganizationId: string | null;
   activeTeamId: string | null;
   impersonatedBy: string | null;
+  /** The last re-check of this session (server/auth/fresh-authentication.ts); null until one. */
+  reauthenticatedAt: Timestamp | null;
 };
 
 /** A way to sign in: `credential` (the password) or a provider's identity, with the e-mail it last asserted. */

@@ -10,7 +10,7 @@ export type AppEnv = {
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {
   user: { id: string; email: string; name: string; role?: string | null };
-  session: { activeOrganizationId?: string | null; impersonatedBy?: string | null };
+  session: { id: string; activeOrganizationId?: string | null; impersonatedBy?: string | null };
 };
 
 /**
@@ -18,6 +18,12 @@ export type AppSession = {
  * function so no module depends on server/auth (app.ts binds it to better-auth's getSession).
  */
 export type GetSession = (headers: Headers) => Promise<AppSession | null>;
+
+/**
+ * Throws 403 FRESH_AUTHENTICATION_REQUIRED unless the session signed in or re-checked in the last 10 minutes: what a
+ * sensitive route needs of server/auth/fresh-authentication.ts, bound by app.ts as `GetSession` is.
+ */
+export type AssertFreshSession = (session: AppSession) => Promise<void>;
 
 /** The context of a route that a session guard let through. */
 export type SessionEnv = AppEnv & { Variables: AppEnv["Variables"] & { session: AppSession } };

@@ -39,6 +39,14 @@ export function writeRateLimitRules(options: { billingCallsPerMinute: number }):
       perUser: { window: 60, max: billingCallsPerMinute },
       perAddress: { window: 60, max: billingCallsPerMinute * 3 },
     },
+    // The re-check of a password or an authenticator code: as tight as better-auth's sign-in, so it is no faster
+    // a way to guess a password (server/auth/reauthenticate.ts).
+    {
+      name: "app:reauthenticate",
+      routes: ["/api/account/reauthenticate"],
+      perUser: { window: 60, max: 5 },
+      perAddress: { window: 60, max: 15 },
+    },
     { name: "app:default", routes: "*", perUser: { window: 60, max: 60 }, perAddress: { window: 60, max: 300 } },
   ];
 }

@@ -14,7 +14,7 @@ import {
 import { ERROR_CODES } from "../../../common/error-codes";
 import { organizationParamsSchema } from "../../../common/organization.schemas";
 import type { Database } from "../../db/schema";
-import type { GetSession, SessionEnv } from "../../http/app-env";
+import type { AssertFreshSession, GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { requirePlatformPermission } from "../../http/middleware/platform-access";
 import { validate } from "../../http/validate";
@@ -27,6 +27,8 @@ import { createWebhookVerifier, receiveWebhook } from "./billing.webhooks";
 
 type RouteDeps = {
   getSession: GetSession;
+  /** A plan change or cancellation needs a recent sign-in or re-check (server/auth/fresh-authentication.ts). */
+  assertFreshSession: AssertFreshSession;
   db: Kysely<Database>;
   billing: Billing;
   nudge: () => void;
@@ -88,6 +90,7 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .post(`${organization}/subscription`, validate("json", subscriptionChangeBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
+      await deps.assertFreshSession(c.get("session"));
       return c.json(
         await deps.billing.changeSubscription(
           scope.organizationId,
