@@ -12,6 +12,7 @@ import type {
   MetaRoutes,
   OrganizationAuditRoutes,
   OrganizationRoutes,
+  ReauthenticateRoutes,
 } from "../../server/api-types";
 import { toResponseError } from "./api-error";
 
@@ -30,6 +31,8 @@ export const api = {
   account: hc<AccountDeletionRoutes>("/api/account", options),
   /** A first password, set with the mailed link: `api.firstPassword["first-password"]`. */
   firstPassword: hc<FirstPasswordRoutes>("/api/account", options),
+  /** The re-check that makes the session fresh for sensitive actions: `api.reauthenticate.reauthenticate`. */
+  reauthenticate: hc<ReauthenticateRoutes>("/api/account", options),
   devMail: hc<DevMailRoutes>("/api/dev/mail", options),
   meta: hc<MetaRoutes>("/api/meta", options),
   /** Mounted at /api: `api.billing.billing.plans` and `api.billing.organizations[":organizationId"].billing.*`. */

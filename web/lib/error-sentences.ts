@@ -48,6 +48,8 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   TOKEN_EXPIRED: "This link has expired. Ask for a new one.",
   SESSION_EXPIRED: "For your security, sign in again before doing this.",
   SESSION_NOT_FRESH: "For your security, sign in again before doing this.",
+  FRESH_AUTHENTICATION_REQUIRED: "For your security, confirm it is you before doing this, then try again.",
+  INVALID_CODE: "That code is not right. Enter the current code from your authenticator app.",
   EMAIL_ALREADY_VERIFIED: "Your e-mail address is already verified. You can sign in.",
   INVALID_USER: "This link belongs to another account. Sign out, then open the link again.",
   INVALID_ORIGIN: "This request came from a page Atrium does not trust. Open Atrium directly and try again.",

@@ -11,6 +11,7 @@ import {
 } from "@tanstack/react-router";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
+import { FreshAuthenticationProvider } from "../../lib/fresh-authentication";
 import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
 import { useDocumentTitle } from "../document-title";
 import { Header } from "../header";
@@ -67,7 +68,9 @@ function RootLayout() {
       ) : null}
       <Header />
       <main id="main">
-        <Outlet />
+        <FreshAuthenticationProvider>
+          <Outlet />
+        </FreshAuthenticationProvider>
       </main>
     </div>
   );

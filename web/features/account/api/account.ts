@@ -3,6 +3,7 @@ import { api, apiCall } from "../../../lib/api-client";
 import type { ChangeEmailInput, ProfileInput } from "../../../../common/account.schemas";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
+import { useRequireFresh } from "../../../lib/fresh-authentication";
 import { useRefreshSession } from "../../../lib/session";
 
 /** Saves name, avatar and (when it changed) username, then reloads the session so the header shows them. */
@@ -32,18 +33,22 @@ const AFTER_EMAIL_CHANGE = "/account";
  * opened. It answers the same whether or not another account has the address.
  */
 export function useChangeEmail() {
+  const requireFresh = useRequireFresh();
   return useMutation({
-    mutationFn: async ({ newEmail }: ChangeEmailInput) =>
-      unwrap(await authClient.changeEmail({ newEmail, callbackURL: AFTER_EMAIL_CHANGE })),
+    mutationFn: ({ newEmail }: ChangeEmailInput) =>
+      requireFresh(async () => unwrap(await authClient.changeEmail({ newEmail, callbackURL: AFTER_EMAIL_CHANGE }))),
     meta: { errorToast: false },
   });
 }
 
 /** Changes the password and signs out every other session. */
 export function useChangePassword() {
+  const requireFresh = useRequireFresh();
   return useMutation({
-    mutationFn: async ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
-      unwrap(await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true })),
+    mutationFn: ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) =>
+      requireFresh(async () =>
+        unwrap(await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true })),
+      ),
     meta: { successMessage: "Password changed. Your other sessions were signed out.", errorToast: false },
   });
 }
@@ -51,9 +56,10 @@ export function useChangePassword() {
 /** Deletes the account, then forgets everything cached about it. */
 export function useDeleteAccount() {
   const refreshSession = useRefreshSession();
+  const requireFresh = useRequireFresh();
   return useMutation({
-    mutationFn: async ({ password }: { password?: string }) =>
-      unwrap(await authClient.deleteUser(password ? { password } : {})),
+    mutationFn: ({ password }: { password?: string }) =>
+      requireFresh(async () => unwrap(await authClient.deleteUser(password ? { password } : {}))),
     onSuccess: () => refreshSession({ clearEverything: true }),
     meta: { errorToast: false },
   });

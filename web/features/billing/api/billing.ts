@@ -5,6 +5,7 @@ import type {
   CheckoutProgress,
   SubscriptionChangeBody,
 } from "../../../../common/billing.schemas";
+import { useRequireFresh } from "../../../lib/fresh-authentication";
 import { CHECKOUT_MESSAGES, formatDate } from "../components/billing-format";
 import {
   billingCall,
@@ -120,12 +121,18 @@ type SubscriptionMeta = {
   errorToast?: false;
 };
 
-/** One change to the subscription (a plan, a seat count, cancel or resume); the answer is the new overview. */
+/**
+ * One change to the subscription (a plan, a seat count, cancel or resume); the answer is the new overview. It needs
+ * a recent sign-in: the re-check dialog asks for one when the server says so.
+ */
 function useSubscriptionChange(organizationId: string, meta: SubscriptionMeta) {
   const queryClient = useQueryClient();
+  const requireFresh = useRequireFresh();
   return useMutation({
     mutationFn: (body: SubscriptionChangeBody) =>
-      billingCall(organizationBilling.subscription.$post({ param: { organizationId }, json: body })),
+      requireFresh(() =>
+        billingCall(organizationBilling.subscription.$post({ param: { organizationId }, json: body })),
+      ),
     onSuccess: async (overview) => {
       queryClient.setQueryData(billingKeys.overview(organizationId), overview);
       // Seats and limits feed the members and teams pages; previews are stale after any change.

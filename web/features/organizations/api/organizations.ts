@@ -5,6 +5,7 @@ import type { OrganizationRole } from "../../../../common/permissions";
 import { api, apiCall } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
+import { useRequireFresh } from "../../../lib/fresh-authentication";
 import { sessionQuery, useRefreshSession } from "../../../lib/session";
 
 export type { MemberListItem, Team };
@@ -278,10 +279,13 @@ export function useLeaveOrganization(organization: Pick<Organization, "id" | "na
   });
 }
 
+/** Deleting an organization needs a recent sign-in: the re-check dialog asks for one when the server says so. */
 export function useDeleteOrganization(organization: Pick<Organization, "id" | "name">) {
   const activateAnother = useActivateAnother();
+  const requireFresh = useRequireFresh();
   return useMutation({
-    mutationFn: async () => unwrap(await authClient.organization.delete({ organizationId: organization.id })),
+    mutationFn: () =>
+      requireFresh(async () => unwrap(await authClient.organization.delete({ organizationId: organization.id }))),
     onSuccess: activateAnother,
     meta: { successMessage: `${organization.name} was deleted`, errorToast: false },
   });
