@@ -2,12 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FRESH_AUTHENTICATION_REQUIRED_MESSAGE } from "../../common/error-codes";
 import { productIdOf, subscribe } from "../test/billing";
-import {
-  buildUser,
-  createOrganizationWithOwner,
-  createVerifiedUser,
-  type TestUser,
-} from "../test/factories";
+import { buildUser, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../test/factories";
 import { expectError, type TestResponse } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 

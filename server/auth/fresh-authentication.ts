@@ -62,7 +62,9 @@ export async function assertFreshSession(
   session: { id: string; userId: string },
   now = Date.now(),
 ): Promise<void> {
-  const row = await (await currentDatabase(db))
+  const row = await (
+    await currentDatabase(db)
+  )
     .selectFrom("session")
     .select(["createdAt", "reauthenticatedAt", "impersonatedBy"])
     .where("id", "=", session.id)
@@ -74,7 +76,9 @@ export async function assertFreshSession(
 
 /** Records a successful re-check on the session itself: no new session, no new cookie. */
 export async function markSessionReauthenticated(db: Kysely<Database>, sessionId: string, now = new Date()) {
-  await (await currentDatabase(db))
+  await (
+    await currentDatabase(db)
+  )
     .updateTable("session")
     .set({ reauthenticatedAt: now.toISOString() })
     .where("id", "=", sessionId)

@@ -28,7 +28,11 @@ export async function reauthenticate(auth: Auth, db: Kysely<Database>, request: 
       (await context.password.verify({ hash: account.password, password: input.password }));
     if (!isRight) throw DomainError.of(REAUTHENTICATION_ERROR_CODES.INVALID_PASSWORD);
   } else {
-    const user = await db.selectFrom("user").select("twoFactorEnabled").where("id", "=", session.user.id).executeTakeFirst();
+    const user = await db
+      .selectFrom("user")
+      .select("twoFactorEnabled")
+      .where("id", "=", session.user.id)
+      .executeTakeFirst();
     if (!user?.twoFactorEnabled) throw DomainError.of(REAUTHENTICATION_ERROR_CODES.INVALID_CODE);
     // The two-factor plugin's own check of a signed-in user's code, with whatever rules the app adds to it.
     await auth.api.verifyTOTP({ headers, body: { code: input.code } }).catch((error: unknown) => {

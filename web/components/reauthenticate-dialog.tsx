@@ -80,11 +80,7 @@ export function ReauthenticateDialog({
             />
           )}
           {methods.password && methods.totp ? (
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => switchTo(way === "password" ? "code" : "password")}
-            >
+            <Button type="button" variant="ghost" onClick={() => switchTo(way === "password" ? "code" : "password")}>
               {way === "password" ? "Use a code from your authenticator app" : "Use your password"}
             </Button>
           ) : null}

@@ -1,4 +1,14 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 import type { ReauthenticationMethods } from "../../common/error-codes";
 import { ApiError } from "./api-error";
 
@@ -14,7 +24,9 @@ export function reauthenticationMethodsOf(error: unknown): ReauthenticationMetho
   return {
     password: details.password === true,
     totp: details.totp === true,
-    providers: Array.isArray(details.providers) ? details.providers.filter((id: unknown) => typeof id === "string") : [],
+    providers: Array.isArray(details.providers)
+      ? details.providers.filter((id: unknown) => typeof id === "string")
+      : [],
   };
 }
 

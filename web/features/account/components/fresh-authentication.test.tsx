@@ -2,12 +2,12 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ChangeEmailForm } from "../features/account/components/change-email-form";
-import { FreshAuthenticationProvider } from "./fresh-authentication";
-import { createQueryClient } from "./query-client";
+import { FreshAuthenticationProvider } from "../../../lib/fresh-authentication";
+import { createQueryClient } from "../../../lib/query-client";
+import { ChangeEmailForm } from "./change-email-form";
 
 const authClient = vi.hoisted(() => ({ changeEmail: vi.fn() }));
-vi.mock("./auth-client", () => ({ authClient }));
+vi.mock("../../../lib/auth-client", () => ({ authClient }));
 
 const NEW_EMAIL = "ada.new@example.test";
 const notFresh = (details: { password: boolean; totp: boolean; providers: string[] }) => ({
@@ -48,7 +48,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe("the re-check dialog", () => {
+describe("the re-check dialog, on the e-mail change", () => {
   it("opens on FRESH_AUTHENTICATION_REQUIRED, refuses a wrong password, and retries the action once after it", async () => {
     authClient.changeEmail
       .mockResolvedValueOnce(notFresh({ password: true, totp: false, providers: [] }))
