@@ -154,6 +154,15 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USERS,
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_USERS,
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_USERS,
+  // Second factors.
+  INVALID_CODE: "That code is not right. Enter the code your authenticator app shows now.",
+  INVALID_BACKUP_CODE: "That backup code is not right, or it was already used.",
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many wrong codes. Sign in again with your password.",
+  INVALID_TWO_FACTOR_COOKIE: "This sign-in has ended. Sign in again with your password.",
+  ACCOUNT_TEMPORARILY_LOCKED: "Too many wrong codes for this account. Wait 15 minutes, then sign in again.",
+  TOTP_ALREADY_ENABLED: "Two-factor authentication is already on. Reload the page.",
+  TOTP_NOT_ENABLED: "Two-factor authentication is not set up. Reload the page.",
+  TWO_FACTOR_NOT_ENABLED: "Two-factor authentication is not on. Reload the page.",
   // The app's own API (common/error-codes.ts).
   VALIDATION_ERROR: "Some of what you entered is not valid. Check the form and try again.",
   INVALID_JSON: "The request could not be read. Reload the page and try again.",
