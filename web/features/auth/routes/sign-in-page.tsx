@@ -9,6 +9,7 @@ import { noticeMessage } from "../../../lib/address-messages";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
+import { isTwoFactorRedirect } from "../api/two-factor";
 import { SocialSignIn } from "../../../components/social-sign-in";
 
 /** `notice` is the address's code (web/lib/address-messages.ts): only a listed one shows, in its own words. */
@@ -24,7 +25,9 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   const noticeText = noticeMessage(notice);
 
   const onSubmit = form.submit(async (values) => {
-    await signIn.mutateAsync({ ...values, callbackURL: target });
+    const answer = await signIn.mutateAsync({ ...values, callbackURL: target });
+    // An account with a second factor: no session yet, the code comes next.
+    if (isTwoFactorRedirect(answer)) return navigate({ to: "/sign-in/two-factor", search: { redirect } });
     await navigate({ to: target });
   });
 
