@@ -65,7 +65,7 @@ describe("SecurityPage, second factor off", () => {
 
     const title = await screen.findByRole("heading", { name: "Set up your authenticator app" });
     await waitFor(() => expect(document.activeElement).toBe(title));
-    expect(screen.getByTitle("QR code for your authenticator app")).toBeTruthy();
+    expect(screen.getByRole("img", { name: "QR code for your authenticator app" })).toBeTruthy();
     expect(screen.getByLabelText("Setup key").textContent).toBe("JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP");
     expect(screen.getByLabelText("Code").getAttribute("autocomplete")).toBe("one-time-code");
 

@@ -119,8 +119,12 @@ function EnrolCard({
       <ol className="space-y-6 text-sm">
         <li className="space-y-3">
           <p className="font-medium">1. Scan this QR code with your authenticator app.</p>
-          <div className="w-fit rounded-lg bg-white p-3 ring-1 ring-zinc-200">
-            <QRCodeSVG value={enrolment.totpURI} size={176} title="QR code for your authenticator app" />
+          <div
+            role="img"
+            aria-label="QR code for your authenticator app"
+            className="w-fit rounded-lg bg-white p-3 ring-1 ring-zinc-200"
+          >
+            <QRCodeSVG value={enrolment.totpURI} size={176} aria-hidden />
           </div>
         </li>
         <li className="space-y-2">

@@ -5,11 +5,6 @@ import { useRefreshSession } from "../../../lib/session";
 
 export type SecondFactorMethod = "totp" | "backup-code";
 
-/** The answer of a password sign-in that waits for a second factor (better-auth's two-factor plugin). */
-export function isTwoFactorRedirect(answer: unknown): boolean {
-  return typeof answer === "object" && answer !== null && Reflect.get(answer, "twoFactorRedirect") === true;
-}
-
 /** The second step of a sign-in: a code from the authenticator app or a backup code opens the session. */
 export function useVerifySecondFactor() {
   const refreshSession = useRefreshSession();
