@@ -33,6 +33,8 @@ test("turn on the second factor with an authenticator app, then sign in with a c
   mailbox,
   user,
 }, testInfo) => {
+  // Sign-up, enrolment and three sign-ins, with screenshots at two widths: more than the default minute allows.
+  test.setTimeout(180_000);
   await signUpAndVerify(page, mailbox, user);
   await page.goto("/account/security");
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
