@@ -129,6 +129,13 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   FRESH_AUTHENTICATION_REQUIRED: 403,
   INVALID_PASSWORD: 400,
   INVALID_CODE: 400,
+  INVALID_BACKUP_CODE: 400,
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 400,
+  INVALID_TWO_FACTOR_COOKIE: 401,
+  ACCOUNT_TEMPORARILY_LOCKED: 429,
+  TOTP_ALREADY_ENABLED: 400,
+  TOTP_NOT_ENABLED: 400,
+  TWO_FACTOR_NOT_ENABLED: 400,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -219,6 +226,15 @@ export const SPEC_CATALOGUE_CODES = [
   "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
   "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
   "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
+  // better-auth's two-factor plugin (server/auth/two-factor.ts).
+  "INVALID_CODE",
+  "INVALID_BACKUP_CODE",
+  "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE",
+  "INVALID_TWO_FACTOR_COOKIE",
+  "ACCOUNT_TEMPORARILY_LOCKED",
+  "TOTP_ALREADY_ENABLED",
+  "TOTP_NOT_ENABLED",
+  "TWO_FACTOR_NOT_ENABLED",
 ] as const;
 export type SpecCatalogueCode = (typeof SPEC_CATALOGUE_CODES)[number];
 
@@ -236,9 +252,8 @@ export const FRESH_AUTHENTICATION_REQUIRED_MESSAGE =
   "This action needs a sign-in or a re-check from the last 10 minutes: confirm it is you, then try again";
 
 /**
- * The refusals of the re-check (`POST /api/account/reauthenticate`). better-auth answers a wrong current password
- * with the same code; a wrong code answers 400 here rather than the two-factor plugin's 401, which would read as a
- * signed-out session.
+ * The refusals of the re-check (`POST /api/account/reauthenticate`), with the codes better-auth uses for a wrong
+ * current password and a wrong two-factor code (both answer 400; server/auth/spec-errors.ts words the code's).
  */
 export const REAUTHENTICATION_ERROR_CODES = defineErrorCodes({
   INVALID_PASSWORD: "Invalid password",

@@ -187,7 +187,7 @@ describe("POST /api/account/reauthenticate", () => {
     expect(refused.details).toEqual({ password: true, totp: true, providers: [] });
 
     const wrong = totpAt(secret, currentStep() + 5);
-    await expectError(await reauthenticate(user, { code: wrong }), 400, "Invalid code");
+    await expectError(await reauthenticate(user, { code: wrong }), 400, "the code is wrong or has expired");
     await expectFreshAuthenticationRequired(await deleteAccount());
 
     // The next step's code: the one the enrolment used may not be used twice.
@@ -197,7 +197,7 @@ describe("POST /api/account/reauthenticate", () => {
 
   test("a code is refused for an account without an authenticator app", async () => {
     const user = await createVerifiedUser(app);
-    await expectError(await reauthenticate(user, { code: "123456" }), 400, "Invalid code");
+    await expectError(await reauthenticate(user, { code: "123456" }), 400, "the code is wrong or has expired");
   });
 
   test("wrong passwords are rate limited", async () => {

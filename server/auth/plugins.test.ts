@@ -48,6 +48,7 @@ describe("authPlugins", () => {
       "unconfirmed-provider-email",
       "username",
       "two-factor",
+      "two-factor-rules",
       "passkey",
       "organization",
       "organization-rules",

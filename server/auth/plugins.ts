@@ -1,6 +1,6 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { passkey } from "@better-auth/passkey";
-import { twoFactor, username } from "better-auth/plugins";
+import { username } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH, USERNAME_PATTERN } from "../../common/account.schemas";
 import { isPlatformAdmin } from "../../common/permissions";
@@ -17,6 +17,7 @@ import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
 import { specErrors } from "./spec-errors";
+import { secondFactor } from "./two-factor";
 
 /** The name authenticator apps and passkey prompts show. */
 const APP_NAME = "Atrium";
@@ -75,8 +76,9 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
       usernameValidator: (value) => USERNAME_PATTERN.test(value),
     }),
     // After both sign-ins (e-mail and username): its after-hook turns a password sign-in of an account with a second
-    // factor into `twoFactorRedirect` without a session. The TOTP secret and backup codes are stored encrypted.
-    twoFactor({ issuer: APP_NAME }),
+    // factor into `twoFactorRedirect` without a session. The TOTP secret and backup codes are stored encrypted; the
+    // rules after it refuse a replayed code and end a sign-in at its fifth wrong code.
+    ...secondFactor({ db: deps.db, issuer: APP_NAME }),
     // WebAuthn credentials, as a first factor or a second one; the relying party is BASE_URL's host and origin.
     passkey({ rpID: new URL(config.baseUrl).hostname, rpName: APP_NAME, origin: new URL(config.baseUrl).origin }),
     // better-auth's organization() then the app's organization rules: each audited operation runs its checks,

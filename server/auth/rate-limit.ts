@@ -13,6 +13,8 @@ export const RATE_LIMIT_RULES = {
   // Each accepted request mails a link to an address the caller chooses.
   "/change-email": { window: 300, max: 3 },
   "/is-username-available": { window: 60, max: 60 },
+  // Each sign-in attempt ends at its fifth wrong code; this bounds the guessing across attempts and accounts.
+  "/two-factor/*": { window: 60, max: 10 },
 } as const;
 
 /** The rule that counts requests to `path` (better-auth's path, under /api/auth): a custom rule's, or `default`. */

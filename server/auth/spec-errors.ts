@@ -70,6 +70,25 @@ export const SPEC_ERRORS: Record<string, { status: number; message: string }> = 
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USER,
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_SESSION,
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_SESSION,
+  // The two-factor plugin's, which the spec does not word: they say what happened and what to do next.
+  // A wrong code is a 400 (the plugin's 401 would read as a signed-out session on the re-check, which shares the code).
+  INVALID_CODE: { status: 400, message: "the code is wrong or has expired" },
+  INVALID_BACKUP_CODE: { status: 400, message: "the backup code is wrong or was already used" },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: {
+    status: 400,
+    message: "too many wrong codes: this sign-in has ended, sign in again with your password",
+  },
+  INVALID_TWO_FACTOR_COOKIE: {
+    status: 401,
+    message: "this sign-in has ended or expired: sign in again with your password",
+  },
+  ACCOUNT_TEMPORARILY_LOCKED: {
+    status: 429,
+    message: "too many wrong codes for this account: wait 15 minutes, then sign in again",
+  },
+  TOTP_ALREADY_ENABLED: { status: 400, message: "two-factor authentication is already on" },
+  TOTP_NOT_ENABLED: { status: 400, message: "two-factor authentication is not set up" },
+  TWO_FACTOR_NOT_ENABLED: { status: 400, message: "two-factor authentication is not on" },
 } satisfies Record<SpecCatalogueCode, { status: number; message: string }>;
 
 /**

@@ -20,7 +20,8 @@ import * as userSearchFacets from "./migrations/0010-user-search-facets";
 import * as jobSchedule from "./migrations/0011-job-schedule";
 import * as billingUsageCount from "./migrations/0012-billing-usage-count";
 import * as secondFactors from "./migrations/0013-second-factors";
-import * as freshAuthentication from "./migrations/0017-fresh-authentication";
+import * as totpReplay from "./migrations/0014-totp-replay";
+import * as freshAuthentication from "./migrations/0015-fresh-authentication";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -37,7 +38,8 @@ export const migrations: Record<string, Migration> = {
   "0011-job-schedule": jobSchedule,
   "0012-billing-usage-count": billingUsageCount,
   "0013-second-factors": secondFactors,
-  "0017-fresh-authentication": freshAuthentication,
+  "0014-totp-replay": totpReplay,
+  "0015-fresh-authentication": freshAuthentication,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

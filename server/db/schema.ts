@@ -33,6 +33,8 @@ export type TwoFactorTable = {
   verified: Generated<boolean | number | null>;
   failedVerificationCount: Generated<number | null>;
   lockedUntil: Timestamp | null;
+  /** The last TOTP time step a code was accepted for (migration 0014): older and equal steps are refused. */
+  lastTotpStep: number | null;
 };
 
 /** A WebAuthn credential (@better-auth/passkey): the public key, the signature counter, the authenticator model. */

@@ -5,6 +5,7 @@ import {
   deleteAccountRoute,
   passwordRoute,
   profileRoute,
+  securityRoute,
   sessionsRoute,
   setPasswordRoute,
   signInMethodsRoute,
@@ -26,6 +27,7 @@ import {
   signInErrorRoute,
   signInRoute,
   signUpRoute,
+  twoFactorRoute,
 } from "./routes/auth";
 import { devMailRoute } from "./routes/dev";
 import { homeRoute } from "./routes/home";
@@ -48,9 +50,9 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  * is its own chunk (see routes/lazy-page.ts) and loaders put its data in the query cache before it renders.
  *
  *   /                                         home.tsx
- *   (_guest) /sign-in /sign-up                auth.tsx   (+ /check-email /email-verified /email-changed
+ *   (_guest) /sign-in[/two-factor] /sign-up   auth.tsx   (+ /check-email /email-verified /email-changed
  *                                                         /forgot-password /reset-password /auth/error)
- *   (_authed) /account[/sign-in-methods|/password|/set-password|/sessions|/delete]   account.tsx
+ *   (_authed) /account[/sign-in-methods|/password|/security|/set-password|/sessions|/delete]   account.tsx
  *   (_authed) /organizations/new, /organizations/$organizationId/settings[/…]   organizations.tsx  (…/billing: billing feature; …/audit-log)
  *   (_authed) /admin[/organizations[/$organizationId]]                    admin.tsx
  *   /invitations/$invitationId                invitations.tsx
@@ -58,7 +60,7 @@ import { authedRoute, guestRoute, PendingPage, RouteErrorPage, rootRoute } from 
  */
 const routeTree = rootRoute.addChildren([
   homeRoute,
-  guestRoute.addChildren([signInRoute, signUpRoute]),
+  guestRoute.addChildren([signInRoute, twoFactorRoute, signUpRoute]),
   checkEmailRoute,
   emailVerifiedRoute,
   emailChangedRoute,
@@ -70,6 +72,7 @@ const routeTree = rootRoute.addChildren([
       profileRoute,
       signInMethodsRoute,
       passwordRoute,
+      securityRoute,
       setPasswordRoute,
       sessionsRoute,
       deleteAccountRoute,

@@ -1,4 +1,4 @@
-import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
 import { carryRetryAfter } from "./api-error";
 import {
@@ -15,5 +15,6 @@ export const betterAuthClient = createAuthClient({
     usernameClient(),
     organizationClient({ ac: organizationAccessControl, roles: organizationRoles, teams: { enabled: true } }),
     adminClient({ ac: platformAccessControl, roles: platformRoles }),
+    twoFactorClient(),
   ],
 });

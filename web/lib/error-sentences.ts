@@ -49,7 +49,6 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SESSION_EXPIRED: "For your security, sign in again before doing this.",
   SESSION_NOT_FRESH: "For your security, sign in again before doing this.",
   FRESH_AUTHENTICATION_REQUIRED: "For your security, confirm it is you before doing this, then try again.",
-  INVALID_CODE: "That code is not right. Enter the current code from your authenticator app.",
   EMAIL_ALREADY_VERIFIED: "Your e-mail address is already verified. You can sign in.",
   INVALID_USER: "This link belongs to another account. Sign out, then open the link again.",
   INVALID_ORIGIN: "This request came from a page Atrium does not trust. Open Atrium directly and try again.",
@@ -156,6 +155,15 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: ACCESS_USERS,
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: ACCESS_USERS,
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_USERS,
+  // Second factors.
+  INVALID_CODE: "That code is not right. Enter the code your authenticator app shows now.",
+  INVALID_BACKUP_CODE: "That backup code is not right, or it was already used.",
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many wrong codes. Sign in again with your password.",
+  INVALID_TWO_FACTOR_COOKIE: "This sign-in has ended. Sign in again with your password.",
+  ACCOUNT_TEMPORARILY_LOCKED: "Too many wrong codes for this account. Wait 15 minutes, then sign in again.",
+  TOTP_ALREADY_ENABLED: "Two-factor authentication is already on. Reload the page.",
+  TOTP_NOT_ENABLED: "Two-factor authentication is not set up. Reload the page.",
+  TWO_FACTOR_NOT_ENABLED: "Two-factor authentication is not on. Reload the page.",
   // The app's own API (common/error-codes.ts).
   VALIDATION_ERROR: "Some of what you entered is not valid. Check the form and try again.",
   INVALID_JSON: "The request could not be read. Reload the page and try again.",

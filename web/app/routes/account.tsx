@@ -1,5 +1,6 @@
 import { createRoute } from "@tanstack/react-router";
 import { metaQuery } from "../../lib/meta";
+import { useSession } from "../../lib/session";
 import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
 import { settled } from "./prefetch";
@@ -10,7 +11,8 @@ const signInMethods = () =>
   import("../../features/account/api/sign-in-methods").then((module) => module.signInMethodsQuery);
 
 /**
- * /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/sessions,
+ * /account and its tabs: profile (/account), /account/sign-in-methods, /account/password, /account/security,
+ * /account/sessions,
  * /account/delete; and /account/set-password, where the link to set a first password lands.
  */
 
@@ -71,6 +73,20 @@ export const passwordRoute = createRoute({
         useDocumentTitle("Password", "Account");
         const { session } = passwordRoute.useRouteContext();
         return <PasswordPage email={session.user.email} />;
+      },
+  ),
+);
+
+export const securityRoute = createRoute({ getParentRoute: () => accountRoute, path: "/security" }).lazy(
+  lazyPage(
+    () => import("../../features/account/routes/security-page"),
+    ({ SecurityPage }) =>
+      function Security() {
+        useDocumentTitle("Security", "Account");
+        // The session as last read: turning the factor on or off replaces it, and the route's copy is from the load.
+        const { session } = securityRoute.useRouteContext();
+        const user = useSession().data?.user ?? session.user;
+        return <SecurityPage twoFactorEnabled={Boolean(user.twoFactorEnabled)} />;
       },
   ),
 );

@@ -6,7 +6,7 @@ import { settled } from "./prefetch";
 import { guestRoute, textSearch, rootRoute } from "./root";
 
 /**
- * The signed-out pages: /sign-in, /sign-up (guests only), /check-email, /email-verified, /email-changed,
+ * The signed-out pages: /sign-in, /sign-in/two-factor, /sign-up (guests only), /check-email, /email-verified, /email-changed,
  * /forgot-password, /reset-password, and /auth/error.
  */
 
@@ -24,6 +24,18 @@ export const signInRoute = createRoute({
         useDocumentTitle("Sign in");
         const search = signInRoute.useSearch();
         return <SignInPage redirect={search.redirect} notice={search.notice} />;
+      },
+  ),
+);
+
+/** The second step of a password sign-in of an account with a second factor. */
+export const twoFactorRoute = createRoute({ getParentRoute: () => guestRoute, path: "/sign-in/two-factor" }).lazy(
+  lazyPage(
+    () => import("../../features/auth/routes/two-factor-page"),
+    ({ TwoFactorPage }) =>
+      function TwoFactor() {
+        useDocumentTitle("Two-factor authentication");
+        return <TwoFactorPage redirect={twoFactorRoute.useSearch().redirect} />;
       },
   ),
 );

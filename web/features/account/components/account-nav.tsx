@@ -4,6 +4,7 @@ const tabs = [
   { to: "/account", label: "Profile" },
   { to: "/account/sign-in-methods", label: "Sign-in methods" },
   { to: "/account/password", label: "Password" },
+  { to: "/account/security", label: "Security" },
   { to: "/account/sessions", label: "Sessions" },
   { to: "/account/delete", label: "Delete account" },
 ] as const;

@@ -1,0 +1,97 @@
+import type { Page, TestInfo } from "@playwright/test";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
+import { expect, fillSignIn, signOut, signUpAndVerify, test } from "./fixtures";
+
+/** A small phone's width, where every screen must still work. */
+const PHONE = { width: 375, height: 740 };
+const DESKTOP = { width: 1280, height: 800 };
+
+/**
+ * The code an authenticator app set up with `key` (the setup key the page shows) shows `offset` steps of 30 seconds
+ * from now. A code works once, so each use takes a later step: the server accepts the next step's too.
+ */
+function codeFor(key: string, offset: number): Promise<string> {
+  const step = Math.floor(Date.now() / 30_000) + offset;
+  return createOTP(base32.decode(key.replace(/\s+/g, "")), { period: 30 }).hotp(step);
+}
+
+/** Screenshots of the current screen at desktop and phone width, kept with the test's results. */
+async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [label, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+test("turn on the second factor with an authenticator app, then sign in with a code and with a backup code", async ({
+  page,
+  mailbox,
+  user,
+}, testInfo) => {
+  // Sign-up, enrolment and three sign-ins, with screenshots at two widths: more than the default minute allows.
+  test.setTimeout(180_000);
+  await signUpAndVerify(page, mailbox, user);
+  await page.goto("/account/security");
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await expect(page.getByText("Off", { exact: true })).toBeVisible();
+  await screenshots(page, testInfo, "security-off");
+
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Set up" }).click();
+  await expect(page.getByRole("heading", { name: "Set up your authenticator app" })).toBeFocused();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const key = (await page.getByLabel("Setup key").textContent()) ?? "";
+  await screenshots(page, testInfo, "security-enrol");
+
+  await page.getByLabel("Code", { exact: true }).fill("000000");
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(
+    page.getByText("That code is not right. Enter the code your authenticator app shows now."),
+  ).toBeVisible();
+  await page.getByLabel("Code", { exact: true }).fill(await codeFor(key, 0));
+  await page.getByRole("button", { name: "Turn on" }).click();
+
+  await expect(page.getByRole("heading", { name: "Save your backup codes" })).toBeFocused();
+  const backupCodes = await page.getByRole("list", { name: "Backup codes" }).getByRole("listitem").allTextContents();
+  expect(backupCodes).toHaveLength(10);
+  await screenshots(page, testInfo, "security-backup-codes");
+  await page.getByRole("button", { name: "I saved them" }).click();
+  await expect(page.getByText("On", { exact: true })).toBeVisible();
+  await screenshots(page, testInfo, "security-on");
+
+  // Sign-in now stops at the second step; a wrong code is refused, the app's next code lets the person in.
+  await signOut(page, user.name);
+  await fillSignIn(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/sign-in\/two-factor/);
+  await expect(page.getByLabel("Code", { exact: true })).toBeFocused();
+  await screenshots(page, testInfo, "sign-in-second-step");
+  await page.getByLabel("Code", { exact: true }).fill("000000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(
+    page.getByText("That code is not right. Enter the code your authenticator app shows now."),
+  ).toBeVisible();
+  await page.getByLabel("Code", { exact: true }).fill(await codeFor(key, 1));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { name: `Welcome, ${user.name}` })).toBeVisible();
+
+  // Without the phone: a backup code, which works once.
+  await signOut(page, user.name);
+  await fillSignIn(page, user.email, user.password);
+  await page.getByRole("button", { name: "Use a backup code" }).click();
+  await screenshots(page, testInfo, "sign-in-backup-code");
+  await page.getByLabel("Backup code", { exact: true }).fill(backupCodes[0]!);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { name: `Welcome, ${user.name}` })).toBeVisible();
+
+  await signOut(page, user.name);
+  await fillSignIn(page, user.email, user.password);
+  await page.getByRole("button", { name: "Use a backup code" }).click();
+  await page.getByLabel("Backup code", { exact: true }).fill(backupCodes[0]!);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("That backup code is not right, or it was already used.")).toBeVisible();
+});
