@@ -189,7 +189,7 @@ describe("signing in with the second factor on", () => {
     const statuses: number[] = [];
     for (let call = 0; call < 11; call += 1)
       statuses.push((await client.post("/api/auth/two-factor/verify-totp", { code: "123456" })).status);
-    expect(statuses).toEqual([...Array<number>(10).fill(400), 429]);
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
   });
 });
 
