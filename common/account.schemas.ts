@@ -144,3 +144,6 @@ export const resetPasswordSchema = z
     path: ["confirmPassword"],
     message: "The passwords do not match",
   });
+
+/** The name a person gives a passkey to tell their passkeys apart ("Work laptop"): the display-name rule. */
+export const passkeyNameSchema = displayNameSchemaWith("Enter a name for the passkey");

@@ -48,6 +48,7 @@ describe("authPlugins", () => {
       "username",
       "two-factor",
       "passkey",
+      "passkey-rules",
       "organization",
       "organization-rules",
       "admin",

@@ -12,6 +12,7 @@ import type { authMailNotices } from "../modules/mail";
 import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules } from "./account-rules";
 import { emailChange } from "./change-email";
+import { markPasskeyUsed, passkeyRules, relyingParty } from "./passkey-rules";
 import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
@@ -73,7 +74,13 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
     // factor into `twoFactorRedirect` without a session. The TOTP secret and backup codes are stored encrypted.
     twoFactor({ issuer: APP_NAME }),
     // WebAuthn credentials, as a first factor or a second one; the relying party is BASE_URL's host and origin.
-    passkey({ rpID: new URL(config.baseUrl).hostname, rpName: APP_NAME, origin: new URL(config.baseUrl).origin }),
+    passkey({
+      ...relyingParty(config.baseUrl),
+      rpName: APP_NAME,
+      authentication: { afterVerification: markPasskeyUsed },
+    }),
+    // Right after it: the last-used date, and the answers the plugin gives to someone else's passkey or bad input.
+    passkeyRules(),
     // better-auth's organization() then the app's organization rules: each audited operation runs its checks,
     // plan limits included, in the transaction of better-auth's write.
     ...organizations({
