@@ -147,3 +147,6 @@ export const resetPasswordSchema = z
 
 /** The name a person gives a passkey to tell their passkeys apart ("Work laptop"): the display-name rule. */
 export const passkeyNameSchema = displayNameSchemaWith("Enter a name for the passkey");
+
+/** The form that names a passkey, when adding one or renaming it. */
+export const passkeyNameFormSchema = z.object({ name: passkeyNameSchema });

@@ -64,11 +64,12 @@ describe("passkeys", () => {
     const laptop = await register(person.client, "Work laptop");
     await register(person.client, "Phone");
     const listed = await listPasskeys(person.client);
-    expect(listed.map(({ name, lastUsedAt }) => ({ name, lastUsedAt })).sort((a, b) => a.name!.localeCompare(b.name!)))
-      .toEqual([
-        { name: "Phone", lastUsedAt: null },
-        { name: "Work laptop", lastUsedAt: null },
-      ]);
+    expect(
+      listed.map(({ name, lastUsedAt }) => ({ name, lastUsedAt })).sort((a, b) => a.name!.localeCompare(b.name!)),
+    ).toEqual([
+      { name: "Phone", lastUsedAt: null },
+      { name: "Work laptop", lastUsedAt: null },
+    ]);
     expect(Number.isNaN(Date.parse(listed[0]!.createdAt))).toBe(false);
 
     const before = Date.now();
@@ -86,7 +87,10 @@ describe("passkeys", () => {
     const credential = await register(person.client, "Old name");
     const [passkey] = await listPasskeys(person.client);
 
-    const renamed = await person.client.post("/api/auth/passkey/update-passkey", { id: passkey!.id, name: " Desk key " });
+    const renamed = await person.client.post("/api/auth/passkey/update-passkey", {
+      id: passkey!.id,
+      name: " Desk key ",
+    });
     expect(renamed.status).toBe(200);
     expect((await listPasskeys(person.client)).map(({ name }) => name)).toEqual(["Desk key"]);
 
@@ -112,7 +116,11 @@ describe("passkeys", () => {
       "Passkey not found",
     );
     expect(renamed.code).toBe("PASSKEY_NOT_FOUND");
-    await expectError(await other.client.post("/api/auth/passkey/delete-passkey", { id: passkey!.id }), 404, "Passkey not found");
+    await expectError(
+      await other.client.post("/api/auth/passkey/delete-passkey", { id: passkey!.id }),
+      404,
+      "Passkey not found",
+    );
     await expectError(
       await owner.client.post("/api/auth/passkey/delete-passkey", { id: "no-such-passkey" }),
       404,
@@ -138,7 +146,10 @@ describe("passkeys", () => {
   it("refuses a ceremony made for another origin or RP id, and a request from another origin", async () => {
     const person = await createVerifiedUser(app);
     const stranger = new SoftwareCredential();
-    const foreign = stranger.register({ ...(await registrationOptions(person.client)), origin: "https://evil.example" });
+    const foreign = stranger.register({
+      ...(await registrationOptions(person.client)),
+      origin: "https://evil.example",
+    });
     await expectError(
       await person.client.post("/api/auth/passkey/verify-registration", { response: foreign, name: "Evil" }),
       400,

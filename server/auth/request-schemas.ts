@@ -219,7 +219,10 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   ...ORGANIZATION_REQUEST_BODY_SCHEMAS,
 
   // Passkeys. Registration always adds to the signed-in account, so it opens no session (no createSession).
-  "/passkey/verify-registration": z.strictObject({ response: registrationResponse, name: passkeyNameSchema.optional() }),
+  "/passkey/verify-registration": z.strictObject({
+    response: registrationResponse,
+    name: passkeyNameSchema.optional(),
+  }),
   "/passkey/verify-authentication": z.strictObject({ response: authenticationResponse }),
   "/passkey/update-passkey": z.strictObject({ id: idSchema, name: passkeyNameSchema }),
   "/passkey/delete-passkey": z.strictObject({ id: idSchema }),

@@ -1,4 +1,5 @@
 import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { passkeyClient } from "@better-auth/passkey/client";
 import { createAuthClient } from "better-auth/react";
 import { carryRetryAfter } from "./api-error";
 import {
@@ -15,5 +16,6 @@ export const betterAuthClient = createAuthClient({
     usernameClient(),
     organizationClient({ ac: organizationAccessControl, roles: organizationRoles, teams: { enabled: true } }),
     adminClient({ ac: platformAccessControl, roles: platformRoles }),
+    passkeyClient(),
   ],
 });
