@@ -98,7 +98,7 @@ const webAuthnCredential = (response: Record<string, z.ZodType>) =>
     id: base64url,
     rawId: base64url,
     type: z.literal("public-key"),
-    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).nullish(),
     response: z.looseObject(response),
   });
 const registrationResponse = webAuthnCredential({
@@ -110,7 +110,7 @@ const authenticationResponse = webAuthnCredential({
   clientDataJSON: base64url,
   authenticatorData: base64url,
   signature: base64url,
-  userHandle: base64url.optional(),
+  userHandle: base64url.nullish(),
 });
 
 /** Endpoints that take no body: anything sent is a mistake. */

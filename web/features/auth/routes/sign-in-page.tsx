@@ -12,7 +12,7 @@ import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
 import {
-  cancelPasskeyRequest,
+  cancelPasskeyAutofill,
   supportsPasskeyAutofill,
   usePasskeySignIn,
   type PasskeySignInOutcome,
@@ -48,7 +48,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
     });
     return () => {
       active = false;
-      void cancelPasskeyRequest();
+      cancelPasskeyAutofill();
     };
   }, [startAutofill]);
 
