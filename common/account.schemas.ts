@@ -157,3 +157,9 @@ export const reauthenticateSchema = z.union([
   z.strictObject({ code: totpCodeSchema }),
 ]);
 export type ReauthenticateInput = z.infer<typeof reauthenticateSchema>;
+
+/** The name a person gives a passkey to tell their passkeys apart ("Work laptop"): the display-name rule. */
+export const passkeyNameSchema = displayNameSchemaWith("Enter a name for the passkey");
+
+/** The form that names a passkey, when adding one or renaming it. */
+export const passkeyNameFormSchema = z.object({ name: passkeyNameSchema });

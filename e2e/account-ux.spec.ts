@@ -24,7 +24,7 @@ test("after a failed sign-in the focus is on the error", async ({ page, user, ma
   await expect(page.locator(":focus")).toHaveText("That e-mail or password is not right.");
   // Again, with the same answer: the focus goes back to it.
   await page.getByLabel("Password", { exact: true }).fill("still-not-my-password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.locator(":focus")).toHaveText("That e-mail or password is not right.");
 });
 

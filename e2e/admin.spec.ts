@@ -55,7 +55,7 @@ test("a platform admin finds a user with a filter, bans and unbans them, imperso
   await device.page.goto("/sign-in");
   await device.page.getByLabel("E-mail or username", { exact: true }).fill(person.email);
   await device.page.getByLabel("Password", { exact: true }).fill(person.password);
-  await device.page.getByRole("button", { name: "Sign in" }).click();
+  await device.page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(device.page.getByRole("alert")).toContainText("This account is banned until");
   await expect(device.page).toHaveURL(/\/sign-in/);
 

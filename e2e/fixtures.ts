@@ -112,7 +112,7 @@ export async function fillSignIn(page: Page, identifier: string, password: strin
   await page.goto("/sign-in");
   await page.getByLabel("E-mail or username", { exact: true }).fill(identifier);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /** Signs in and waits for the signed-in home page. */

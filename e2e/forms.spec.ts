@@ -56,7 +56,7 @@ test("the sign-in button shows progress and refuses a second click while the req
   await page.goto("/sign-in");
   await page.getByLabel("E-mail or username", { exact: true }).fill(user.email);
   await page.getByLabel("Password", { exact: true }).fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
   const busy = page.getByRole("button", { name: "Signing in…" });
   await expect(busy).toBeDisabled();
@@ -81,7 +81,7 @@ test("sign in with the keyboard only: Tab through the form, Enter to submit", as
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Forgot password?" })).toBeFocused();
   await page.keyboard.press("Tab");
-  await expect(page.getByRole("button", { name: "Sign in" })).toBeFocused();
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: `Welcome, ${user.name}` })).toBeVisible();
 });

@@ -65,7 +65,8 @@ export default async function globalSetup() {
     throw new Error("dist/web/index.html is missing: run `npm run build` (or `npm run test:e2e`, which builds it).");
   }
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // localhost, not 127.0.0.1: WebAuthn takes no IP address as a relying party's id, and passkeys.spec.ts uses them.
+  const baseUrl = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-e2e-"));
   mkdirSync(path.join(root, "test-results"), { recursive: true });
   // One log per run (several runs may share the tree), named after the port.

@@ -25,7 +25,7 @@ for (const theme of ["light", "dark"] as const) {
       await page.goto("/sign-in");
       await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
       await expectTheme(page);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect(page.getByText("Enter your e-mail or username")).toBeVisible();
       await expectTheme(page);
       await page.goto("/sign-up");

@@ -36,10 +36,10 @@ test("change the password: a wrong current password is refused inline; success s
   // The old password no longer works; the new one does.
   await otherPage.getByLabel("E-mail or username", { exact: true }).fill(user.email);
   await otherPage.getByLabel("Password", { exact: true }).fill(user.password);
-  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await otherPage.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(otherPage.getByRole("alert")).toHaveText("That e-mail or password is not right.");
   await otherPage.getByLabel("Password", { exact: true }).fill("A-brand-new-secret-1");
-  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await otherPage.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(otherPage.getByRole("heading", { name: "Account settings" })).toBeVisible();
   await laptop.context.close();
 });

@@ -104,7 +104,7 @@ test("a rate-limited sign-in says how many seconds to wait", async ({ page }) =>
   await page.getByLabel("Password", { exact: true }).fill("not-the-password-1");
   const signIn = async () => {
     const answered = page.waitForResponse((response) => response.url().includes("/api/auth/sign-in/"));
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     return (await answered).status();
   };
   // Ten attempts a minute per address (server/auth/rate-limit.ts); this test's page has its own address.

@@ -46,7 +46,7 @@ test.describe("sign in", () => {
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
     await page.getByLabel("E-mail or username", { exact: true }).fill(user.email);
     await page.getByLabel("Password", { exact: true }).fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
     await expect(page).toHaveURL(/\/account\/sessions$/);
   });

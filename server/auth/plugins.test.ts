@@ -50,6 +50,7 @@ describe("authPlugins", () => {
       "two-factor",
       "two-factor-rules",
       "passkey",
+      "passkey-rules",
       "organization",
       "organization-rules",
       "admin",

@@ -13,6 +13,7 @@ import { accountDeletion, organizations } from "../modules/organizations";
 import { accountRules } from "./account-rules";
 import { emailChange } from "./change-email";
 import { freshAuthentication } from "./fresh-authentication";
+import { markPasskeyUsed, passkeyRules, relyingParty } from "./passkey-rules";
 import { adminEmails } from "./platform-admins";
 import { signInMethods, type socialSignIn } from "./social-sign-in";
 import { unconfirmedProviderEmail } from "./unconfirmed-provider-email";
@@ -80,7 +81,13 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
     // rules after it refuse a replayed code and end a sign-in at its fifth wrong code.
     ...secondFactor({ db: deps.db, issuer: APP_NAME }),
     // WebAuthn credentials, as a first factor or a second one; the relying party is BASE_URL's host and origin.
-    passkey({ rpID: new URL(config.baseUrl).hostname, rpName: APP_NAME, origin: new URL(config.baseUrl).origin }),
+    passkey({
+      ...relyingParty(config.baseUrl),
+      rpName: APP_NAME,
+      authentication: { afterVerification: markPasskeyUsed },
+    }),
+    // Right after it: the last-used date, and the answers the plugin gives to someone else's passkey or bad input.
+    passkeyRules(),
     // better-auth's organization() then the app's organization rules: each audited operation runs its checks,
     // plan limits included, in the transaction of better-auth's write.
     ...organizations({

@@ -15,6 +15,9 @@ export const RATE_LIMIT_RULES = {
   "/is-username-available": { window: 60, max: 60 },
   // Each sign-in attempt ends at its fifth wrong code; this bounds the guessing across attempts and accounts.
   "/two-factor/*": { window: 60, max: 10 },
+  // Passkey sign-in: each options call stores a challenge; the sign-in page asks for one on every visit (autofill).
+  "/passkey/generate-authenticate-options": { window: 60, max: 30 },
+  "/passkey/verify-authentication": { window: 60, max: 10 },
 } as const;
 
 /** The rule that counts requests to `path` (better-auth's path, under /api/auth): a custom rule's, or `default`. */

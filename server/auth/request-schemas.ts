@@ -12,6 +12,7 @@ import {
   idSchema,
   imageUrlSchema,
   nameSchema,
+  passkeyNameSchema,
   passwordSchema,
   platformRoleSchema,
   platformRolesSchema,
@@ -85,6 +86,32 @@ const accountSelection = z.union(
   ],
   { error: "Send accountId, or useAccountCookie: true" },
 );
+
+/**
+ * A WebAuthn credential's answer as @simplewebauthn/browser sends it (base64url fields): its shape only, so a
+ * malformed one is refused here; whether it verifies is the passkey plugin's to answer. The WebAuthn objects may
+ * grow fields, so these pass unknown keys on.
+ */
+const base64url = tokenSchema.regex(/^[A-Za-z0-9_-]*$/, "Use base64url");
+const webAuthnCredential = (response: Record<string, z.ZodType>) =>
+  z.looseObject({
+    id: base64url,
+    rawId: base64url,
+    type: z.literal("public-key"),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).nullish(),
+    response: z.looseObject(response),
+  });
+const registrationResponse = webAuthnCredential({
+  clientDataJSON: base64url,
+  attestationObject: base64url,
+  transports: z.array(idSchema).max(16).optional(),
+});
+const authenticationResponse = webAuthnCredential({
+  clientDataJSON: base64url,
+  authenticatorData: base64url,
+  signature: base64url,
+  userHandle: base64url.nullish(),
+});
 
 /** Endpoints that take no body: anything sent is a mistake. */
 const noBody = z.strictObject({});
@@ -191,6 +218,15 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
 
   ...ORGANIZATION_REQUEST_BODY_SCHEMAS,
 
+  // Passkeys. Registration always adds to the signed-in account, so it opens no session (no createSession).
+  "/passkey/verify-registration": z.strictObject({
+    response: registrationResponse,
+    name: passkeyNameSchema.optional(),
+  }),
+  "/passkey/verify-authentication": z.strictObject({ response: authenticationResponse }),
+  "/passkey/update-passkey": z.strictObject({ id: idSchema, name: passkeyNameSchema }),
+  "/passkey/delete-passkey": z.strictObject({ id: idSchema }),
+
   // Platform admin
   "/admin/set-role": z.strictObject({ userId: idSchema, role: platformRolesSchema }),
   // better-auth checks only the maximum length here: the minimum is the form's rule.
@@ -253,6 +289,7 @@ const USER_COLUMNS: [string, ...string[]] = [
 export const REQUEST_QUERY_SCHEMAS: Record<string, z.ZodType> = {
   ...ORGANIZATION_REQUEST_QUERY_SCHEMAS,
   "/admin/list-users": z.object({ sortBy: columnOf(USER_COLUMNS), filterField: columnOf(USER_COLUMNS) }),
+  "/passkey/generate-register-options": z.object({ name: passkeyNameSchema.optional() }),
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -22,6 +22,7 @@ import * as billingUsageCount from "./migrations/0012-billing-usage-count";
 import * as secondFactors from "./migrations/0013-second-factors";
 import * as totpReplay from "./migrations/0014-totp-replay";
 import * as freshAuthentication from "./migrations/0015-fresh-authentication";
+import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   "0013-second-factors": secondFactors,
   "0014-totp-replay": totpReplay,
   "0015-fresh-authentication": freshAuthentication,
+  "0016-passkey-last-used": passkeyLastUsed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -50,6 +50,8 @@ export type PasskeyTable = {
   transports: string | null;
   createdAt: Timestamp | null;
   aaguid: string | null;
+  /** When it last signed someone in (server/auth/passkey-rules.ts); null until then. */
+  lastUsedAt: Timestamp | null;
 };
 
 export type SessionTable = {

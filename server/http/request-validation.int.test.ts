@@ -36,6 +36,10 @@ const noBodyCases: PathCases = {
   malformed: { body: () => [1, 2], message: "body: Invalid input: expected object, received array" },
 };
 
+/** A WebAuthn credential's answer as the browser library sends it, with `response` as given. */
+const credential = (response: Record<string, string>) => ({ id: "AQID", rawId: "AQID", type: "public-key", response });
+const assertion = { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" };
+
 const validSignUp = () => {
   const { name, email, password, username } = buildUser();
   return { name, email, password, username };
@@ -189,6 +193,38 @@ const CASES: Record<string, PathCases> = {
   },
   "/revoke-sessions": noBodyCases,
   "/revoke-other-sessions": noBodyCases,
+
+  "/passkey/verify-registration": {
+    tooLong: {
+      body: () => ({ response: credential({ clientDataJSON: "e30", attestationObject: "o" }), name: long(101) }),
+      message: atMost("name", 100),
+    },
+    malformed: {
+      body: () => ({ response: credential({ clientDataJSON: "not base64url!", attestationObject: "o" }) }),
+      message: "response.response.clientDataJSON: Use base64url",
+    },
+    more: [
+      {
+        body: () => ({ response: credential({ clientDataJSON: "e30", attestationObject: "o" }), createSession: true }),
+        message: "createSession: Unknown field",
+      },
+    ],
+  },
+  "/passkey/verify-authentication": {
+    tooLong: {
+      body: () => ({ response: { ...credential(assertion), id: long(8193) } }),
+      message: atMost("response.id", 8192),
+    },
+    malformed: { body: () => ({ response: "x" }), message: typeError("response", "object", "string") },
+  },
+  "/passkey/update-passkey": {
+    tooLong: { body: () => ({ id: "some-passkey", name: long(101) }), message: atMost("name", 100) },
+    malformed: { body: () => ({ id: 5, name: "Laptop" }), message: typeError("id", "string", "number") },
+  },
+  "/passkey/delete-passkey": {
+    tooLong: { body: () => ({ id: long(256) }), message: atMost("id", 255) },
+    malformed: { body: () => ({ id: null }), message: typeError("id", "string", "null") },
+  },
 
   "/organization/create": {
     tooLong: { body: () => ({ name: long(101), slug: `org-${randomSuffix()}` }), message: atMost("name", 100) },

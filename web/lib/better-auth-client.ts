@@ -1,4 +1,5 @@
 import { adminClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { passkeyClient } from "@better-auth/passkey/client";
 import { createAuthClient } from "better-auth/react";
 import { carryRetryAfter } from "./api-error";
 import {
@@ -16,5 +17,6 @@ export const betterAuthClient = createAuthClient({
     organizationClient({ ac: organizationAccessControl, roles: organizationRoles, teams: { enabled: true } }),
     adminClient({ ac: platformAccessControl, roles: platformRoles }),
     twoFactorClient(),
+    passkeyClient(),
   ],
 });

@@ -182,6 +182,14 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
   BILLING_NOT_CONFIGURED: BILLING_NOT_SET_UP,
+  // Passkeys: the server's refusals (@better-auth/passkey), then the browser's, which its client passes on.
+  PASSKEY_NOT_FOUND: "This passkey is not registered to any account here. Sign in another way, then add it again.",
+  AUTHENTICATION_FAILED: "The passkey could not be checked. Try again, or sign in another way.",
+  CHALLENGE_NOT_FOUND: "The passkey request expired. Try again.",
+  FAILED_TO_VERIFY_REGISTRATION: "The passkey could not be added. Try again, or use another device.",
+  ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY: "The passkey prompt was closed or timed out. Try again when you are ready.",
+  ERROR_CEREMONY_ABORTED: "The passkey prompt was closed or timed out. Try again when you are ready.",
+  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "This device already holds a passkey for your account.",
 };
 
 /**

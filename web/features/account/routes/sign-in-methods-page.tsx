@@ -9,6 +9,7 @@ import { LoadingBlock } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
 import { formatDateTime } from "../../../lib/format";
 import { useAppMeta } from "../../../lib/meta";
+import { PasskeysCard } from "../components/passkeys-card";
 import { SetPasswordByMail } from "../components/set-password-by-mail";
 import {
   PASSWORD_PROVIDER,
@@ -62,108 +63,114 @@ export function SignInMethodsPage({
   const justConnected = connected ? rows.find((row) => row.id === connected && row.method) : undefined;
 
   return (
-    <Card>
-      <CardHeader title="Sign-in methods" description="The ways you can sign in to your account. Keep at least one." />
-      <div className="space-y-4">
-        {justConnected ? (
-          <Alert tone="success">{justConnected.name} is connected: you can now sign in with it.</Alert>
-        ) : null}
-        {connect.isError ? <Alert tone="error">{errorMessage(connect.error)}</Alert> : null}
-        {disconnect.isError ? <Alert tone="error">{errorMessage(disconnect.error)}</Alert> : null}
-        <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
-          <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 p-4">
-            <div className="min-w-0 flex-1 basis-56">
-              <p className="flex flex-wrap items-center gap-2 font-medium">
-                Password {password ? <Badge tone="success">Set</Badge> : <Badge>Not set</Badge>}
-              </p>
-              <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-                {password
-                  ? `Sign in with ${email}${username ? ` or your username, ${username}` : ""}.`
-                  : `Set one to sign in with your e-mail address${username ? " or username" : ""} too.`}
-              </p>
-            </div>
-            {password ? (
-              <Link
-                to="/account/password"
-                className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
-              >
-                Change password
-              </Link>
-            ) : (
-              <div className="basis-full sm:basis-auto">
-                <SetPasswordByMail email={email} />
-              </div>
-            )}
-          </li>
-          {rows.map((row) => (
-            <li key={row.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 p-4">
+    <div className="space-y-6">
+      <Card>
+        <CardHeader
+          title="Sign-in methods"
+          description="The ways you can sign in to your account. Keep at least one."
+        />
+        <div className="space-y-4">
+          {justConnected ? (
+            <Alert tone="success">{justConnected.name} is connected: you can now sign in with it.</Alert>
+          ) : null}
+          {connect.isError ? <Alert tone="error">{errorMessage(connect.error)}</Alert> : null}
+          {disconnect.isError ? <Alert tone="error">{errorMessage(disconnect.error)}</Alert> : null}
+          <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+            <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 p-4">
               <div className="min-w-0 flex-1 basis-56">
                 <p className="flex flex-wrap items-center gap-2 font-medium">
-                  {row.name} {row.method ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
+                  Password {password ? <Badge tone="success">Set</Badge> : <Badge>Not set</Badge>}
                 </p>
                 <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-                  {row.method
-                    ? `${row.method.email ? `As ${row.method.email}, since` : "Since"} ${formatDateTime(row.method.createdAt)}.`
-                    : `Sign in with your ${row.name} account.`}
-                  {row.method && isOnlyMethod ? (
-                    <span id={`${row.id}-only`}> It is your only way to sign in.</span>
-                  ) : null}
+                  {password
+                    ? `Sign in with ${email}${username ? ` or your username, ${username}` : ""}.`
+                    : `Set one to sign in with your e-mail address${username ? " or username" : ""} too.`}
                 </p>
               </div>
-              {row.method ? (
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={isOnlyMethod}
-                  focusableWhenDisabled
-                  aria-describedby={isOnlyMethod ? `${row.id}-only` : undefined}
-                  aria-label={`Disconnect ${row.name}`}
-                  onClick={() => setConfirming(row)}
+              {password ? (
+                <Link
+                  to="/account/password"
+                  className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
                 >
-                  Disconnect
-                </Button>
+                  Change password
+                </Link>
               ) : (
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  aria-label={`Connect ${row.name}`}
-                  // After success the browser is on its way to the provider: the button stays busy until the page goes.
-                  isLoading={(connect.isPending || connect.isSuccess) && connect.variables.provider === row.id}
-                  disabled={connect.isPending || connect.isSuccess}
-                  onClick={() => connect.mutate({ provider: row.id })}
-                >
-                  Connect
-                </Button>
+                <div className="basis-full sm:basis-auto">
+                  <SetPasswordByMail email={email} />
+                </div>
               )}
             </li>
-          ))}
-        </ul>
-      </div>
-      <Dialog
-        open={confirming !== null}
-        onOpenChange={(open) => (open ? null : setConfirming(null))}
-        title={`Disconnect ${confirming?.name ?? ""}?`}
-        description={`You will no longer be able to sign in with ${confirming?.name ?? ""}${confirming?.method?.email ? ` as ${confirming.method.email}` : ""}. You can connect it again later.`}
-      >
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setConfirming(null)}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            isLoading={disconnect.isPending}
-            onClick={() => {
-              if (!confirming?.method) return;
-              disconnect.mutate(
-                { accountId: confirming.method.id, name: confirming.name },
-                { onSettled: () => setConfirming(null) },
-              );
-            }}
-          >
-            Disconnect
-          </Button>
+            {rows.map((row) => (
+              <li key={row.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-3 p-4">
+                <div className="min-w-0 flex-1 basis-56">
+                  <p className="flex flex-wrap items-center gap-2 font-medium">
+                    {row.name} {row.method ? <Badge tone="success">Connected</Badge> : <Badge>Not connected</Badge>}
+                  </p>
+                  <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                    {row.method
+                      ? `${row.method.email ? `As ${row.method.email}, since` : "Since"} ${formatDateTime(row.method.createdAt)}.`
+                      : `Sign in with your ${row.name} account.`}
+                    {row.method && isOnlyMethod ? (
+                      <span id={`${row.id}-only`}> It is your only way to sign in.</span>
+                    ) : null}
+                  </p>
+                </div>
+                {row.method ? (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={isOnlyMethod}
+                    focusableWhenDisabled
+                    aria-describedby={isOnlyMethod ? `${row.id}-only` : undefined}
+                    aria-label={`Disconnect ${row.name}`}
+                    onClick={() => setConfirming(row)}
+                  >
+                    Disconnect
+                  </Button>
+                ) : (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    aria-label={`Connect ${row.name}`}
+                    // After success the browser is on its way to the provider: the button stays busy until the page goes.
+                    isLoading={(connect.isPending || connect.isSuccess) && connect.variables.provider === row.id}
+                    disabled={connect.isPending || connect.isSuccess}
+                    onClick={() => connect.mutate({ provider: row.id })}
+                  >
+                    Connect
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
-      </Dialog>
-    </Card>
+        <Dialog
+          open={confirming !== null}
+          onOpenChange={(open) => (open ? null : setConfirming(null))}
+          title={`Disconnect ${confirming?.name ?? ""}?`}
+          description={`You will no longer be able to sign in with ${confirming?.name ?? ""}${confirming?.method?.email ? ` as ${confirming.method.email}` : ""}. You can connect it again later.`}
+        >
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              isLoading={disconnect.isPending}
+              onClick={() => {
+                if (!confirming?.method) return;
+                disconnect.mutate(
+                  { accountId: confirming.method.id, name: confirming.name },
+                  { onSettled: () => setConfirming(null) },
+                );
+              }}
+            >
+              Disconnect
+            </Button>
+          </div>
+        </Dialog>
+      </Card>
+      <PasskeysCard />
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
+import { useEffect, useEffectEvent } from "react";
 import { signInSchema } from "../../../../common/sign-in.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { FormErrorAlert } from "../../../components/form-error-alert";
@@ -6,9 +7,16 @@ import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { noticeMessage } from "../../../lib/address-messages";
+import { errorMessage } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
+import {
+  cancelPasskeyAutofill,
+  supportsPasskeyAutofill,
+  usePasskeySignIn,
+  type PasskeySignInOutcome,
+} from "../api/passkey-sign-in";
 import { SocialSignIn } from "../../../components/social-sign-in";
 
 /** `notice` is the address's code (web/lib/address-messages.ts): only a listed one shows, in its own words. */
@@ -22,6 +30,27 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   const target = safeRedirect(redirect);
   const isSubmitting = form.formState.isSubmitting;
   const noticeText = noticeMessage(notice);
+
+  // Two requests of their own: the autofill waits in the background while the button may start another.
+  const passkeyAutofill = usePasskeySignIn();
+  const passkeyButton = usePasskeySignIn();
+  const passkeyError = passkeyButton.error ?? passkeyAutofill.error;
+  const afterPasskey = (outcome: PasskeySignInOutcome) =>
+    outcome === "signed-in" ? void navigate({ to: target }) : undefined;
+  const { mutate: startAutofill } = passkeyAutofill;
+  // An effect event: the navigation reads the latest target without restarting the autofill request.
+  const afterAutofill = useEffectEvent(afterPasskey);
+  useEffect(() => {
+    let active = true;
+    // Where the browser supports it, passkeys show among the identifier field's suggestions; picking one signs in.
+    void supportsPasskeyAutofill().then((supported) => {
+      if (supported && active) startAutofill({ autoFill: true }, { onSuccess: (outcome) => afterAutofill(outcome) });
+    });
+    return () => {
+      active = false;
+      cancelPasskeyAutofill();
+    };
+  }, [startAutofill]);
 
   const onSubmit = form.submit(async (values) => {
     const answer = await signIn.mutateAsync({ ...values, callbackURL: target });
@@ -49,7 +78,12 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         {noticeText ? <Alert tone="success">{noticeText}</Alert> : null}
         <FormErrorAlert message={form.formError} />
-        <TextField label="E-mail or username" autoComplete="username" autoFocus {...form.field("identifier")} />
+        <TextField
+          label="E-mail or username"
+          autoComplete="username webauthn"
+          autoFocus
+          {...form.field("identifier")}
+        />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
         {/* After the password in the tab order, so Tab goes from the identifier straight to the password. */}
         <div className="flex items-center justify-between gap-4 text-sm">
@@ -67,6 +101,23 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
           {isSubmitting ? "Signing in…" : "Sign in"}
         </Button>
       </form>
+      <div className="mt-5 space-y-3">
+        <div className="flex items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400" aria-hidden="true">
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+          or
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        </div>
+        {passkeyError ? <Alert tone="error">{errorMessage(passkeyError)}</Alert> : null}
+        <Button
+          type="button"
+          variant="secondary"
+          className="w-full"
+          isLoading={passkeyButton.isPending}
+          onClick={() => passkeyButton.mutate({}, { onSuccess: afterPasskey })}
+        >
+          Sign in with a passkey
+        </Button>
+      </div>
     </AuthLayout>
   );
 }
