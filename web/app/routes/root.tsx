@@ -11,7 +11,7 @@ import {
 } from "@tanstack/react-router";
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
-import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
+import { safeRedirect, sessionEndNotice, sessionQuery, useSession } from "../../lib/session";
 import { useDocumentTitle } from "../document-title";
 import { Header } from "../header";
 
@@ -136,7 +136,8 @@ export const authedRoute = createRoute({
   id: "_authed",
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);
-    if (!session) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+    // A session a ban ended: the sign-in page says why, rather than nothing.
+    if (!session) throw redirect({ to: "/sign-in", search: { redirect: location.href, notice: sessionEndNotice() } });
     return { session };
   },
 });

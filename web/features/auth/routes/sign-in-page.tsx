@@ -5,7 +5,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { noticeMessage } from "../../../lib/address-messages";
+import { noticeMessage, noticeTone } from "../../../lib/address-messages";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import { signInServerErrors, useSignIn } from "../api/auth";
@@ -43,7 +43,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
     >
       <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {noticeText ? <Alert tone="success">{noticeText}</Alert> : null}
+        {noticeText ? <Alert tone={noticeTone(notice)}>{noticeText}</Alert> : null}
         <FormErrorAlert message={form.formError} />
         <TextField label="E-mail or username" autoComplete="username" autoFocus {...form.field("identifier")} />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
