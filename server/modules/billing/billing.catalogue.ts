@@ -42,7 +42,7 @@ export function createMeterCatalogue(provider: () => ProviderClient, logger: Log
       return page.items;
     } catch (error) {
       if (cached) return cached.meters;
-      logger.warn("billing: could not read the provider's meters; usage is queued unchecked", {
+      logger.warn("billing: could not read the provider's meters; usage is queued unchecked, meters named by id", {
         error: toProviderError("list the meters", error).message,
       });
       return undefined;
