@@ -21,3 +21,9 @@ export function isBanned(
 ): boolean {
   return Boolean(user.banned) && (!user.banExpires || new Date(user.banExpires) > now);
 }
+
+/**
+ * The header of a `get-session` answer without a session when the session it was asked about was signed out by a
+ * ban that still holds (value `banned`): the web app's sign-in page then says why the person was signed out.
+ */
+export const SESSION_ENDED_HEADER = "x-session-ended";

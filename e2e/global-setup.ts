@@ -85,12 +85,15 @@ export default async function globalSetup() {
       DATABASE_URL: path.join(dataDir, "atrium.sqlite"),
       TRUSTED_PROXIES: "127.0.0.1,::1",
       TRUSTED_ORIGINS: "",
-      // The admin console, recovery, accessibility and small-screens specs sign up with these to become admins.
+      // The admin console, recovery, billing recovery, ban notice, accessibility and small-screens specs sign up
+      // with these to become admins.
       ADMIN_EMAILS: [
         "platform-admin@example.test",
         "a11y-admin@example.test",
         "small-screens-admin@example.test",
         "recovery-admin@example.test",
+        "billing-recovery-admin@example.test",
+        "ban-notice-admin@example.test",
       ].join(","),
       SMTP_URL: "",
       DEV_MAILBOX: "true",

@@ -70,6 +70,16 @@ export type SessionTable = {
   reauthenticatedAt: Timestamp | null;
 };
 
+/** better-auth's short-lived values (links' tokens); the app keeps the sessions a ban signed out here too. */
+export type VerificationTable = {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
 /** A way to sign in: `credential` (the password) or a provider's identity, with the e-mail it last asserted. */
 export type AccountTable = {
   id: string;
@@ -259,6 +269,7 @@ export type Database = {
   user: UserTable;
   session: SessionTable;
   account: AccountTable;
+  verification: VerificationTable;
   member: MemberTable;
   organization: OrganizationTable;
   team: TeamTable;

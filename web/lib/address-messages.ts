@@ -7,9 +7,14 @@
 const NOTICES = {
   "account-deleted": "Your account was deleted.",
   "password-changed": "Your password was changed. Sign in with the new one.",
+  // Set by the app itself when a ban signed the person out of the session a tab still held (lib/session.ts).
+  "account-banned": "You were signed out. Your account is banned.",
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;
+
+/** Notices that tell of something that went against the person: shown as an error, not a success. */
+const ADVERSE_NOTICES: ReadonlySet<string> = new Set<NoticeCode>(["account-banned"]);
 
 /** The `error=` better-auth adds to a link's callbackURL when the link did not work. */
 const LINK_ERRORS: Record<string, string> = {
@@ -22,6 +27,10 @@ const LINK_ERRORS: Record<string, string> = {
 
 export function noticeMessage(code: string | undefined): string | undefined {
   return code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as NoticeCode] : undefined;
+}
+
+export function noticeTone(code: string | undefined): "success" | "error" {
+  return code !== undefined && ADVERSE_NOTICES.has(code) ? "error" : "success";
 }
 
 export function linkErrorMessage(code: string | undefined): string | undefined {

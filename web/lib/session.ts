@@ -1,4 +1,6 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { SESSION_ENDED_HEADER } from "../../common/ban-message";
+import type { NoticeCode } from "./address-messages";
 import { toResponseError } from "./api-error";
 import type { Session } from "./auth-client";
 
@@ -14,8 +16,18 @@ export async function fetchSession(): Promise<Session | null> {
   });
   if (!response.ok) throw await toResponseError(response);
   const body: unknown = await response.json().catch(() => null);
+  // Kept until a session is found again: better-auth drops the cookie with this answer, so later ones cannot tell.
+  signedOutByBan = body === null && (signedOutByBan || response.headers.get(SESSION_ENDED_HEADER) === "banned");
   // better-auth answers `null` without a session; dates arrive as ISO strings, as the better-auth client would parse them.
   return body === null ? null : reviveDates(body as Session);
+}
+
+/** Whether the session this tab held was signed out by a ban (the server says so once, with the answer without it). */
+let signedOutByBan = false;
+
+/** Why this tab has no session any more, when the server said: the sign-in page's notice for it. */
+export function sessionEndNotice(): NoticeCode | undefined {
+  return signedOutByBan ? "account-banned" : undefined;
 }
 
 /** better-auth's client turns ISO date strings into Dates; the session's readers expect Dates. */

@@ -10,6 +10,7 @@ import { setShouldSkipSessionRefresh } from "better-auth/api";
 import { admin } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import { bannedUserMessage } from "../../../common/admin.schemas";
+import { SESSION_ENDED_HEADER } from "../../../common/ban-message";
 import { DomainError } from "../../../common/domain-error";
 import { PLATFORM_ADMIN_ERROR_CODES, type SpecCatalogueCode } from "../../../common/error-codes";
 import {
@@ -26,6 +27,7 @@ import { assertMayBanUser, banUserEntries } from "./operations/ban-user";
 import { createUserEntries, usernameForNewUser } from "./operations/create-user";
 import { impersonateUserEntries } from "./operations/impersonate-user";
 import { assertMayRemoveUser, removeUserEntries } from "./operations/remove-user";
+import { rememberBannedSessions, wasSignedOutByBan } from "./operations/remember-banned-sessions";
 import { revokeUserSessionEntries } from "./operations/revoke-user-session";
 import { revokeUserSessionsEntries } from "./operations/revoke-user-sessions";
 import { assertMaySetRole, setRoleEntries } from "./operations/set-role";
@@ -255,6 +257,14 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
           lock: lockPlatformAdmins,
           record: ({ body, response }) => banUserEntries(userOf(response), text(body.banReason)),
         }),
+        {
+          // After the rules and inside the ban's transaction: the sessions it is about to delete, remembered.
+          matcher: matches(endpoints.banUser),
+          handler: createAuthMiddleware(async (ctx) => {
+            const userId = text(bodyOf(ctx).userId);
+            if (userId) await rememberBannedSessions(await currentDatabase(db), userId);
+          }),
+        },
         auditedEndpoint({
           db,
           endpoint: endpoints.unbanUser,
@@ -301,6 +311,16 @@ function platformAdminRules(options: PlatformAdminOptions, endpoints: AdminEndpo
         }),
       ],
       after: [
+        {
+          // No session for the cookie sent: if a ban signed it out, say so (the web app's sign-in page tells why).
+          matcher: (ctx) => ctx.path === "/get-session",
+          handler: createAuthMiddleware(async (ctx) => {
+            if (ctx.context.returned !== null) return;
+            const token = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret);
+            if (typeof token === "string" && token && (await wasSignedOutByBan(db, token)))
+              ctx.setHeader(SESSION_ENDED_HEADER, "banned");
+          }),
+        },
         {
           // Created without a password: the person gets the set-a-password mail (the reset flow, worded for a first password).
           matcher: matches(endpoints.createUser),

@@ -27,28 +27,35 @@ export function createProductCatalogue(provider: () => ProviderClient): ProductC
 }
 
 /**
- * The event names the provider's active meters count: the values of their filters' `name` equals clauses (nested
- * filters included). Cached for a minute, the last copy used while the provider is down; while it has never answered,
- * `undefined`: the names cannot be checked, and usage is queued rather than lost (an outage only delays it).
+ * The provider's active meters: the event names they count (the values of their filters' `name` equals clauses,
+ * nested filters included) and their names. Cached for a minute, the last copy used while the provider is down;
+ * while it has never answered, `undefined`: the names cannot be checked, and usage is queued rather than lost (an
+ * outage only delays it).
  */
 export function createMeterCatalogue(provider: () => ProviderClient, logger: Logger): MeterCatalogue {
-  let cached: { names: string[]; at: number } | undefined;
+  let cached: { meters: models.Meter[]; at: number } | undefined;
+  const meters = async (): Promise<models.Meter[] | undefined> => {
+    if (cached && Date.now() - cached.at < CATALOGUE_TTL_MS) return cached.meters;
+    try {
+      const page = await provider().meters.list({ is_archived: false, limit: 100 });
+      cached = { meters: page.items, at: Date.now() };
+      return page.items;
+    } catch (error) {
+      if (cached) return cached.meters;
+      logger.warn("billing: could not read the provider's meters; usage is queued unchecked, meters named by id", {
+        error: toProviderError("list the meters", error).message,
+      });
+      return undefined;
+    }
+  };
   return {
     async eventNames() {
-      if (cached && Date.now() - cached.at < CATALOGUE_TTL_MS) return cached.names;
-      const client = provider();
-      try {
-        const page = await client.meters.list({ is_archived: false, limit: 100 });
-        const names = [...new Set(page.items.flatMap((meter) => eventNamesOf(meter.filter)))].sort();
-        cached = { names, at: Date.now() };
-        return names;
-      } catch (error) {
-        if (cached) return cached.names;
-        logger.warn("billing: could not read the provider's meters; usage is queued unchecked", {
-          error: toProviderError("list the meters", error).message,
-        });
-        return undefined;
-      }
+      const found = await meters();
+      return found && [...new Set(found.flatMap((meter) => eventNamesOf(meter.filter)))].sort();
+    },
+    async names() {
+      const found = await meters();
+      return found && new Map(found.map((meter) => [meter.id, meter.name]));
     },
   };
 }

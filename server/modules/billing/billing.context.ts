@@ -28,7 +28,11 @@ export type BillingContext = {
 };
 
 export type ProductCatalogue = { products: () => Promise<models.Product[]> };
-export type MeterCatalogue = { eventNames: () => Promise<string[] | undefined> };
+export type MeterCatalogue = {
+  eventNames: () => Promise<string[] | undefined>;
+  /** The meters' names by id, from the same cached list; undefined while the provider cannot tell. */
+  names: () => Promise<ReadonlyMap<string, string> | undefined>;
+};
 
 /** A change made to a subscription at the provider: its answer, and what the audit log says about it. */
 export type SubscriptionChange = { updated: models.Subscription; event: Pick<AuditEventInput, "action" | "details"> };

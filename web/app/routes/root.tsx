@@ -12,7 +12,7 @@ import {
 import { Button } from "../../components/ui/button";
 import { LoadingBlock } from "../../components/ui/spinner";
 import { FreshAuthenticationProvider } from "../../lib/fresh-authentication";
-import { safeRedirect, sessionQuery, useSession } from "../../lib/session";
+import { safeRedirect, sessionEndNotice, sessionQuery, useSession } from "../../lib/session";
 import { useDocumentTitle } from "../document-title";
 import { Header } from "../header";
 
@@ -139,7 +139,8 @@ export const authedRoute = createRoute({
   id: "_authed",
   beforeLoad: async ({ context, location }) => {
     const session = await context.queryClient.ensureQueryData(sessionQuery);
-    if (!session) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
+    // A session a ban ended: the sign-in page says why, rather than nothing.
+    if (!session) throw redirect({ to: "/sign-in", search: { redirect: location.href, notice: sessionEndNotice() } });
     return { session };
   },
 });

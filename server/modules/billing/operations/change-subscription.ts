@@ -12,7 +12,7 @@ import { resolveChange } from "./preview-change";
 import { resumeSubscription } from "./resume-subscription";
 import { saveAudited } from "./save-provider-object";
 
-type Deps = Pick<BillingContext, "db" | "provider" | "catalogue">;
+type Deps = Pick<BillingContext, "db" | "provider" | "catalogue" | "meters">;
 
 /**
  * One change of the organization's subscription (plan with its seats, seats, cancel or resume), made

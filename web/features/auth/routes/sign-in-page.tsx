@@ -6,7 +6,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { noticeMessage } from "../../../lib/address-messages";
+import { noticeMessage, noticeTone } from "../../../lib/address-messages";
 import { errorMessage } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
@@ -76,7 +76,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
     >
       <SocialSignIn callbackURL={target} />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
-        {noticeText ? <Alert tone="success">{noticeText}</Alert> : null}
+        {noticeText ? <Alert tone={noticeTone(notice)}>{noticeText}</Alert> : null}
         <FormErrorAlert message={form.formError} />
         <TextField
           label="E-mail or username"

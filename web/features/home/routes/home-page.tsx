@@ -4,7 +4,7 @@ import { Alert } from "../../../components/ui/alert";
 import { Avatar } from "../../../components/ui/avatar";
 import { Card, CardHeader } from "../../../components/ui/card";
 import { LoadingBlock } from "../../../components/ui/spinner";
-import { linkErrorMessage, noticeMessage } from "../../../lib/address-messages";
+import { linkErrorMessage, noticeMessage, noticeTone } from "../../../lib/address-messages";
 import { useSession } from "../../../lib/session";
 
 const linkButton = "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
@@ -34,7 +34,7 @@ export function HomePage({
   const banner = errorMessage ? (
     <Alert tone="error">{errorMessage}</Alert>
   ) : noticeText ? (
-    <Alert tone="success">{noticeText}</Alert>
+    <Alert tone={noticeTone(notice)}>{noticeText}</Alert>
   ) : null;
 
   if (!user) {
