@@ -20,6 +20,7 @@ import * as userSearchFacets from "./migrations/0010-user-search-facets";
 import * as jobSchedule from "./migrations/0011-job-schedule";
 import * as billingUsageCount from "./migrations/0012-billing-usage-count";
 import * as secondFactors from "./migrations/0013-second-factors";
+import * as organizationSecurity from "./migrations/0015-organization-security";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   "0011-job-schedule": jobSchedule,
   "0012-billing-usage-count": billingUsageCount,
   "0013-second-factors": secondFactors,
+  "0015-organization-security": organizationSecurity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,6 +6,7 @@ import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { findMembership } from "./organizations.repository";
+import { assertSecondFactorPolicy } from "./organizations.security";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
@@ -13,7 +14,8 @@ export type { OrganizationScope };
 export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { scope: OrganizationScope } };
 
 /**
- * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise.
+ * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise, and
+ * 403 TWO_FACTOR_REQUIRED for a member without a second factor while the organization requires one.
  * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
  * more than one copy of this middleware: the membership is looked up once.
  */
@@ -30,6 +32,7 @@ export function requireOrganizationScope(deps: {
     const scope = await findMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
+    await assertSecondFactorPolicy(deps.db, scope);
     c.set("session", session);
     c.set("scope", scope);
     await next();

@@ -61,6 +61,7 @@ function detail(overrides: Partial<AdminUserDetail["user"]> = {}): AdminUserDeta
     organizations: [
       { id: "org_1", name: "Navy Labs", slug: "navy", role: "owner", joinedAt: "2026-01-08T10:00:00.000Z" },
     ],
+    secondFactors: { totp: false, passkeys: 0 },
   };
 }
 
