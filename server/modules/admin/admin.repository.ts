@@ -636,13 +636,16 @@ export async function findSecondFactors(db: Kysely<Database>, userId: string): P
   return { totp: Boolean(row?.twoFactorEnabled), passkeys: Number(row?.passkeys ?? 0) };
 }
 
-/** Removes every second factor of the user (the TOTP secret and backup codes, the passkeys) and turns TOTP off. */
+/**
+ * Removes every second factor of the user (the TOTP secret and backup codes, the passkeys) and turns TOTP off (0:
+ * SQLite's boolean, which PostgreSQL reads as false).
+ */
 export async function deleteSecondFactors(db: Kysely<Database>, userId: string): Promise<void> {
   await db.deleteFrom("twoFactor").where("userId", "=", userId).execute();
   await db.deleteFrom("passkey").where("userId", "=", userId).execute();
   await db
     .updateTable("user")
-    .set({ twoFactorEnabled: false, updatedAt: new Date().toISOString() })
+    .set({ twoFactorEnabled: 0, updatedAt: new Date().toISOString() })
     .where("id", "=", userId)
     .execute();
 }

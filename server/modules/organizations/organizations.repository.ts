@@ -467,9 +467,12 @@ export async function requiresTwoFactor(db: Kysely<Database>, scope: Organizatio
   return Boolean(row?.requireTwoFactor);
 }
 
-/** Sets the security policy; the organization's update drops the replayed reads about it (migration 0009's trigger). */
+/**
+ * Sets the security policy; the organization's update drops the replayed reads about it (migration 0009's trigger).
+ * Written as 1 or 0: SQLite stores booleans as integers, and PostgreSQL reads the untyped '1' or '0' as a boolean.
+ */
 export async function setRequireTwoFactor(db: Kysely<Database>, scope: OrganizationScope, value: boolean) {
-  await db.updateTable("organization").set({ requireTwoFactor: value }).where("id", "=", scope.organizationId).execute();
+  await db.updateTable("organization").set({ requireTwoFactor: Number(value) }).where("id", "=", scope.organizationId).execute();
 }
 
 /** Whether the user has a second factor: TOTP turned on (better-auth's `twoFactorEnabled`) or at least one passkey. */
