@@ -207,7 +207,7 @@ describe("while the policy is on", () => {
     await expectError(await member.client.get(members), 403, REQUIRED);
   });
 
-  it("leaves a member free to leave, to list their organizations and to create one", async () => {
+  it("leaves a member free to list their organizations and to leave", async () => {
     const { owner, member, organization } = await organizationWithPeople("Exit");
     expect((await setPolicy(owner, organization.id, true)).status).toBe(200);
     const list = await member.client.get("/api/auth/organization/list");
