@@ -247,6 +247,17 @@ export const auditLogRoute = createRoute({
   ),
 );
 
+export const securityRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/security" }).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/security-page"), settingsTitle()]),
+    ([{ SecurityPage }, { useSettingsTitle }]) =>
+      function Security() {
+        useSettingsTitle("Security", securityRoute.useParams().organizationId);
+        return <SecurityPage />;
+      },
+  ),
+);
+
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
     () => Promise.all([import("../../features/organizations/routes/settings/danger-zone-page"), settingsTitle()]),
