@@ -172,6 +172,12 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   INTERNAL_ERROR: "Something went wrong on our side. Try again in a moment.",
   WEBHOOK_VERIFICATION_FAILED: "The webhook's signature did not verify.",
   BILLING_NOT_CONFIGURED: BILLING_NOT_SET_UP,
+  // Second factors.
+  TWO_FACTOR_REQUIRED:
+    "This organization requires a second factor. Set up an authenticator app or a passkey in Account settings › Security.",
+  OWN_SECOND_FACTOR_REQUIRED:
+    "Set up a second factor for your own account first: requiring one without it would lock you out.",
+  NO_SECOND_FACTOR: "This user has no second factor to reset.",
 };
 
 /**
