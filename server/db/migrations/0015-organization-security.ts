@@ -29,17 +29,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   const body = `if tg_op = 'INSERT' then ${invalidate("new")} else ${invalidate("old")} end if;`;
   await sql
-    .raw(`create function ${PASSKEY_TRIGGER}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
+    .raw(
+      `create function ${PASSKEY_TRIGGER}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`,
+    )
     .execute(db);
   await sql
-    .raw(`create trigger ${PASSKEY_TRIGGER} after insert or delete on "passkey" for each row execute function ${PASSKEY_TRIGGER}()`)
+    .raw(
+      `create trigger ${PASSKEY_TRIGGER} after insert or delete on "passkey" for each row execute function ${PASSKEY_TRIGGER}()`,
+    )
     .execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const { dialect } = await columnTypes(db);
   if (dialect === "sqlite") {
-    for (const event of ["insert", "delete"]) await sql.raw(`drop trigger if exists ${PASSKEY_TRIGGER}_${event}`).execute(db);
+    for (const event of ["insert", "delete"])
+      await sql.raw(`drop trigger if exists ${PASSKEY_TRIGGER}_${event}`).execute(db);
   } else {
     await sql.raw(`drop trigger if exists ${PASSKEY_TRIGGER} on "passkey"`).execute(db);
     await sql.raw(`drop function if exists ${PASSKEY_TRIGGER}()`).execute(db);

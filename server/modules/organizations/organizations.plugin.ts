@@ -25,11 +25,7 @@ import { updateMemberRole } from "./operations/update-member-role";
 import { updateOrganization } from "./operations/update-organization";
 import { updateTeam } from "./operations/update-team";
 import { assertMemberOfRequestedOrganization, normalizeMetadata } from "./organizations.service";
-import {
-  findMembership,
-  findOrganizationIdBySlug,
-  findOrganizationIdOfInvitation,
-} from "./organizations.repository";
+import { findMembership, findOrganizationIdBySlug, findOrganizationIdOfInvitation } from "./organizations.repository";
 import { assertSecondFactorPolicy } from "./organizations.security";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
@@ -246,7 +242,8 @@ export function organizationRules(options: {
             const trx = await currentDatabase(db);
             const requested = recordOf(ctx.method === "GET" ? ctx.query : ctx.body);
             const slug = text(requested.organizationSlug);
-            const invitationId = ctx.path === endpoints.cancelInvitation.path ? text(requested.invitationId) : undefined;
+            const invitationId =
+              ctx.path === endpoints.cancelInvitation.path ? text(requested.invitationId) : undefined;
             // Setting no organization active (null) is about none.
             if (ctx.path === endpoints.setActiveOrganization.path && !requested.organizationId && !slug) return;
             const organizationId =

@@ -472,7 +472,11 @@ export async function requiresTwoFactor(db: Kysely<Database>, scope: Organizatio
  * Written as 1 or 0: SQLite stores booleans as integers, and PostgreSQL reads the untyped '1' or '0' as a boolean.
  */
 export async function setRequireTwoFactor(db: Kysely<Database>, scope: OrganizationScope, value: boolean) {
-  await db.updateTable("organization").set({ requireTwoFactor: Number(value) }).where("id", "=", scope.organizationId).execute();
+  await db
+    .updateTable("organization")
+    .set({ requireTwoFactor: Number(value) })
+    .where("id", "=", scope.organizationId)
+    .execute();
 }
 
 /** Whether the user has a second factor: TOTP turned on (better-auth's `twoFactorEnabled`) or at least one passkey. */
@@ -493,6 +497,10 @@ export async function findOrganizationIdOfInvitation(
   db: Kysely<Database>,
   invitationId: string,
 ): Promise<string | undefined> {
-  const row = await db.selectFrom("invitation").select("organizationId").where("id", "=", invitationId).executeTakeFirst();
+  const row = await db
+    .selectFrom("invitation")
+    .select("organizationId")
+    .where("id", "=", invitationId)
+    .executeTakeFirst();
   return row?.organizationId;
 }
