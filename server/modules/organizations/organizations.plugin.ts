@@ -25,8 +25,8 @@ import { updateMemberRole } from "./operations/update-member-role";
 import { updateOrganization } from "./operations/update-organization";
 import { updateTeam } from "./operations/update-team";
 import { assertMemberOfRequestedOrganization, normalizeMetadata } from "./organizations.service";
-import { findMembership, findOrganizationIdBySlug, findOrganizationIdOfInvitation } from "./organizations.repository";
-import { assertSecondFactorPolicy } from "./organizations.security";
+import { findOrganizationIdBySlug, findOrganizationIdOfInvitation } from "./organizations.repository";
+import { findAdmittedMembership } from "./organizations.security";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
 export type OrganizationsOptions = {
@@ -252,8 +252,7 @@ export function organizationRules(options: {
               (invitationId && (await findOrganizationIdOfInvitation(trx, invitationId))) ??
               session.session.activeOrganizationId;
             if (!organizationId) return;
-            const scope = await findMembership(trx, organizationId, session.user.id);
-            if (scope) await assertSecondFactorPolicy(trx, scope);
+            await findAdmittedMembership(trx, organizationId, session.user.id);
           }),
         },
         {

@@ -457,6 +457,30 @@ export async function insertMember(
     .execute();
 }
 
+/**
+ * `findMembership` and the organization's security policy in one statement, for the checks every request about an
+ * organization makes (the policy costs no query of its own while it is off).
+ */
+export async function findMembershipUnderPolicy(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+): Promise<{ scope: OrganizationScope; requireTwoFactor: boolean } | undefined> {
+  const member = await db
+    .selectFrom("member")
+    .innerJoin("organization", "organization.id", "member.organizationId")
+    .select(["member.id", "member.role", "organization.requireTwoFactor"])
+    .where("member.organizationId", "=", organizationId)
+    .where("member.userId", "=", userId)
+    .executeTakeFirst();
+  if (!member) return undefined;
+  const roles = member.role.split(",").map((role) => role.trim());
+  return {
+    scope: { organizationId, userId, memberId: member.id, roles },
+    requireTwoFactor: Boolean(member.requireTwoFactor),
+  };
+}
+
 /** Whether the organization requires a second factor of its members (its security policy, migration 0015). */
 export async function requiresTwoFactor(db: Kysely<Database>, scope: OrganizationScope): Promise<boolean> {
   const row = await db

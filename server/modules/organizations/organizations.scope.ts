@@ -5,8 +5,7 @@ import { rolesAllow, type OrganizationPermissions } from "../../../common/permis
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
-import { findMembership } from "./organizations.repository";
-import { assertSecondFactorPolicy } from "./organizations.security";
+import { findAdmittedMembership } from "./organizations.security";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
@@ -29,10 +28,9 @@ export function requireOrganizationScope(deps: {
     if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
     if (!organizationId) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const scope = await findMembership(deps.db, organizationId, session.user.id);
+    const scope = await findAdmittedMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
-    await assertSecondFactorPolicy(deps.db, scope);
     c.set("session", session);
     c.set("scope", scope);
     await next();
