@@ -79,7 +79,10 @@ export type AdminUserDetail = {
   user: AdminUserListItem & { displayUsername: string | null; updatedAt: string };
   signInMethods: AdminSignInMethod[];
   organizations: AdminUserOrganization[];
+  /** The user's second factors: TOTP turned on, and how many passkeys (the console offers their reset). */
+  secondFactors: AdminSecondFactors;
 };
+export type AdminSecondFactors = { totp: boolean; passkeys: number };
 
 export const adminOrganizationListQuerySchema = z.object({
   q: searchSchema.optional(),
@@ -192,3 +195,9 @@ export const assignOwnerSchema = z.object({
   reason: requiredReasonSchema,
 });
 export type AssignOwnerInput = z.infer<typeof assignOwnerSchema>;
+
+/** `POST /api/admin/users/{id}/two-factor/reset`: a locked-out user's second factors removed, with the reason. */
+export const resetSecondFactorsSchema = z.object({ reason: requiredReasonSchema });
+export type ResetSecondFactorsInput = z.infer<typeof resetSecondFactorsSchema>;
+/** What the reset removed, and how many sessions it signed out. */
+export type SecondFactorsReset = AdminSecondFactors & { sessionsRevoked: number };

@@ -136,6 +136,9 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   TOTP_ALREADY_ENABLED: 400,
   TOTP_NOT_ENABLED: 400,
   TWO_FACTOR_NOT_ENABLED: 400,
+  TWO_FACTOR_REQUIRED: 403,
+  OWN_SECOND_FACTOR_REQUIRED: 400,
+  NO_SECOND_FACTOR: 400,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -162,6 +165,13 @@ export const ORGANIZATION_ERROR_CODES = defineErrorCodes({
   USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "User is already invited to this organization",
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: "You are not allowed to delete this member",
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: "You are not allowed to delete this team",
+  /**
+   * The organization requires a second factor (its security policy) and the caller has none: the web app sends them
+   * to set one up (/account/security) and back.
+   */
+  TWO_FACTOR_REQUIRED: "This organization requires a second factor: set one up in your account's security settings",
+  /** Turning the policy on without a second factor of one's own would lock the caller out at once. */
+  OWN_SECOND_FACTOR_REQUIRED: "Set up a second factor for your own account before requiring one for the organization",
 });
 
 /** The platform-admin rules better-auth's admin plugin does not apply itself (the admin module's plugin). */
@@ -169,6 +179,8 @@ export const PLATFORM_ADMIN_ERROR_CODES = defineErrorCodes({
   YOU_CANNOT_CHANGE_YOUR_OWN_ROLE: "You cannot change your own platform role",
   LAST_PLATFORM_ADMIN: "The last platform admin cannot be demoted, banned or deleted",
   ADMIN_EMAILS_ADMIN: "This user is a platform admin through ADMIN_EMAILS: remove the address from that setting first",
+  /** An admin reset of second factors for a user who has none. */
+  NO_SECOND_FACTOR: "This user has no second factor to reset",
 });
 
 /** The account rules better-auth does not apply itself (server/auth/account-rules.ts). */

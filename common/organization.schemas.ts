@@ -161,3 +161,15 @@ export type OrganizationSummary = { id: string; name: string; slug: string };
  * other members refuse the deletion (`SOLE_OWNER`) until ownership is transferred or the organization deleted.
  */
 export type AccountDeletionPreview = { deletedWithAccount: OrganizationSummary[]; soleOwnerOf: OrganizationSummary[] };
+
+/** `PATCH /api/organizations/{id}/security`: the organization's security policy, as the Security settings form sends it. */
+export const organizationSecuritySchema = z.strictObject({
+  requireTwoFactor: z.boolean({ error: "Say whether members must have a second factor" }),
+});
+export type OrganizationSecurityInput = z.infer<typeof organizationSecuritySchema>;
+
+/**
+ * An organization's security policy (`GET` and `PATCH /api/organizations/{id}/security`), with whether the caller
+ * has a second factor (a TOTP factor or a passkey): without one they cannot turn the requirement on.
+ */
+export type OrganizationSecurity = { requireTwoFactor: boolean; callerHasSecondFactor: boolean };

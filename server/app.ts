@@ -36,7 +36,7 @@ import { adminRoutes } from "./modules/admin";
 import { adminAuditRoutes } from "./modules/audit";
 import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
-import { devMailRoutes, mailBacklogMetrics } from "./modules/mail";
+import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
 
@@ -48,6 +48,8 @@ export type AppDeps = {
   auth: Auth;
   billing: Billing;
   billingWorker: { nudge(): void };
+  /** The mail outbox: the app's own notices (an admin's reset of second factors) are queued here, as better-auth's. */
+  mail: MailQueue;
   /** Whole answers of the reads every page makes, kept between requests and dropped by the database's change feed. */
   readCache: ReadCache;
   logger: Logger;
@@ -175,6 +177,8 @@ export function createApp(deps: AppDeps) {
       plansOf: (organizationIds) => deps.billing.plansOf(organizationIds),
       assertWithinLimit: (organizationId, resource, adding) =>
         deps.billing.assertWithinLimit(organizationId, resource, adding),
+      mail: deps.mail,
+      baseUrl: config.baseUrl,
     }),
   );
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));

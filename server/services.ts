@@ -25,12 +25,14 @@ import { idlePollingLoop, type PollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
-import { createMailQueue, createMailTransport } from "./modules/mail";
+import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
 
 export type Services = {
   database: DatabaseHandle;
   auth: Auth;
   worker: OutboxWorker;
+  /** The mail outbox, which better-auth's notices and the app's own are queued in. */
+  mail: MailQueue;
   billing: Billing;
   billingWorker: BillingWorker;
   /** The hourly audit log purge (tests drain it before they arrange old entries). */
@@ -151,6 +153,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     database,
     auth,
     worker,
+    mail,
     billing,
     billingWorker,
     auditRetention,

@@ -23,6 +23,7 @@ import * as secondFactors from "./migrations/0013-second-factors";
 import * as totpReplay from "./migrations/0014-totp-replay";
 import * as freshAuthentication from "./migrations/0015-fresh-authentication";
 import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
+import * as organizationSecurity from "./migrations/0017-organization-security";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   "0014-totp-replay": totpReplay,
   "0015-fresh-authentication": freshAuthentication,
   "0016-passkey-last-used": passkeyLastUsed,
+  "0017-organization-security": organizationSecurity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -109,6 +109,8 @@ export type OrganizationTable = {
   logo: string | null;
   createdAt: Timestamp;
   metadata: string | null;
+  /** The security policy (migration 0017): members without a second factor are refused the organization. */
+  requireTwoFactor: Generated<boolean | number>;
 };
 
 export type TeamTable = {

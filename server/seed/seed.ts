@@ -75,6 +75,7 @@ try {
     auth,
     billing,
     billingWorker: { nudge: () => undefined },
+    mail: noMail,
     readCache,
     logger,
     rateLimitStore: unlimited,

@@ -40,6 +40,7 @@ import {
   generalSettingsRoute,
   invitationsRoute,
   membersRoute,
+  organizationSecurityRoute,
   organizationSettingsRoute,
   teamsRoute,
 } from "./routes/organizations";
@@ -92,6 +93,7 @@ const routeTree = rootRoute.addChildren([
       teamsRoute,
       billingRoute,
       auditLogRoute,
+      organizationSecurityRoute,
       dangerZoneRoute,
     ]),
   ]),

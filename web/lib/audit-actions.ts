@@ -22,10 +22,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "user.session_revoked": "Session revoked",
   "user.sessions_revoked": "All sessions revoked",
   "user.deleted": "User deleted",
+  "user.two_factor_reset": "Second factors reset",
   "organization.created": "Organization created",
   "organization.updated": "Organization updated",
   "organization.deleted": "Organization deleted",
   "organization.owner_assigned": "Owner assigned",
+  "organization.security_changed": "Security policy changed",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -159,10 +161,15 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "user.session_revoked": (entry) => `Signed ${target(entry, "a user")} out of one session`,
   "user.sessions_revoked": (entry) => `Signed ${target(entry, "a user")} out everywhere`,
   "user.deleted": (entry) => `Deleted ${named(entry, "user", "a user")}`,
+  "user.two_factor_reset": (entry) => `Reset the second factors of ${target(entry, "a user")}`,
   "organization.created": (entry) => `Created ${organizationName(entry)}`,
   "organization.updated": organizationUpdate,
   "organization.deleted": (entry) => `Deleted ${organizationName(entry)}`,
   "organization.owner_assigned": (entry) => `Made ${target(entry, "a user")} an owner of the organization`,
+  "organization.security_changed": (entry) =>
+    entry.details?.requireTwoFactor === true
+      ? "Required a second factor of every member"
+      : "Stopped requiring a second factor of members",
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;

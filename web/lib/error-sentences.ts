@@ -190,6 +190,12 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY: "The passkey prompt was closed or timed out. Try again when you are ready.",
   ERROR_CEREMONY_ABORTED: "The passkey prompt was closed or timed out. Try again when you are ready.",
   ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: "This device already holds a passkey for your account.",
+  // Second factors.
+  TWO_FACTOR_REQUIRED:
+    "This organization requires a second factor: an authenticator app (Account settings › Security) or a passkey.",
+  OWN_SECOND_FACTOR_REQUIRED:
+    "Set up a second factor for your own account first: requiring one without it would lock you out.",
+  NO_SECOND_FACTOR: "This user has no second factor to reset.",
 };
 
 /**

@@ -1,6 +1,7 @@
-import { MutationCache, QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { toast, type ToastApi } from "../components/ui/toast";
 import { ApiError, errorMessage } from "./api-error";
+import { isTwoFactorRequired, sendToTwoFactorSetup } from "./two-factor-required";
 
 /**
  * What a mutation may say about its own feedback, in `useMutation({ meta: { … } })`; the MutationCache below
@@ -26,10 +27,14 @@ declare module "@tanstack/react-query" {
   }
 }
 
-/** The toast side of every mutation, driven by its `meta` (see MutationFeedbackMeta). */
-export function createMutationCache(notify: ToastApi = toast) {
+/**
+ * The toast side of every mutation, driven by its `meta` (see MutationFeedbackMeta). A refusal for want of a second
+ * factor the organization requires sends the person to set one up instead (./two-factor-required.ts).
+ */
+export function createMutationCache(notify: ToastApi = toast, onTwoFactorRequired = sendToTwoFactorSetup) {
   return new MutationCache({
     onError: (error, _variables, _context, mutation) => {
+      if (isTwoFactorRequired(error)) return onTwoFactorRequired();
       if (mutation.meta?.errorToast === false) return;
       notify.error(errorMessage(error));
     },
@@ -41,9 +46,19 @@ export function createMutationCache(notify: ToastApi = toast) {
   });
 }
 
-export function createQueryClient(notify: ToastApi = toast) {
+/** Any read an organization refuses for want of a second factor sends the person to set one up, as mutations do. */
+export function createQueryCache(onTwoFactorRequired = sendToTwoFactorSetup) {
+  return new QueryCache({
+    onError: (error) => {
+      if (isTwoFactorRequired(error)) onTwoFactorRequired();
+    },
+  });
+}
+
+export function createQueryClient(notify: ToastApi = toast, onTwoFactorRequired = sendToTwoFactorSetup) {
   return new QueryClient({
-    mutationCache: createMutationCache(notify),
+    queryCache: createQueryCache(onTwoFactorRequired),
+    mutationCache: createMutationCache(notify, onTwoFactorRequired),
     defaultOptions: {
       queries: {
         staleTime: 30_000,

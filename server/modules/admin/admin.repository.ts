@@ -9,6 +9,7 @@ import {
 } from "kysely";
 import {
   isBannedNow,
+  type AdminSecondFactors,
   type AdminOrganizationDetail,
   type AdminOrganizationListQuery,
   type AdminUserListQuery,
@@ -616,4 +617,41 @@ export async function findUserByEmail(db: Kysely<Database>, email: string) {
 
 export async function setRole(db: Kysely<Database>, userId: string, role: string): Promise<void> {
   await db.updateTable("user").set({ role, updatedAt: new Date().toISOString() }).where("id", "=", userId).execute();
+}
+
+/** The user's second factors: whether TOTP is on (better-auth's `twoFactorEnabled`) and how many passkeys they have. */
+export async function findSecondFactors(db: Kysely<Database>, userId: string): Promise<AdminSecondFactors> {
+  const row = await db
+    .selectFrom("user")
+    .select((eb) => [
+      "user.twoFactorEnabled",
+      eb
+        .selectFrom("passkey")
+        .select((count) => count.fn.countAll<number | string>().as("count"))
+        .where("passkey.userId", "=", userId)
+        .as("passkeys"),
+    ])
+    .where("user.id", "=", userId)
+    .executeTakeFirst();
+  return { totp: Boolean(row?.twoFactorEnabled), passkeys: Number(row?.passkeys ?? 0) };
+}
+
+/**
+ * Removes every second factor of the user (the TOTP secret and backup codes, the passkeys) and turns TOTP off (0:
+ * SQLite's boolean, which PostgreSQL reads as false).
+ */
+export async function deleteSecondFactors(db: Kysely<Database>, userId: string): Promise<void> {
+  await db.deleteFrom("twoFactor").where("userId", "=", userId).execute();
+  await db.deleteFrom("passkey").where("userId", "=", userId).execute();
+  await db
+    .updateTable("user")
+    .set({ twoFactorEnabled: 0, updatedAt: new Date().toISOString() })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Signs the user out everywhere: their sessions are deleted. Returns how many there were. */
+export async function deleteSessions(db: Kysely<Database>, userId: string): Promise<number> {
+  const result = await db.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -4,11 +4,13 @@ export {
   adminUserListQuerySchema,
   adminUserParamsSchema,
   assignOwnerSchema,
+  resetSecondFactorsSchema,
   type AdminOrganizationDetail,
   type AdminOrganizationList,
   type AdminUserDetail,
   type AdminUserList,
   type AdminUserListItem,
+  type SecondFactorsReset,
 } from "../../../common/admin.schemas";
 import type { SubscriptionStatus } from "../../../common/billing.schemas";
 

@@ -59,9 +59,10 @@ export async function getUserDetail(
 ): Promise<AdminUserDetail | undefined> {
   const row = await repository.findUser(db, userId);
   if (!row) return undefined;
-  const [signInMethods, organizations] = await Promise.all([
+  const [signInMethods, organizations, secondFactors] = await Promise.all([
     repository.findSignInMethods(db, userId),
     repository.findUserOrganizations(db, userId),
+    repository.findSecondFactors(db, userId),
   ]);
   return {
     user: {
@@ -71,6 +72,7 @@ export async function getUserDetail(
     },
     signInMethods,
     organizations,
+    secondFactors,
   };
 }
 

@@ -167,3 +167,17 @@ export function noticeMail(input: { name: string; subject: string; message: stri
     "If this was not you, reset your password and review your sessions right away.",
   ]);
 }
+
+/** A platform admin reset the account's second factors (a person locked out asked for it): what changed, what next. */
+export function secondFactorsResetMail(input: { name: string; signInUrl: string }): RenderedMail {
+  return render(
+    `Your second factors were reset — ${APP_NAME}`,
+    "Your second factors were reset",
+    [
+      `Hi ${input.name}, an administrator of ${APP_NAME} removed your account's second factors: the authenticator app, its backup codes and your passkeys. Every session of your account was signed out.`,
+      "Sign in with your password, then set up a second factor again in Account settings › Security.",
+      "If you did not ask for this, reply to this mail or contact your administrator right away.",
+    ],
+    { label: "Sign in", url: input.signInUrl },
+  );
+}

@@ -25,6 +25,8 @@ import { updateMemberRole } from "./operations/update-member-role";
 import { updateOrganization } from "./operations/update-organization";
 import { updateTeam } from "./operations/update-team";
 import { assertMemberOfRequestedOrganization, normalizeMetadata } from "./organizations.service";
+import { findOrganizationIdBySlug, findOrganizationIdOfInvitation } from "./organizations.repository";
+import { findAdmittedMembership } from "./organizations.security";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
 export type OrganizationsOptions = {
@@ -114,6 +116,15 @@ type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 /** The organization plugin's endpoints the rules apply to (better-auth's organization plugin's `endpoints`). */
 type OrganizationEndpoints = Record<
   | "createOrganization"
+  | "getOrganization"
+  | "getActiveMember"
+  | "getActiveMemberRole"
+  | "listMembers"
+  | "listInvitations"
+  | "listOrganizationTeams"
+  | "listTeamMembers"
+  | "setActiveTeam"
+  | "hasPermission"
   | "updateOrganization"
   | "deleteOrganization"
   | "getFullOrganization"
@@ -134,6 +145,39 @@ type OrganizationEndpoints = Record<
   Endpoint
 >;
 
+/**
+ * The organization plugin's endpoints about one organization's data, which its security policy governs: all but
+ * creating and listing one's organizations, checking a slug, one's own invitations (seeing, accepting, declining
+ * them) and leaving (a member the policy refuses may still go).
+ */
+const governedByPolicy = (endpoints: OrganizationEndpoints) =>
+  new Set(
+    [
+      endpoints.updateOrganization,
+      endpoints.deleteOrganization,
+      endpoints.setActiveOrganization,
+      endpoints.getOrganization,
+      endpoints.getFullOrganization,
+      endpoints.getActiveMember,
+      endpoints.getActiveMemberRole,
+      endpoints.listMembers,
+      endpoints.removeMember,
+      endpoints.updateMemberRole,
+      endpoints.createInvitation,
+      endpoints.cancelInvitation,
+      endpoints.listInvitations,
+      endpoints.createTeam,
+      endpoints.updateTeam,
+      endpoints.removeTeam,
+      endpoints.listOrganizationTeams,
+      endpoints.listTeamMembers,
+      endpoints.setActiveTeam,
+      endpoints.addTeamMember,
+      endpoints.removeTeamMember,
+      endpoints.hasPermission,
+    ].map((endpoint) => endpoint.path),
+  );
+
 /** The one place a request's body (or query) is read as a record. */
 const recordOf = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
 
@@ -149,6 +193,7 @@ export function organizationRules(options: {
   endpoints: OrganizationEndpoints;
 }) {
   const { db, limits, endpoints } = options;
+  const governed = governedByPolicy(endpoints);
   const run = <TPrior>(endpoint: Endpoint, operation: OrganizationOperation<TPrior>) =>
     auditedEndpoint<TPrior>({
       db,
@@ -184,6 +229,30 @@ export function organizationRules(options: {
                 organizationSlug,
               });
             }
+          }),
+        },
+        {
+          // The organization's security policy, decided by the same function as for the app's routes: the
+          // organization the call is about is the one it names (by id, slug or invitation), else the active one,
+          // which is better-auth's own rule. Non-members are left to better-auth's refusals.
+          matcher: (context) => context.path !== undefined && governed.has(context.path),
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = await getSessionFromCtx(ctx);
+            if (!session) return;
+            const trx = await currentDatabase(db);
+            const requested = recordOf(ctx.method === "GET" ? ctx.query : ctx.body);
+            const slug = text(requested.organizationSlug);
+            const invitationId =
+              ctx.path === endpoints.cancelInvitation.path ? text(requested.invitationId) : undefined;
+            // Setting no organization active (null) is about none.
+            if (ctx.path === endpoints.setActiveOrganization.path && !requested.organizationId && !slug) return;
+            const organizationId =
+              text(requested.organizationId) ??
+              (slug && (await findOrganizationIdBySlug(trx, slug))) ??
+              (invitationId && (await findOrganizationIdOfInvitation(trx, invitationId))) ??
+              session.session.activeOrganizationId;
+            if (!organizationId) return;
+            await findAdmittedMembership(trx, organizationId, session.user.id);
           }),
         },
         {

@@ -456,3 +456,75 @@ export async function insertMember(
     .values({ id: randomUUID(), ...member, createdAt: new Date().toISOString() })
     .execute();
 }
+
+/**
+ * `findMembership` and the organization's security policy in one statement, for the checks every request about an
+ * organization makes (the policy costs no query of its own while it is off).
+ */
+export async function findMembershipUnderPolicy(
+  db: Kysely<Database>,
+  organizationId: string,
+  userId: string,
+): Promise<{ scope: OrganizationScope; requireTwoFactor: boolean } | undefined> {
+  const member = await db
+    .selectFrom("member")
+    .innerJoin("organization", "organization.id", "member.organizationId")
+    .select(["member.id", "member.role", "organization.requireTwoFactor"])
+    .where("member.organizationId", "=", organizationId)
+    .where("member.userId", "=", userId)
+    .executeTakeFirst();
+  if (!member) return undefined;
+  const roles = member.role.split(",").map((role) => role.trim());
+  return {
+    scope: { organizationId, userId, memberId: member.id, roles },
+    requireTwoFactor: Boolean(member.requireTwoFactor),
+  };
+}
+
+/** Whether the organization requires a second factor of its members (its security policy, migration 0017). */
+export async function requiresTwoFactor(db: Kysely<Database>, scope: OrganizationScope): Promise<boolean> {
+  const row = await db
+    .selectFrom("organization")
+    .select("requireTwoFactor")
+    .where("id", "=", scope.organizationId)
+    .executeTakeFirst();
+  return Boolean(row?.requireTwoFactor);
+}
+
+/**
+ * Sets the security policy; the organization's update drops the replayed reads about it (migration 0009's trigger).
+ * Written as 1 or 0: SQLite stores booleans as integers, and PostgreSQL reads the untyped '1' or '0' as a boolean.
+ */
+export async function setRequireTwoFactor(db: Kysely<Database>, scope: OrganizationScope, value: boolean) {
+  await db
+    .updateTable("organization")
+    .set({ requireTwoFactor: Number(value) })
+    .where("id", "=", scope.organizationId)
+    .execute();
+}
+
+/** Whether the user has a second factor: TOTP turned on (better-auth's `twoFactorEnabled`) or at least one passkey. */
+export async function hasSecondFactor(db: Kysely<Database>, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("user")
+    .select((eb) => [
+      "user.twoFactorEnabled",
+      eb.exists(eb.selectFrom("passkey").select("passkey.id").where("passkey.userId", "=", userId)).as("hasPasskey"),
+    ])
+    .where("user.id", "=", userId)
+    .executeTakeFirst();
+  return Boolean(row?.twoFactorEnabled) || Boolean(row?.hasPasskey);
+}
+
+/** The organization an invitation belongs to (a call that names the invitation, not the organization). */
+export async function findOrganizationIdOfInvitation(
+  db: Kysely<Database>,
+  invitationId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("invitation")
+    .select("organizationId")
+    .where("id", "=", invitationId)
+    .executeTakeFirst();
+  return row?.organizationId;
+}

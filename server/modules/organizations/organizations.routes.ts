@@ -5,8 +5,10 @@ import type { Database } from "../../db/schema";
 import type { GetSession } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { replayable } from "../../http/response-cache";
+import { organizationSecuritySchema, type OrganizationSecurity } from "../../../common/organization.schemas";
 import { validate } from "../../http/validate";
 import {
+  requestAuditContext,
   auditCsvResponse,
   auditLogQuerySchema,
   exportAuditLog,
@@ -24,11 +26,14 @@ import {
 } from "./organizations.schemas";
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationPreview, isSlugAvailable, listMembers, listTeams } from "./organizations.service";
+import { updateSecurityPolicy } from "./operations/update-security-policy";
+import { hasSecondFactor, requiresTwoFactor } from "./organizations.repository";
 
 /**
  * Organization reads better-auth does not offer: whether a slug is free, as data (better-auth's check-slug answers
  * a taken slug with a 400, which browsers log as an error at every keystroke); members with users and teams
- * (searched, paged), and teams with their members for owners and admins who are not in those teams.
+ * (searched, paged), and teams with their members for owners and admins who are not in those teams; and the
+ * organization's security policy (whether members must have a second factor), read by members, set by owners and admins.
  */
 export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Database> }) {
   return (
@@ -48,6 +53,24 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
         return c.json(await listMembers(deps.db, c.get("scope"), c.req.valid("query")));
       })
       .get("/:organizationId/teams", async (c) => c.json(await listTeams(deps.db, c.get("scope"))))
+      .get("/:organizationId/security", async (c) => {
+        const scope = c.get("scope");
+        return c.json({
+          requireTwoFactor: await requiresTwoFactor(deps.db, scope),
+          callerHasSecondFactor: await hasSecondFactor(deps.db, scope.userId),
+        } satisfies OrganizationSecurity);
+      })
+      .patch("/:organizationId/security", validate("json", organizationSecuritySchema), async (c) => {
+        const scope = requireOrganizationPermission(c, { organization: ["update"] });
+        return c.json(
+          (await updateSecurityPolicy(
+            deps.db,
+            scope,
+            c.req.valid("json"),
+            requestAuditContext(c),
+          )) satisfies OrganizationSecurity,
+        );
+      })
   );
 }
 

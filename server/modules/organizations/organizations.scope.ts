@@ -5,7 +5,7 @@ import { rolesAllow, type OrganizationPermissions } from "../../../common/permis
 import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
-import { findMembership } from "./organizations.repository";
+import { findAdmittedMembership } from "./organizations.security";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
@@ -13,7 +13,8 @@ export type { OrganizationScope };
 export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { scope: OrganizationScope } };
 
 /**
- * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise.
+ * Resolves the session and the membership for the `:organizationId` route parameter; 401 or 403 otherwise, and
+ * 403 TWO_FACTOR_REQUIRED for a member without a second factor while the organization requires one.
  * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
  * more than one copy of this middleware: the membership is looked up once.
  */
@@ -27,7 +28,7 @@ export function requireOrganizationScope(deps: {
     if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
     if (!organizationId) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const scope = await findMembership(deps.db, organizationId, session.user.id);
+    const scope = await findAdmittedMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
     c.set("session", session);

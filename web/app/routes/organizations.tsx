@@ -247,6 +247,17 @@ export const auditLogRoute = createRoute({
   ),
 );
 
+export const organizationSecurityRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/security" }).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/security-page"), settingsTitle()]),
+    ([{ SecurityPage }, { useSettingsTitle }]) =>
+      function Security() {
+        useSettingsTitle("Security", organizationSecurityRoute.useParams().organizationId);
+        return <SecurityPage />;
+      },
+  ),
+);
+
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
     () => Promise.all([import("../../features/organizations/routes/settings/danger-zone-page"), settingsTitle()]),

@@ -1,6 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import type { AdminUserListQuery, CreateUserInput, PlatformRoleOption } from "../../../../common/admin.schemas";
+import type {
+  AdminUserListQuery,
+  CreateUserInput,
+  PlatformRoleOption,
+  ResetSecondFactorsInput,
+} from "../../../../common/admin.schemas";
 import { api, apiCall, type ApiData } from "../../../lib/api-client";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
@@ -247,4 +252,17 @@ export function platformAdminQuery(userId: string) {
 
 export function useIsPlatformAdmin(userId: string | undefined) {
   return useQuery({ ...platformAdminQuery(userId ?? ""), enabled: Boolean(userId) });
+}
+
+/**
+ * Removes a locked-out user's second factors (TOTP and passkeys) and signs them out everywhere, for a reason kept in
+ * the audit log; the user is mailed. The dialog shows a refusal itself.
+ */
+export function useResetSecondFactors(user: Target) {
+  return useAdminMutation(
+    ({ reason }: ResetSecondFactorsInput) =>
+      apiCall(api.admin.users[":userId"]["two-factor"].reset.$post({ param: { userId: user.id }, json: { reason } })),
+    () => `The second factors of ${user.name} were reset`,
+    { inline: true },
+  );
 }

@@ -61,6 +61,7 @@ function detail(overrides: Partial<AdminUserDetail["user"]> = {}): AdminUserDeta
     organizations: [
       { id: "org_1", name: "Navy Labs", slug: "navy", role: "owner", joinedAt: "2026-01-08T10:00:00.000Z" },
     ],
+    secondFactors: { totp: false, passkeys: 0 },
   };
 }
 
@@ -355,5 +356,59 @@ describe("AdminUserPage", () => {
     renderPage({ userId: "user_gone" });
     await screen.findByText("There is no such user");
     screen.getByRole("link", { name: "All users" });
+  });
+});
+
+describe("resetting a user's second factors", () => {
+  /** The page's fetch, with the reset endpoint answering `answer` and the calls to it recorded. */
+  function stubReset(answer: { status: number; body: unknown }) {
+    const pageFetch = vi.mocked(fetch);
+    const resets: unknown[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), "http://localhost");
+        if (url.pathname !== `/api/admin/users/${USER_ID}/two-factor/reset`) return pageFetch(input, init);
+        resets.push(JSON.parse(String(input instanceof Request ? await input.text() : init?.body)));
+        return Response.json(answer.body, { status: answer.status });
+      }),
+    );
+    return resets;
+  }
+
+  it("is offered only to a user who has a second factor, saying which", async () => {
+    renderPage();
+    await screen.findByRole("button", { name: "Change role" });
+    expect(screen.queryByRole("button", { name: "Reset second factors" })).toBeNull();
+  });
+
+  it("asks for a reason, then resets and closes", async () => {
+    user = { ...detail(), secondFactors: { totp: true, passkeys: 2 } };
+    const resets = stubReset({ status: 200, body: { totp: true, passkeys: 2, sessionsRevoked: 1 } });
+    const { notify } = renderPage();
+    await screen.findByText(/An authenticator app and 2 passkeys\./);
+    const { actor, dialog } = await openAction("Reset second factors");
+    expect(dialog.textContent).toContain("every session of Grace Hopper is signed out");
+
+    await actor.click(within(dialog).getByRole("button", { name: "Reset second factors" }));
+    await within(dialog).findByText("Say why, for the audit log");
+    expect(resets).toEqual([]);
+
+    await actor.type(within(dialog).getByLabelText("Reason"), "Lost phone; identity checked on a call");
+    await actor.click(within(dialog).getByRole("button", { name: "Reset second factors" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(resets).toEqual([{ reason: "Lost phone; identity checked on a call" }]);
+    expect(notify.success).toHaveBeenCalledWith("The second factors of Grace Hopper were reset");
+  });
+
+  it("shows the server's refusal in the dialog", async () => {
+    user = { ...detail(), secondFactors: { totp: false, passkeys: 1 } };
+    stubReset({ status: 400, body: { code: "NO_SECOND_FACTOR", message: "This user has no second factor to reset" } });
+    renderPage();
+    await screen.findByText(/^1 passkey\./);
+    const { actor, dialog } = await openAction("Reset second factors");
+    await actor.type(within(dialog).getByLabelText("Reason"), "Ticket 7");
+    await actor.click(within(dialog).getByRole("button", { name: "Reset second factors" }));
+    await within(dialog).findByText("This user has no second factor to reset.");
   });
 });

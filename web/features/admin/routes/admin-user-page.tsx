@@ -16,13 +16,14 @@ import { AuditEntriesCard } from "../components/audit-entries-card";
 import { BanUserDialog } from "../components/ban-user-dialog";
 import { DeleteUserDialog } from "../components/delete-user-dialog";
 import { ImpersonateDialog } from "../components/impersonate-dialog";
+import { ResetSecondFactorsDialog } from "../components/reset-second-factors-dialog";
 import { SetPasswordDialog } from "../components/set-password-dialog";
 import { platformRoleOf, SetRoleDialog } from "../components/set-role-dialog";
 import { banEndText, PlatformRoleBadge, UserStatusBadges } from "../components/user-badges";
 import { UserSessionsCard } from "../components/user-sessions-card";
 
 type User = AdminUserDetail["user"];
-type Action = "role" | "password" | "ban" | "unban" | "impersonate" | "delete";
+type Action = "role" | "password" | "ban" | "unban" | "impersonate" | "secondFactors" | "delete";
 
 const linkClass = "font-medium text-brand-600 hover:underline dark:text-brand-400";
 
@@ -86,11 +87,29 @@ function ActionRow({ title, description, children }: { title: string; descriptio
   );
 }
 
+/** "An authenticator app and 2 passkeys". */
+function secondFactorWords({ totp, passkeys }: AdminUserDetail["secondFactors"]): string {
+  const words = [
+    ...(totp ? ["An authenticator app"] : []),
+    ...(passkeys > 0 ? [`${passkeys} passkey${passkeys === 1 ? "" : "s"}`] : []),
+  ];
+  return words.join(" and ");
+}
+
 /**
  * What a platform admin may do to this user. Their own account offers nothing here: the server refuses a change of
  * one's own role, and a ban, a deletion or an impersonation of oneself makes no sense.
  */
-function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
+function ActionsCard({
+  user,
+  isSelf,
+  secondFactors,
+}: {
+  user: User;
+  isSelf: boolean;
+  secondFactors: AdminUserDetail["secondFactors"];
+}) {
+  const hasSecondFactor = secondFactors.totp || secondFactors.passkeys > 0;
   const [action, setAction] = useState<Action | null>(null);
   const unban = useUnbanUser(user);
   // Where focus goes when an action replaced the button that opened it (Ban becomes Unban and back).
@@ -164,6 +183,16 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
               </Button>
             )}
           </ActionRow>
+          {hasSecondFactor ? (
+            <ActionRow
+              title="Second factors"
+              description={`${secondFactorWords(secondFactors)}. Reset them when they lost access to all of them.`}
+            >
+              <Button variant="danger" size="sm" onClick={() => setAction("secondFactors")}>
+                Reset second factors
+              </Button>
+            </ActionRow>
+          ) : null}
           <ActionRow title="Delete" description="Delete the account and everything tied to it.">
             <Button variant="danger" size="sm" onClick={() => setAction("delete")}>
               Delete user
@@ -186,6 +215,7 @@ function ActionsCard({ user, isSelf }: { user: User; isSelf: boolean }) {
             fallbackFocus={titleRef}
           />
           {user.isPlatformAdmin ? null : <ImpersonateDialog user={user} {...dialog("impersonate")} />}
+          <ResetSecondFactorsDialog user={user} {...dialog("secondFactors")} fallbackFocus={titleRef} />
           <DeleteUserDialog user={user} {...dialog("delete")} />
         </>
       )}
@@ -302,7 +332,7 @@ export function AdminUserPage({
     );
   }
 
-  const { user, signInMethods, organizations } = detail.data;
+  const { user, signInMethods, organizations, secondFactors } = detail.data;
   const isSelf = user.id === currentUserId;
   const username = user.displayUsername || user.username;
   return (
@@ -328,7 +358,7 @@ export function AdminUserPage({
       <div className="space-y-6">
         <div className="grid gap-6 lg:grid-cols-2">
           <ProfileCard user={user} />
-          <ActionsCard user={user} isSelf={isSelf} />
+          <ActionsCard user={user} isSelf={isSelf} secondFactors={secondFactors} />
         </div>
         <div className="grid gap-6 lg:grid-cols-2">
           <SignInMethodsCard methods={signInMethods} />

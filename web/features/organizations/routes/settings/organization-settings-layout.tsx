@@ -6,6 +6,7 @@ import { LoadingBlock } from "../../../../components/ui/spinner";
 import { activeTabProps, tabLinkClass, TabNav } from "../../../../components/ui/tabs";
 import { rolesAllow } from "../../../../../common/permissions";
 import { ApiError, errorMessage } from "../../../../lib/api-error";
+import { isTwoFactorRequired, twoFactorSetupHref } from "../../../../lib/two-factor-required";
 import { useAppMeta } from "../../../../lib/meta";
 import { useSession } from "../../../../lib/session";
 import { organizationQuery, useMyMembership, useSetActiveOrganization } from "../../api/organizations";
@@ -23,6 +24,7 @@ const isNotFoundOrForeign = (error: unknown) =>
 
 /** An organization address that leads nowhere still leads somewhere: home, where the person's organizations are. */
 function OrganizationUnavailable({ error }: { error: unknown }) {
+  if (isTwoFactorRequired(error)) return <SecondFactorRequired />;
   const isNotFound = isNotFoundOrForeign(error);
   return (
     <div className="mx-auto max-w-md px-4 py-24 text-center">
@@ -37,6 +39,26 @@ function OrganizationUnavailable({ error }: { error: unknown }) {
       <Link to="/" className="mt-6 inline-block font-medium text-brand-600 hover:underline dark:text-brand-400">
         Go to your organizations
       </Link>
+    </div>
+  );
+}
+
+/** The organization requires a second factor the person does not have: why, and where to set one up. */
+function SecondFactorRequired() {
+  const here = `${window.location.pathname}${window.location.search}`;
+  return (
+    <div className="mx-auto max-w-md px-4 py-24 text-center">
+      <h1 className="text-2xl font-semibold">This organization requires a second factor</h1>
+      <p className="mt-2 text-zinc-600 dark:text-zinc-400">
+        Its owners ask every member to sign in with a second factor: an authenticator app or a passkey. Set one up, and
+        you will be brought back here.
+      </p>
+      <a
+        href={twoFactorSetupHref(here)}
+        className="mt-6 inline-block font-medium text-brand-600 hover:underline dark:text-brand-400"
+      >
+        Set up a second factor
+      </a>
     </div>
   );
 }
@@ -152,6 +174,14 @@ export function OrganizationSettingsLayout({
               Audit log
             </Link>
           ) : null}
+          <Link
+            to="/organizations/$organizationId/settings/security"
+            params={params}
+            className={tabClass}
+            activeProps={activeTab}
+          >
+            Security
+          </Link>
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
