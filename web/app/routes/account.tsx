@@ -1,5 +1,6 @@
 import { createRoute } from "@tanstack/react-router";
 import { metaQuery } from "../../lib/meta";
+import { safeNextPath, TWO_FACTOR_REQUIRED_REASON } from "../../lib/two-factor-required";
 import { useSession } from "../../lib/session";
 import { useDocumentTitle, withDocumentTitle } from "../document-title";
 import { lazyPage } from "./lazy-page";
@@ -77,7 +78,12 @@ export const passwordRoute = createRoute({
   ),
 );
 
-export const securityRoute = createRoute({ getParentRoute: () => accountRoute, path: "/security" }).lazy(
+/** `next` and `reason`: an organization's second-factor policy sent the person here (web/lib/two-factor-required.ts). */
+export const securityRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: "/security",
+  validateSearch: textSearch("next", "reason"),
+}).lazy(
   lazyPage(
     () => import("../../features/account/routes/security-page"),
     ({ SecurityPage }) =>
@@ -86,7 +92,14 @@ export const securityRoute = createRoute({ getParentRoute: () => accountRoute, p
         // The session as last read: turning the factor on or off replaces it, and the route's copy is from the load.
         const { session } = securityRoute.useRouteContext();
         const user = useSession().data?.user ?? session.user;
-        return <SecurityPage twoFactorEnabled={Boolean(user.twoFactorEnabled)} />;
+        const { next, reason } = securityRoute.useSearch();
+        return (
+          <SecurityPage
+            twoFactorEnabled={Boolean(user.twoFactorEnabled)}
+            required={reason === TWO_FACTOR_REQUIRED_REASON}
+            next={safeNextPath(next)}
+          />
+        );
       },
   ),
 );

@@ -247,7 +247,10 @@ export const auditLogRoute = createRoute({
   ),
 );
 
-export const organizationSecurityRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/security" }).lazy(
+export const organizationSecurityRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/security",
+}).lazy(
   lazyPage(
     () => Promise.all([import("../../features/organizations/routes/settings/security-page"), settingsTitle()]),
     ([{ SecurityPage }, { useSettingsTitle }]) =>

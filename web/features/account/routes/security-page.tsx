@@ -1,4 +1,5 @@
 import { QRCodeSVG } from "qrcode.react";
+import { Link } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
 import { totpCodeSchema, twoFactorPasswordSchema } from "../../../../common/two-factor.schemas";
 import { FormErrorAlert } from "../../../components/form-error-alert";
@@ -26,7 +27,43 @@ type Enrolment = { totpURI: string; backupCodes: string[] };
  * enrolment. Enrolling: the QR code and the key, then a code confirms it. On: new backup codes, or turn it off.
  * Backup codes are shown once, right after they are made.
  */
-export function SecurityPage({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
+/**
+ * `required`: an organization's policy sent the person here (web/lib/two-factor-required.ts); `next`, already checked
+ * to be a path of this app, is where they were, offered once the factor is on.
+ */
+export function SecurityPage({
+  twoFactorEnabled,
+  required = false,
+  next,
+}: {
+  twoFactorEnabled: boolean;
+  required?: boolean;
+  next?: string;
+}) {
+  return (
+    <div className="space-y-4">
+      {required && !twoFactorEnabled && (
+        <Alert tone="info" title="An organization you belong to requires a second factor">
+          Turn on an authenticator app below, or add a passkey in{" "}
+          <Link to="/account/sign-in-methods" className="underline">
+            Sign-in methods
+          </Link>
+          ; then go back to where you were.
+        </Alert>
+      )}
+      {next && twoFactorEnabled && (
+        <Alert tone="success" title="Your second factor is on">
+          <Link to={next} className="underline">
+            Go back to where you were
+          </Link>
+        </Alert>
+      )}
+      <SecuritySteps twoFactorEnabled={twoFactorEnabled} />
+    </div>
+  );
+}
+
+function SecuritySteps({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [shownCodes, setShownCodes] = useState<string[] | null>(null);
   // Each step replaces the card that had focus: its title takes focus, so keyboard and screen-reader users follow.

@@ -6,7 +6,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
-import { ApiError } from "../../../lib/api-error";
+import { ApiError, errorMessage } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import { safeRedirect } from "../../../lib/session";
 import {
@@ -15,9 +15,11 @@ import {
   useVerifySecondFactor,
   type SecondFactorMethod,
 } from "../api/two-factor";
+import { usePasskeySignIn, type PasskeySignInOutcome } from "../api/passkey-sign-in";
 
 /**
- * The second step of a password sign-in (/sign-in/two-factor): a code from the authenticator app, or a backup code.
+ * The second step of a password sign-in (/sign-in/two-factor): a code from the authenticator app, a backup code, or a
+ * passkey.
  * Too many wrong codes end the sign-in; the page then says so and leads back to the password.
  */
 export function TwoFactorPage({ redirect }: { redirect?: string }) {
@@ -58,9 +60,32 @@ export function TwoFactorPage({ redirect }: { redirect?: string }) {
           >
             {isTotp ? "Use a backup code" : "Use the authenticator app"}
           </Button>
+          <PasskeyOption redirect={redirect} />
         </div>
       )}
     </AuthLayout>
+  );
+}
+
+/** A passkey of the account instead of a code: it signs in on its own (a passkey is possession and a PIN or biometric). */
+function PasskeyOption({ redirect }: { redirect?: string }) {
+  const navigate = useNavigate();
+  const passkey = usePasskeySignIn();
+  const onSignedIn = (outcome: PasskeySignInOutcome) =>
+    outcome === "signed-in" ? void navigate({ to: safeRedirect(redirect) }) : undefined;
+  return (
+    <>
+      {passkey.error ? <Alert tone="error">{errorMessage(passkey.error)}</Alert> : null}
+      <Button
+        type="button"
+        variant="secondary"
+        className="w-full"
+        isLoading={passkey.isPending}
+        onClick={() => passkey.mutate({}, { onSuccess: onSignedIn })}
+      >
+        Use a passkey
+      </Button>
+    </>
   );
 }
 
