@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps) {
   const { config, database, auth, logger } = deps;
   const app = new Hono<AppEnv>();
 
-  const databaseProbe = createDatabaseProbe(database.ping);
+  const databaseProbe = createDatabaseProbe(database.ping, Date.now, database.isClosed);
   const sessionReads = createSessionReads(auth);
   const responseCache = createResponseCache({
     cache: deps.readCache,
@@ -193,8 +193,11 @@ export function createApp(deps: AppDeps) {
       metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
     // better-auth answers some database failures itself: its own 500 ("Failed to get session"), or a 401 when
     // its session lookup fails. The same 503 as everywhere else when the database is the cause.
-    if ((response.status >= 500 || response.status === 401) && (await databaseProbe.explainsFailure()))
-      return databaseUnavailable(c, logger);
+    const isDatabasesFailure =
+      response.status >= 500
+        ? await databaseProbe.explainsFailure()
+        : response.status === 401 && (await databaseProbe.explainsRefusal());
+    if (isDatabasesFailure) return databaseUnavailable(c, logger);
     // better-auth answers its own server errors itself (onAPIError.throw only lets other errors through): log them too.
     if (response.status >= 500) {
       const { code } = (await response

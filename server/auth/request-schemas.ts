@@ -115,6 +115,8 @@ const authenticationResponse = webAuthnCredential({
 
 /** Endpoints that take no body: anything sent is a mistake. */
 const noBody = z.strictObject({});
+const secondFactorCode = z.string().max(64, "Use at most 64 characters");
+const trustDevice = z.boolean().optional();
 
 /**
  * The body of every POST endpoint the auth instance exposes, keyed by better-auth path (GET /get-session
@@ -226,6 +228,17 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/passkey/verify-authentication": z.strictObject({ response: authenticationResponse }),
   "/passkey/update-passkey": z.strictObject({ id: idSchema, name: passkeyNameSchema }),
   "/passkey/delete-passkey": z.strictObject({ id: idSchema }),
+
+  // Second factors (the two-factor plugin). Whether a code is right is the plugin's to answer: a malformed one is a
+  // wrong code there, counted toward the attempt's limit. Mail OTP is not configured, so its routes refuse anyway.
+  "/two-factor/enable": z.strictObject({ password: currentPasswordSchema }),
+  "/two-factor/disable": z.strictObject({ password: currentPasswordSchema }),
+  "/two-factor/generate-backup-codes": z.strictObject({ password: currentPasswordSchema }),
+  "/two-factor/get-totp-uri": z.strictObject({ password: currentPasswordSchema }),
+  "/two-factor/verify-totp": z.strictObject({ code: secondFactorCode, trustDevice }),
+  "/two-factor/verify-backup-code": z.strictObject({ code: secondFactorCode, trustDevice }),
+  "/two-factor/send-otp": z.strictObject({ trustDevice }),
+  "/two-factor/verify-otp": z.strictObject({ code: secondFactorCode, trustDevice }),
 
   // Platform admin
   "/admin/set-role": z.strictObject({ userId: idSchema, role: platformRolesSchema }),

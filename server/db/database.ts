@@ -29,6 +29,8 @@ export type DatabaseHandle = {
   /** The PostgreSQL pool's connections (all, idle) and queries waiting for one, for /metrics; SQLite has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+  /** Whether `close` was called: every statement fails from then on, seen by the request or not (Kysely's own refusal). */
+  isClosed(): boolean;
 };
 
 /**
@@ -44,6 +46,11 @@ export function openDatabase(
   // Every failed statement marks the request it ran for (server/http/errors.ts asks only then whether the database
   // is down); `onQuery` sees each statement's SQL.
   const log = (event: LogEvent) => (event.level === "error" ? noteDatabaseFailure() : onQuery?.(event.query.sql));
+  let closed = false;
+  const close = async (db: Kysely<Database>) => {
+    closed = true;
+    await db.destroy();
+  };
   if (database.dialect === "postgres") {
     // The driver is loaded only for PostgreSQL: an instance on SQLite never holds it in memory.
     const { Pool } = createRequire(import.meta.url)("pg") as typeof pg;
@@ -77,7 +84,8 @@ export function openDatabase(
       dialect: "postgres",
       ping: () => sql`select 1`.execute(db).then(() => undefined),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => db.destroy(),
+      close: () => close(db),
+      isClosed: () => closed,
     };
   }
   if (database.file !== ":memory:") mkdirSync(path.dirname(database.file), { recursive: true });
@@ -97,7 +105,8 @@ export function openDatabase(
     db,
     dialect: "sqlite",
     ping: () => sql`select 1`.execute(db).then(() => undefined),
-    close: () => db.destroy(),
+    close: () => close(db),
+    isClosed: () => closed,
   };
 }
 

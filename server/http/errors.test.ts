@@ -226,7 +226,7 @@ describe("the database probe", () => {
       },
       () => clock,
     );
-    const explains = () => inRequest(true, () => probe.explainsFailure());
+    const explains = () => probe.explainsFailure();
     expect([await probe.isDown(), await explains()]).toEqual([true, true]);
     answers = true;
     clock = 1_999;
@@ -236,16 +236,16 @@ describe("the database probe", () => {
     expect([await probe.isDown(), await explains()]).toEqual([false, false]);
   });
 
-  test("does not put down to the database a failure the request did not see there, and does not ping for it", async () => {
+  test("does not put down to the database a refusal the request did not see there, and does not ping for it", async () => {
     let pings = 0;
     const probe = createDatabaseProbe(async () => {
       pings += 1;
       throw new Error("connect ECONNREFUSED");
     });
-    expect(await inRequest(false, () => probe.explainsFailure())).toBe(false);
-    expect(await probe.explainsFailure()).toBe(false);
+    expect(await inRequest(false, () => probe.explainsRefusal())).toBe(false);
+    expect(await probe.explainsRefusal()).toBe(false);
     expect(pings).toBe(0);
-    expect(await inRequest(true, () => probe.explainsFailure())).toBe(true);
+    expect(await inRequest(true, () => probe.explainsRefusal())).toBe(true);
     expect(pings).toBe(1);
   });
 

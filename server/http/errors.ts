@@ -90,18 +90,26 @@ export type DatabaseProbe = {
   /** Whether the database does not answer a ping now (waiting at most a second): what /healthz reports. */
   isDown(): Promise<boolean>;
   /**
-   * Whether a request's failure is the database's: the request saw a statement or a connection fail, and the
-   * database does not answer now, or a ping failed less than 2 s ago. A failure the request did not see in the
-   * database is not probed: a wrong password's 401 on a busy server, whose ping waited over a second for a free
-   * connection, was answered 503 (shutdown.fault.test.ts).
+   * Whether a request's failure is the database's: it does not answer now, or a ping failed less than 2 s ago.
    * A statement that failed while PostgreSQL was still starting up (or going down) is probed a moment later,
    * when it may answer again: without the memory that request would be a 500 instead of the outage's 503.
    */
   explainsFailure(): Promise<boolean>;
+  /**
+   * Whether a refusal (better-auth's 401 when its session lookup fails) is the database's: only when the request saw
+   * a statement or a connection fail there (or the database was closed), and `explainsFailure`. A wrong password's 401 on a starved server is not
+   * probed: its ping, waiting over a second for a free pooled connection, turned it into a 503
+   * (shutdown.fault.test.ts).
+   */
+  explainsRefusal(): Promise<boolean>;
 };
 
 /** Asks the database whether it answers, for at most a second: run only once something has already failed, and by /healthz. */
-export function createDatabaseProbe(ping: () => Promise<void>, now: () => number = Date.now): DatabaseProbe {
+export function createDatabaseProbe(
+  ping: () => Promise<void>,
+  now: () => number = Date.now,
+  isClosed: () => boolean = () => false,
+): DatabaseProbe {
   let lastDownAt = Number.NEGATIVE_INFINITY;
   async function isDown(): Promise<boolean> {
     try {
@@ -112,10 +120,12 @@ export function createDatabaseProbe(ping: () => Promise<void>, now: () => number
       return true;
     }
   }
+  const explainsFailure = async () => (await isDown()) || now() - lastDownAt < RECENTLY_DOWN_MS;
   return {
     isDown,
-    explainsFailure: async () =>
-      Boolean(currentRequestScope()?.sawDatabaseFailure) && ((await isDown()) || now() - lastDownAt < RECENTLY_DOWN_MS),
+    explainsFailure,
+    explainsRefusal: async () =>
+      (Boolean(currentRequestScope()?.sawDatabaseFailure) || isClosed()) && (await explainsFailure()),
   };
 }
 

@@ -226,6 +226,43 @@ const CASES: Record<string, PathCases> = {
     malformed: { body: () => ({ id: null }), message: typeError("id", "string", "null") },
   },
 
+  // Second factors: the signed-in admin has none, so a well-formed body would be the plugin's to refuse.
+  "/two-factor/enable": {
+    tooLong: { body: () => ({ password: long(129) }), message: atMost("password", 128) },
+    malformed: { body: () => ({ password: "pass-word-1", issuer: "Evil" }), message: "issuer: Unknown field" },
+  },
+  "/two-factor/disable": {
+    tooLong: { body: () => ({ password: long(129) }), message: atMost("password", 128) },
+    malformed: { body: () => ({ password: 12 }), message: typeError("password", "string", "number") },
+  },
+  "/two-factor/generate-backup-codes": {
+    tooLong: { body: () => ({ password: long(129) }), message: atMost("password", 128) },
+    malformed: { body: () => ({}), message: typeError("password", "string", "undefined") },
+  },
+  "/two-factor/get-totp-uri": {
+    tooLong: { body: () => ({ password: long(129) }), message: atMost("password", 128) },
+    malformed: { body: () => ({ password: null }), message: typeError("password", "string", "null") },
+  },
+  "/two-factor/verify-totp": {
+    tooLong: { body: () => ({ code: long(65) }), message: atMost("code", 64) },
+    malformed: { body: () => ({ code: 123456 }), message: typeError("code", "string", "number") },
+  },
+  "/two-factor/verify-backup-code": {
+    tooLong: { body: () => ({ code: long(65) }), message: atMost("code", 64) },
+    malformed: {
+      body: () => ({ code: "abc", trustDevice: "yes" }),
+      message: typeError("trustDevice", "boolean", "string"),
+    },
+  },
+  "/two-factor/send-otp": {
+    tooLong: { body: () => ({ trustDevice: true, note: long(300) }), message: "note: Unknown field" },
+    malformed: { body: () => ({ trustDevice: 1 }), message: typeError("trustDevice", "boolean", "number") },
+  },
+  "/two-factor/verify-otp": {
+    tooLong: { body: () => ({ code: long(65) }), message: atMost("code", 64) },
+    malformed: { body: () => ({ code: [] }), message: typeError("code", "string", "array") },
+  },
+
   "/organization/create": {
     tooLong: { body: () => ({ name: long(101), slug: `org-${randomSuffix()}` }), message: atMost("name", 100) },
     malformed: {

@@ -148,7 +148,7 @@ export async function withDeadline<T>(work: Promise<T>, what: () => string): Pro
 }
 
 /** Every answer, so the last test can tell whether the generated requests got past the gates to the handlers. */
-export const answers: Array<{ family: Family; persona: PersonaName; status: number }> = [];
+export const answers: Array<{ family: Family; pattern: string; persona: PersonaName; status: number }> = [];
 
 export async function exchange(endpoint: Endpoint, request: FuzzRequest): Promise<void> {
   await ensurePersonas();
@@ -182,7 +182,7 @@ export async function exchange(endpoint: Endpoint, request: FuzzRequest): Promis
       ...details,
       describeLog(serverLog.slice(logStart)),
     ].join("\n");
-  answers.push({ family: endpoint.family, persona: request.persona, status: answer.status });
+  answers.push({ family: endpoint.family, pattern: endpoint.pattern, persona: request.persona, status: answer.status });
   if (answer.status >= 500) throw new Error(report(`answered ${answer.status}`));
   if (answer.status >= 400) {
     // A declined test card is the one refusal the provider records: the checkout turns `failed` (and webhooks say so)
