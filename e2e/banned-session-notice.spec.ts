@@ -41,6 +41,6 @@ test("a person banned while a tab is open is sent to sign-in with the reason, no
 
   // The notice is the redirect's, not the page's: sign-in opened without it says nothing of a ban.
   await page.goto("/sign-in");
-  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
   await expect(page.getByText("Your account is banned.")).toHaveCount(0);
 });
