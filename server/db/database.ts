@@ -29,7 +29,10 @@ export type DatabaseHandle = {
   /** The PostgreSQL pool's connections (all, idle) and queries waiting for one, for /metrics; SQLite has no pool. */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
-  /** Whether `close` was called: every statement fails from then on, seen by the request or not (Kysely's own refusal). */
+  /**
+   * Whether `close` was called: every statement fails from then on, seen by the request or not (Kysely refuses it
+   * before the driver is asked).
+   */
   isClosed(): boolean;
 };
 

@@ -78,7 +78,9 @@ export const passwordRoute = createRoute({
   ),
 );
 
-/** `next` and `reason`: an organization's second-factor policy sent the person here (web/lib/two-factor-required.ts). */
+/**
+ * `next` and `reason`: an organization's second-factor policy sent the person here (web/lib/two-factor-required.ts).
+ */
 export const securityRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: "/security",
