@@ -98,9 +98,8 @@ export type DatabaseProbe = {
   /**
    * Whether a refusal (better-auth's 401 when its session lookup fails) is the database's: only when the request saw
    * a statement or a connection fail there (or the database was closed), and `explainsFailure`. A wrong password's
-   * 401 on a starved server is not
-   * probed: its ping, waiting over a second for a free pooled connection, turned it into a 503
-   * (shutdown.fault.test.ts).
+   * 401 on a starved server is not probed: its ping, waiting over a second for a free pooled connection, turned it
+   * into a 503 (shutdown.fault.test.ts).
    */
   explainsRefusal(): Promise<boolean>;
 };
