@@ -52,6 +52,10 @@ async function main() {
       ...(role ? { worker: role.slot, jobs: role.runJobs } : {}),
     });
   }) as Server; // plain HTTP/1.1: serve() makes an http.Server unless told otherwise
+  // A client or load balancer reuses an idle keep-alive connection for up to its own idle timeout (60 s on the common
+  // balancers): a server that closes it sooner (Node's default is 5 s) races the next request, which is reset.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   // A port another process holds is a setting to change, not a crash: one line saying so, exit 1.
   server.once("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EADDRINUSE") throw error;
@@ -94,6 +98,9 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
+
+/** How long an idle keep-alive connection stays open: past the balancers' 60 s, so they close it first. */
+const KEEP_ALIVE_MS = 65_000;
 
 /** How often, while the listener closes, connections that just became idle are closed. */
 const IDLE_SWEEP_MS = 50;
