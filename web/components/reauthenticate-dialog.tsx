@@ -59,6 +59,7 @@ export function ReauthenticateDialog({
         <form onSubmit={submit} className="space-y-4" noValidate>
           {way === "password" ? (
             <TextField
+              key="password"
               label="Password"
               type="password"
               autoComplete="current-password"
@@ -69,6 +70,8 @@ export function ReauthenticateDialog({
             />
           ) : (
             <TextField
+              // Its own key: a new field that takes focus, not the password's field relabelled (keyboard users land on it).
+              key="code"
               label="Code from your authenticator app"
               inputMode="numeric"
               autoComplete="one-time-code"
