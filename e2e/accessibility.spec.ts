@@ -108,7 +108,7 @@ test("every admin console page passes axe in both themes", async ({ page, mailbo
   await checkPages(page, adminPages(ownerId, owner.name, organizationId, organizationName));
 });
 
-test("every screen of second factors and passkeys, its dialogs and the sign-in's second step pass axe in both themes", async ({
+test("every screen of second factors and passkeys and their dialogs pass axe in both themes", async ({
   page,
   mailbox,
   user,

@@ -9,7 +9,8 @@ test("an organization requiring a second factor takes a member without one to se
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  // Two people, two enrolments: more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   await signUpAndVerify(page, mailbox, user);
   const suffix = user.username.slice(-6).toLowerCase();
   const organizationName = `Policy ${suffix}`;

@@ -159,6 +159,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_USERS,
   // Second factors.
   INVALID_CODE: "That code is not right. Enter the code your authenticator app shows now.",
+  INVALID_PASSKEY: "That passkey could not confirm it is you. Try again, or use one of this account's own passkeys.",
   INVALID_BACKUP_CODE: "That backup code is not right, or it was already used.",
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many wrong codes. Sign in again with your password.",
   // Without the lock's end (see accountLockedMessage): the lock's full length.
