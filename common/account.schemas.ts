@@ -151,10 +151,23 @@ export const totpCodeSchema = z
   .trim()
   .regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app");
 
-/** The re-check of `POST /api/account/reauthenticate`: the account's password, or a code of its authenticator app. */
+/**
+ * A passkey's answer to the server's challenge (WebAuthn's AuthenticationResponseJSON, as the browser gives it): the
+ * credential's id is read here, the rest is checked by the passkey plugin.
+ */
+export const passkeyAssertionSchema = z.looseObject({
+  id: z.string().min(1, "The passkey's answer has no id").max(1024),
+  response: z.looseObject({}),
+});
+
+/**
+ * The re-check of `POST /api/account/reauthenticate`: the account's password, a code of its authenticator app, or a
+ * passkey's answer to the challenge of `GET /api/auth/passkey/generate-authenticate-options`.
+ */
 export const reauthenticateSchema = z.union([
   z.strictObject({ password: currentPasswordSchema.min(1, "Enter your password") }),
   z.strictObject({ code: totpCodeSchema }),
+  z.strictObject({ passkey: passkeyAssertionSchema }),
 ]);
 export type ReauthenticateInput = z.infer<typeof reauthenticateSchema>;
 

@@ -129,6 +129,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   FRESH_AUTHENTICATION_REQUIRED: 403,
   INVALID_PASSWORD: 400,
   INVALID_CODE: 400,
+  INVALID_PASSKEY: 400,
   INVALID_BACKUP_CODE: 400,
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 400,
   INVALID_TWO_FACTOR_COOKIE: 401,
@@ -270,6 +271,8 @@ export const FRESH_AUTHENTICATION_REQUIRED_MESSAGE =
 export const REAUTHENTICATION_ERROR_CODES = defineErrorCodes({
   INVALID_PASSWORD: "Invalid password",
   INVALID_CODE: "Invalid code",
+  /** Not a passkey of the signed-in account, or its answer did not verify (an expired or used challenge, too). */
+  INVALID_PASSKEY: "Invalid passkey",
 });
 
 /** How a person can re-check: the `details` of FRESH_AUTHENTICATION_REQUIRED. */
@@ -278,6 +281,8 @@ export type ReauthenticationMethods = {
   password: boolean;
   /** The account has an authenticator app turned on: `{ code }`. */
   totp: boolean;
+  /** The account has a passkey: `{ passkey }`, its answer to the passkey plugin's challenge. */
+  passkey: boolean;
   /** The providers the account signs in with: signing in again through one makes a new, fresh session. */
   providers: string[];
 };

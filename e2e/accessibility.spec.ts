@@ -12,6 +12,7 @@ import {
   type PageVisit,
 } from "./a11y";
 import { expect, newDevice, signIn, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import { walkSecondFactorScreens } from "./second-factor-screens";
 
 const THEMES = ["light", "dark"] as const;
 type Theme = (typeof THEMES)[number];
@@ -105,6 +106,44 @@ test("every admin console page passes axe in both themes", async ({ page, mailbo
   // global-setup.ts lists this address in ADMIN_EMAILS: whoever signs up with it is a platform admin.
   await signUpAndVerify(page, mailbox, { ...uniqueUser("admin"), email: "a11y-admin@example.test" });
   await checkPages(page, adminPages(ownerId, owner.name, organizationId, organizationName));
+});
+
+test("every screen of second factors and passkeys and their dialogs pass axe in both themes", async ({
+  page,
+  mailbox,
+  user,
+  browser,
+  baseURL,
+}) => {
+  // Three people, two devices and 22 axe runs.
+  test.setTimeout(300_000);
+  const suffix = user.username.slice(-6).toLowerCase();
+  await walkSecondFactorScreens({
+    page,
+    mailbox,
+    owner: user,
+    organization: { name: `Factors ${suffix}`, slug: `factors-${suffix}` },
+    passkeyName: "Work laptop",
+    adminEmail: "second-factor-a11y-admin@example.test",
+    openDevice: () => newDevice(browser, baseURL),
+    check: async (screen, where) => {
+      for (const theme of THEMES) {
+        await useTheme(screen, theme);
+        await expectTheme(screen, theme);
+        // The page changed theme in place: its colours fade (CSS transitions) before axe may read them.
+        await screen.evaluate(() =>
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((animation) => animation instanceof CSSTransition)
+              .map((animation) => animation.finished.catch(() => undefined)),
+          ),
+        );
+        expect.soft(await axeViolations(screen), `${where} in the ${theme} theme`).toBe("");
+      }
+      await useTheme(screen, "light");
+    },
+  });
 });
 
 test("the theme follows the system's while the page is open, until the person chooses one", async ({ page }) => {

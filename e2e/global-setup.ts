@@ -94,6 +94,8 @@ export default async function globalSetup() {
         "recovery-admin@example.test",
         "billing-recovery-admin@example.test",
         "ban-notice-admin@example.test",
+        "second-factor-a11y-admin@example.test",
+        "second-factor-small-admin@example.test",
       ].join(","),
       SMTP_URL: "",
       DEV_MAILBOX: "true",
@@ -121,6 +123,8 @@ export default async function globalSetup() {
     throw error;
   }
   process.env.ATRIUM_E2E_BASE_URL = baseUrl;
+  // For the tests that age a session (e2e/database.ts): 10 minutes of waiting would be too long.
+  process.env.ATRIUM_E2E_DATABASE_PATH = path.join(dataDir, "atrium.sqlite");
 
   return async () => {
     isStopping = true;

@@ -1,23 +1,5 @@
-import type { Page } from "@playwright/test";
 import { expect, signOut, signUpAndVerify, test } from "./fixtures";
-
-/**
- * Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain): a platform authenticator that keeps
- * discoverable credentials and verifies the user without a prompt, as a laptop's fingerprint reader would.
- */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-}
+import { addVirtualAuthenticator } from "./webauthn";
 
 test.describe("passkeys", () => {
   test("added on Sign-in methods, then offered by the browser on the sign-in page", async ({ page, mailbox, user }) => {

@@ -23,6 +23,7 @@ import {
   uniqueUser,
   type TestUser,
 } from "./fixtures";
+import { walkSecondFactorScreens } from "./second-factor-screens";
 
 /** A small phone. */
 const WIDTH = 375;
@@ -256,4 +257,28 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
     "the organizations table's link",
   );
   await admin.context.close();
+});
+
+test("every screen of second factors and passkeys and their dialogs fit a 375 px screen, with long names", async ({
+  page,
+  mailbox,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const owner = longPerson("factors");
+  const suffix = owner.username.slice(-6).toLowerCase();
+  await walkSecondFactorScreens({
+    page,
+    mailbox,
+    owner,
+    organization: {
+      name: unbroken(`Org${suffix}`, ORGANIZATION_NAME_MAX_LENGTH),
+      slug: `f${suffix}${"x".repeat(SLUG_MAX_LENGTH)}`.slice(0, SLUG_MAX_LENGTH),
+    },
+    passkeyName: unbroken(`Passkey${suffix}`, NAME_MAX_LENGTH),
+    adminEmail: "second-factor-small-admin@example.test",
+    openDevice: () => newPhone(browser, baseURL),
+    check: (screen, where) => expectNoHorizontalOverflow(screen, where),
+  });
 });

@@ -1,20 +1,10 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { base32 } from "@better-auth/utils/base32";
-import { createOTP } from "@better-auth/utils/otp";
 import { expect, fillSignIn, signOut, signUpAndVerify, test } from "./fixtures";
+import { codeFor } from "./totp";
 
 /** A small phone's width, where every screen must still work. */
 const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 800 };
-
-/**
- * The code an authenticator app set up with `key` (the setup key the page shows) shows `offset` steps of 30 seconds
- * from now. A code works once, so each use takes a later step: the server accepts the next step's too.
- */
-function codeFor(key: string, offset: number): Promise<string> {
-  const step = Math.floor(Date.now() / 30_000) + offset;
-  return createOTP(base32.decode(key.replace(/\s+/g, "")), { period: 30 }).hotp(step);
-}
 
 /** Screenshots of the current screen at desktop and phone width, kept with the test's results. */
 async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {

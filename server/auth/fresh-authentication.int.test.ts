@@ -4,6 +4,7 @@ import { FRESH_AUTHENTICATION_REQUIRED_MESSAGE } from "../../common/error-codes"
 import { productIdOf, subscribe } from "../test/billing";
 import { buildUser, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../test/factories";
 import { expectError, type TestResponse } from "../test/request";
+import { SoftwareCredential, type CeremonyOptions } from "../test/software-authenticator";
 import { createTestApp, type TestApp } from "../test/test-database";
 
 /**
@@ -37,7 +38,7 @@ async function ageSessions(userId: string): Promise<void> {
     .execute();
 }
 
-const reauthenticate = (user: TestUser, body: Record<string, string>) =>
+const reauthenticate = (user: TestUser, body: Record<string, unknown>) =>
   user.client.post("/api/account/reauthenticate", body);
 
 async function expectFreshAuthenticationRequired(response: TestResponse) {
@@ -80,6 +81,27 @@ async function enableTotp(user: TestUser): Promise<Buffer> {
   const verified = await user.client.post("/api/auth/two-factor/verify-totp", { code: totpAt(secret, currentStep()) });
   expect(verified.status).toBe(200);
   return secret;
+}
+
+/** The challenge the signed-in client gets for a passkey, as the browser would read it (its cookie kept). */
+async function passkeyChallenge(user: TestUser): Promise<CeremonyOptions> {
+  const options = await user.client.get("/api/auth/passkey/generate-authenticate-options");
+  expect(options.status).toBe(200);
+  const { challenge, rpId } = options.data as { challenge: string; rpId: string };
+  return { challenge, rpId, origin: new URL(app.config.baseUrl).origin };
+}
+
+/** Adds a passkey of a software authenticator to the user's account. */
+async function addPasskey(user: TestUser): Promise<SoftwareCredential> {
+  const options = await user.client.get("/api/auth/passkey/generate-register-options");
+  expect(options.status).toBe(200);
+  const { challenge, rp } = options.data as { challenge: string; rp: { id: string } };
+  const credential = new SoftwareCredential();
+  const response = credential.register({ challenge, rpId: rp.id, origin: new URL(app.config.baseUrl).origin });
+  expect((await user.client.post("/api/auth/passkey/verify-registration", { response, name: "Laptop" })).status).toBe(
+    200,
+  );
+  return credential;
 }
 
 const ACTIONS: SensitiveAction[] = [
@@ -184,7 +206,7 @@ describe("POST /api/account/reauthenticate", () => {
     await ageSessions(user.id);
     const deleteAccount = () => user.client.post("/api/auth/delete-user", { password: user.input.password });
     const refused = await expectFreshAuthenticationRequired(await deleteAccount());
-    expect(refused.details).toEqual({ password: true, totp: true, providers: [] });
+    expect(refused.details).toEqual({ password: true, totp: true, passkey: false, providers: [] });
 
     const wrong = totpAt(secret, currentStep() + 5);
     await expectError(await reauthenticate(user, { code: wrong }), 400, "the code is wrong or has expired");
@@ -192,6 +214,39 @@ describe("POST /api/account/reauthenticate", () => {
 
     // The next step's code: the one the enrolment used may not be used twice.
     expect((await reauthenticate(user, { code: totpAt(secret, currentStep() + 1) })).status).toBe(200);
+    expect((await deleteAccount()).status).toBe(200);
+  });
+
+  test("a passkey of the account re-checks too, without a new session; others and replays are refused", async () => {
+    const user = await createVerifiedUser(app);
+    const credential = await addPasskey(user);
+    const other = await createVerifiedUser(app);
+    const othersCredential = await addPasskey(other);
+    await ageSessions(user.id);
+    const deleteAccount = () => user.client.post("/api/auth/delete-user", { password: user.input.password });
+    const refused = await expectFreshAuthenticationRequired(await deleteAccount());
+    expect(refused.details).toEqual({ password: true, totp: false, passkey: true, providers: [] });
+    const sessions = () =>
+      app.db.selectFrom("session").select("id").where("userId", "in", [user.id, other.id]).execute();
+    const before = await sessions();
+
+    // Another account's passkey, answering this session's own challenge.
+    const othersAnswer = othersCredential.authenticate(await passkeyChallenge(user));
+    await expectError(await reauthenticate(user, { passkey: othersAnswer }), 400, "Invalid passkey");
+    // The account's passkey, signing for another site.
+    const elsewhere = credential.authenticate({ ...(await passkeyChallenge(user)), origin: "https://elsewhere.test" });
+    await expectError(await reauthenticate(user, { passkey: elsewhere }), 400, "Invalid passkey");
+    // Not an answer at all.
+    await expectError(await reauthenticate(user, { passkey: { id: credential.id } }), 400, "Invalid input");
+    await expectFreshAuthenticationRequired(await deleteAccount());
+
+    const answer = credential.authenticate(await passkeyChallenge(user));
+    const rechecked = await reauthenticate(user, { passkey: answer });
+    expect(rechecked.status).toBe(200);
+    expect(rechecked.headers.get("set-cookie")).toBeNull();
+    expect(await sessions()).toEqual(before);
+    // Its challenge was used: the same answer again is refused.
+    await expectError(await reauthenticate(user, { passkey: answer }), 400, "Invalid passkey");
     expect((await deleteAccount()).status).toBe(200);
   });
 
@@ -235,7 +290,7 @@ describe("impersonation", () => {
     const refused = await expectFreshAuthenticationRequired(
       await admin.client.post("/api/auth/delete-user", { password: user.input.password }),
     );
-    expect(refused.details).toEqual({ password: false, totp: false, providers: [] });
+    expect(refused.details).toEqual({ password: false, totp: false, passkey: false, providers: [] });
     await expectFreshAuthenticationRequired(
       await admin.client.post("/api/auth/change-email", { newEmail: buildUser().email, callbackURL: "/account" }),
     );

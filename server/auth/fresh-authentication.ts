@@ -43,15 +43,17 @@ export async function reauthenticationMethods(
   userId: string,
   impersonating: boolean,
 ): Promise<ReauthenticationMethods> {
-  if (impersonating) return { password: false, totp: false, providers: [] };
+  if (impersonating) return { password: false, totp: false, passkey: false, providers: [] };
   const database = await currentDatabase(db);
-  const [accounts, user] = await Promise.all([
+  const [accounts, user, passkey] = await Promise.all([
     database.selectFrom("account").select(["providerId", "password"]).where("userId", "=", userId).execute(),
     database.selectFrom("user").select("twoFactorEnabled").where("id", "=", userId).executeTakeFirst(),
+    database.selectFrom("passkey").select("id").where("userId", "=", userId).limit(1).executeTakeFirst(),
   ]);
   return {
     password: accounts.some((account) => account.providerId === "credential" && account.password),
     totp: Boolean(user?.twoFactorEnabled),
+    passkey: passkey !== undefined,
     providers: accounts.filter((account) => account.providerId !== "credential").map((account) => account.providerId),
   };
 }

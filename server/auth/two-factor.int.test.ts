@@ -179,6 +179,37 @@ describe("signing in with the second factor on", () => {
     expect(done.status).toBe(200);
   });
 
+  test("a locked account's code checks answer 429 with the seconds until the lock ends", async () => {
+    const { user, totpURI } = await enrolledUser();
+    // Ten wrong codes in a row lock it: two sign-ins of five wrong codes each.
+    for (const round of [1, 2]) {
+      const client = await pendingSignIn(user);
+      for (let attempt = 1; attempt <= CODE_ATTEMPTS_PER_SIGN_IN; attempt += 1) {
+        const answer = await client.post("/api/auth/two-factor/verify-totp", { code: "000000" });
+        expect(answer.status, `round ${round}, attempt ${attempt}`).toBe(400);
+      }
+    }
+    const client = await pendingSignIn(user);
+    const locked = await client.post("/api/auth/two-factor/verify-totp", { code: await totpCode(totpURI, 1) });
+    const body = await expectError(
+      locked,
+      429,
+      "too many wrong codes for this account: wait 15 minutes, then sign in again",
+    );
+    expect(body.code).toBe("ACCOUNT_TEMPORARILY_LOCKED");
+    const wait = Number(locked.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(15 * 60 - 30);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+
+    // Later in the lock, the wait is shorter: it counts down to the lock's end.
+    const lockEnd = new Date(Date.now() + 120_000).toISOString();
+    await app.db.updateTable("twoFactor").set({ lockedUntil: lockEnd }).where("userId", "=", user.id).execute();
+    const later = await client.post("/api/auth/two-factor/verify-backup-code", { code: "wrong-code" });
+    expect(later.status).toBe(429);
+    expect(Number(later.headers.get("retry-after"))).toBeGreaterThan(100);
+    expect(Number(later.headers.get("retry-after"))).toBeLessThanOrEqual(120);
+  });
+
   test("a code check without a pending sign-in is refused", async () => {
     const answer = await createClient(app).post("/api/auth/two-factor/verify-totp", { code: "123456" });
     await expectError(answer, 401, SIGN_IN_ENDED);

@@ -21,6 +21,8 @@ const ATTEMPTS_PREFIX = "2fa-attempts-";
 const VERIFY_TOTP = "/two-factor/verify-totp";
 const CODE_CHECKS = new Set([VERIFY_TOTP, "/two-factor/verify-backup-code"]);
 const WRONG_CODE = new Set(["INVALID_CODE", "INVALID_BACKUP_CODE"]);
+/** Ten wrong codes in a row lock an account's code checks for 15 minutes (better-auth's lock). */
+const ACCOUNT_LOCKED = "ACCOUNT_TEMPORARILY_LOCKED";
 
 type RulesDeps = { db: Kysely<Database> };
 /** `issuer`: the name authenticator apps show next to the code. */
@@ -96,6 +98,25 @@ function twoFactorRules({ db }: RulesDeps): BetterAuthPlugin {
         },
       ],
       after: [
+        {
+          // A locked account's refusal says when the lock ends (Retry-After, in seconds), so the page can say when
+          // to try again; better-auth's own answer carries no wait.
+          matcher: (context) => CODE_CHECKS.has(context.path ?? ""),
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned;
+            if (!isAPIError(returned) || returned.body?.code !== ACCOUNT_LOCKED) return;
+            const userId = await userOfCodeCheck(ctx);
+            if (!userId) return;
+            const row = await db
+              .selectFrom("twoFactor")
+              .select("lockedUntil")
+              .where("userId", "=", userId)
+              .executeTakeFirst();
+            const seconds = row?.lockedUntil ? Math.ceil((new Date(row.lockedUntil).getTime() - Date.now()) / 1000) : 0;
+            if (seconds <= 0) return;
+            throw new APIError("TOO_MANY_REQUESTS", returned.body, { "Retry-After": String(seconds) });
+          }),
+        },
         {
           matcher: (context) => CODE_CHECKS.has(context.path ?? ""),
           handler: createAuthMiddleware(async (ctx) => {

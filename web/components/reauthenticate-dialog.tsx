@@ -1,6 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { ReauthenticateInput } from "../../common/account.schemas";
+
+type PasskeyAssertion = Extract<ReauthenticateInput, { passkey: unknown }>["passkey"];
 import type { ReauthenticationMethods } from "../../common/error-codes";
 import { api, apiCall } from "../lib/api-client";
 import { errorMessage, unwrap } from "../lib/api-error";
@@ -12,9 +14,9 @@ import { Dialog, DialogActions } from "./ui/dialog";
 import { TextField } from "./ui/text-field";
 
 /**
- * The re-check a sensitive action asks for (web/lib/fresh-authentication.tsx): the account's password, or a code of
- * its authenticator app, makes the current session fresh again; an account with neither signs in again through its
- * provider and comes back to this page, where the action can be taken again.
+ * The re-check a sensitive action asks for (web/lib/fresh-authentication.tsx): the account's password, a code of its
+ * authenticator app or one of its passkeys makes the current session fresh again; an account with none signs in again
+ * through its provider and comes back to this page, where the action can be taken again.
  */
 export function ReauthenticateDialog({
   methods,
@@ -33,6 +35,7 @@ export function ReauthenticateDialog({
     meta: { errorToast: false },
   });
   const canType = methods.password || methods.totp;
+  const canConfirm = canType || methods.passkey;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (recheck.isPending) return;
@@ -50,7 +53,7 @@ export function ReauthenticateDialog({
       onOpenChange={(open) => (open ? undefined : onCancel())}
       title="Confirm it is you"
       description={
-        canType
+        canConfirm
           ? "For your security, this needs a recent sign-in. Confirm it is you to go on."
           : "For your security, this needs a recent sign-in."
       }
@@ -59,6 +62,7 @@ export function ReauthenticateDialog({
         <form onSubmit={submit} className="space-y-4" noValidate>
           {way === "password" ? (
             <TextField
+              key="password"
               label="Password"
               type="password"
               autoComplete="current-password"
@@ -69,6 +73,9 @@ export function ReauthenticateDialog({
             />
           ) : (
             <TextField
+              // Its own key: a new field that takes focus, not the password's field relabelled (keyboard users land
+              // on it).
+              key="code"
               label="Code from your authenticator app"
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -84,12 +91,18 @@ export function ReauthenticateDialog({
               {way === "password" ? "Use a code from your authenticator app" : "Use your password"}
             </Button>
           ) : null}
+          {methods.passkey ? <PasskeyRecheck onDone={onDone} /> : null}
           <DialogActions onCancel={onCancel}>
             <Button type="submit" isLoading={recheck.isPending} disabled={value.trim() === ""}>
               Confirm
             </Button>
           </DialogActions>
         </form>
+      ) : methods.passkey ? (
+        <div className="space-y-4">
+          <PasskeyRecheck onDone={onDone} />
+          <DialogActions onCancel={onCancel}>{null}</DialogActions>
+        </div>
       ) : (
         <SignInAgain providers={methods.providers} onCancel={onCancel} />
       )}
@@ -97,7 +110,42 @@ export function ReauthenticateDialog({
   );
 }
 
-/** For an account without a password or an authenticator app: a new sign-in through its provider, back to here. */
+/**
+ * One of the account's passkeys instead (the browser's prompt lists them): the server's challenge, then its answer
+ * to the re-check. Closing the prompt leaves the dialog as it was.
+ */
+function PasskeyRecheck({ onDone }: { onDone: () => void }) {
+  const recheck = useMutation({
+    mutationFn: async () => {
+      const { promptedCredential } = await import("../lib/passkey-prompt");
+      const passkey = (await promptedCredential()) as PasskeyAssertion | null;
+      if (!passkey) return false;
+      await apiCall(api.reauthenticate.reauthenticate.$post({ json: { passkey } }));
+      return true;
+    },
+    onSuccess: (isRechecked) => (isRechecked ? onDone() : undefined),
+    meta: { errorToast: false },
+  });
+  return (
+    <div className="space-y-2">
+      {recheck.isError ? <Alert tone="error">{errorMessage(recheck.error)}</Alert> : null}
+      <Button
+        type="button"
+        variant="secondary"
+        className="w-full"
+        isLoading={recheck.isPending}
+        onClick={() => recheck.mutate()}
+      >
+        Use a passkey
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * For an account without a password, an authenticator app or a passkey: a new sign-in through its provider, back to
+ * here.
+ */
 function SignInAgain({ providers, onCancel }: { providers: string[]; onCancel: () => void }) {
   const meta = useAppMeta();
   const available = (meta.data?.socialProviders ?? []).filter((provider) => providers.includes(provider.id));

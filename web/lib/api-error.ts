@@ -44,6 +44,9 @@ export function soleOwnerOrganizations(error: unknown): OrganizationSummary[] | 
   return error.details.filter(isSummary);
 }
 
+/** Too many wrong second-factor codes for the account (10 in a row): its codes are refused for a while (429). */
+export const ACCOUNT_TEMPORARILY_LOCKED = "ACCOUNT_TEMPORARILY_LOCKED";
+
 type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter?: number; details?: unknown };
 
 /**
@@ -53,7 +56,8 @@ type ErrorAnswer = { status: number; code?: string; message?: string; retryAfter
 export function toApiError(error: ErrorAnswer & { statusText?: string }): ApiError {
   if (!errorSentence) throw new Error("toApiError needs the error sentences: await loadErrorSentences() first");
   const retryAfter = typeof error.retryAfter === "number" ? error.retryAfter : undefined;
-  const code = error.status === 429 ? "TOO_MANY_REQUESTS" : error.code;
+  // A 429 is a rate limit unless its code says more: a locked account's codes keep their own wording.
+  const code = error.status === 429 && error.code !== ACCOUNT_TEMPORARILY_LOCKED ? "TOO_MANY_REQUESTS" : error.code;
   return new ApiError(errorSentence({ ...error, retryAfter }), error.status, code, error.details, retryAfter);
 }
 

@@ -9,6 +9,8 @@ export const USERNAME_TAKEN_MESSAGE = "That username is already taken. Try anoth
 
 const ACCESS_USERS = "Only platform admins can manage users. Ask a platform admin if you need this.";
 const NOT_ALLOWED = "You are not allowed to do this. Ask an administrator if you need it.";
+/** Ten wrong second-factor codes in a row lock the account's codes for 15 minutes (better-auth's two-factor plugin). */
+const ACCOUNT_LOCKED = "Too many wrong codes were entered for this account, so it is locked for now.";
 const TEAMS_NOT_ALLOWED = "Your role does not allow changing or deleting teams. Ask an owner or admin.";
 /** A deployment without a billing provider: nothing to pay for, and no plan limits either. */
 const BILLING_NOT_SET_UP =
@@ -157,10 +159,12 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: ACCESS_USERS,
   // Second factors.
   INVALID_CODE: "That code is not right. Enter the code your authenticator app shows now.",
+  INVALID_PASSKEY: "That passkey could not confirm it is you. Try again, or use one of this account's own passkeys.",
   INVALID_BACKUP_CODE: "That backup code is not right, or it was already used.",
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many wrong codes. Sign in again with your password.",
+  // Without the lock's end (see accountLockedMessage): the lock's full length.
+  ACCOUNT_TEMPORARILY_LOCKED: `${ACCOUNT_LOCKED} Wait 15 minutes, then sign in again.`,
   INVALID_TWO_FACTOR_COOKIE: "This sign-in has ended. Sign in again with your password.",
-  ACCOUNT_TEMPORARILY_LOCKED: "Too many wrong codes for this account. Wait 15 minutes, then sign in again.",
   TOTP_ALREADY_ENABLED: "Two-factor authentication is already on. Reload the page.",
   TOTP_NOT_ENABLED: "Two-factor authentication is not set up. Reload the page.",
   TWO_FACTOR_NOT_ENABLED: "Two-factor authentication is not on. Reload the page.",
@@ -267,14 +271,28 @@ function sentenceForStatus(status: number): string {
   return "Something went wrong. Please try again.";
 }
 
+/**
+ * Ten wrong second-factor codes in a row lock the account's codes (server/auth/two-factor.ts): what happened, and when
+ * to try again, from the answer's `Retry-After` seconds (the lock's end), else the lock's full length.
+ */
+export function accountLockedMessage(retryAfterSeconds: number | undefined): string {
+  if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0)
+    return ERROR_SENTENCES.ACCOUNT_TEMPORARILY_LOCKED!;
+  return `${ACCOUNT_LOCKED} Sign in again ${waitWords(Math.ceil(retryAfterSeconds))}.`;
+}
+
+/** "in 42 seconds", "in 3 minutes": seconds up to 60, then minutes, rounded up. */
+function waitWords(seconds: number): string {
+  if (seconds <= 60) return `in ${seconds} ${seconds === 1 ? "second" : "seconds"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `in ${minutes} ${minutes === 1 ? "minute" : "minutes"}`;
+}
+
 /** "Too many attempts. Try again in 42 seconds." (up to 60; beyond, "in 3 minutes"), from the answer's `Retry-After` seconds. */
 export function rateLimitMessage(retryAfterSeconds: number | undefined): string {
   if (retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds) || retryAfterSeconds <= 0)
     return ERROR_SENTENCES.TOO_MANY_REQUESTS!;
-  const seconds = Math.ceil(retryAfterSeconds);
-  if (seconds <= 60) return `Too many attempts. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`;
+  return `Too many attempts. Try again ${waitWords(Math.ceil(retryAfterSeconds))}.`;
 }
 
 /**
@@ -283,6 +301,7 @@ export function rateLimitMessage(retryAfterSeconds: number | undefined): string 
  * read from it, never its words), a rate-limited one how long to wait.
  */
 export function errorSentence(error: { status: number; code?: string; message?: string; retryAfter?: number }): string {
+  if (error.code === "ACCOUNT_TEMPORARILY_LOCKED") return accountLockedMessage(error.retryAfter);
   if (error.status === 429) return rateLimitMessage(error.retryAfter);
   if (error.code === "BANNED_USER") return bannedAccountMessage(banExpiryOf(error.message));
   return (

@@ -24,6 +24,7 @@ export function reauthenticationMethodsOf(error: unknown): ReauthenticationMetho
   return {
     password: details.password === true,
     totp: details.totp === true,
+    passkey: details.passkey === true,
     providers: Array.isArray(details.providers)
       ? details.providers.filter((id: unknown) => typeof id === "string")
       : [],
@@ -42,8 +43,8 @@ type Pending = { methods: ReauthenticationMethods; settle: (isRechecked: boolean
 /**
  * The one re-check dialog of the app, for every sensitive action (deleting the account or an organization, changing
  * the e-mail, the password or the plan): a mutation wraps its call in `useRequireFresh()`, and when the server
- * answers that the session is not fresh the dialog asks for the password or an authenticator code, then the call is
- * made again, once. Cancelling leaves the refusal to the screen, which words it.
+ * answers that the session is not fresh the dialog asks for the password, an authenticator code or a passkey, then the
+ * call is made again, once. Cancelling leaves the refusal to the screen, which words it.
  */
 export function FreshAuthenticationProvider({ children }: { children: ReactNode }) {
   const [pending, setPending] = useState<Pending | null>(null);

@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
+import { useRequireFresh } from "../../../lib/fresh-authentication";
 import { useRefreshSession } from "../../../lib/session";
 
 /** The forms of the Security page show their errors themselves. */
@@ -34,10 +35,13 @@ export function useRegenerateBackupCodes() {
   });
 }
 
+/** Turns the second factor off: a sensitive action, so a session older than 10 minutes re-checks first. */
 export function useDisableTwoFactor() {
   const refreshSession = useRefreshSession();
+  const requireFresh = useRequireFresh();
   return useMutation({
-    mutationFn: async ({ password }: { password: string }) => unwrap(await authClient.twoFactor.disable({ password })),
+    mutationFn: ({ password }: { password: string }) =>
+      requireFresh(async () => unwrap(await authClient.twoFactor.disable({ password }))),
     onSuccess: () => refreshSession(),
     meta: { ...inline, successMessage: "Two-factor authentication is off" },
   });

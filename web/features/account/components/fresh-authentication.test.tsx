@@ -10,7 +10,10 @@ const authClient = vi.hoisted(() => ({ changeEmail: vi.fn() }));
 vi.mock("../../../lib/auth-client", () => ({ authClient }));
 
 const NEW_EMAIL = "ada.new@example.test";
-const notFresh = (details: { password: boolean; totp: boolean; providers: string[] }) => ({
+const passkeySignIn = vi.hoisted(() => ({ promptedCredential: vi.fn() }));
+vi.mock("../../../lib/passkey-prompt", () => passkeySignIn);
+
+const notFresh = (details: { password: boolean; totp: boolean; passkey?: boolean; providers: string[] }) => ({
   data: null,
   error: {
     status: 403,
@@ -101,9 +104,50 @@ describe("the re-check dialog, on the e-mail change", () => {
     const user = await askForChange();
 
     await user.click(await screen.findByRole("button", { name: "Use a code from your authenticator app" }));
-    await user.type(screen.getByLabelText("Code from your authenticator app"), "123456{Enter}");
+    // The code's own field, focused: keyboard users land on it.
+    expect(document.activeElement).toBe(screen.getByLabelText("Code from your authenticator app"));
+    expect(screen.queryByRole("button", { name: "Use a passkey" })).toBeNull();
+    await user.keyboard("123456{Enter}");
 
     await waitFor(() => expect(authClient.changeEmail).toHaveBeenCalledTimes(2));
     expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({ code: "123456" });
+  });
+
+  it("offers a passkey when the account has one, and sends the browser's answer", async () => {
+    const assertion = { id: "credential-1", rawId: "credential-1", type: "public-key", response: { signature: "s" } };
+    passkeySignIn.promptedCredential.mockReset().mockResolvedValueOnce(null).mockResolvedValueOnce(assertion);
+    authClient.changeEmail
+      .mockResolvedValueOnce(notFresh({ password: true, totp: false, passkey: true, providers: [] }))
+      .mockResolvedValueOnce({ data: { status: true }, error: null });
+    answers = [Response.json({ status: true })];
+    renderForm();
+    const user = await askForChange();
+
+    const dialog = await screen.findByRole("dialog", { name: "Confirm it is you" });
+    // The prompt closed: nothing is sent, the dialog stays.
+    await user.click(await screen.findByRole("button", { name: "Use a passkey" }));
+    await waitFor(() => expect(passkeySignIn.promptedCredential).toHaveBeenCalledTimes(1));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(dialog.isConnected).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "Use a passkey" }));
+    await waitFor(() => expect(authClient.changeEmail).toHaveBeenCalledTimes(2));
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toBe("/api/account/reauthenticate");
+    expect(JSON.parse(String(init?.body))).toEqual({ passkey: assertion });
+  });
+
+  it("for an account with only a passkey, offers the passkey and Cancel", async () => {
+    passkeySignIn.promptedCredential.mockReset();
+    authClient.changeEmail.mockResolvedValue(
+      notFresh({ password: false, totp: false, passkey: true, providers: ["github"] }),
+    );
+    renderForm();
+    await askForChange();
+    const dialog = await screen.findByRole("dialog", { name: "Confirm it is you" });
+    expect(screen.getByRole("button", { name: "Use a passkey" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
+    expect(screen.queryByLabelText("Password")).toBeNull();
+    expect(dialog.textContent).toContain("Confirm it is you to go on.");
   });
 });

@@ -1,14 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { toResponseError } from "../../../lib/api-error";
+import { authenticationOptions, promptedCredential } from "../../../lib/passkey-prompt";
 import { useRefreshSession } from "../../../lib/session";
 
 /**
- * The browser side of WebAuthn (@simplewebauthn/browser), loaded when the button is first pressed rather than with
- * /sign-in. The autofill uses the browser's own JSON methods instead, and both call the two endpoints with plain
- * fetches (not better-auth's client): /sign-in's first load stays within its budget (e2e/first-load.ts).
+ * The sign-in's passkey calls go through plain fetches (not better-auth's client), and the browser side of WebAuthn
+ * (@simplewebauthn/browser) loads only when the button is first pressed (web/lib/passkey-prompt.ts): /sign-in's
+ * first load stays within its budget (e2e/first-load.ts). The autofill uses the browser's own JSON methods instead.
  */
-const webAuthn = () => import("@simplewebauthn/browser");
-
 const PASSKEY_API = "/api/auth/passkey";
 
 /** How a passkey sign-in ended without an error: signed in, or the prompt was closed or replaced (nothing to say). */
@@ -39,12 +38,6 @@ export function cancelPasskeyAutofill(): void {
   autofill = undefined;
 }
 
-async function authenticationOptions(): Promise<unknown> {
-  const options = await fetch(`${PASSKEY_API}/generate-authenticate-options`, { credentials: "same-origin" });
-  if (!options.ok) throw await toResponseError(options);
-  return options.json();
-}
-
 /** The browser's answer to the field's suggestions, or null once the request ends unanswered. */
 async function autofillCredential(): Promise<unknown> {
   cancelPasskeyAutofill();
@@ -65,22 +58,6 @@ async function autofillCredential(): Promise<unknown> {
   }
 }
 
-/** The browser's prompt, or null when the person closes it or it times out. */
-async function promptedCredential(): Promise<unknown> {
-  cancelPasskeyAutofill();
-  const { startAuthentication, WebAuthnError } = await webAuthn();
-  const optionsJSON = (await authenticationOptions()) as Parameters<typeof startAuthentication>[0]["optionsJSON"];
-  try {
-    return await startAuthentication({ optionsJSON });
-  } catch (error) {
-    const cancelled =
-      error instanceof WebAuthnError &&
-      (error.code === "ERROR_CEREMONY_ABORTED" || error.code === "ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY");
-    if (cancelled) return null;
-    throw error;
-  }
-}
-
 /**
  * Signs in with a passkey, as the first factor or as the second step after a password: the server's challenge, the
  * browser's prompt (or, with `autoFill`, the suggestions of the field marked `autocomplete="… webauthn"`), then
@@ -89,6 +66,8 @@ async function promptedCredential(): Promise<unknown> {
 export async function signInWithPasskey({
   autoFill = false,
 }: { autoFill?: boolean } = {}): Promise<PasskeySignInOutcome> {
+  // The button's prompt ends the autofill's pending request first (a browser runs one at a time).
+  if (!autoFill) cancelPasskeyAutofill();
   const response = autoFill ? await autofillCredential() : await promptedCredential();
   if (!response) return "cancelled";
   const verified = await fetch(`${PASSKEY_API}/verify-authentication`, {

@@ -20,9 +20,13 @@ export function useVerifySecondFactor() {
   });
 }
 
-/** The refusals that end the sign-in: too many wrong codes, or no sign-in waiting (ended, expired, never started). */
+/**
+ * The refusals that end the sign-in: too many wrong codes in it, or for the account (locked for a while: its sign-in
+ * waiting for a code expires sooner), or no sign-in waiting (ended, expired, never started).
+ */
 export const SIGN_IN_ENDED_CODES: ReadonlySet<string> = new Set([
   "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE",
+  "ACCOUNT_TEMPORARILY_LOCKED",
   "INVALID_TWO_FACTOR_COOKIE",
 ]);
 

@@ -70,4 +70,50 @@ describe("TwoFactorPage", () => {
     await user.click(screen.getByRole("link", { name: "Sign in again" }));
     expect(await screen.findByText("Sign-in page")).toBeTruthy();
   });
+
+  it("says the account is locked after too many wrong codes (429), and when to sign in again", async () => {
+    authClient.twoFactor.verifyTotp.mockResolvedValue({
+      data: null,
+      error: { status: 429, code: "ACCOUNT_TEMPORARILY_LOCKED", message: "x", retryAfter: 840 },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.type(await screen.findByLabelText("Code"), "444444{Enter}");
+    expect(
+      await screen.findByText(
+        "Too many wrong codes were entered for this account, so it is locked for now. Sign in again in 14 minutes.",
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(screen.queryByLabelText("Code")).toBeNull());
+    expect(screen.getByRole("link", { name: "Sign in again" })).toBeTruthy();
+  });
+
+  it("without the lock's end (no Retry-After), gives the lock's full length", async () => {
+    authClient.twoFactor.verifyBackupCode.mockResolvedValueOnce({
+      data: null,
+      error: { status: 429, code: "ACCOUNT_TEMPORARILY_LOCKED", message: "x" },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole("button", { name: "Use a backup code" }));
+    await user.type(screen.getByLabelText("Backup code"), "abcde-12345{Enter}");
+    expect(
+      await screen.findByText(
+        "Too many wrong codes were entered for this account, so it is locked for now. Wait 15 minutes, then sign in " +
+          "again.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it("words a rate limit of the code check with its wait, and keeps the form", async () => {
+    authClient.twoFactor.verifyTotp.mockResolvedValue({
+      data: null,
+      error: { status: 429, code: "TOO_MANY_REQUESTS", message: "x", retryAfter: 42 },
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.type(await screen.findByLabelText("Code"), "555555{Enter}");
+    expect(await screen.findByText("Too many attempts. Try again in 42 seconds.")).toBeTruthy();
+    expect(screen.getByLabelText("Code")).toBeTruthy();
+  });
 });
