@@ -86,6 +86,32 @@ describe("an organization's SSO providers", () => {
     expect(byAdmin.status).toBe(200);
   });
 
+  it("discovers only from an issuer on the public internet or in TRUSTED_ORIGINS, recording nothing otherwise", async () => {
+    const before = await providerCount();
+    for (const issuer of [
+      "https://idp.internal.example.test",
+      "https://10.1.2.3/realms/acme",
+      "http://idp.example.org",
+    ]) {
+      const response = await owner.client.post("/api/auth/sso/register", {
+        ...uniqueSsoNames(),
+        organizationId: organization.id,
+        issuer,
+        oidcConfig: { clientId: "atrium", clientSecret: "secret" },
+      });
+      const discovery = `${issuer}/.well-known/openid-configuration`;
+      expect({ status: response.status, data: response.data }).toEqual({
+        status: 400,
+        data: {
+          code: "discovery_untrusted_origin",
+          message: `Untrusted OIDC discovery URL: The main discovery endpoint "${discovery}" is not trusted by your trusted origins configuration.`,
+          requestId: expect.any(String),
+        },
+      });
+    }
+    expect(await providerCount()).toBe(before);
+  });
+
   it("refuses members and outsiders with 403, registering and recording nothing", async () => {
     const before = await providerCount();
     const entries = (await auditEntries("organization.sso_provider_registered", organization.id)).length;
