@@ -26,6 +26,7 @@ import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
 import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
+import { createTxtLookup, startDevDnsServer, type DevDnsServer } from "./modules/sso";
 
 export type Services = {
   database: DatabaseHandle;
@@ -44,6 +45,8 @@ export type Services = {
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
   devIdentity?: DevIdentityProvider;
+  /** The development DNS server SSO domains are verified through offline (on by default outside production). */
+  devDns?: DevDnsServer;
   close(): Promise<void>;
 };
 
@@ -105,6 +108,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays })
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
+  const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
+  if (devDns && config.isProduction) {
+    logger.warn("the development DNS server is on: whoever reaches /dev/dns can prove any domain for SSO", {
+      address: devDns.address,
+    });
+  }
+  // DNS_SERVERS first; otherwise the development DNS server when it runs; otherwise the system's resolvers.
+  const dnsServers = config.dns.servers.length > 0 ? config.dns.servers : devDns ? [devDns.address] : [];
   const auth = createAuth({
     config,
     db: database.db,
@@ -113,6 +124,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     logger,
     rateLimitStore: sharedRateLimitStore,
     billing,
+    dnsLookup: createTxtLookup(dnsServers),
     passwordHashing: options.passwordHashing,
   });
   const sandbox = config.billingSandbox
@@ -141,6 +153,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
           clientSecret: dev.clientSecret,
           redirectUri: `${config.baseUrl}/api/auth/callback/dev`,
         },
+        ssoClient: {
+          clientId: DEV_IDENTITY_SSO_CLIENT_ID,
+          // Derived, as the sign-in client's: no variable, and it changes with the auth secret.
+          clientSecret: createHmac("sha256", config.authSecret)
+            .update("dev-identity-provider-sso-client")
+            .digest("base64url"),
+          callbackPrefix: `${config.baseUrl}/api/auth/sso/callback/`,
+        },
         signInUrl: `${config.baseUrl}/sign-in`,
         cookieSecret: createHmac("sha256", config.authSecret)
           .update("dev-identity-provider-cookies")
@@ -161,7 +181,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     rateLimitStore: sharedRateLimitStore,
     sandbox,
     devIdentity,
+    devDns,
     async close() {
+      await devDns?.close();
       await sandbox?.close();
       await readCache.stop();
       await auditRetention.stop();
@@ -172,6 +194,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     },
   };
 }
+
+/** The development identity provider's client for organizations' SSO providers (docs/sso.md). */
+export const DEV_IDENTITY_SSO_CLIENT_ID = "atrium-sso";
 
 /** The billing module on the configured provider (`config.billing`; none turns billing and its plan limits off). */
 export function createBillingService(
