@@ -36,6 +36,7 @@ import { adminRoutes } from "./modules/admin";
 import { adminAuditRoutes } from "./modules/audit";
 import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
+import { DEV_SAML_IDP_PATH, devSamlRoutes, type DevSamlIdentityProvider } from "./modules/dev-saml";
 import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
@@ -59,6 +60,8 @@ export type AppDeps = {
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** The development identity provider, mounted under its issuer's path when present. */
   devIdentity?: DevIdentityProvider;
+  /** The development SAML identity provider, mounted under /dev/saml when present. */
+  devSaml?: DevSamlIdentityProvider;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
   /** Whether the process is shutting down (server/main.ts): /readyz answers 503 from then on. */
@@ -215,6 +218,9 @@ export function createApp(deps: AppDeps) {
   }
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
+
+  // After the body limit, the hostile-input check and the origin check: its forms are the app's own pages' forms.
+  if (deps.devSaml) app.route(DEV_SAML_IDP_PATH, devSamlRoutes({ devSaml: deps.devSaml }));
 
   // Mounted (not `route`d) so the sandbox keeps its own trailing-slash tolerance and provider-format errors.
   if (deps.sandbox) app.mount("/sandbox/polar", deps.sandbox.app.fetch);

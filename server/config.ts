@@ -128,6 +128,7 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_NAME: z.string().trim().max(40, "use at most 40 characters").optional(),
   DEV_IDENTITY_PROVIDER: flag,
+  DEV_SAML_IDP: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   METRICS_TOKEN: z
     .string()
@@ -203,6 +204,11 @@ export type Config = {
   };
   /** The sign-in providers besides e-mail and password, in the order their buttons appear. */
   socialProviders: SocialProviderConfig[];
+  /**
+   * Whether the development SAML identity provider answers at /dev/saml (DEV_SAML_IDP; on outside production). Its
+   * key and certificate are kept in `dataDir` (docs/decisions/0022).
+   */
+  devSamlIdp: boolean;
   /** Audit log entries older than this many days are purged (docs/decisions/0010). */
   audit: { retentionDays: number };
   logLevel: "debug" | "info" | "warn" | "error";
@@ -420,6 +426,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       isDeletionDisabled: env.DISABLE_ORGANIZATION_DELETION ?? false,
     },
     socialProviders,
+    // Off in production unless asked for: it signs anyone in through a SAML provider that trusts its certificate.
+    devSamlIdp: env.DEV_SAML_IDP ?? !isProduction,
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,

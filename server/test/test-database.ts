@@ -106,6 +106,8 @@ export function testEnvironment(
     DEV_MAILBOX: "true",
     // Off unless a test signs in through it: it is a whole OpenID Connect provider per app.
     DEV_IDENTITY_PROVIDER: "false",
+    // Off unless a test signs in through it: its first start makes an RSA key.
+    DEV_SAML_IDP: "false",
     LOG_LEVEL: "error",
     // The billing tests make one owner start dozens of checkouts and plan changes a minute; the limit's own tests
     // (server/http/app-route-guard.int.test.ts) put the default back.
@@ -128,6 +130,8 @@ export async function createTestApp(
     onQuery?: (sql: string) => void;
     /** The read cache's clock and poll: `{ poll: false, now }` to read the change feed and move time on by hand. */
     readCache?: ServicesOptions["readCache"];
+    /** The service providers the development SAML IdP answers (`DEV_SAML_IDP: "true"`). */
+    samlServiceProviders?: ServicesOptions["samlServiceProviders"];
   } = {},
 ): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
@@ -146,6 +150,7 @@ export async function createTestApp(
       onQuery,
       readCache,
       passwordHashing: cheapPasswordHashing,
+      samlServiceProviders: options.samlServiceProviders,
     });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);
