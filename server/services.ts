@@ -31,6 +31,7 @@ import {
   type ServiceProviderLookup,
 } from "./modules/dev-saml";
 import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
+import { createTxtLookup, startDevDnsServer, type DevDnsServer } from "./modules/sso";
 
 export type Services = {
   database: DatabaseHandle;
@@ -51,6 +52,8 @@ export type Services = {
   devIdentity?: DevIdentityProvider;
   /** The development SAML identity provider, mounted under /dev/saml (on by default outside production). */
   devSaml?: DevSamlIdentityProvider;
+  /** The development DNS server SSO domains are verified through offline (on by default outside production). */
+  devDns?: DevDnsServer;
   close(): Promise<void>;
 };
 
@@ -114,6 +117,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays })
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
+  const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
+  // DNS_SERVERS first; otherwise the development DNS server when it runs; otherwise the system's resolvers.
+  const dnsServers = config.dns.servers.length > 0 ? config.dns.servers : devDns ? [devDns.address] : [];
   const auth = createAuth({
     config,
     db: database.db,
@@ -122,6 +128,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     logger,
     rateLimitStore: sharedRateLimitStore,
     billing,
+    dnsLookup: createTxtLookup(dnsServers),
     passwordHashing: options.passwordHashing,
   });
   const sandbox = config.billingSandbox
@@ -181,7 +188,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     sandbox,
     devIdentity,
     devSaml,
+    devDns,
     async close() {
+      await devDns?.close();
       await sandbox?.close();
       await readCache.stop();
       await auditRetention.stop();
