@@ -311,34 +311,42 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
       ],
-      after: [
-        {
-          // The plugin answers a refused SAML response with a redirect to the error page (`?error=…`): a refusal is a
-          // 400 here, with the plugin's reason, so that no client can take it for a sign-in (its session cookie, set
-          // only on success, is never there).
-          matcher: matches(endpoints.acsEndpoint),
-          handler: createAuthMiddleware(async (ctx) => {
-            const refusal = samlRefusalOf(ctx.context.returned);
-            // The app's own refusals after the checks (the plan's seats) keep their way to the error page.
-            if (!refusal || ctx.context.newSession || isCatalogueCode(refusal.error)) return;
-            // A Response, not a thrown error: better-auth would keep the redirect's status for an error.
-            ctx.context.responseHeaders?.delete("location");
-            const { code, message } = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED;
-            return Response.json(
-              { code, message, details: { reason: refusal.description ?? refusal.error } },
-              { status: ERROR_STATUS[code] },
-            );
-          }),
-        },
-      ],
+      after: [samlRefusalsAsBadRequests(endpoints.acsEndpoint)],
     },
   } satisfies BetterAuthPlugin;
+}
+
+type AfterHook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["after"]>[number];
+
+/**
+ * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
+ * package).
+ */
+function samlRefusalsAsBadRequests(acsEndpoint: Endpoint): AfterHook {
+  return {
+    // The plugin answers a refused SAML response with a redirect to the error page (`?error=…`): a refusal is a
+    // 400 here, with the plugin's reason, so that no client can take it for a sign-in (its session cookie, set
+    // only on success, is never there).
+    matcher: matches(acsEndpoint),
+    handler: createAuthMiddleware(async (ctx) => {
+      const refusal = samlRefusalOf(ctx.context.returned);
+      // The app's own refusals after the checks (the plan's seats) keep their way to the error page.
+      if (!refusal || ctx.context.newSession || isCatalogueCode(refusal.error)) return;
+      // A Response, not a thrown error: better-auth would keep the redirect's status for an error.
+      ctx.context.responseHeaders?.delete("location");
+      const { code, message } = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED;
+      return Response.json(
+        { code, message, details: { reason: refusal.description ?? refusal.error } },
+        { status: ERROR_STATUS[code] },
+      );
+    }),
+  };
 }
 
 /** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
 function samlRefusalOf(returned: unknown): { error: string; description?: string } | null {
   if (!isAPIError(returned) || returned.statusCode !== 302) return null;
-  const location = new Headers(returned.headers as HeadersInit | undefined).get("location");
+  const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
   if (!location) return null;
   const params = new URL(location, "http://relative.invalid").searchParams;
   const error = params.get("error");
