@@ -118,6 +118,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
   const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
+  if (devDns && config.isProduction) {
+    logger.warn("the development DNS server is on: whoever reaches /dev/dns can prove any domain for SSO", {
+      address: devDns.address,
+    });
+  }
   // DNS_SERVERS first; otherwise the development DNS server when it runs; otherwise the system's resolvers.
   const dnsServers = config.dns.servers.length > 0 ? config.dns.servers : devDns ? [devDns.address] : [];
   const auth = createAuth({
@@ -156,6 +161,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
           clientId: dev.clientId,
           clientSecret: dev.clientSecret,
           redirectUri: `${config.baseUrl}/api/auth/callback/dev`,
+        },
+        ssoClient: {
+          clientId: DEV_IDENTITY_SSO_CLIENT_ID,
+          // Derived, as the sign-in client's: no variable, and it changes with the auth secret.
+          clientSecret: createHmac("sha256", config.authSecret)
+            .update("dev-identity-provider-sso-client")
+            .digest("base64url"),
+          callbackPrefix: `${config.baseUrl}/api/auth/sso/callback/`,
         },
         signInUrl: `${config.baseUrl}/sign-in`,
         cookieSecret: createHmac("sha256", config.authSecret)
@@ -204,6 +217,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     },
   };
 }
+
+/** The development identity provider's client for organizations' SSO providers (docs/sso.md). */
+export const DEV_IDENTITY_SSO_CLIENT_ID = "atrium-sso";
 
 /** The billing module on the configured provider (`config.billing`; none turns billing and its plan limits off). */
 export function createBillingService(

@@ -6,6 +6,7 @@ import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifiedUser, createOrganizationWithOwner, type TestUser } from "../../test/factories";
 import { createClient, type TestClient, type TestResponse } from "../../test/request";
+import { startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, type ResponseInput } from "../dev-saml";
 
@@ -40,6 +41,7 @@ const form = (fields: Record<string, string>) => ({
 describe.each([false, true])("SAML sign-in through the development IdP (samlify as IdP)", (isSecondRun) => {
   // One app for the flow and the refusals; the second run registers the provider by entry point and certificate.
   const via = isSecondRun ? "entry point and certificate" : "metadata URL";
+  let dns: TestDns;
   let target: TestApp;
   let base: string;
   let owner: TestUser;
@@ -58,7 +60,8 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     );
 
   beforeAll(async () => {
-    target = await createTestApp({ listen: true, env: { DEV_SAML_IDP: "true" } });
+    dns = await startTestDns();
+    target = await createTestApp({ listen: true, env: { DEV_SAML_IDP: "true", DNS_SERVERS: dns.address } });
     base = target.config.baseUrl;
     owner = await createVerifiedUser(target, { email: `owner-${isSecondRun ? 2 : 1}@acme.test` });
     organizationId = (await createOrganizationWithOwner(owner, "Acme")).id;
@@ -69,6 +72,7 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
   afterAll(async () => {
     rmSync(otherKeyDir, { recursive: true, force: true });
     await target?.close();
+    await dns?.close();
   });
 
   const acsPath = `/api/auth/sso/saml2/sp/acs/${PROVIDER_ID}`;
@@ -103,11 +107,7 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     expect(String(metadata.data)).toContain(`Location="${base}${acsPath}"`);
     expect(String(metadata.data)).toContain('WantAssertionsSigned="true"');
 
-    const requested = await owner.client.post("/api/auth/sso/request-domain-verification", { providerId: PROVIDER_ID });
-    expect(requested.status).toBe(200);
-    const { record } = requested.data as { record: { name: string; value: string } };
-    target.services.devDns!.records.publish(record.name, record.value);
-    const verified = await owner.client.post("/api/auth/sso/verify-domain", { providerId: PROVIDER_ID });
+    const verified = await verifyProviderDomain(owner.client, dns, PROVIDER_ID);
     expect(verified.status).toBe(200);
     expect(verified.data).toEqual({ providerId: PROVIDER_ID, domain: DOMAIN, domainVerified: true });
   });
