@@ -306,6 +306,38 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("is refused by the development IdP for a provider registered against another IdP (403)", async () => {
+    const other = await owner.client.post("/api/auth/sso/register", {
+      providerId: "elsewhere-saml",
+      issuer: "https://idp.elsewhere.test",
+      domain: "elsewhere.test",
+      organizationId,
+      samlConfig: {
+        entryPoint: "https://idp.elsewhere.test/sso",
+        cert: target.services.devSaml!.certificate,
+        idpMetadata: { entityID: "https://idp.elsewhere.test" },
+      },
+    });
+    expect(other.status).toBe(200);
+    const acs = `${base}/api/auth/sso/saml2/sp/acs/elsewhere-saml`;
+    const request = [
+      `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"`,
+      ` xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_elsewhere" Version="2.0"`,
+      ` IssueInstant="${new Date().toISOString()}" AssertionConsumerServiceURL="${acs}">`,
+      `<saml:Issuer>${base}/api/auth/sso/saml2/sp/metadata?providerId=elsewhere-saml</saml:Issuer>`,
+      `</samlp:AuthnRequest>`,
+    ].join("");
+    const page = await owner.client.request("/dev/saml/sso", {
+      method: "POST",
+      ...form({ SAMLRequest: Buffer.from(request).toString("base64") }),
+      overHttp: true,
+    });
+    expect(page.status).toBe(403);
+    expect(String(page.data)).toContain(
+      `No SAML service provider ${base}/api/auth/sso/saml2/sp/metadata?providerId=elsewhere-saml is registered`,
+    );
+  });
+
   it("keeps the IdP's key in the data folder it signs with", () => {
     const kept = readFileSync(path.join(target.config.dataDir, SIGNING_FILE_NAME), "utf8");
     expect(kept).toContain(target.services.devSaml!.certificate.trim());
