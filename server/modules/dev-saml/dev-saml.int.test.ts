@@ -1,5 +1,6 @@
 import { X509Certificate } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -298,11 +299,14 @@ describe("development SAML IdP", () => {
 });
 
 describe("development SAML IdP switch", () => {
+  // Development mode keeps generated secrets in the data folder: a folder of the test's own.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-saml-switch-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const production = {
     NODE_ENV: "production",
     AUTH_SECRET: "x".repeat(32),
     SMTP_URL: "smtp://localhost:25",
-    DATA_DIR: "/nonexistent-atrium-data",
+    DATA_DIR: dataDir,
     DATABASE_URL: "postgres://localhost/atrium",
   };
 
