@@ -281,6 +281,11 @@ describe("development SAML IdP", () => {
     const missing = await client.get("/dev/saml/sso");
     expect(missing.status).toBe(400);
     expect(String(missing.data)).toContain("SAMLRequest is required");
+    // 300 KB of spaces deflate to a few hundred bytes: inflating stops at 256 KB.
+    const bomb = deflateRawSync(Buffer.from(`<a>${" ".repeat(300 * 1024)}</a>`)).toString("base64");
+    const inflated = await client.get(`/dev/saml/sso?${new URLSearchParams({ SAMLRequest: bomb })}`);
+    expect(inflated.status).toBe(400);
+    expect(String(inflated.data)).toContain("SAMLRequest is not an encoded XML message.");
     const garbage = await client.get("/dev/saml/sso?SAMLRequest=bm90IHhtbA");
     expect(garbage.status).toBe(400);
     expect(String(garbage.data)).toContain("SAMLRequest is not an encoded XML message.");
