@@ -149,6 +149,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_DNS_UNAVAILABLE: 502,
   SSO_VERIFIED_PROVIDER_REQUIRED: 400,
   SSO_REQUIRED: 403,
+  SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
   SSO_SAML_RESPONSE_REFUSED: 400,
 };
@@ -228,6 +229,7 @@ export const SSO_ERROR_CODES = defineErrorCodes({
    * A password sign-in or sign-up with an address on a domain whose organization requires SSO; `details` says where
    * to go: `{ organizationSlug, organizationName }` for `POST /api/auth/sign-in/sso`, and the app's `signInUrl`.
    */
+  SSO_EMAIL_OUTSIDE_DOMAIN: "This SSO connection signs in addresses on its organization's verified domain only",
   SSO_REQUIRED: "Your organization signs in with SSO: continue with SSO instead of a password",
   /** A SAML provider registered by its IdP metadata URL, which could not be read; `details.reason` says why. */
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL",

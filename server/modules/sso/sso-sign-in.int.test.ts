@@ -194,6 +194,39 @@ describe("signing in through an organization's SSO provider", () => {
     expect(await membersOf(full.id, user.id)).toEqual([{ role: "member" }]);
   });
 
+  it("creates nobody for an address outside the provider's domain, and signs no one already known into it", async () => {
+    const outsider = `mallory.${randomBytes(4).toString("hex")}@elsewhere.example.test`;
+    const known = await createVerifiedUser(app, { label: "known" });
+    for (const [email, name] of [
+      [outsider, "Mallory"],
+      [known.email, "Known"],
+    ] as const) {
+      const client = createClient(app);
+      const start = await startSso(client, { domain: names.domain });
+      expect(start.status).toBe(200);
+      // The IdP vouches for the address: the app still takes only addresses on the provider's domain.
+      const callback = await authorizeAtDevProvider(
+        client,
+        start.data.url,
+        { name, email, emailVerified: true },
+        SSO_CALLBACK,
+      );
+      const answer = await visitCallback(client, callback);
+      expect(answer.status).toBe(302);
+      const errorPage = new URL(locationOf(answer), app.config.baseUrl);
+      expect(errorPage.pathname).toBe("/auth/error");
+      expect(await getSession(client)).toBeNull();
+    }
+    expect(await app.db.selectFrom("user").select("id").where("email", "=", outsider).execute()).toEqual([]);
+    const knownAccounts = await app.db
+      .selectFrom("account")
+      .innerJoin("user", "user.id", "account.userId")
+      .select("account.providerId")
+      .where("user.email", "=", known.email)
+      .execute();
+    expect(knownAccounts).toEqual([{ providerId: "credential" }]);
+  });
+
   it("refuses the callback once the provider's domain is no longer verified", async () => {
     const client = createClient(app);
     const start = await startSso(client, { domain: names.domain });

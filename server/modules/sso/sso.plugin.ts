@@ -29,6 +29,7 @@ import {
   assertDomainAvailable,
   assertMayManageSso,
   assertPasswordSignInAllowed,
+  assertSsoAddressOnDomain,
   DNS_RECORD_PREFIX,
   findSignInProvider,
   provisionSsoMember,
@@ -173,6 +174,28 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
   return {
     id: "sso-rules",
     $ERROR_CODES: SSO_ERROR_CODES,
+    init: () => ({
+      options: {
+        databaseHooks: {
+          user: {
+            create: {
+              // Inside the sign-in's transaction: the refusal rolls the new user back, and the plugin sends the
+              // browser to the error page with the code (a SAML ACS answers it as a 400, below).
+              async before(user, ctx) {
+                if (!ctx?.path.startsWith("/sso/")) return;
+                const providerId = text(recordOf(ctx.params).providerId) ?? "";
+                try {
+                  await assertSsoAddressOnDomain(await currentDatabase(db), { providerId, email: user.email });
+                } catch (error) {
+                  if (!(error instanceof DomainError)) throw error;
+                  throw new APIError("FORBIDDEN", { code: error.code, message: error.message });
+                }
+              },
+            },
+          },
+        },
+      },
+    }),
     hooks: {
       before: [
         {

@@ -163,6 +163,21 @@ export async function provisionSsoMember(
 }
 
 /**
+ * A person an SSO sign-in is about to create: their address must be on the provider's verified domain, or the IdP
+ * could create accounts for addresses it does not own (taken before their owners sign up). Refused with
+ * SSO_EMAIL_OUTSIDE_DOMAIN, which rolls the sign-in back; people already known sign in only through a provider of
+ * their domain (the plugin links an account only then).
+ */
+export async function assertSsoAddressOnDomain(
+  db: Kysely<Database>,
+  input: { providerId: string; email: string },
+): Promise<void> {
+  const provider = await repository.findProvider(db, input.providerId);
+  if (!provider?.domainVerified || domainOf(input.email) !== provider.domain)
+    throw DomainError.of(SSO_ERROR_CODES.SSO_EMAIL_OUTSIDE_DOMAIN);
+}
+
+/**
  * The organization's policy on password sign-in: while it requires SSO, a password sign-up or sign-in with an address
  * on one of its verified domains answers 403 SSO_REQUIRED, with where to sign in instead. The break-glass path: an
  * owner of that organization with an authenticator app (TOTP) keeps the password sign-in, which then asks for the
