@@ -16,6 +16,7 @@ export {
 } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
 export { findMembership, lockOrganization } from "./organizations.repository";
+export { findAdmittedMembership } from "./organizations.security";
 export { organizationUniqueConflicts } from "./organizations.conflicts";
 export { countSeats, countTeams, insertMember, organizationExists, updateMemberRole } from "./organizations.repository";
 export { accountDeletion, previewAccountDeletion, type AccountDeletionOptions } from "./account-deletion";

@@ -10,6 +10,9 @@ const ADMIN_REQUIRED = "Only the organization's owners and admins can manage its
 const IDP_CERTIFICATE =
   "-----BEGIN CERTIFICATE-----\nMIIDFzCCAf+gAwIBAgIUAgz3jX1ZSdc93R1oCMQz2AY/mmEwDQYJKoZIhvcNAQEL\nBQAwGzEZMBcGA1UEAwwQaWRwLmV4YW1wbGUudGVzdDAeFw0yNjEyMDIwMDA0MjZa\nFw0zNjExMjkwMDA0MjZaMBsxGTAXBgNVBAMMEGlkcC5leGFtcGxlLnRlc3QwggEi\nMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQCR6LowZOHzrV3mzo2lainz4geK\nK2txvF3QVCxCK0YE/hZeQye5gkdaGQNWZZ50hHQae2BABghWIjRCVTNj3q9WQtKx\n/PC2vxz3kFfOeLPRh6otdSemzK0fFwGy6j4BlEsLAU8+nBsCtXEiQvWuqIAUkCdU\njfjWf9ZMqIk8Tb8ecdptTtR6lRIyJS4bniTSP9v1zPiUpuOI02wR145hMDfI6OlY\nOS8SsUwAarlIvQ70FRJsDVa62TqIcTCv9XDHEvzT0vbJl5qxVvOqOhZAaHQtyl+v\nlD/x1q86ACKDCiSw8I4+NBZerNO3+pnAd87zw7NskhV3/9lmf+maQl2TnnMfAgMB\nAAGjUzBRMB0GA1UdDgQWBBQdv3s4WfRSLvHRD/8DGMR8esJASTAfBgNVHSMEGDAW\ngBQdv3s4WfRSLvHRD/8DGMR8esJASTAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3\nDQEBCwUAA4IBAQBcP/9J+mGCLwVioz2mhANYDCG/ySzSGxskoGdH/S1/agGbtTtr\nxX4EEBgKlg4ZOLJzgAPJYN+//wmW2A3Fp+G1XSwolzuw8NYEYxKQc4xsVCEulq4m\nEXllnBeQxy2dtOqLSHDEtZZCZxdOZguYuzYd5i7FyAtp7ISaI2Tz7lTScBqIwlbN\nViLJbbSoJ9UQnJn9tQ28AbowukpXJ6ICBbvLqMyy/znOPxWyE136wTDFejjiQauZ\ngAiXSO+zozHBZUEfYmh6wj6LEQhgpxNFAwv9ht7HZV8vt7BFoL7M+N8FEVa4PHZx\nFr3+WbkHDNBIDVMPAe5w/lpNERaJlB1ZhiGT\n-----END CERTIFICATE-----";
 
+const TWO_FACTOR_REQUIRED =
+  "This organization requires a second factor: set one up in your account's security settings";
+
 describe("an organization's SSO providers", () => {
   let app: TestApp;
   let dns: TestDns;
@@ -134,6 +137,18 @@ describe("an organization's SSO providers", () => {
       401,
       "Unauthorized",
     );
+  });
+
+  it("refuses an admin without a second factor while the organization requires one, as its other routes do", async () => {
+    const guarded = await createOrganizationWithOwner(owner, "Guarded");
+    await addMember(owner, guarded.id, admin, "admin");
+    await app.db.updateTable("organization").set({ requireTwoFactor: 1 }).where("id", "=", guarded.id).execute();
+    const before = await providerCount();
+    const response = await registerDevProvider(app, admin.client, { ...uniqueSsoNames(), organizationId: guarded.id });
+    const body = await expectError(response, 403, TWO_FACTOR_REQUIRED);
+    expect(body.code).toBe("TWO_FACTOR_REQUIRED");
+    expect(await providerCount()).toBe(before);
+    await expectError(await admin.client.get(`/api/organizations/${guarded.id}/sso`), 403, TWO_FACTOR_REQUIRED);
   });
 
   it("records nothing when the plugin refuses the registration (a provider id taken)", async () => {

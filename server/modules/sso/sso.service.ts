@@ -7,7 +7,7 @@ import type { OrganizationSso, OrganizationSsoProvider, SsoDomainRecord } from "
 import { shareTransactions } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../audit";
-import { insertMember, lockOrganization } from "../organizations";
+import { findAdmittedMembership, insertMember, lockOrganization } from "../organizations";
 import * as repository from "./sso.repository";
 import type { SsoProviderRow } from "./sso.repository";
 import type { TxtLookup } from "./sso.dns";
@@ -43,10 +43,14 @@ export function domainOf(email: string): string | undefined {
     : undefined;
 }
 
-/** Throws 403 SSO_ADMIN_REQUIRED unless the user is an owner or admin of the organization (outsiders alike). */
+/**
+ * Throws 403 SSO_ADMIN_REQUIRED unless the user is an owner or admin of the organization (outsiders alike), and 403
+ * TWO_FACTOR_REQUIRED for one without a second factor while the organization requires it (its security policy).
+ */
 export async function assertMayManageSso(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
-  const roles = await repository.findRoles(db, organizationId, userId);
-  if (!rolesAllow(roles.join(","), MANAGE_SSO)) throw DomainError.of(SSO_ERROR_CODES.SSO_ADMIN_REQUIRED);
+  const membership = await findAdmittedMembership(db, organizationId, userId);
+  if (!rolesAllow((membership?.roles ?? []).join(","), MANAGE_SSO))
+    throw DomainError.of(SSO_ERROR_CODES.SSO_ADMIN_REQUIRED);
 }
 
 /** The provider of an organization that the user may manage; 404 for none (or one of no organization). */
