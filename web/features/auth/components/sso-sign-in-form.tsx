@@ -1,0 +1,52 @@
+import { ssoSignInSchema } from "../../../../common/sso.schemas";
+import { FormErrorAlert } from "../../../components/form-error-alert";
+import { Button } from "../../../components/ui/button";
+import { TextField } from "../../../components/ui/text-field";
+import { useZodForm } from "../../../lib/form";
+import { useSsoSignIn } from "../api/sso-sign-in";
+
+/**
+ * The work e-mail step of "Continue with SSO" (loaded when asked for, so /sign-in's first load does not carry it or
+ * zod). After success the browser is on its way to the identity provider: the button stays busy until the page goes.
+ */
+export function SsoSignInForm({
+  email,
+  callbackURL,
+  onCancel,
+}: {
+  email?: string;
+  callbackURL: string;
+  onCancel: () => void;
+}) {
+  const ssoSignIn = useSsoSignIn();
+  const form = useZodForm(ssoSignInSchema, {
+    defaultValues: { email: email ?? "" },
+    serverErrors: { NOT_FOUND: { message: NO_CONNECTION }, "404": { message: NO_CONNECTION } },
+  });
+  const onSubmit = form.submit((values) => ssoSignIn.mutateAsync({ email: values.email, callbackURL }));
+  const isBusy = form.formState.isSubmitting || ssoSignIn.isSuccess;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="sso-sign-in-title">
+      <div>
+        <h2 id="sso-sign-in-title" className="text-base font-semibold">
+          Single sign-on
+        </h2>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          Enter your work e-mail: we send you to your organization&apos;s sign-in page.
+        </p>
+      </div>
+      <FormErrorAlert message={form.formError} />
+      <TextField label="Work e-mail" type="email" autoComplete="email" autoFocus {...form.field("email")} />
+      <Button type="submit" className="w-full" isLoading={isBusy}>
+        {isBusy ? "Redirecting…" : "Continue"}
+      </Button>
+      <Button type="button" variant="ghost" className="w-full" onClick={onCancel} disabled={isBusy}>
+        Sign in with a password instead
+      </Button>
+    </form>
+  );
+}
+
+const NO_CONNECTION =
+  "No organization signs in with SSO for this e-mail domain. Check the address, or sign in with your password.";

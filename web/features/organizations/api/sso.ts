@@ -1,0 +1,182 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { OidcConnectionInput, SamlConnectionInput, SsoProtocol } from "../../../../common/sso.schemas";
+import { toResponseError, unwrap } from "../../../lib/api-error";
+import { authClient } from "../../../lib/auth-client";
+import { organizationKeys } from "./organizations";
+
+/** One SSO connection of an organization, as its settings list it. */
+export type SsoConnection = {
+  providerId: string;
+  protocol: SsoProtocol;
+  issuer: string;
+  domain: string;
+  domainVerified: boolean;
+  /** The TXT record that proves the domain, while it is not verified yet. */
+  txtRecord: { name: string; value: string } | null;
+  /** What the identity provider needs from us. */
+  serviceProvider: ServiceProviderValues;
+};
+
+export type ServiceProviderValues =
+  | { protocol: "oidc"; redirectUri: string }
+  | { protocol: "saml"; acsUrl: string; entityId: string; metadataUrl: string };
+
+export type OrganizationSso = { requireSso: boolean; connections: SsoConnection[] };
+
+const ssoKey = (organizationId: string) => [...organizationKeys.detail(organizationId), "sso"] as const;
+
+async function getJson<T>(path: string): Promise<T> {
+  const response = await fetch(path, { credentials: "include", headers: { accept: "application/json" } });
+  if (!response.ok) throw await toResponseError(response);
+  return (await response.json()) as T;
+}
+
+/** The organization's connections, with their domain's state and the values to give the identity provider. */
+export function organizationSsoQuery(organizationId: string) {
+  return queryOptions({
+    queryKey: ssoKey(organizationId),
+    queryFn: () => getJson<OrganizationSso>(`/api/organizations/${encodeURIComponent(organizationId)}/sso`),
+  });
+}
+
+export function useOrganizationSso(organizationId: string) {
+  return useQuery(organizationSsoQuery(organizationId));
+}
+
+/**
+ * A new connection's id: the organization's slug and the protocol (`acme-saml`), numbered when the organization
+ * has one already. It is in the addresses the identity provider calls back, so it is chosen before them.
+ */
+export function newProviderId(slug: string, protocol: SsoProtocol, taken: readonly string[]): string {
+  const base = `${slug}-${protocol}`;
+  if (!taken.includes(base)) return base;
+  let n = 2;
+  while (taken.includes(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
+/** The addresses better-auth's SSO plugin serves for a connection, on this origin under /api/auth. */
+export function serviceProviderValues(providerId: string, protocol: SsoProtocol): ServiceProviderValues {
+  const base = `${window.location.origin}/api/auth`;
+  const id = encodeURIComponent(providerId);
+  if (protocol === "oidc") return { protocol, redirectUri: `${base}/sso/callback/${id}` };
+  return {
+    protocol,
+    acsUrl: `${base}/sso/saml2/sp/acs/${id}`,
+    entityId: `${base}/sso/saml2/sp/metadata?providerId=${id}`,
+    metadataUrl: `${base}/sso/saml2/sp/metadata?providerId=${id}`,
+  };
+}
+
+export type RegisterConnectionInput =
+  | ({ protocol: "oidc"; providerId: string } & OidcConnectionInput)
+  | ({ protocol: "saml"; providerId: string } & SamlConnectionInput);
+
+/** What better-auth's SSO plugin takes for a connection of the organization. */
+function registerBody(organizationId: string, input: RegisterConnectionInput) {
+  const common = { providerId: input.providerId, domain: input.domain, organizationId };
+  if (input.protocol === "oidc")
+    return {
+      ...common,
+      issuer: input.issuer,
+      oidcConfig: { clientId: input.clientId, clientSecret: input.clientSecret },
+    };
+  const sp = serviceProviderValues(input.providerId, "saml");
+  const spMetadata = { entityID: sp.protocol === "saml" ? sp.entityId : undefined };
+  if (input.source === "metadata-xml")
+    return { ...common, samlConfig: { idpMetadata: { metadata: input.metadataXml }, spMetadata } };
+  if (input.source === "metadata-url") return { ...common, samlConfig: { metadataUrl: input.metadataUrl, spMetadata } };
+  return {
+    ...common,
+    issuer: input.entityId,
+    samlConfig: {
+      entryPoint: input.entryPoint,
+      cert: input.certificate,
+      idpMetadata: { entityID: input.entityId },
+      spMetadata,
+    },
+  };
+}
+
+/** Saves a new connection; its domain is pending until the TXT record is found. */
+export function useRegisterConnection(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: RegisterConnectionInput) =>
+      unwrap(
+        await authClient.$fetch<{ providerId: string; domainVerificationToken?: string }>("/sso/register", {
+          method: "POST",
+          body: registerBody(organizationId, input),
+        }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
+    meta: { errorToast: false, successMessage: "Connection saved. Now verify the domain." },
+  });
+}
+
+/** Looks for the TXT record now; the domain turns verified when it is there. */
+export function useVerifyDomain(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (providerId: string) =>
+      unwrap(await authClient.$fetch<unknown>("/sso/verify-domain", { method: "POST", body: { providerId } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
+    meta: { errorToast: false, successMessage: "Domain verified" },
+  });
+}
+
+/** Deletes a connection: people of its domain sign in with their password again (unless SSO is required). */
+export function useDeleteConnection(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (providerId: string) =>
+      unwrap(await authClient.$fetch<unknown>("/sso/delete-provider", { method: "POST", body: { providerId } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
+    meta: { successMessage: "Connection deleted" },
+  });
+}
+
+/**
+ * Starts a sign-in through the connection, as its people will: to the identity provider and back to the settings
+ * page, with `?test=<providerId>` (and better-auth's `error` when it failed).
+ */
+export function useTestConnection(organizationId: string) {
+  return useMutation({
+    mutationFn: async (providerId: string) => {
+      const settings = `/organizations/${encodeURIComponent(organizationId)}/settings/sso`;
+      const back = `${settings}?test=${encodeURIComponent(providerId)}`;
+      const answer = unwrap(
+        await authClient.$fetch<{ url: string }>("/sign-in/sso", {
+          method: "POST",
+          body: { providerId, callbackURL: back, errorCallbackURL: back },
+        }),
+      );
+      window.location.assign(answer.url);
+      return answer;
+    },
+    meta: { errorToast: false },
+  });
+}
+
+/** Turns "members must sign in with SSO" on or off. */
+export function useSetRequireSso(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (requireSso: boolean) => {
+      const response = await fetch(`/api/organizations/${encodeURIComponent(organizationId)}/security`, {
+        method: "PATCH",
+        credentials: "include",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requireSso }),
+      });
+      if (!response.ok) throw await toResponseError(response);
+      return (await response.json()) as { requireSso: boolean };
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId) }),
+    meta: {
+      errorToast: false,
+      successMessage: (answer: { requireSso: boolean }) =>
+        answer.requireSso ? "Members now sign in with SSO" : "SSO is no longer required",
+    },
+  });
+}
