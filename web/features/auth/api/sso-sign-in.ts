@@ -1,4 +1,3 @@
-import { useMutation } from "@tanstack/react-query";
 import { unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 
@@ -9,21 +8,16 @@ type SsoSignInAnswer = { url: string; redirect: boolean };
  * "Continue with SSO": better-auth's SSO plugin finds the organization's identity provider from the e-mail's domain
  * and answers with its sign-in address; the browser goes there. Coming back, a successful sign-in lands on
  * `callbackURL`, a failed one on /auth/error, which says why.
+ *
+ * A plain function rather than a query mutation, and called through the client's fetch rather than the SSO plugin's
+ * client (which adds nothing but types): either would pull code into /sign-in's first load, which has a budget.
  */
-export function useSsoSignIn() {
-  return useMutation({
-    mutationFn: async ({ email, callbackURL }: { email: string; callbackURL: string }) => {
-      // Called through the client's fetch: the SSO plugin's client adds nothing but types, and /sign-in's first
-      // load carries the client (the passkey autofill), so it stays out of it.
-      const answer = unwrap(
-        await authClient.$fetch<SsoSignInAnswer>("/sign-in/sso", {
-          method: "POST",
-          body: { email, callbackURL, errorCallbackURL: "/auth/error" },
-        }),
-      );
-      window.location.assign(answer.url);
-      return answer;
-    },
-    meta: { errorToast: false },
-  });
+export async function startSsoSignIn({ email, callbackURL }: { email: string; callbackURL: string }): Promise<void> {
+  const answer = unwrap(
+    await authClient.$fetch<SsoSignInAnswer>("/sign-in/sso", {
+      method: "POST",
+      body: { email, callbackURL, errorCallbackURL: "/auth/error" },
+    }),
+  );
+  window.location.assign(answer.url);
 }

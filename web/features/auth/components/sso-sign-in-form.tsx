@@ -1,9 +1,10 @@
+import { useState } from "react";
 import { ssoSignInSchema } from "../../../../common/sso.schemas";
 import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
-import { useSsoSignIn } from "../api/sso-sign-in";
+import { startSsoSignIn } from "../api/sso-sign-in";
 
 /**
  * The work e-mail step of "Continue with SSO" (loaded when asked for, so /sign-in's first load does not carry it or
@@ -18,13 +19,16 @@ export function SsoSignInForm({
   callbackURL: string;
   onCancel: () => void;
 }) {
-  const ssoSignIn = useSsoSignIn();
+  const [isLeaving, setLeaving] = useState(false);
   const form = useZodForm(ssoSignInSchema, {
     defaultValues: { email: email ?? "" },
     serverErrors: { NOT_FOUND: { message: NO_CONNECTION }, "404": { message: NO_CONNECTION } },
   });
-  const onSubmit = form.submit((values) => ssoSignIn.mutateAsync({ email: values.email, callbackURL }));
-  const isBusy = form.formState.isSubmitting || ssoSignIn.isSuccess;
+  const onSubmit = form.submit(async (values) => {
+    await startSsoSignIn({ email: values.email, callbackURL });
+    setLeaving(true);
+  });
+  const isBusy = form.formState.isSubmitting || isLeaving;
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="sso-sign-in-title">

@@ -1,5 +1,5 @@
 import { useNavigate } from "@tanstack/react-router";
-import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useEffectEvent, useState } from "react";
 import { isEmailIdentifier, signInSchema } from "../../../../common/sign-in.schemas";
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { FormErrorAlert } from "../../../components/form-error-alert";
@@ -40,18 +40,13 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   const target = safeRedirect(redirect);
   const isSubmitting = form.formState.isSubmitting;
   const noticeText = noticeMessage(notice);
-  // The SSO form, opened by "Continue with SSO" (with the e-mail already typed, if any); and whether a password
-  // sign-in was refused because the organization requires SSO.
-  const [ssoEmail, setSsoEmail] = useState<string | null>(null);
-  const [isSsoRequiredNotice, setSsoRequiredNotice] = useState(false);
-  const ssoButton = useRef<HTMLButtonElement>(null);
-  const openSso = () => {
+  // The SSO form, opened by "Continue with SSO" or by a password sign-in refused because the person's organization
+  // requires SSO; with the e-mail already typed, if one was.
+  const [sso, setSso] = useState<{ email: string; isRequired: boolean } | null>(null);
+  const openSso = (isRequired: boolean) => {
     const identifier = form.watch("identifier").trim();
-    setSsoEmail(isEmailIdentifier(identifier) ? identifier : "");
+    setSso({ email: isEmailIdentifier(identifier) ? identifier : "", isRequired });
   };
-  useEffect(() => {
-    if (isSsoRequiredNotice) ssoButton.current?.focus();
-  }, [isSsoRequiredNotice]);
 
   // Two requests of their own: the autofill waits in the background while the button may start another.
   const passkeyAutofill = usePasskeySignIn();
@@ -75,13 +70,12 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   }, [startAutofill]);
 
   const onSubmit = form.submit(async (values) => {
-    setSsoRequiredNotice(false);
     let answer: Awaited<ReturnType<typeof signIn.mutateAsync>>;
     try {
       answer = await signIn.mutateAsync({ ...values, callbackURL: target });
     } catch (error) {
       // Not an error to fix in this form: the way in is the organization's identity provider.
-      if (isSsoRequired(error)) return setSsoRequiredNotice(true);
+      if (isSsoRequired(error)) return openSso(true);
       throw error;
     }
     // An account with a second factor: no session yet, the code comes next (better-auth's two-factor answer, checked
@@ -104,26 +98,18 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
         </>
       }
     >
-      {ssoEmail !== null ? (
+      {sso ? (
         <Suspense fallback={<LoadingBlock label="Loading single sign-on…" />}>
-          <SsoSignInForm email={ssoEmail} callbackURL={target} onCancel={() => setSsoEmail(null)} />
+          <SsoSignInForm {...sso} callbackURL={target} onCancel={() => setSso(null)} />
         </Suspense>
       ) : null}
       {/* Hidden rather than removed while the SSO form shows: what was typed stays, and so does the passkey
           autofill, which is bound to the identifier field. */}
-      <div hidden={ssoEmail !== null}>
+      <div hidden={sso !== null}>
         <SocialSignIn callbackURL={target} />
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           {noticeText ? <Alert tone={noticeTone(notice)}>{noticeText}</Alert> : null}
           <FormErrorAlert message={form.formError} />
-          {isSsoRequiredNotice ? (
-            <Alert tone="info" title="Your organization signs you in with SSO">
-              <p>Its owners ask members to sign in through the organization&apos;s identity provider.</p>
-              <Button ref={ssoButton} type="button" size="sm" className="mt-3" onClick={openSso}>
-                Continue with SSO
-              </Button>
-            </Alert>
-          ) : null}
           <TextField
             label="E-mail or username"
             autoComplete="username webauthn"
@@ -163,7 +149,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
           >
             Sign in with a passkey
           </Button>
-          <Button type="button" variant="secondary" className="w-full" onClick={openSso}>
+          <Button type="button" variant="secondary" className="w-full" onClick={() => openSso(false)}>
             Continue with SSO
           </Button>
         </div>
