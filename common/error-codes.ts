@@ -53,6 +53,7 @@ export type CatalogueCode =
   | keyof typeof PLATFORM_ADMIN_ERROR_CODES
   | keyof typeof ACCOUNT_ERROR_CODES
   | keyof typeof REAUTHENTICATION_ERROR_CODES
+  | keyof typeof SSO_ERROR_CODES
   | SpecCatalogueCode;
 
 /**
@@ -139,6 +140,14 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   TWO_FACTOR_REQUIRED: 403,
   OWN_SECOND_FACTOR_REQUIRED: 400,
   NO_SECOND_FACTOR: 400,
+  SSO_ADMIN_REQUIRED: 403,
+  SSO_PROVIDER_NOT_FOUND: 404,
+  SSO_DOMAIN_TAKEN: 409,
+  SSO_DOMAIN_ALREADY_VERIFIED: 409,
+  SSO_DNS_RECORD_NOT_FOUND: 400,
+  SSO_DNS_UNAVAILABLE: 502,
+  SSO_VERIFIED_PROVIDER_REQUIRED: 400,
+  SSO_REQUIRED: 403,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -194,6 +203,29 @@ export const ACCOUNT_ERROR_CODES = defineErrorCodes({
    * other members: its `details` lists them ({ id, name, slug }), so the screen can offer a transfer or a deletion.
    */
   SOLE_OWNER: "Transfer ownership or delete these organizations first",
+});
+
+/**
+ * Enterprise SSO's refusals (server/modules/sso, docs/sso.md). Outsiders and members get the same answer as each
+ * other on an organization's SSO, so neither learns more than that they may not manage it.
+ */
+export const SSO_ERROR_CODES = defineErrorCodes({
+  SSO_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its SSO",
+  SSO_PROVIDER_NOT_FOUND: "SSO provider not found",
+  /** Another organization verified this domain first: a domain signs in through one organization's provider. */
+  SSO_DOMAIN_TAKEN: "This domain is already verified by another organization",
+  SSO_DOMAIN_ALREADY_VERIFIED: "This domain is already verified",
+  /** The TXT record is missing or holds another value; `details` names the record to publish. */
+  SSO_DNS_RECORD_NOT_FOUND:
+    "The TXT record was not found: publish it at your DNS host, wait for it to spread, then try again",
+  SSO_DNS_UNAVAILABLE: "The DNS servers did not answer: try again in a moment",
+  /** Requiring SSO without a verified provider would leave members no way in but the owners' break-glass path. */
+  SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO",
+  /**
+   * A password sign-in or sign-up with an address on a domain whose organization requires SSO; `details` says where
+   * to go: `{ organizationSlug, organizationName }` for `POST /api/auth/sign-in/sso`, and the app's `signInUrl`.
+   */
+  SSO_REQUIRED: "Your organization signs in with SSO: continue with SSO instead of a password",
 });
 
 /**

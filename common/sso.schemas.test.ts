@@ -11,12 +11,9 @@ describe("ssoDomainSchema", () => {
     expect(ssoDomainSchema.parse(domain)).toBe(domain.toLowerCase());
   });
 
-  it.each(["example", "@example.com", "https://example.com", "exa mple.com", "-x.com", "x.c"])(
-    "refuses %s",
-    (domain) => {
-      expect(ssoDomainSchema.safeParse(domain).success).toBe(false);
-    },
-  );
+  it.each(["example", "@example.com", "https://example.com", "exa mple.com", "-x.com"])("refuses %s", (domain) => {
+    expect(ssoDomainSchema.safeParse(domain).success).toBe(false);
+  });
 });
 
 describe("ssoSignInSchema", () => {

@@ -2,8 +2,72 @@ import { z } from "zod";
 import { emailSchema } from "./account.schemas";
 import { URL_MAX_LENGTH } from "./account-limits";
 
-// The forms of enterprise single sign-on: the sign-in page's "Continue with SSO" and an organization's connection
-// setup. The server checks the same bodies with these schemas before handing them to better-auth's SSO plugin.
+/**
+ * Enterprise SSO's shared contracts (docs/sso.md): the names an organization gives its identity provider and its
+ * e-mail domain, and what `GET /api/organizations/{id}/sso` answers.
+ */
+
+export const SSO_PROVIDER_ID_MAX_LENGTH = 40;
+export const SSO_DOMAIN_MAX_LENGTH = 253;
+
+/**
+ * A provider's id: it names the callback URL (`/api/auth/sso/callback/<id>`) and the DNS record
+ * (`_atrium-sso-<id>.<domain>`, one label of at most 63 characters), so letters, digits and dashes only.
+ */
+export const ssoProviderIdSchema = z
+  .string()
+  .max(SSO_PROVIDER_ID_MAX_LENGTH, `Use at most ${SSO_PROVIDER_ID_MAX_LENGTH} characters`)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, "Use lowercase letters, digits and dashes (not at either end)");
+
+/** A DNS name of letters, digits and dashes (IDNs in their xn-- form), at least two labels: `example.com`. */
+const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The one e-mail domain a provider serves, compared without case (stored lowercase, without a trailing dot). */
+export const ssoDomainSchema = z
+  .string()
+  .max(SSO_DOMAIN_MAX_LENGTH, `Use at most ${SSO_DOMAIN_MAX_LENGTH} characters`)
+  .transform((value) => value.trim().toLowerCase().replace(/\.$/, ""))
+  .pipe(z.string().regex(DOMAIN_PATTERN, "Enter a domain name such as example.com"));
+
+/** Where a customer's IdP administrator sends people back, and what they paste into the IdP. */
+export type SsoServiceProviderValues = {
+  /** OIDC: the redirect (callback) URI to register at the IdP. */
+  oidcRedirectUri: string;
+  /** SAML: the assertion consumer service (ACS) URL. */
+  acsUrl: string;
+  /** SAML: the service provider's entity id (its metadata URL). */
+  entityId: string;
+  /** SAML: the service provider's metadata document. */
+  metadataUrl: string;
+};
+
+/** The DNS record that proves the domain: `TXT <name> "<value>"`. */
+export type SsoDomainRecord = { type: "TXT"; name: string; value: string };
+
+/** One identity provider of an organization, as its owners and admins see it (secrets never leave the server). */
+export type OrganizationSsoProvider = {
+  providerId: string;
+  type: "oidc" | "saml";
+  issuer: string;
+  domain: string;
+  domainVerified: boolean;
+  /** The record to publish while the domain is unverified; null once verified. */
+  domainRecord: SsoDomainRecord | null;
+  /** OIDC: the client id registered at the IdP (the secret is never shown). */
+  clientId: string | null;
+  serviceProvider: SsoServiceProviderValues;
+};
+
+/** `GET /api/organizations/{id}/sso`. */
+export type OrganizationSso = {
+  providers: OrganizationSsoProvider[];
+  /** The organization's policy: password sign-in on its verified domains is refused (owners keep a way in). */
+  requireSso: boolean;
+  /** Where people of the organization start an SSO sign-in: `POST /api/auth/sign-in/sso { organizationSlug }`. */
+  organizationSlug: string;
+};
+
+// The forms of the web app: the sign-in page's "Continue with SSO" and an organization's connection setup.
 
 /** "Continue with SSO": the work e-mail whose domain names the organization's identity provider. */
 export const ssoSignInSchema = z.object({ email: emailSchema });
@@ -12,10 +76,6 @@ export type SsoSignInInput = z.infer<typeof ssoSignInSchema>;
 export const SSO_PROTOCOLS = ["oidc", "saml"] as const;
 export type SsoProtocol = (typeof SSO_PROTOCOLS)[number];
 
-export const SSO_DOMAIN_MAX_LENGTH = 253;
-/** A DNS name of at least two labels, lower-case letters, digits and inner dashes: `example.com`, `eu.example.org`. */
-export const SSO_DOMAIN_PATTERN =
-  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 export const SSO_CLIENT_ID_MAX_LENGTH = 512;
 export const SSO_CLIENT_SECRET_MAX_LENGTH = 1024;
 /** IdP metadata and certificates are bounded like the plugin bounds metadata (100 KB). */
@@ -24,14 +84,12 @@ export const SAML_CERTIFICATE_MAX_LENGTH = 16 * 1024;
 
 const atMost = (max: number) => `Use at most ${max} characters`;
 
-/** The e-mail domain the connection signs in: people whose address ends in `@domain` are sent to it. */
-export const ssoDomainSchema = z
+/** The domain field of the setup forms: the shared rule, with its own word for an empty field. */
+const domainFieldSchema = z
   .string({ error: "Enter your company's e-mail domain" })
   .trim()
-  .toLowerCase()
   .min(1, { error: "Enter your company's e-mail domain", abort: true })
-  .max(SSO_DOMAIN_MAX_LENGTH, atMost(SSO_DOMAIN_MAX_LENGTH))
-  .regex(SSO_DOMAIN_PATTERN, "Enter a domain such as example.com, without @ or https://");
+  .pipe(ssoDomainSchema);
 
 const httpsUrl = (missing: string) =>
   z
@@ -43,7 +101,7 @@ const httpsUrl = (missing: string) =>
 
 /** The identity provider's values for an OIDC connection: its issuer (discovery runs from it) and our client. */
 export const oidcConnectionSchema = z.object({
-  domain: ssoDomainSchema,
+  domain: domainFieldSchema,
   issuer: httpsUrl("Enter the issuer URL"),
   clientId: z
     .string({ error: "Enter the client ID" })
@@ -102,7 +160,7 @@ const optionalText = z.string().default("");
 export const samlConnectionSchema = z
   .object({
     source: z.enum(SAML_SOURCES, { error: "Choose how you give the identity provider's values" }),
-    domain: ssoDomainSchema,
+    domain: domainFieldSchema,
     metadataXml: optionalText,
     metadataUrl: optionalText,
     entityId: optionalText,

@@ -16,7 +16,7 @@ import { firstPasswordRoutes } from "./auth/first-password.routes";
 import { assertFreshSession } from "./auth/fresh-authentication";
 import { reauthenticate } from "./auth/reauthenticate";
 import { reauthenticateRoutes } from "./auth/reauthenticate.routes";
-import type { Config } from "./config";
+import { DEV_DNS_PATH, type Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
@@ -39,6 +39,7 @@ import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-ident
 import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
+import { devDnsRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -59,6 +60,8 @@ export type AppDeps = {
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** The development identity provider, mounted under its issuer's path when present. */
   devIdentity?: DevIdentityProvider;
+  /** The development DNS server (DEV_DNS_SERVER), whose console is mounted at /dev/dns when present. */
+  devDns?: DevDnsServer;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
   webDist?: string;
   /** Whether the process is shutting down (server/main.ts): /readyz answers 503 from then on. */
@@ -144,6 +147,7 @@ export function createApp(deps: AppDeps) {
   // above are replayed, never an authorization.
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
+  app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(
@@ -215,6 +219,7 @@ export function createApp(deps: AppDeps) {
   }
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
+  if (deps.devDns) app.route(DEV_DNS_PATH, devDnsRoutes({ devDns: deps.devDns, basePath: DEV_DNS_PATH }));
 
   // Mounted (not `route`d) so the sandbox keeps its own trailing-slash tolerance and provider-format errors.
   if (deps.sandbox) app.mount("/sandbox/polar", deps.sandbox.app.fetch);

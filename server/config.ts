@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import proxyAddr from "proxy-addr";
@@ -29,6 +30,18 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A DNS server as node:dns's Resolver#setServers takes it: an IP address, with an optional port (`1.1.1.1`,
+ * `127.0.0.1:5353`, `[::1]:5353`). Host names are refused: a resolver cannot be found through DNS itself.
+ */
+export function isDnsServer(item: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(item);
+  const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(item);
+  const [, host, port] = bracketed ?? plain ?? (isIP(item) === 6 ? [item, item, undefined] : []);
+  if (!host || isIP(host) === 0) return false;
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
 }
 
 const flag = z
@@ -128,6 +141,8 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_NAME: z.string().trim().max(40, "use at most 40 characters").optional(),
   DEV_IDENTITY_PROVIDER: flag,
+  DNS_SERVERS: csvOf(isDnsServer, "not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)"),
+  DEV_DNS_SERVER: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   METRICS_TOKEN: z
     .string()
@@ -205,6 +220,12 @@ export type Config = {
   socialProviders: SocialProviderConfig[];
   /** Audit log entries older than this many days are purged (docs/decisions/0010). */
   audit: { retentionDays: number };
+  /**
+   * Where SSO domain verification looks TXT records up (docs/sso.md): `servers` from DNS_SERVERS (the system's
+   * resolvers when empty); `devServer` runs the development DNS server on 127.0.0.1 with its page at /dev/dns (on by
+   * default outside production in one process), which the lookups use when DNS_SERVERS is empty.
+   */
+  dns: { servers: string[]; devServer: boolean };
   logLevel: "debug" | "info" | "warn" | "error";
   /** The bearer token GET /metrics asks for; without one the endpoint is not published (404). */
   metricsToken?: string;
@@ -261,6 +282,9 @@ export type SocialProviderId = SocialProviderConfig["id"];
 
 /** Where the development identity provider answers, under the app's own origin. */
 export const DEV_IDENTITY_PROVIDER_PATH = "/dev/oidc";
+
+/** Where the development DNS server's console answers (DEV_DNS_SERVER), under the app's origin. */
+export const DEV_DNS_PATH = "/dev/dns";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -366,6 +390,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         `DEV_IDENTITY_PROVIDER: the development identity provider${byDefault(env.DEV_IDENTITY_PROVIDER)} keeps its sign-in state in one process's memory and cannot run in ${processes}: set DEV_IDENTITY_PROVIDER=false, or WEB_CONCURRENCY=1 for one process`,
       );
     }
+    if (env.DEV_DNS_SERVER === true) {
+      problems.push(
+        `DEV_DNS_SERVER: the development DNS server keeps its records in one process's memory and cannot run in ${processes}: set DEV_DNS_SERVER=false, or WEB_CONCURRENCY=1 for one process`,
+      );
+    }
     if (env.BILLING_SANDBOX ?? !isProduction) {
       problems.push(
         `BILLING_SANDBOX: the billing sandbox${byDefault(env.BILLING_SANDBOX)} keeps its database file, webhook deliveries and clock in one process and cannot run in ${processes}: set BILLING_SANDBOX=false, or WEB_CONCURRENCY=1 for one process`,
@@ -421,6 +450,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     socialProviders,
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
+    // Off in production unless asked for: whoever reaches /dev/dns could prove any domain (docs/decisions/0021).
+    dns: {
+      servers: env.DNS_SERVERS,
+      devServer: env.DEV_DNS_SERVER ?? (!isProduction && (env.WEB_CONCURRENCY ?? 1) === 1),
+    },
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     // Production waits for its load balancer; a developer's Ctrl-C has none to wait for.

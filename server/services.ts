@@ -26,6 +26,7 @@ import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
 import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
+import { createTxtLookup, startDevDnsServer, type DevDnsServer } from "./modules/sso";
 
 export type Services = {
   database: DatabaseHandle;
@@ -44,6 +45,8 @@ export type Services = {
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
   devIdentity?: DevIdentityProvider;
+  /** The development DNS server SSO domains are verified through offline (on by default outside production). */
+  devDns?: DevDnsServer;
   close(): Promise<void>;
 };
 
@@ -105,6 +108,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays })
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
+  const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
+  // DNS_SERVERS first; otherwise the development DNS server when it runs; otherwise the system's resolvers.
+  const dnsServers = config.dns.servers.length > 0 ? config.dns.servers : devDns ? [devDns.address] : [];
   const auth = createAuth({
     config,
     db: database.db,
@@ -113,6 +119,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     logger,
     rateLimitStore: sharedRateLimitStore,
     billing,
+    dnsLookup: createTxtLookup(dnsServers),
     passwordHashing: options.passwordHashing,
   });
   const sandbox = config.billingSandbox
@@ -161,7 +168,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     rateLimitStore: sharedRateLimitStore,
     sandbox,
     devIdentity,
+    devDns,
     async close() {
+      await devDns?.close();
       await sandbox?.close();
       await readCache.stop();
       await auditRetention.stop();

@@ -9,6 +9,7 @@ import type { Logger } from "../logger";
 import { CLIENT_IP_HEADER } from "../http/middleware/client-ip";
 import type { Billing } from "../modules/billing";
 import { authMailNotices, type MailQueue } from "../modules/mail";
+import type { TxtLookup } from "../modules/sso";
 import { currentDatabase, shareTransactions } from "../db/current-database";
 import { assertMayCallAdminEndpoint, keepImpersonationEnd } from "../modules/admin";
 import { verifyEmailOnPasswordReset } from "./account-rules";
@@ -31,6 +32,8 @@ export type AuthDeps = {
   rateLimitStore: RateLimitStore;
   /** The billing module: its plan limits gate invitations, members and teams, and deleting an organization ends its subscription. */
   billing: Billing;
+  /** Where SSO domain verification looks TXT records up (DNS_SERVERS, the development DNS server, or the system's). */
+  dnsLookup: TxtLookup;
   /** better-auth's scrypt, one hash per core at a time, unless given (the integration tests' cheap one). */
   passwordHashing?: PasswordHashing;
 };

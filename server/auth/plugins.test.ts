@@ -28,7 +28,11 @@ describe("authPlugins", () => {
     const mail: MailQueue = { enqueue: async () => {} };
     const plugins = authPlugins(
       config,
-      { db, billing: { assertWithinLimit: async () => {}, releaseOrganization: async () => {} } as unknown as Billing },
+      {
+        db,
+        billing: { assertWithinLimit: async () => {}, releaseOrganization: async () => {} } as unknown as Billing,
+        dnsLookup: async () => [],
+      },
       {
         mailNotices: authMailNotices(mail, {
           baseUrl: "http://localhost",
@@ -53,6 +57,8 @@ describe("authPlugins", () => {
       "passkey-rules",
       "organization",
       "organization-rules",
+      "sso",
+      "sso-rules",
       "admin",
       "platform-admin-rules",
       "account-deletion",

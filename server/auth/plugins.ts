@@ -10,6 +10,7 @@ import { platformAdmin } from "../modules/admin";
 import type { Billing } from "../modules/billing";
 import type { authMailNotices } from "../modules/mail";
 import { accountDeletion, organizations } from "../modules/organizations";
+import { enterpriseSso, type TxtLookup } from "../modules/sso";
 import { accountRules } from "./account-rules";
 import { emailChange } from "./change-email";
 import { freshAuthentication } from "./fresh-authentication";
@@ -26,6 +27,7 @@ const APP_NAME = "Atrium";
 type AuthPluginDeps = {
   db: Kysely<Database>;
   billing: Billing;
+  dnsLookup: TxtLookup;
 };
 
 /** What the plugins take that `createAuth` builds once for its options too. */
@@ -103,6 +105,16 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
           isPlatformAdmin(user as { id: string; role?: string | null }, config.adminUserIds)),
       disableOrganizationDeletion: config.organizations.isDeletionDisabled,
       sendInvitationEmail: mailNotices.sendInvitationEmail,
+    }),
+    // @better-auth/sso then the app's SSO rules, after the organization plugin (its providers belong to organizations;
+    // just-in-time membership counts the plan's seats as the organization rules do): owners and admins register
+    // providers, audited; domains proven by DNS; discovery by address, domain or slug; the requireSso policy refuses
+    // password sign-in on an organization's verified domains before the password is checked.
+    ...enterpriseSso({
+      db: deps.db,
+      baseUrl: config.baseUrl,
+      limits: { assertWithinLimit: deps.billing.assertWithinLimit },
+      lookup: deps.dnsLookup,
     }),
     // better-auth's admin() then the app's admin rules, whose audited remove-user opens the transaction that the
     // account deletion below runs in.

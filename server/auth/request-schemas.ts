@@ -24,6 +24,7 @@ import { isDisplayNameSchema } from "../../common/display-name";
 import { ERROR_CODES } from "../../common/error-codes";
 import { permissionCheckSchema } from "../../common/organization.schemas";
 import { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "../modules/organizations";
+import { SSO_REQUEST_BODY_SCHEMAS } from "../modules/sso";
 
 // A display name bounds the raw value itself; its normalised form is what better-auth stores (see below).
 const name = nameSchema;
@@ -219,6 +220,9 @@ export const REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
   "/revoke-other-sessions": noBody,
 
   ...ORGANIZATION_REQUEST_BODY_SCHEMAS,
+
+  // Enterprise SSO (@better-auth/sso): provider management, discovery, the IdP's SAML posts.
+  ...SSO_REQUEST_BODY_SCHEMAS,
 
   // Passkeys. Registration always adds to the signed-in account, so it opens no session (no createSession).
   "/passkey/verify-registration": z.strictObject({

@@ -24,6 +24,7 @@ import * as totpReplay from "./migrations/0014-totp-replay";
 import * as freshAuthentication from "./migrations/0015-fresh-authentication";
 import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
 import * as organizationSecurity from "./migrations/0017-organization-security";
+import * as enterpriseSso from "./migrations/0018-enterprise-sso";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   "0015-fresh-authentication": freshAuthentication,
   "0016-passkey-last-used": passkeyLastUsed,
   "0017-organization-security": organizationSecurity,
+  "0018-enterprise-sso": enterpriseSso,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -111,6 +111,8 @@ export type OrganizationTable = {
   metadata: string | null;
   /** The security policy (migration 0017): members without a second factor are refused the organization. */
   requireTwoFactor: Generated<boolean | number>;
+  /** Enterprise SSO policy (migration 0018): password sign-in on the organization's verified domains is refused. */
+  requireSso: Generated<boolean | number>;
 };
 
 export type TeamTable = {
@@ -267,6 +269,21 @@ export type JobScheduleTable = {
   claim: string | null;
 };
 
+/** An organization's identity provider (@better-auth/sso's table, migration 0018); configs are JSON text. */
+export type SsoProviderTable = {
+  id: string;
+  issuer: string;
+  oidcConfig: string | null;
+  samlConfig: string | null;
+  userId: string | null;
+  providerId: string;
+  organizationId: string | null;
+  domain: string;
+  domainVerified: Generated<boolean | number>;
+  /** The value of the TXT record to publish, until the domain is verified. */
+  domainVerificationToken: string | null;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -290,4 +307,5 @@ export type Database = {
   job_schedule: JobScheduleTable;
   twoFactor: TwoFactorTable;
   passkey: PasskeyTable;
+  ssoProvider: SsoProviderTable;
 };

@@ -8,6 +8,7 @@ import { createReadCache } from "../db/read-cache";
 import { createLogger } from "../logger";
 import { createBillingService } from "../services";
 import { createSeedClient, type SeedClient, type SeedTarget } from "./seed-client";
+import { createTxtLookup } from "../modules/sso";
 
 /**
  * `npm run db:seed`: demo data for a development database, safe to run again (existing rows are kept).
@@ -66,6 +67,8 @@ try {
     logger,
     rateLimitStore: unlimited,
     billing,
+    // The seed verifies no SSO domain: the configured resolvers, never asked.
+    dnsLookup: createTxtLookup(config.dns.servers),
   });
   const readCache = createReadCache(db, { logger });
   stopReadCache = () => readCache.stop();

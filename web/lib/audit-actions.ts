@@ -28,6 +28,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.deleted": "Organization deleted",
   "organization.owner_assigned": "Owner assigned",
   "organization.security_changed": "Security policy changed",
+  "organization.sso_provider_registered": "SSO provider added",
+  "organization.sso_provider_updated": "SSO provider changed",
+  "organization.sso_provider_deleted": "SSO provider removed",
+  "organization.sso_domain_verified": "SSO domain verified",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -170,6 +174,11 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
     entry.details?.requireTwoFactor === true
       ? "Required a second factor of every member"
       : "Stopped requiring a second factor of members",
+  "organization.sso_provider_registered": (entry) =>
+    `Added the SSO provider ${detail(entry, "providerId") ?? ""} for ${detail(entry, "domain") ?? "a domain"}`,
+  "organization.sso_provider_updated": (entry) => `Changed the SSO provider ${detail(entry, "providerId") ?? ""}`,
+  "organization.sso_provider_deleted": (entry) => `Removed the SSO provider ${detail(entry, "providerId") ?? ""}`,
+  "organization.sso_domain_verified": (entry) => `Verified the domain ${detail(entry, "domain") ?? ""} for SSO`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;

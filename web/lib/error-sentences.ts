@@ -196,6 +196,16 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   OWN_SECOND_FACTOR_REQUIRED:
     "Set up a second factor for your own account first: requiring one without it would lock you out.",
   NO_SECOND_FACTOR: "This user has no second factor to reset.",
+  // Enterprise SSO.
+  SSO_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its SSO.",
+  SSO_PROVIDER_NOT_FOUND: "This SSO provider no longer exists. Reload the page.",
+  SSO_DOMAIN_TAKEN: "Another organization has already verified this domain. Contact support if it is yours.",
+  SSO_DOMAIN_ALREADY_VERIFIED: "This domain is already verified.",
+  SSO_DNS_RECORD_NOT_FOUND:
+    "The TXT record was not found. Publish it at your DNS host, wait a few minutes for it to spread, then try again.",
+  SSO_DNS_UNAVAILABLE: "The DNS servers did not answer. Try again in a moment.",
+  SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO.",
+  SSO_REQUIRED: "Your organization signs in with SSO. Continue with SSO instead of a password.",
 };
 
 /**

@@ -1,27 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { OidcConnectionInput, SamlConnectionInput, SsoProtocol } from "../../../../common/sso.schemas";
+import type {
+  OidcConnectionInput,
+  OrganizationSso,
+  OrganizationSsoProvider,
+  SamlConnectionInput,
+  SsoProtocol,
+  SsoServiceProviderValues,
+} from "../../../../common/sso.schemas";
 import { toResponseError, unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { organizationKeys } from "./organizations";
 
-/** One SSO connection of an organization, as its settings list it. */
-export type SsoConnection = {
-  providerId: string;
-  protocol: SsoProtocol;
-  issuer: string;
-  domain: string;
-  domainVerified: boolean;
-  /** The TXT record that proves the domain, while it is not verified yet. */
-  txtRecord: { name: string; value: string } | null;
-  /** What the identity provider needs from us. */
-  serviceProvider: ServiceProviderValues;
-};
-
-export type ServiceProviderValues =
-  | { protocol: "oidc"; redirectUri: string }
-  | { protocol: "saml"; acsUrl: string; entityId: string; metadataUrl: string };
-
-export type OrganizationSso = { requireSso: boolean; connections: SsoConnection[] };
+export type { OrganizationSso, OrganizationSsoProvider as SsoConnection, SsoServiceProviderValues };
 
 const ssoKey = (organizationId: string) => [...organizationKeys.detail(organizationId), "sso"] as const;
 
@@ -55,16 +45,19 @@ export function newProviderId(slug: string, protocol: SsoProtocol, taken: readon
   return `${base}-${n}`;
 }
 
-/** The addresses better-auth's SSO plugin serves for a connection, on this origin under /api/auth. */
-export function serviceProviderValues(providerId: string, protocol: SsoProtocol): ServiceProviderValues {
-  const base = `${window.location.origin}/api/auth`;
-  const id = encodeURIComponent(providerId);
-  if (protocol === "oidc") return { protocol, redirectUri: `${base}/sso/callback/${id}` };
+/**
+ * The values to give the identity provider for a connection not saved yet (the server answers them for saved ones,
+ * `serviceProvider`): better-auth's SSO plugin serves them on this origin under /api/auth, and the service provider's
+ * entity ID is its metadata URL.
+ */
+export function serviceProviderValues(providerId: string): SsoServiceProviderValues {
+  const auth = `${window.location.origin}/api/auth`;
+  const metadataUrl = `${auth}/sso/saml2/sp/metadata?providerId=${encodeURIComponent(providerId)}`;
   return {
-    protocol,
-    acsUrl: `${base}/sso/saml2/sp/acs/${id}`,
-    entityId: `${base}/sso/saml2/sp/metadata?providerId=${id}`,
-    metadataUrl: `${base}/sso/saml2/sp/metadata?providerId=${id}`,
+    oidcRedirectUri: `${auth}/sso/callback/${providerId}`,
+    acsUrl: `${auth}/sso/saml2/sp/acs/${providerId}`,
+    entityId: metadataUrl,
+    metadataUrl,
   };
 }
 
@@ -81,11 +74,9 @@ function registerBody(organizationId: string, input: RegisterConnectionInput) {
       issuer: input.issuer,
       oidcConfig: { clientId: input.clientId, clientSecret: input.clientSecret },
     };
-  const sp = serviceProviderValues(input.providerId, "saml");
-  const spMetadata = { entityID: sp.protocol === "saml" ? sp.entityId : undefined };
   if (input.source === "metadata-xml")
-    return { ...common, samlConfig: { idpMetadata: { metadata: input.metadataXml }, spMetadata } };
-  if (input.source === "metadata-url") return { ...common, samlConfig: { metadataUrl: input.metadataUrl, spMetadata } };
+    return { ...common, samlConfig: { idpMetadata: { metadata: input.metadataXml } } };
+  if (input.source === "metadata-url") return { ...common, samlConfig: { metadataUrl: input.metadataUrl } };
   return {
     ...common,
     issuer: input.entityId,
@@ -93,7 +84,6 @@ function registerBody(organizationId: string, input: RegisterConnectionInput) {
       entryPoint: input.entryPoint,
       cert: input.certificate,
       idpMetadata: { entityID: input.entityId },
-      spMetadata,
     },
   };
 }
@@ -111,6 +101,19 @@ export function useRegisterConnection(organizationId: string) {
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
     meta: { errorToast: false, successMessage: "Connection saved. Now verify the domain." },
+  });
+}
+
+/** The TXT record of a connection saved without one (the same record until the domain is verified). */
+export function useRequestDomainRecord(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (providerId: string) =>
+      unwrap(
+        await authClient.$fetch<unknown>("/sso/request-domain-verification", { method: "POST", body: { providerId } }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
+    meta: { errorToast: false },
   });
 }
 

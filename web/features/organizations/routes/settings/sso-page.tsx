@@ -7,16 +7,17 @@ import { Card, CardHeader } from "../../../../components/ui/card";
 import { CopyField } from "../../../../components/ui/copy-field";
 import { ConfirmDialog } from "../../../../components/ui/dialog";
 import { LoadingBlock } from "../../../../components/ui/spinner";
-import { ApiError, errorMessage } from "../../../../lib/api-error";
+import { errorMessage } from "../../../../lib/api-error";
 import {
   newProviderId,
   serviceProviderValues,
   useDeleteConnection,
   useOrganizationSso,
+  useRequestDomainRecord,
   useSetRequireSso,
   useTestConnection,
   useVerifyDomain,
-  type ServiceProviderValues,
+  type SsoServiceProviderValues,
   type SsoConnection,
 } from "../../api/sso";
 import { OidcConnectionForm, SamlConnectionForm } from "../../components/sso-connection-form";
@@ -77,7 +78,7 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
       </Alert>
     );
 
-  const { connections, requireSso } = sso.data;
+  const { providers: connections, requireSso } = sso.data;
   const inSetup = setup?.providerId ? connections.find((c) => c.providerId === setup.providerId) : undefined;
   const testedConnection = connections.find((c) => c.providerId === search.test);
 
@@ -168,7 +169,7 @@ function ConnectionList({
             <div className="min-w-0">
               <p className="font-medium break-all">{connection.domain}</p>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
-                <span>{PROTOCOL_NAMES[connection.protocol]}</span>
+                <span>{PROTOCOL_NAMES[connection.type]}</span>
                 <DomainBadge isVerified={connection.domainVerified} />
                 {tested.includes(connection.providerId) ? <Badge tone="info">Tested</Badge> : null}
               </p>
@@ -247,12 +248,12 @@ function Step({
   );
 }
 
-function ServiceProviderFields({ values }: { values: ServiceProviderValues }) {
-  if (values.protocol === "oidc")
+function ServiceProviderFields({ protocol, values }: { protocol: SsoProtocol; values: SsoServiceProviderValues }) {
+  if (protocol === "oidc")
     return (
       <CopyField
         label="Redirect URI"
-        value={values.redirectUri}
+        value={values.oidcRedirectUri}
         description="Add it to the application (client) you create for Atrium at your identity provider."
       />
     );
@@ -295,12 +296,11 @@ function ConnectionSetup({
   onClose: () => void;
 }) {
   const { organization } = useOrganizationContext();
-  const [protocol, setProtocol] = useState<SsoProtocol | null>(connection?.protocol ?? null);
+  const [protocol, setProtocol] = useState<SsoProtocol | null>(connection?.type ?? null);
   const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => title.current?.focus(), []);
   const providerId = connection?.providerId ?? (protocol ? newProviderId(organization.slug, protocol, takenIds) : null);
-  const spValues =
-    connection?.serviceProvider ?? (protocol && providerId ? serviceProviderValues(providerId, protocol) : null);
+  const spValues = connection?.serviceProvider ?? (providerId ? serviceProviderValues(providerId) : null);
 
   return (
     <Card>
@@ -316,14 +316,14 @@ function ConnectionSetup({
       <ol className="space-y-5">
         <Step number={1} title="Choose the protocol" isDone={Boolean(connection)}>
           {connection ? (
-            <p className="text-sm">{PROTOCOL_NAMES[connection.protocol]}</p>
+            <p className="text-sm">{PROTOCOL_NAMES[connection.type]}</p>
           ) : (
             <ProtocolChoice value={protocol} onChange={setProtocol} />
           )}
         </Step>
-        {spValues ? (
+        {spValues && protocol ? (
           <Step number={2} title="Give these values to your identity provider" isDone={Boolean(connection)}>
-            <ServiceProviderFields values={spValues} />
+            <ServiceProviderFields protocol={protocol} values={spValues} />
           </Step>
         ) : null}
         {protocol && providerId ? (
@@ -403,6 +403,7 @@ function ProtocolChoice({ value, onChange }: { value: SsoProtocol | null; onChan
 function DomainVerification({ connection }: { connection: SsoConnection }) {
   const { organization } = useOrganizationContext();
   const verify = useVerifyDomain(organization.id);
+  const requestRecord = useRequestDomainRecord(organization.id);
   if (connection.domainVerified)
     return (
       <p className="flex items-center gap-2 text-sm">
@@ -418,26 +419,29 @@ function DomainVerification({ connection }: { connection: SsoConnection }) {
       <p className="flex items-center gap-2 text-sm">
         Status: <DomainBadge isVerified={false} />
       </p>
-      {connection.txtRecord ? (
+      {connection.domainRecord ? (
         <>
-          <CopyField label="TXT record name" value={connection.txtRecord.name} />
-          <CopyField label="TXT record value" value={connection.txtRecord.value} />
+          <CopyField label="TXT record name" value={connection.domainRecord.name} />
+          <CopyField label="TXT record value" value={connection.domainRecord.value} />
         </>
       ) : (
-        <Alert tone="error">The record to publish could not be read. Reload the page.</Alert>
+        <>
+          {requestRecord.isError ? <Alert tone="error">{errorMessage(requestRecord.error)}</Alert> : null}
+          <Button
+            variant="secondary"
+            isLoading={requestRecord.isPending}
+            onClick={() => requestRecord.mutate(connection.providerId)}
+          >
+            Show the TXT record
+          </Button>
+        </>
       )}
-      {verify.isError ? <Alert tone="error">{verifyErrorMessage(verify.error)}</Alert> : null}
+      {verify.isError ? <Alert tone="error">{errorMessage(verify.error)}</Alert> : null}
       <Button isLoading={verify.isPending} onClick={() => verify.mutate(connection.providerId)}>
         {verify.isPending ? "Verifying…" : "Verify"}
       </Button>
     </>
   );
-}
-
-function verifyErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 502 || error.code === "DOMAIN_VERIFICATION_FAILED"))
-    return "The TXT record was not found yet. Check its name and value; if you just published it, wait a few minutes and verify again.";
-  return errorMessage(error);
 }
 
 function TestConnection({ connection, isTested }: { connection: SsoConnection; isTested: boolean }) {

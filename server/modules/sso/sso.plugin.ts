@@ -1,0 +1,290 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
+import { sso } from "@better-auth/sso";
+import {
+  APIError,
+  createAuthMiddleware,
+  getSessionFromCtx,
+  signInEmail,
+  signUpEmail,
+  type dispatchAuthEndpoint,
+} from "better-auth/api";
+import type { Kysely } from "kysely";
+import { DomainError } from "../../../common/domain-error";
+import { ERROR_CODES, SSO_ERROR_CODES } from "../../../common/error-codes";
+import { ssoDomainSchema } from "../../../common/sso.schemas";
+import { currentDatabase } from "../../db/current-database";
+import type { Database } from "../../db/schema";
+import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
+import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
+import type { TxtLookup } from "./sso.dns";
+import * as repository from "./sso.repository";
+import {
+  assertDomainAvailable,
+  assertMayManageSso,
+  assertPasswordSignInAllowed,
+  DNS_RECORD_PREFIX,
+  findSignInProvider,
+  provisionSsoMember,
+  requestDomainVerification,
+  serviceProviderValues,
+  verifyDomain,
+  type SsoLimits,
+} from "./sso.service";
+
+export type EnterpriseSsoOptions = {
+  /** The app's database; queries inside better-auth go through `currentDatabase(db)`. */
+  db: Kysely<Database>;
+  baseUrl: string;
+  /** The plan's seats, checked before a first SSO sign-in makes someone a member. */
+  limits: SsoLimits;
+  /** Where domain verification looks the TXT record up (sso.dns.ts). */
+  lookup: TxtLookup;
+};
+
+/** Providers one user may register (@better-auth/sso counts them per registering user). */
+const PROVIDERS_PER_USER = 20;
+
+/**
+ * Enterprise SSO as better-auth plugins: @better-auth/sso (OIDC and SAML providers of organizations, found by
+ * e-mail domain or organization) configured for the app, then `ssoRules`, the app's rules around it. The plugin's
+ * own organization provisioning is off: it would add members without the plan's seats and, after any social sign-in,
+ * by domain; the app's just-in-time membership (`provisionSsoMember`) runs after every SSO sign-in instead.
+ */
+export function enterpriseSso(options: EnterpriseSsoOptions) {
+  const ssoPlugin = sso({
+    domainVerification: { enabled: true, tokenPrefix: DNS_RECORD_PREFIX },
+    organizationProvisioning: { disabled: true },
+    // An IdP's email_verified is not trusted; an address on the provider's verified domain is (provisionSsoMember).
+    trustEmailVerified: false,
+    providersLimit: PROVIDERS_PER_USER,
+    provisionUserOnEveryLogin: true,
+    provisionUser: async ({ user, provider }) => {
+      const endpoint = tryGetCurrentAuthEndpointContext();
+      const headers = endpoint?.headers;
+      const audit = auditContextOf(
+        { user: { id: user.id, email: user.email, name: user.name }, session: {} },
+        { ipAddress: headers?.get(CLIENT_IP_HEADER), userAgent: headers?.get("user-agent") },
+      );
+      try {
+        await provisionSsoMember(options.db, options.limits, {
+          userId: user.id,
+          email: user.email,
+          providerId: provider.providerId,
+          audit,
+        });
+      } catch (error) {
+        // The browser is at the callback: it goes to the app's sign-in error page, which words the code.
+        if (!(error instanceof DomainError)) throw error;
+        const errorUrl = new URL(`${options.baseUrl}/auth/error`);
+        errorUrl.searchParams.set("error", error.code);
+        throw new APIError("FOUND", undefined, { Location: errorUrl.toString() });
+      }
+    },
+    // The TXT record's token is a column of the app's (migration 0018) that the plugin never reads nor returns.
+  });
+  const rules = ssoRules({ ...options, endpoints: ssoPlugin.endpoints });
+  return [ssoPlugin, rules] as const;
+}
+
+type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
+type SsoEndpoints = Record<
+  | "registerSSOProvider"
+  | "updateSSOProvider"
+  | "deleteSSOProvider"
+  | "signInSSO"
+  | "requestDomainVerification"
+  | "verifyDomain",
+  Endpoint
+>;
+
+const recordOf = (value: unknown) =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
+/** The domain of a request as stored: lowercased, without a trailing dot (the schema checked its form). */
+function normalizeDomain(body: Record<string, unknown>): string | undefined {
+  if (typeof body.domain !== "string") return undefined;
+  const parsed = ssoDomainSchema.safeParse(body.domain);
+  if (!parsed.success) return undefined;
+  // In place: the audited call below and the plugin read this same body.
+  body.domain = parsed.data;
+  return parsed.data;
+}
+
+async function signedIn(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]) {
+  const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
+  if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+  return session;
+}
+
+/**
+ * The app's SSO rules, as better-auth plugin hooks matched by @better-auth/sso's own endpoint definitions:
+ * - register, update and delete a provider: owners and admins only, audited in the transaction of the plugin's write;
+ * - the domain's proof: the app's own DNS record and lookup (through DNS_SERVERS or the development DNS server,
+ *   which the plugin's process-wide resolver cannot use), a domain verified by one organization only;
+ * - discovery (`/sign-in/sso` by address, domain or slug) finds the verified provider;
+ * - the organization's requireSso policy on password sign-up and sign-in.
+ */
+export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoints }) {
+  const { db, endpoints } = options;
+  const isPasswordSignIn = matches(signInEmail(), signUpEmail());
+  const isUsernameSignIn = matchesPluginEndpoints("username", "signInUsername");
+  const audited = <TPrior>(
+    endpoint: Endpoint,
+    input: Omit<Parameters<typeof auditedEndpoint<TPrior>>[0], "db" | "endpoint">,
+  ) => auditedEndpoint<TPrior>({ db, endpoint, ...input });
+  const caller = (session: AuditedSession | null) => {
+    if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
+    return session.user.id;
+  };
+  return {
+    id: "sso-rules",
+    $ERROR_CODES: SSO_ERROR_CODES,
+    hooks: {
+      before: [
+        {
+          // The domain as stored, and a SAML provider's service-provider identity under BASE_URL by default.
+          matcher: matches(endpoints.registerSSOProvider, endpoints.updateSSOProvider),
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = recordOf(ctx.body);
+            normalizeDomain(body);
+            const providerId = text(body.providerId);
+            const saml = recordOf(body.samlConfig);
+            if (ctx.path === endpoints.registerSSOProvider.path && providerId && body.samlConfig) {
+              const { entityId } = serviceProviderValues(options.baseUrl, providerId);
+              saml.spMetadata = { entityID: entityId, ...recordOf(saml.spMetadata) };
+              saml.audience ??= entityId;
+            }
+          }),
+        },
+        audited(endpoints.registerSSOProvider, {
+          lock: async (trx, body, session) => {
+            const organizationId = text(body.organizationId) ?? "";
+            await assertMayManageSso(trx, organizationId, caller(session));
+            const domain = text(body.domain);
+            if (domain) await assertDomainAvailable(trx, domain, organizationId);
+          },
+          record: async ({ db: trx, response }) => {
+            const provider = recordOf(response);
+            const providerId = text(provider.providerId);
+            const organizationId = text(provider.organizationId);
+            if (!providerId || !organizationId) return [];
+            const token = text(provider.domainVerificationToken);
+            if (token) await repository.setDomainVerificationToken(trx, providerId, token);
+            return [
+              {
+                action: "organization.sso_provider_registered",
+                target: { type: "organization", id: organizationId },
+                organization: { id: organizationId },
+                details: {
+                  providerId,
+                  domain: provider.domain,
+                  type: provider.samlConfig ? "saml" : "oidc",
+                  issuer: provider.issuer,
+                },
+              },
+            ];
+          },
+        }),
+        audited<repository.SsoProviderRow | undefined>(endpoints.updateSSOProvider, {
+          lock: async (trx, body, session) => {
+            const provider = await repository.findProvider(trx, text(body.providerId) ?? "");
+            if (!provider?.organizationId) throw DomainError.of(SSO_ERROR_CODES.SSO_PROVIDER_NOT_FOUND);
+            await assertMayManageSso(trx, provider.organizationId, caller(session));
+            const domain = text(body.domain);
+            if (domain) await assertDomainAvailable(trx, domain, provider.organizationId);
+          },
+          prior: (trx, { body }) => repository.findProvider(trx, text(body.providerId) ?? ""),
+          record: ({ prior, body }) =>
+            prior?.organizationId
+              ? [
+                  {
+                    action: "organization.sso_provider_updated",
+                    target: { type: "organization", id: prior.organizationId },
+                    organization: { id: prior.organizationId },
+                    details: {
+                      providerId: prior.providerId,
+                      fields: Object.keys(body).filter((key) => key !== "providerId"),
+                      ...(text(body.domain) && body.domain !== prior.domain
+                        ? { from: prior.domain, to: body.domain }
+                        : {}),
+                    },
+                  },
+                ]
+              : [],
+        }),
+        audited<repository.SsoProviderRow | undefined>(endpoints.deleteSSOProvider, {
+          lock: async (trx, body, session) => {
+            const provider = await repository.findProvider(trx, text(body.providerId) ?? "");
+            if (!provider?.organizationId) throw DomainError.of(SSO_ERROR_CODES.SSO_PROVIDER_NOT_FOUND);
+            await assertMayManageSso(trx, provider.organizationId, caller(session));
+          },
+          prior: (trx, { body }) => repository.findProvider(trx, text(body.providerId) ?? ""),
+          record: ({ prior }) =>
+            prior?.organizationId
+              ? [
+                  {
+                    action: "organization.sso_provider_deleted",
+                    target: { type: "organization", id: prior.organizationId },
+                    organization: { id: prior.organizationId },
+                    details: { providerId: prior.providerId, domain: prior.domain },
+                  },
+                ]
+              : [],
+        }),
+        {
+          matcher: matches(endpoints.requestDomainVerification),
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = await signedIn(ctx);
+            const providerId = text(recordOf(ctx.body).providerId) ?? "";
+            return ctx.json(
+              await requestDomainVerification(await currentDatabase(db), { providerId, userId: session.user.id }),
+            );
+          }),
+        },
+        {
+          matcher: matches(endpoints.verifyDomain),
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = await signedIn(ctx);
+            const providerId = text(recordOf(ctx.body).providerId) ?? "";
+            const audit = auditContextOf(session, {
+              ipAddress: ctx.headers?.get(CLIENT_IP_HEADER),
+              userAgent: ctx.headers?.get("user-agent"),
+            });
+            return ctx.json(await verifyDomain(db, options.lookup, { providerId, userId: session.user.id, audit }));
+          }),
+        },
+        {
+          // Discovery by address, domain or slug names the verified provider; without one, the plugin's own lookup
+          // answers (an unverified provider: 401 "Provider domain has not been verified"; none: 404).
+          matcher: matches(endpoints.signInSSO),
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = recordOf(ctx.body);
+            if (text(body.providerId)) return;
+            const providerId = await findSignInProvider(await currentDatabase(db), {
+              email: text(body.email),
+              domain: text(body.domain),
+              organizationSlug: text(body.organizationSlug),
+            });
+            if (providerId) return { context: { body: { ...body, providerId } } };
+          }),
+        },
+        {
+          matcher: (context) => isPasswordSignIn(context) || isUsernameSignIn(context),
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = recordOf(ctx.body);
+            const trx = await currentDatabase(db);
+            if (ctx.path === "/sign-in/username") {
+              const username = text(body.username);
+              if (username) await assertPasswordSignInAllowed(trx, { username });
+              return;
+            }
+            const email = text(body.email);
+            if (email) await assertPasswordSignInAllowed(trx, { email, isSignUp: ctx.path === signUpEmail().path });
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
