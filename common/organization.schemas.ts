@@ -163,13 +163,27 @@ export type OrganizationSummary = { id: string; name: string; slug: string };
 export type AccountDeletionPreview = { deletedWithAccount: OrganizationSummary[]; soleOwnerOf: OrganizationSummary[] };
 
 /** `PATCH /api/organizations/{id}/security`: the organization's security policy, as the Security settings form sends it. */
-export const organizationSecuritySchema = z.strictObject({
-  requireTwoFactor: z.boolean({ error: "Say whether members must have a second factor" }),
-});
+export const organizationSecuritySchema = z
+  .strictObject({
+    requireTwoFactor: z.boolean({ error: "Say whether members must have a second factor" }).optional(),
+    /** Password sign-in on the organization's verified SSO domains is refused (docs/sso.md). */
+    requireSso: z.boolean({ error: "Say whether members must sign in with SSO" }).optional(),
+  })
+  .refine((input) => input.requireTwoFactor !== undefined || input.requireSso !== undefined, {
+    error: "Send requireTwoFactor, requireSso or both",
+  });
 export type OrganizationSecurityInput = z.infer<typeof organizationSecuritySchema>;
 
 /**
  * An organization's security policy (`GET` and `PATCH /api/organizations/{id}/security`), with whether the caller
- * has a second factor (a TOTP factor or a passkey): without one they cannot turn the requirement on.
+ * has a second factor (a TOTP factor or a passkey): without one they cannot turn the requirement on; and whether the
+ * organization has a verified SSO provider, without which SSO cannot be required.
  */
-export type OrganizationSecurity = { requireTwoFactor: boolean; callerHasSecondFactor: boolean };
+export type OrganizationSecurity = {
+  requireTwoFactor: boolean;
+  callerHasSecondFactor: boolean;
+  /** Members on the organization's verified SSO domains sign in through SSO (owners keep a break-glass path). */
+  requireSso: boolean;
+  /** Whether a provider's domain is verified: without one, SSO cannot be required. */
+  hasVerifiedSsoProvider: boolean;
+};

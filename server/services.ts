@@ -148,6 +148,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
           clientSecret: dev.clientSecret,
           redirectUri: `${config.baseUrl}/api/auth/callback/dev`,
         },
+        ssoClient: {
+          clientId: DEV_IDENTITY_SSO_CLIENT_ID,
+          // Derived, as the sign-in client's: no variable, and it changes with the auth secret.
+          clientSecret: createHmac("sha256", config.authSecret)
+            .update("dev-identity-provider-sso-client")
+            .digest("base64url"),
+          callbackPrefix: `${config.baseUrl}/api/auth/sso/callback/`,
+        },
         signInUrl: `${config.baseUrl}/sign-in`,
         cookieSecret: createHmac("sha256", config.authSecret)
           .update("dev-identity-provider-cookies")
@@ -181,6 +189,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     },
   };
 }
+
+/** The development identity provider's client for organizations' SSO providers (docs/sso.md). */
+export const DEV_IDENTITY_SSO_CLIENT_ID = "atrium-sso";
 
 /** The billing module on the configured provider (`config.billing`; none turns billing and its plan limits off). */
 export function createBillingService(

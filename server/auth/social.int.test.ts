@@ -471,6 +471,11 @@ describe("social sign-in through any OpenID Connect provider (OIDC_ISSUER)", () 
         clientSecret: "acme-secret",
         redirectUri: `${app.config.baseUrl}/api/auth/callback/oidc`,
       },
+      ssoClient: {
+        clientId: "acme-sso",
+        clientSecret: "acme-sso-secret",
+        callbackPrefix: `${app.config.baseUrl}/api/auth/sso/callback/`,
+      },
       signInUrl: `${app.config.baseUrl}/sign-in`,
       cookieSecret: "acme-cookie-secret",
       logger: createLogger("silent"),

@@ -32,12 +32,14 @@ export async function startDevSignIn(
 /**
  * Opens the authorization URL, signs in at the provider's login page as `identity` (made up on the page), and
  * answers the provider's redirect back to the app: the callback URL with its code and state, not yet visited.
- * `cancel` presses the page's cancel button instead.
+ * `cancel` presses the page's cancel button instead. `callbackPath` is where the app's callbacks start (an
+ * organization's SSO provider comes back to `/api/auth/sso/callback/`).
  */
 export async function authorizeAtDevProvider(
   client: TestClient,
   authorizationUrl: string,
   identity: DevIdentityInput | "cancel",
+  callbackPath = "/api/auth/callback/",
 ): Promise<string> {
   const toLogin = await client.get(authorizationUrl, { overHttp: true });
   const loginPage = resolve(locationOf(toLogin), authorizationUrl);
@@ -62,7 +64,7 @@ export async function authorizeAtDevProvider(
   });
   // The provider resumes the authorization, then sends the browser back to the app.
   let location = resolve(locationOf(submitted), loginPage);
-  while (!new URL(location).pathname.startsWith("/api/auth/callback/")) {
+  while (!new URL(location).pathname.startsWith(callbackPath)) {
     location = resolve(locationOf(await client.get(location, { overHttp: true })), location);
   }
   return location;

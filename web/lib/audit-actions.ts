@@ -170,10 +170,14 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.updated": organizationUpdate,
   "organization.deleted": (entry) => `Deleted ${organizationName(entry)}`,
   "organization.owner_assigned": (entry) => `Made ${target(entry, "a user")} an owner of the organization`,
-  "organization.security_changed": (entry) =>
-    entry.details?.requireTwoFactor === true
-      ? "Required a second factor of every member"
-      : "Stopped requiring a second factor of members",
+  "organization.security_changed": (entry) => {
+    const sentences: string[] = [];
+    if (entry.details?.requireTwoFactor === true) sentences.push("Required a second factor of every member");
+    if (entry.details?.requireTwoFactor === false) sentences.push("Stopped requiring a second factor of members");
+    if (entry.details?.requireSso === true) sentences.push("Required SSO on the organization's verified domains");
+    if (entry.details?.requireSso === false) sentences.push("Stopped requiring SSO");
+    return sentences.join("; ") || "Changed the security policy";
+  },
   "organization.sso_provider_registered": (entry) =>
     `Added the SSO provider ${detail(entry, "providerId") ?? ""} for ${detail(entry, "domain") ?? "a domain"}`,
   "organization.sso_provider_updated": (entry) => `Changed the SSO provider ${detail(entry, "providerId") ?? ""}`,

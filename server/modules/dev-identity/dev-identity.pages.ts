@@ -121,3 +121,24 @@ export function errorPage(input: { title: string; detail?: string; backTo?: stri
     }</section>`,
   );
 }
+
+/** The SSO client's values, for an owner registering the dev provider as their organization's SSO in development. */
+export function ssoClientPage(input: {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  callbackPrefix: string;
+}): string {
+  const row = (label: string, value: string) =>
+    `<p><strong>${escapeHtml(label)}</strong><br><code>${escapeHtml(value)}</code></p>`;
+  return layout(
+    "SSO client",
+    `<h1>Use this provider as an organization's SSO</h1>
+<section><p>In development, register an OIDC provider with these values (Organization settings › SSO, or
+<code>POST /api/auth/sso/register</code>). Any provider id works: the client accepts every Atrium SSO callback.</p></section>
+<section>${row("Issuer", input.issuer)}${row("Client id", input.clientId)}${row("Client secret", input.clientSecret)}${row(
+      "Redirect URIs",
+      `${input.callbackPrefix}<provider id>`,
+    )}</section>`,
+  );
+}

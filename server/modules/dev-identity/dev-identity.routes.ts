@@ -5,7 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ERROR_CODES } from "../../../common/error-codes";
 import { errorResponse } from "../../http/errors";
 import { refuseHostileInput } from "../../http/middleware/hostile-input";
-import { errorPage, loginPage, type MadeUpForm } from "./dev-identity.pages";
+import { errorPage, loginPage, ssoClientPage, type MadeUpForm } from "./dev-identity.pages";
 import { madeUpIdentitySchema, pickIdentitySchema } from "./dev-identity.schemas";
 import type { DevIdentityProvider } from "./dev-identity.service";
 import type { Interaction } from "oidc-provider";
@@ -117,6 +117,10 @@ export function devIdentityRoutes(deps: { devIdentity: DevIdentityProvider }) {
       const { incoming, outgoing } = node(c);
       if (!(await devIdentity.findInteraction(incoming, outgoing, c.req.param("uid")))) return expired(c);
       return c.redirect(await devIdentity.cancel(incoming, outgoing), 303);
+    })
+    .get("/sso-client", (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.html(ssoClientPage({ issuer: devIdentity.issuer, ...devIdentity.ssoClient }));
     })
     .all("*", async (c) => {
       const { incoming, outgoing } = node(c);

@@ -6,6 +6,8 @@ import { createIdentityStore, createMemoryAdapter } from "./dev-identity.reposit
 import { errorPage } from "./dev-identity.pages";
 import type { DevIdentity, MadeUpIdentityInput } from "./dev-identity.schemas";
 
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Short lifetimes: a development sign-in is done in seconds, and nothing here should outlive a restart anyway. */
 const TEN_MINUTES = 600;
 
@@ -20,6 +22,12 @@ export type DevIdentityProvider = Awaited<ReturnType<typeof createDevIdentityPro
 export async function createDevIdentityProvider(options: {
   issuer: string;
   client: { clientId: string; clientSecret: string; redirectUri: string };
+  /**
+   * The client an organization registers as its SSO provider in development (docs/sso.md): one documented id and
+   * secret, shown at `/dev/oidc/sso-client`, whose redirect URIs are the app's SSO callbacks, one per provider id
+   * (`<callbackPrefix><providerId>`), so any provider id registered through SSO signs in with it.
+   */
+  ssoClient: { clientId: string; clientSecret: string; callbackPrefix: string };
   /** The app's sign-in page, where the provider's dead ends lead back to. */
   signInUrl: string;
   /** Signs the provider's cookies. */
@@ -52,6 +60,17 @@ export async function createDevIdentityProvider(options: {
         client_secret: options.client.clientSecret,
         client_name: "Atrium",
         redirect_uris: [options.client.redirectUri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+        id_token_signed_response_alg: "ES256",
+      },
+      {
+        client_id: options.ssoClient.clientId,
+        client_secret: options.ssoClient.clientSecret,
+        client_name: "Atrium (SSO)",
+        // Checked by the rule below; oidc-provider wants one listed.
+        redirect_uris: [`${options.ssoClient.callbackPrefix}dev`],
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
@@ -106,6 +125,13 @@ export async function createDevIdentityProvider(options: {
       IdToken: TEN_MINUTES,
     },
   });
+  // The SSO client goes back to whichever provider id an organization registered: a callback of this app, nothing else.
+  const ssoCallback = new RegExp(`^${escapeRegExp(options.ssoClient.callbackPrefix)}[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$`);
+  const listedRedirectUri = provider.Client.prototype.redirectUriAllowed;
+  provider.Client.prototype.redirectUriAllowed = function (this: { clientId: string }, value: string) {
+    if (this.clientId === options.ssoClient.clientId) return ssoCallback.test(value);
+    return listedRedirectUri.call(this, value);
+  };
   // Every URL it builds (discovery, redirects) starts with the issuer: the routes set the forwarded host and
   // protocol from it, whatever address or proxy the request came through (Vite's under `npm run dev`).
   provider.proxy = true;
@@ -135,6 +161,8 @@ export async function createDevIdentityProvider(options: {
   return {
     issuer: options.issuer,
     signInUrl: options.signInUrl,
+    /** The SSO client's id, secret and callbacks, as `/dev/oidc/sso-client` shows them. */
+    ssoClient: options.ssoClient,
     identities,
     findInteraction,
 

@@ -503,6 +503,36 @@ export async function setRequireTwoFactor(db: Kysely<Database>, scope: Organizat
     .execute();
 }
 
+/** Whether the organization requires SSO of its verified domains (migration 0018). */
+export async function requiresSso(db: Kysely<Database>, scope: Pick<OrganizationScope, "organizationId">) {
+  const row = await db
+    .selectFrom("organization")
+    .select("requireSso")
+    .where("id", "=", scope.organizationId)
+    .executeTakeFirst();
+  return Boolean(row?.requireSso);
+}
+
+/** Sets the SSO policy (1 or 0, as `setRequireTwoFactor`). */
+export async function setRequireSso(db: Kysely<Database>, scope: OrganizationScope, value: boolean) {
+  await db
+    .updateTable("organization")
+    .set({ requireSso: Number(value) })
+    .where("id", "=", scope.organizationId)
+    .execute();
+}
+
+/** Whether one of the organization's SSO providers has its domain verified (@better-auth/sso's table). */
+export async function hasVerifiedSsoProvider(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("ssoProvider")
+    .select("id")
+    .where("organizationId", "=", organizationId)
+    .where("domainVerified", "=", 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether the user has a second factor: TOTP turned on (better-auth's `twoFactorEnabled`) or at least one passkey. */
 export async function hasSecondFactor(db: Kysely<Database>, userId: string): Promise<boolean> {
   const row = await db

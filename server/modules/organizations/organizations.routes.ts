@@ -27,7 +27,7 @@ import {
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationPreview, isSlugAvailable, listMembers, listTeams } from "./organizations.service";
 import { updateSecurityPolicy } from "./operations/update-security-policy";
-import { hasSecondFactor, requiresTwoFactor } from "./organizations.repository";
+import { hasSecondFactor, hasVerifiedSsoProvider, requiresSso, requiresTwoFactor } from "./organizations.repository";
 
 /**
  * Organization reads better-auth does not offer: whether a slug is free, as data (better-auth's check-slug answers
@@ -58,6 +58,8 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
         return c.json({
           requireTwoFactor: await requiresTwoFactor(deps.db, scope),
           callerHasSecondFactor: await hasSecondFactor(deps.db, scope.userId),
+          requireSso: await requiresSso(deps.db, scope),
+          hasVerifiedSsoProvider: await hasVerifiedSsoProvider(deps.db, scope.organizationId),
         } satisfies OrganizationSecurity);
       })
       .patch("/:organizationId/security", validate("json", organizationSecuritySchema), async (c) => {

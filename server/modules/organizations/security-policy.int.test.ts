@@ -97,19 +97,33 @@ describe("setting the policy", () => {
     expect(ownerView.data).toEqual({
       requireTwoFactor: false,
       callerHasSecondFactor: true,
+      requireSso: false,
+      hasVerifiedSsoProvider: false,
     } satisfies OrganizationSecurity);
     const memberView = await member.client.get(securityPath(organization.id));
-    expect(memberView.data).toEqual({ requireTwoFactor: false, callerHasSecondFactor: false });
+    expect(memberView.data).toEqual({
+      requireTwoFactor: false,
+      callerHasSecondFactor: false,
+      requireSso: false,
+      hasVerifiedSsoProvider: false,
+    });
   });
 
   it("turns on for an owner with a second factor, audited with the change; setting it again records nothing", async () => {
     const { owner, organization } = await organizationWithPeople("Strict");
     const response = await setPolicy(owner, organization.id, true);
     expect(response.status).toBe(200);
-    expect(response.data).toEqual({ requireTwoFactor: true, callerHasSecondFactor: true });
+    expect(response.data).toEqual({
+      requireTwoFactor: true,
+      callerHasSecondFactor: true,
+      requireSso: false,
+      hasVerifiedSsoProvider: false,
+    });
     expect((await owner.client.get(securityPath(organization.id))).data).toEqual({
       requireTwoFactor: true,
       callerHasSecondFactor: true,
+      requireSso: false,
+      hasVerifiedSsoProvider: false,
     });
     expect((await setPolicy(owner, organization.id, true)).status).toBe(200);
     expect(await findEntries({ organizationId: organization.id, action: "organization.security_changed" })).toEqual([
@@ -151,6 +165,8 @@ describe("setting the policy", () => {
     expect((await setPolicy(admin, organization.id, false)).data).toEqual({
       requireTwoFactor: false,
       callerHasSecondFactor: true,
+      requireSso: false,
+      hasVerifiedSsoProvider: false,
     });
   });
 });

@@ -12,7 +12,9 @@ import { ssoDomainSchema, ssoProviderIdSchema } from "../../../common/sso.schema
 export { organizationParamsSchema } from "../../../common/organization.schemas";
 
 const atMost = (max: number) => `Use at most ${max} characters`;
-const url = z.url({ error: "Enter an absolute URL" }).max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
+const url = z
+  .url({ protocol: /^https?$/, error: "Enter an absolute http(s) URL" })
+  .max(URL_MAX_LENGTH, atMost(URL_MAX_LENGTH));
 const LIST_MAX_LENGTH = 64;
 const SAML_DOCUMENT_MAX_LENGTH = 100_000;
 /** Metadata, certificates and keys (PEM or XML): bounded, their content is the plugin's to check. */

@@ -1,22 +1,26 @@
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../../common/domain-error";
-import { ORGANIZATION_ERROR_CODES } from "../../../../common/error-codes";
+import { ORGANIZATION_ERROR_CODES, SSO_ERROR_CODES } from "../../../../common/error-codes";
 import type { OrganizationSecurity, OrganizationSecurityInput } from "../../../../common/organization.schemas";
 import type { Database } from "../../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../../audit";
 import {
   findOrganizationName,
   hasSecondFactor,
+  hasVerifiedSsoProvider,
   lockOrganization,
+  requiresSso,
   requiresTwoFactor,
+  setRequireSso,
   setRequireTwoFactor,
 } from "../organizations.repository";
 import type { OrganizationScope } from "../organizations.schemas";
 
 /**
- * An owner or admin sets the organization's security policy (`requireTwoFactor`). Turning it on needs a second
- * factor of the caller's own, or they would be refused their organization at once. The change and its audit entry
- * are one transaction under the organization's lock; setting the policy it already has records nothing.
+ * An owner or admin sets the organization's security policy: `requireTwoFactor`, `requireSso`, or both. Requiring a
+ * second factor needs one of the caller's own, or they would be refused their organization at once; requiring SSO
+ * needs a provider whose domain is verified, or only the owners' break-glass path would be left. The change and its
+ * audit entry (what changed) are one transaction under the organization's lock; setting what it has records nothing.
  */
 export async function updateSecurityPolicy(
   db: Kysely<Database>,
@@ -29,17 +33,34 @@ export async function updateSecurityPolicy(
     const callerHasSecondFactor = await hasSecondFactor(trx, scope.userId);
     if (input.requireTwoFactor && !callerHasSecondFactor)
       throw DomainError.of(ORGANIZATION_ERROR_CODES.OWN_SECOND_FACTOR_REQUIRED);
-    const current = await requiresTwoFactor(trx, scope);
-    if (current !== input.requireTwoFactor) {
-      await setRequireTwoFactor(trx, scope, input.requireTwoFactor);
+    const hasVerifiedSso = await hasVerifiedSsoProvider(trx, scope.organizationId);
+    if (input.requireSso && !hasVerifiedSso) throw DomainError.of(SSO_ERROR_CODES.SSO_VERIFIED_PROVIDER_REQUIRED);
+    const current = {
+      requireTwoFactor: await requiresTwoFactor(trx, scope),
+      requireSso: await requiresSso(trx, scope),
+    };
+    const next = {
+      requireTwoFactor: input.requireTwoFactor ?? current.requireTwoFactor,
+      requireSso: input.requireSso ?? current.requireSso,
+    };
+    const changed: Partial<typeof next> = {};
+    if (next.requireTwoFactor !== current.requireTwoFactor) {
+      await setRequireTwoFactor(trx, scope, next.requireTwoFactor);
+      changed.requireTwoFactor = next.requireTwoFactor;
+    }
+    if (next.requireSso !== current.requireSso) {
+      await setRequireSso(trx, scope, next.requireSso);
+      changed.requireSso = next.requireSso;
+    }
+    if (Object.keys(changed).length > 0) {
       const name = (await findOrganizationName(trx, scope)) ?? null;
       await recordAuditEvent(trx, audit, {
         action: "organization.security_changed",
         target: { type: "organization", id: scope.organizationId, label: name },
         organization: { id: scope.organizationId, name },
-        details: { requireTwoFactor: input.requireTwoFactor },
+        details: changed,
       });
     }
-    return { requireTwoFactor: input.requireTwoFactor, callerHasSecondFactor };
+    return { ...next, callerHasSecondFactor, hasVerifiedSsoProvider: hasVerifiedSso };
   });
 }

@@ -1,0 +1,398 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
+import { createClient, expectError } from "../../test/request";
+import { registerDevProvider, startTestDns, uniqueSsoNames, verifyProviderDomain, type TestDns } from "../../test/sso";
+import { createTestApp, type TestApp } from "../../test/test-database";
+
+const ADMIN_REQUIRED = "Only the organization's owners and admins can manage its SSO";
+
+describe("an organization's SSO providers", () => {
+  let app: TestApp;
+  let dns: TestDns;
+  let owner: TestUser;
+  let admin: TestUser;
+  let member: TestUser;
+  let outsider: TestUser;
+  let organization: { id: string; slug: string };
+
+  beforeAll(async () => {
+    dns = await startTestDns();
+    app = await createTestApp({ listen: true, env: { DEV_IDENTITY_PROVIDER: "true", DNS_SERVERS: dns.address } });
+    owner = await createVerifiedUser(app, { label: "owner" });
+    admin = await createVerifiedUser(app, { label: "admin" });
+    member = await createVerifiedUser(app, { label: "member" });
+    outsider = await createVerifiedUser(app, { label: "outsider" });
+    organization = await createOrganizationWithOwner(owner, "Acme");
+    await addMember(owner, organization.id, admin, "admin");
+    await addMember(owner, organization.id, member, "member");
+  });
+  afterAll(async () => {
+    await app.close();
+    await dns.close();
+  });
+
+  const auditEntries = (action: string, organizationId: string) =>
+    app.db
+      .selectFrom("audit_event")
+      .select(["action", "actor_id", "organization_id", "details"])
+      .where("action", "=", action)
+      .where("organization_id", "=", organizationId)
+      .execute();
+  const providerCount = async () =>
+    Number(
+      (
+        await app.db
+          .selectFrom("ssoProvider")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it("lets owners and admins register an OIDC provider found by discovery, audited in the same transaction", async () => {
+    const names = uniqueSsoNames();
+    const response = await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id });
+    expect(response.status).toBe(200);
+    expect(response.data).toMatchObject({
+      providerId: names.providerId,
+      domain: names.domain,
+      organizationId: organization.id,
+      domainVerified: false,
+      redirectURI: `${app.config.baseUrl}/api/auth/sso/callback/${names.providerId}`,
+      oidcConfig: {
+        issuer: `${app.config.baseUrl}/dev/oidc`,
+        authorizationEndpoint: `${app.config.baseUrl}/dev/oidc/auth`,
+        tokenEndpoint: `${app.config.baseUrl}/dev/oidc/token`,
+        pkce: true,
+      },
+    });
+    expect(await auditEntries("organization.sso_provider_registered", organization.id)).toEqual([
+      {
+        action: "organization.sso_provider_registered",
+        actor_id: owner.id,
+        organization_id: organization.id,
+        details: JSON.stringify({
+          providerId: names.providerId,
+          domain: names.domain,
+          type: "oidc",
+          issuer: `${app.config.baseUrl}/dev/oidc`,
+        }),
+      },
+    ]);
+
+    const byAdmin = await registerDevProvider(app, admin.client, {
+      ...uniqueSsoNames("beta"),
+      organizationId: organization.id,
+    });
+    expect(byAdmin.status).toBe(200);
+  });
+
+  it("refuses members and outsiders with 403, registering and recording nothing", async () => {
+    const before = await providerCount();
+    const entries = (await auditEntries("organization.sso_provider_registered", organization.id)).length;
+    for (const caller of [member, outsider]) {
+      const response = await registerDevProvider(app, caller.client, {
+        ...uniqueSsoNames(),
+        organizationId: organization.id,
+      });
+      const body = await expectError(response, 403, ADMIN_REQUIRED);
+      expect(body.code).toBe("SSO_ADMIN_REQUIRED");
+    }
+    expect(await providerCount()).toBe(before);
+    expect(await auditEntries("organization.sso_provider_registered", organization.id)).toHaveLength(entries);
+    await expectError(
+      await registerDevProvider(app, createClient(app), { ...uniqueSsoNames(), organizationId: organization.id }),
+      401,
+      "Unauthorized",
+    );
+  });
+
+  it("records nothing when the plugin refuses the registration (a provider id taken)", async () => {
+    const names = uniqueSsoNames();
+    expect((await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id })).status).toBe(
+      200,
+    );
+    const entries = (await auditEntries("organization.sso_provider_registered", organization.id)).length;
+    const again = await registerDevProvider(app, owner.client, {
+      providerId: names.providerId,
+      domain: uniqueSsoNames().domain,
+      organizationId: organization.id,
+    });
+    await expectError(again, 422, "SSO provider with this providerId already exists");
+    expect(await auditEntries("organization.sso_provider_registered", organization.id)).toHaveLength(entries);
+  });
+
+  it("answers hostile or malformed bodies with 400 and stores nothing", async () => {
+    const before = await providerCount();
+    const cases: Array<[unknown, string]> = [
+      [
+        {
+          providerId: "Bad Id!",
+          issuer: "https://id.example",
+          domain: "example.com",
+          organizationId: organization.id,
+          oidcConfig: { clientId: "x" },
+        },
+        "providerId: Use lowercase letters, digits and dashes (not at either end)",
+      ],
+      [
+        {
+          providerId: "ok",
+          issuer: "https://id.example",
+          domain: "not a domain",
+          organizationId: organization.id,
+          oidcConfig: { clientId: "x" },
+        },
+        "domain: Enter a domain name such as example.com",
+      ],
+      [
+        {
+          providerId: "ok",
+          issuer: "javascript:alert(1)",
+          domain: "example.com",
+          organizationId: organization.id,
+          oidcConfig: { clientId: "x" },
+        },
+        "issuer: Enter an absolute http(s) URL",
+      ],
+      [
+        { providerId: "ok", issuer: "https://id.example", domain: "example.com", organizationId: organization.id },
+        "oidcConfig: Send either oidcConfig or samlConfig",
+      ],
+      [
+        {
+          providerId: "ok",
+          issuer: "https://id.example",
+          domain: "example.com",
+          organizationId: organization.id,
+          oidcConfig: { clientId: "x", extra: 1 },
+        },
+        "oidcConfig.extra: Unknown field",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const response = await owner.client.post("/api/auth/sso/register", body);
+      expect({ status: response.status, data: response.data }).toEqual({
+        status: 400,
+        data: { code: "VALIDATION_ERROR", message, requestId: expect.any(String) },
+      });
+    }
+    const verify = await owner.client.post("/api/auth/sso/verify-domain", { providerId: ["x"] });
+    expect(verify.status).toBe(400);
+    expect(await providerCount()).toBe(before);
+  });
+
+  it("proves the domain by a DNS TXT record: refused while it is missing or wrong, verified once published", async () => {
+    const names = uniqueSsoNames();
+    expect((await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id })).status).toBe(
+      200,
+    );
+    const requested = await owner.client.post("/api/auth/sso/request-domain-verification", {
+      providerId: names.providerId,
+    });
+    expect(requested.status).toBe(200);
+    const { record, domainVerificationToken } = requested.data as {
+      record: { type: string; name: string; value: string };
+      domainVerificationToken: string;
+    };
+    expect(record).toEqual({
+      type: "TXT",
+      name: `_atrium-sso-${names.providerId}.${names.domain}`,
+      value: `atrium-sso=${domainVerificationToken}`,
+    });
+    // Asking again answers the same record: the one already published stays valid.
+    const again = await owner.client.post("/api/auth/sso/request-domain-verification", {
+      providerId: names.providerId,
+    });
+    expect(again.data).toEqual(requested.data);
+
+    const missing = await owner.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId });
+    const refused = await expectError(
+      missing,
+      400,
+      "The TXT record was not found: publish it at your DNS host, wait for it to spread, then try again",
+    );
+    expect(refused).toMatchObject({ code: "SSO_DNS_RECORD_NOT_FOUND", details: { record } });
+
+    dns.records.publish(record.name, "atrium-sso=someone-elses-token");
+    await expectError(
+      await owner.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId }),
+      400,
+      "The TXT record was not found: publish it at your DNS host, wait for it to spread, then try again",
+    );
+    await expectError(
+      await member.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId }),
+      403,
+      ADMIN_REQUIRED,
+    );
+
+    dns.records.publish(record.name, record.value);
+    const verified = await owner.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId });
+    expect({ status: verified.status, data: verified.data }).toEqual({
+      status: 200,
+      data: { providerId: names.providerId, domain: names.domain, domainVerified: true },
+    });
+    expect(await auditEntries("organization.sso_domain_verified", organization.id)).toContainEqual({
+      action: "organization.sso_domain_verified",
+      actor_id: owner.id,
+      organization_id: organization.id,
+      details: JSON.stringify({ providerId: names.providerId, domain: names.domain }),
+    });
+    await expectError(
+      await owner.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId }),
+      409,
+      "This domain is already verified",
+    );
+  });
+
+  it("says which DNS servers did not answer apart from a missing record", async () => {
+    const silent = await createTestApp({
+      listen: true,
+      // A port where nothing answers: the lookup times out.
+      env: { DEV_IDENTITY_PROVIDER: "true", DNS_SERVERS: "127.0.0.1:9" },
+    });
+    try {
+      const someone = await createVerifiedUser(silent, { label: "owner" });
+      const own = await createOrganizationWithOwner(someone, "Silent");
+      const names = uniqueSsoNames();
+      expect((await registerDevProvider(silent, someone.client, { ...names, organizationId: own.id })).status).toBe(
+        200,
+      );
+      const response = await someone.client.post("/api/auth/sso/verify-domain", { providerId: names.providerId });
+      expect((await expectError(response, 502, "The DNS servers did not answer: try again in a moment")).code).toBe(
+        "SSO_DNS_UNAVAILABLE",
+      );
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("refuses a domain another organization verified, at registration and at verification", async () => {
+    const names = uniqueSsoNames();
+    expect((await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id })).status).toBe(
+      200,
+    );
+    const rival = await createVerifiedUser(app, { label: "rival" });
+    const rivalOrganization = await createOrganizationWithOwner(rival, "Rival");
+    const rivalNames = { providerId: uniqueSsoNames("rival").providerId, domain: names.domain };
+    // Both may claim it while nobody has proven it.
+    expect(
+      (await registerDevProvider(app, rival.client, { ...rivalNames, organizationId: rivalOrganization.id })).status,
+    ).toBe(200);
+    expect((await verifyProviderDomain(owner.client, dns, names.providerId)).status).toBe(200);
+
+    const taken = "This domain is already verified by another organization";
+    expect(
+      (await expectError(await verifyProviderDomain(rival.client, dns, rivalNames.providerId), 409, taken)).code,
+    ).toBe("SSO_DOMAIN_TAKEN");
+    await expectError(
+      await registerDevProvider(app, rival.client, {
+        providerId: uniqueSsoNames("rival").providerId,
+        domain: names.domain.toUpperCase(),
+        organizationId: rivalOrganization.id,
+      }),
+      409,
+      taken,
+    );
+  });
+
+  it("lets only one of two organizations verifying the same domain at the same moment have it", async () => {
+    const domain = uniqueSsoNames().domain;
+    const contenders = await Promise.all(
+      ["first", "second"].map(async (label) => {
+        const user = await createVerifiedUser(app, { label });
+        const own = await createOrganizationWithOwner(user, label);
+        const providerId = uniqueSsoNames(label).providerId;
+        expect(
+          (await registerDevProvider(app, user.client, { providerId, domain, organizationId: own.id })).status,
+        ).toBe(200);
+        const requested = await user.client.post("/api/auth/sso/request-domain-verification", { providerId });
+        const { record } = requested.data as { record: { name: string; value: string } };
+        dns.records.publish(record.name, record.value);
+        return { user, providerId };
+      }),
+    );
+    const answers = await Promise.all(
+      contenders.map(({ user, providerId }) => user.client.post("/api/auth/sso/verify-domain", { providerId })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.data).toMatchObject({
+      code: "SSO_DOMAIN_TAKEN",
+      message: "This domain is already verified by another organization",
+    });
+    const verified = await app.db
+      .selectFrom("ssoProvider")
+      .select("providerId")
+      .where("domain", "=", domain)
+      .where("domainVerified", "=", 1)
+      .execute();
+    expect(verified).toHaveLength(1);
+  });
+
+  it("lists the organization's providers for owners and admins with the record and the values for the IdP", async () => {
+    const own = await createOrganizationWithOwner(owner, "Listed");
+    const pending = uniqueSsoNames("pending");
+    const proven = uniqueSsoNames("proven");
+    for (const names of [pending, proven])
+      expect((await registerDevProvider(app, owner.client, { ...names, organizationId: own.id })).status).toBe(200);
+    expect((await verifyProviderDomain(owner.client, dns, proven.providerId)).status).toBe(200);
+    const token = (
+      await app.db
+        .selectFrom("ssoProvider")
+        .select("domainVerificationToken")
+        .where("providerId", "=", pending.providerId)
+        .executeTakeFirstOrThrow()
+    ).domainVerificationToken;
+
+    const response = await owner.client.get(`/api/organizations/${own.id}/sso`);
+    expect(response.status).toBe(200);
+    const auth = `${app.config.baseUrl}/api/auth`;
+    const serviceProvider = (providerId: string) => ({
+      oidcRedirectUri: `${auth}/sso/callback/${providerId}`,
+      acsUrl: `${auth}/sso/saml2/sp/acs/${providerId}`,
+      entityId: `${auth}/sso/saml2/sp/metadata?providerId=${providerId}`,
+      metadataUrl: `${auth}/sso/saml2/sp/metadata?providerId=${providerId}`,
+    });
+    expect(response.data).toEqual({
+      organizationSlug: own.slug,
+      requireSso: false,
+      providers: [
+        {
+          providerId: pending.providerId,
+          type: "oidc",
+          issuer: `${app.config.baseUrl}/dev/oidc`,
+          domain: pending.domain,
+          domainVerified: false,
+          domainRecord: {
+            type: "TXT",
+            name: `_atrium-sso-${pending.providerId}.${pending.domain}`,
+            value: `atrium-sso=${token}`,
+          },
+          clientId: "atrium-sso",
+          serviceProvider: serviceProvider(pending.providerId),
+        },
+        {
+          providerId: proven.providerId,
+          type: "oidc",
+          issuer: `${app.config.baseUrl}/dev/oidc`,
+          domain: proven.domain,
+          domainVerified: true,
+          domainRecord: null,
+          clientId: "atrium-sso",
+          serviceProvider: serviceProvider(proven.providerId),
+        },
+      ],
+    });
+    expect(JSON.stringify(response.data)).not.toContain(app.services.devIdentity!.ssoClient.clientSecret);
+
+    await expectError(
+      await member.client.get(`/api/organizations/${organization.id}/sso`),
+      403,
+      "You are not allowed to access resource: organization",
+    );
+    await expectError(
+      await outsider.client.get(`/api/organizations/${own.id}/sso`),
+      403,
+      "user is not a member of the organization",
+    );
+  });
+});

@@ -1,0 +1,272 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizeAtDevProvider, locationOf, visitCallback } from "../../test/dev-identity";
+import {
+  buildUser,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  getSession,
+  type CreatedOrganization,
+  type TestUser,
+} from "../../test/factories";
+import { createClient, expectError, type TestClient } from "../../test/request";
+import { registerDevProvider, startTestDns, uniqueSsoNames, verifyProviderDomain, type TestDns } from "../../test/sso";
+import { createTestApp, type TestApp } from "../../test/test-database";
+import { totpCode } from "../../test/totp";
+
+const SSO_CALLBACK = "/api/auth/sso/callback/";
+const SSO_REQUIRED = "Your organization signs in with SSO: continue with SSO instead of a password";
+
+describe("signing in through an organization's SSO provider", () => {
+  let app: TestApp;
+  let dns: TestDns;
+  let owner: TestUser;
+  let organization: CreatedOrganization;
+  let names: { providerId: string; domain: string };
+
+  beforeAll(async () => {
+    dns = await startTestDns();
+    app = await createTestApp({ listen: true, env: { DEV_IDENTITY_PROVIDER: "true", DNS_SERVERS: dns.address } });
+    names = uniqueSsoNames();
+    owner = await createVerifiedUser(app, {
+      label: "owner",
+      email: `owner.${randomBytes(3).toString("hex")}@${names.domain}`,
+    });
+    organization = await createOrganizationWithOwner(owner, "Acme");
+    expect((await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id })).status).toBe(
+      200,
+    );
+    expect((await verifyProviderDomain(owner.client, dns, names.providerId)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await app.close();
+    await dns.close();
+  });
+
+  const startSso = (client: TestClient, body: Record<string, unknown>) =>
+    client.post("/api/auth/sign-in/sso", { callbackURL: "/dashboard", ...body });
+  const membersOf = (organizationId: string, userId: string) =>
+    app.db
+      .selectFrom("member")
+      .select(["role"])
+      .where("organizationId", "=", organizationId)
+      .where("userId", "=", userId)
+      .execute();
+
+  it("answers discovery by e-mail, domain or organization slug with the IdP's URL, with state and PKCE", async () => {
+    for (const body of [
+      { email: `jane@${names.domain}` },
+      { domain: names.domain.toUpperCase() },
+      { organizationSlug: organization.slug },
+    ]) {
+      const response = await startSso(createClient(app), body);
+      expect(response.status).toBe(200);
+      expect(response.data.redirect).toBe(true);
+      const url = new URL(response.data.url);
+      expect(`${url.origin}${url.pathname}`).toBe(`${app.config.baseUrl}/dev/oidc/auth`);
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({
+        client_id: "atrium-sso",
+        response_type: "code",
+        redirect_uri: `${app.config.baseUrl}${SSO_CALLBACK}${names.providerId}`,
+        code_challenge_method: "S256",
+      });
+      expect(url.searchParams.get("state")).toMatch(/^.{32,}$/);
+      expect(url.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+    }
+  });
+
+  it("refuses a provider whose domain is not verified yet, and a domain no organization serves", async () => {
+    const other = uniqueSsoNames("unproven");
+    const someone = await createVerifiedUser(app, { label: "unproven" });
+    const own = await createOrganizationWithOwner(someone, "Unproven");
+    expect((await registerDevProvider(app, someone.client, { ...other, organizationId: own.id })).status).toBe(200);
+    await expectError(
+      await startSso(createClient(app), { domain: other.domain }),
+      401,
+      "Provider domain has not been verified",
+    );
+    await expectError(
+      await startSso(createClient(app), { organizationSlug: own.slug }),
+      401,
+      "Provider domain has not been verified",
+    );
+    await expectError(
+      await startSso(createClient(app), { email: "who@nobody.example.test" }),
+      404,
+      "No provider found for the issuer",
+    );
+  });
+
+  it("signs a new person in with real HTTP, verified by the domain, as a member; later sign-ins keep one membership", async () => {
+    const email = `jane.${randomBytes(4).toString("hex")}@${names.domain}`;
+    const signIn = async () => {
+      const client = createClient(app);
+      const start = await startSso(client, { email });
+      expect(start.status).toBe(200);
+      // The IdP does not vouch for the address: the organization's verified domain does.
+      const callback = await authorizeAtDevProvider(
+        client,
+        start.data.url,
+        { name: "Jane SSO", email, emailVerified: false },
+        SSO_CALLBACK,
+      );
+      const answer = await visitCallback(client, callback);
+      expect(answer.status).toBe(302);
+      expect(new URL(locationOf(answer), app.config.baseUrl).pathname).toBe("/dashboard");
+      return client;
+    };
+
+    const client = await signIn();
+    const session = await getSession(client);
+    expect(session.user).toMatchObject({ email, name: "Jane SSO", emailVerified: true });
+    expect(await membersOf(organization.id, session.user.id)).toEqual([{ role: "member" }]);
+    const added = await app.db
+      .selectFrom("audit_event")
+      .select(["actor_id", "target_id", "details"])
+      .where("action", "=", "member.added")
+      .where("organization_id", "=", organization.id)
+      .where("target_id", "=", session.user.id)
+      .execute();
+    expect(added).toEqual([
+      {
+        actor_id: session.user.id,
+        target_id: session.user.id,
+        details: JSON.stringify({ role: "member", providerId: names.providerId }),
+      },
+    ]);
+    const accounts = await app.db
+      .selectFrom("account")
+      .select("providerId")
+      .where("userId", "=", session.user.id)
+      .execute();
+    expect(accounts).toEqual([{ providerId: names.providerId }]);
+
+    const again = await signIn();
+    expect((await getSession(again)).user.id).toBe(session.user.id);
+    expect(await membersOf(organization.id, session.user.id)).toEqual([{ role: "member" }]);
+  });
+
+  it("refuses the callback once the provider's domain is no longer verified", async () => {
+    const client = createClient(app);
+    const start = await startSso(client, { domain: names.domain });
+    expect(start.status).toBe(200);
+    const callback = await authorizeAtDevProvider(
+      client,
+      start.data.url,
+      { name: "Late", email: `late@${names.domain}`, emailVerified: true },
+      SSO_CALLBACK,
+    );
+    await app.db
+      .updateTable("ssoProvider")
+      .set({ domainVerified: 0 })
+      .where("providerId", "=", names.providerId)
+      .execute();
+    try {
+      const answer = await visitCallback(client, callback);
+      expect(answer.status).toBeGreaterThanOrEqual(300);
+      expect(await getSession(client)).toBeNull();
+      expect(
+        await app.db.selectFrom("user").select("id").where("email", "=", `late@${names.domain}`).execute(),
+      ).toEqual([]);
+    } finally {
+      await app.db
+        .updateTable("ssoProvider")
+        .set({ domainVerified: 1 })
+        .where("providerId", "=", names.providerId)
+        .execute();
+    }
+  });
+
+  describe("while the organization requires SSO", () => {
+    let passwordUser: TestUser;
+    let elsewhere: TestUser;
+
+    beforeAll(async () => {
+      passwordUser = await createVerifiedUser(app, { label: "legacy", email: `legacy@${names.domain}` });
+      elsewhere = await createVerifiedUser(app, { label: "elsewhere" });
+      const turnedOn = await owner.client.request(`/api/organizations/${organization.id}/security`, {
+        method: "PATCH",
+        json: { requireSso: true },
+      });
+      expect(turnedOn.status).toBe(200);
+      expect(turnedOn.data).toMatchObject({ requireSso: true, hasVerifiedSsoProvider: true, requireTwoFactor: false });
+    });
+
+    it("answers password sign-in and sign-up on the domain with 403 SSO_REQUIRED and the way to SSO", async () => {
+      const signIn = await createClient(app).post("/api/auth/sign-in/email", {
+        email: passwordUser.email,
+        password: passwordUser.input.password,
+      });
+      const refused = await expectError(signIn, 403, SSO_REQUIRED);
+      expect(refused).toMatchObject({
+        code: "SSO_REQUIRED",
+        details: {
+          organizationSlug: organization.slug,
+          organizationName: "Acme",
+          signIn: { method: "POST", path: "/api/auth/sign-in/sso", body: { organizationSlug: organization.slug } },
+        },
+      });
+      await expectError(
+        await createClient(app).post("/api/auth/sign-in/username", {
+          username: passwordUser.username,
+          password: passwordUser.input.password,
+        }),
+        403,
+        SSO_REQUIRED,
+      );
+      const newcomer = buildUser({ email: `newcomer@${names.domain.toUpperCase()}` });
+      await expectError(await createClient(app).post("/api/auth/sign-up/email", newcomer), 403, SSO_REQUIRED);
+      expect(
+        await app.db.selectFrom("user").select("id").where("email", "=", newcomer.email.toLowerCase()).execute(),
+      ).toEqual([]);
+    });
+
+    it("leaves other domains alone", async () => {
+      const response = await createClient(app).post("/api/auth/sign-in/email", {
+        email: elsewhere.email,
+        password: elsewhere.input.password,
+      });
+      expect(response.status).toBe(200);
+    });
+
+    it("keeps the owners' break-glass path: password plus their authenticator app, never the password alone", async () => {
+      await expectError(
+        await createClient(app).post("/api/auth/sign-in/email", { email: owner.email, password: owner.input.password }),
+        403,
+        SSO_REQUIRED,
+      );
+      const enabled = await owner.client.post("/api/auth/two-factor/enable", { password: owner.input.password });
+      expect(enabled.status).toBe(200);
+      const { totpURI } = enabled.data as { totpURI: string };
+      expect(
+        (await owner.client.post("/api/auth/two-factor/verify-totp", { code: await totpCode(totpURI) })).status,
+      ).toBe(200);
+      const client = createClient(app);
+      const first = await client.post("/api/auth/sign-in/email", {
+        email: owner.email,
+        password: owner.input.password,
+      });
+      expect({ status: first.status, data: first.data }).toEqual({
+        status: 200,
+        data: { twoFactorRedirect: true, twoFactorMethods: ["totp"] },
+      });
+      expect(await getSession(client)).toBeNull();
+      expect((await client.post("/api/auth/two-factor/verify-totp", { code: await totpCode(totpURI, 1) })).status).toBe(
+        200,
+      );
+      expect((await getSession(client)).user.email).toBe(owner.email);
+    });
+
+    it("cannot be required without a verified provider", async () => {
+      const someone = await createVerifiedUser(app, { label: "early" });
+      const own = await createOrganizationWithOwner(someone, "Early");
+      const refused = await someone.client.request(`/api/organizations/${own.id}/security`, {
+        method: "PATCH",
+        json: { requireSso: true },
+      });
+      expect((await expectError(refused, 400, "Verify the domain of an SSO provider before requiring SSO")).code).toBe(
+        "SSO_VERIFIED_PROVIDER_REQUIRED",
+      );
+    });
+  });
+});
