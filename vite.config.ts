@@ -73,6 +73,7 @@ export default defineConfig({
       "/sandbox": "http://127.0.0.1:3001",
       // The development identity provider is served by the API too.
       "/dev/oidc": "http://127.0.0.1:3001",
+      "/dev/saml": "http://127.0.0.1:3001",
     },
   },
 });

@@ -36,6 +36,7 @@ import { adminRoutes } from "./modules/admin";
 import { adminAuditRoutes } from "./modules/audit";
 import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
+import { DEV_SAML_IDP_PATH, devSamlRoutes, type DevSamlIdentityProvider } from "./modules/dev-saml";
 import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
@@ -60,6 +61,8 @@ export type AppDeps = {
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** The development identity provider, mounted under its issuer's path when present. */
   devIdentity?: DevIdentityProvider;
+  /** The development SAML identity provider, mounted under /dev/saml when present. */
+  devSaml?: DevSamlIdentityProvider;
   /** The development DNS server (DEV_DNS_SERVER), whose console is mounted at /dev/dns when present. */
   devDns?: DevDnsServer;
   /** Folder of the built web app; omitted in tests that only exercise the API. */
@@ -220,6 +223,9 @@ export function createApp(deps: AppDeps) {
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
   if (deps.devDns) app.route(DEV_DNS_PATH, devDnsRoutes({ devDns: deps.devDns, basePath: DEV_DNS_PATH }));
+
+  // After the body limit, the hostile-input check and the origin check: its forms are the app's own pages' forms.
+  if (deps.devSaml) app.route(DEV_SAML_IDP_PATH, devSamlRoutes({ devSaml: deps.devSaml }));
 
   // Mounted (not `route`d) so the sandbox keeps its own trailing-slash tolerance and provider-format errors.
   if (deps.sandbox) app.mount("/sandbox/polar", deps.sandbox.app.fetch);

@@ -141,6 +141,7 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_NAME: z.string().trim().max(40, "use at most 40 characters").optional(),
   DEV_IDENTITY_PROVIDER: flag,
+  DEV_SAML_IDP: flag,
   DNS_SERVERS: csvOf(isDnsServer, "not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)"),
   DEV_DNS_SERVER: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -218,6 +219,11 @@ export type Config = {
   };
   /** The sign-in providers besides e-mail and password, in the order their buttons appear. */
   socialProviders: SocialProviderConfig[];
+  /**
+   * Whether the development SAML identity provider answers at /dev/saml (DEV_SAML_IDP; on outside production). Its
+   * key and certificate are kept in `dataDir` (docs/decisions/0022).
+   */
+  devSamlIdp: boolean;
   /** Audit log entries older than this many days are purged (docs/decisions/0010). */
   audit: { retentionDays: number };
   /**
@@ -449,6 +455,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       isDeletionDisabled: env.DISABLE_ORGANIZATION_DELETION ?? false,
     },
     socialProviders,
+    // Off in production unless asked for: it signs anyone in through a SAML provider that trusts its certificate.
+    devSamlIdp: env.DEV_SAML_IDP ?? !isProduction,
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
     // Off in production unless asked for: whoever reaches /dev/dns could prove any domain (docs/decisions/0021).
     dns: {

@@ -25,6 +25,11 @@ import { idlePollingLoop, type PollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./modules/dev-identity";
+import {
+  createDevSamlIdentityProvider,
+  type DevSamlIdentityProvider,
+  type ServiceProviderLookup,
+} from "./modules/dev-saml";
 import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
 import { createTxtLookup, startDevDnsServer, type DevDnsServer } from "./modules/sso";
 
@@ -45,6 +50,8 @@ export type Services = {
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
   devIdentity?: DevIdentityProvider;
+  /** The development SAML identity provider, mounted under /dev/saml (on by default outside production). */
+  devSaml?: DevSamlIdentityProvider;
   /** The development DNS server SSO domains are verified through offline (on by default outside production). */
   devDns?: DevDnsServer;
   close(): Promise<void>;
@@ -70,6 +77,8 @@ export type ServicesOptions = {
    * reaches it), so their hundreds of sign-ups do not spend most of the run hashing.
    */
   passwordHashing?: PasswordHashing;
+  /** The service providers the development SAML IdP answers. */
+  samlServiceProviders?: ServiceProviderLookup;
 };
 
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
@@ -164,6 +173,16 @@ export async function createServices(config: Config, logger: Logger, options: Se
         isProduction: config.isProduction,
       })
     : undefined;
+  const devSaml = config.devSamlIdp
+    ? await createDevSamlIdentityProvider({
+        baseUrl: config.baseUrl,
+        dataDir: config.dataDir,
+        findServiceProvider: options.samlServiceProviders ?? (async () => null),
+        signInUrl: `${config.baseUrl}/sign-in`,
+        logger,
+        isProduction: config.isProduction,
+      })
+    : undefined;
   return {
     database,
     auth,
@@ -176,6 +195,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     rateLimitStore: sharedRateLimitStore,
     sandbox,
     devIdentity,
+    devSaml,
     devDns,
     async close() {
       await devDns?.close();

@@ -108,6 +108,8 @@ export function testEnvironment(
     DEV_IDENTITY_PROVIDER: "false",
     // Off too: an SSO test starts its own DNS server and names it in DNS_SERVERS.
     DEV_DNS_SERVER: "false",
+    // Off unless a test signs in through it: its first start makes an RSA key.
+    DEV_SAML_IDP: "false",
     LOG_LEVEL: "error",
     // The billing tests make one owner start dozens of checkouts and plan changes a minute; the limit's own tests
     // (server/http/app-route-guard.int.test.ts) put the default back.
@@ -130,6 +132,8 @@ export async function createTestApp(
     onQuery?: (sql: string) => void;
     /** The read cache's clock and poll: `{ poll: false, now }` to read the change feed and move time on by hand. */
     readCache?: ServicesOptions["readCache"];
+    /** The service providers the development SAML IdP answers (`DEV_SAML_IDP: "true"`). */
+    samlServiceProviders?: ServicesOptions["samlServiceProviders"];
   } = {},
 ): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
@@ -148,6 +152,7 @@ export async function createTestApp(
       onQuery,
       readCache,
       passwordHashing: cheapPasswordHashing,
+      samlServiceProviders: options.samlServiceProviders,
     });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);

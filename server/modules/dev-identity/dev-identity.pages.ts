@@ -5,7 +5,7 @@ import type { DevIdentity } from "./dev-identity.schemas";
  * to the app, so they look like another site and never load the app's scripts. Every value is escaped.
  */
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] as string,
@@ -51,17 +51,21 @@ const STYLE = `
 
 const BANNER = `<p class="banner" role="note"><strong>For development only.</strong> This identity provider signs you in as whoever you choose, with no password. Atrium ships it for development and tests; real deployments leave it off.</p>`;
 
-function layout(title: string, body: string): string {
+/**
+ * A whole page of a development provider: its banner, its name (`brand`), `body`. The development SAML IdP's pages
+ * use it too, so both providers look alike.
+ */
+export function layout(title: string, body: string, brand = "Dev identity provider"): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Dev identity provider</title>
+<title>${escapeHtml(title)} · ${escapeHtml(brand)}</title>
 <style>${STYLE}</style>
 </head>
-<body><main>${BANNER}<p class="brand">Dev identity provider</p>${body}</main></body>
+<body><main>${BANNER}<p class="brand">${escapeHtml(brand)}</p>${body}</main></body>
 </html>`;
 }
 
@@ -70,7 +74,14 @@ export type MadeUpForm = {
   errors: Partial<Record<"name" | "email", string>>;
 };
 
-function field(name: "name" | "email", label: string, type: string, form: MadeUpForm, autocomplete: string): string {
+/** A labelled text field of the made-up identity form, with its error. */
+export function field(
+  name: "name" | "email",
+  label: string,
+  type: string,
+  form: MadeUpForm,
+  autocomplete: string,
+): string {
   const error = form.errors[name];
   const value = form.values[name] ?? "";
   return `<div class="field"><label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" value="${escapeHtml(value)}" required${

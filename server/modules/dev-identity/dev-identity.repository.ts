@@ -12,8 +12,8 @@ import type { DevIdentity } from "./dev-identity.schemas";
 const MAX_RECORDS = 10_000;
 const MAX_MADE_UP_IDENTITIES = 50;
 
-/** The identities the login page lists from the start. */
-const PRESET_IDENTITIES: Array<Omit<DevIdentity, "sub">> = [
+/** The identities the login page lists from the start (the development SAML IdP lists the same people). */
+export const PRESET_IDENTITIES: ReadonlyArray<Omit<DevIdentity, "sub">> = [
   { name: "Ada Lovelace", email: "ada@example.com", emailVerified: true },
   { name: "Grace Hopper", email: "grace@example.com", emailVerified: true },
   { name: "Alan Turing", email: "alan@example.com", emailVerified: false },
