@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ssoSignInSchema } from "../../../../common/sso.schemas";
 import { FormErrorAlert } from "../../../components/form-error-alert";
+import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { TextField } from "../../../components/ui/text-field";
 import { useZodForm } from "../../../lib/form";
@@ -12,17 +13,20 @@ import { startSsoSignIn } from "../api/sso-sign-in";
  */
 export function SsoSignInForm({
   email,
+  isRequired,
   callbackURL,
   onCancel,
 }: {
   email?: string;
+  /** A password sign-in was refused: the person's organization requires SSO (`SSO_REQUIRED`). */
+  isRequired?: boolean;
   callbackURL: string;
   onCancel: () => void;
 }) {
   const [isLeaving, setLeaving] = useState(false);
   const form = useZodForm(ssoSignInSchema, {
     defaultValues: { email: email ?? "" },
-    serverErrors: { NOT_FOUND: { message: NO_CONNECTION }, "404": { message: NO_CONNECTION } },
+    serverErrors: { "404": { message: NO_CONNECTION }, "401": { message: NOT_READY } },
   });
   const onSubmit = form.submit(async (values) => {
     await startSsoSignIn({ email: values.email, callbackURL });
@@ -40,6 +44,11 @@ export function SsoSignInForm({
           Enter your work e-mail: we send you to your organization&apos;s sign-in page.
         </p>
       </div>
+      {isRequired ? (
+        <Alert tone="info" title="Your organization signs you in with SSO">
+          Its owners ask members to sign in through the organization&apos;s identity provider, not with a password.
+        </Alert>
+      ) : null}
       <FormErrorAlert message={form.formError} />
       <TextField label="Work e-mail" type="email" autoComplete="email" autoFocus {...form.field("email")} />
       <Button type="submit" className="w-full" isLoading={isBusy}>
@@ -54,3 +63,5 @@ export function SsoSignInForm({
 
 const NO_CONNECTION =
   "No organization signs in with SSO for this e-mail domain. Check the address, or sign in with your password.";
+const NOT_READY =
+  "Your organization's single sign-on is not ready yet: its domain is not verified. Ask its administrator, or sign in with your password.";

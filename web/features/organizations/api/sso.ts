@@ -7,9 +7,13 @@ import type {
   SsoProtocol,
   SsoServiceProviderValues,
 } from "../../../../common/sso.schemas";
+import type { OrganizationSecurity } from "../../../../common/organization.schemas";
+import { api, apiCall } from "../../../lib/api-client";
 import { toResponseError, unwrap } from "../../../lib/api-error";
 import { authClient } from "../../../lib/auth-client";
 import { organizationKeys } from "./organizations";
+import { fetchIdentityProviderMetadata, readIdentityProviderMetadata } from "./saml-metadata";
+import { organizationSecurityQuery } from "./security";
 
 export type { OrganizationSso, OrganizationSsoProvider as SsoConnection, SsoServiceProviderValues };
 
@@ -65,8 +69,11 @@ export type RegisterConnectionInput =
   | ({ protocol: "oidc"; providerId: string } & OidcConnectionInput)
   | ({ protocol: "saml"; providerId: string } & SamlConnectionInput);
 
-/** What better-auth's SSO plugin takes for a connection of the organization. */
-function registerBody(organizationId: string, input: RegisterConnectionInput) {
+/**
+ * What better-auth's SSO plugin takes for a connection of the organization. For SAML metadata, its entity ID (the
+ * provider's issuer) and sign-on URL are read from it; a metadata URL is read first.
+ */
+async function registerBody(organizationId: string, input: RegisterConnectionInput) {
   const common = { providerId: input.providerId, domain: input.domain, organizationId };
   if (input.protocol === "oidc")
     return {
@@ -74,18 +81,16 @@ function registerBody(organizationId: string, input: RegisterConnectionInput) {
       issuer: input.issuer,
       oidcConfig: { clientId: input.clientId, clientSecret: input.clientSecret },
     };
-  if (input.source === "metadata-xml")
-    return { ...common, samlConfig: { idpMetadata: { metadata: input.metadataXml } } };
-  if (input.source === "metadata-url") return { ...common, samlConfig: { metadataUrl: input.metadataUrl } };
-  return {
-    ...common,
-    issuer: input.entityId,
-    samlConfig: {
-      entryPoint: input.entryPoint,
-      cert: input.certificate,
-      idpMetadata: { entityID: input.entityId },
-    },
-  };
+  if (input.source === "manual")
+    return {
+      ...common,
+      issuer: input.entityId,
+      samlConfig: { entryPoint: input.entryPoint, cert: input.certificate, idpMetadata: { entityID: input.entityId } },
+    };
+  const metadata =
+    input.source === "metadata-xml" ? input.metadataXml : await fetchIdentityProviderMetadata(input.metadataUrl);
+  const { entityId, entryPoint } = readIdentityProviderMetadata(metadata);
+  return { ...common, issuer: entityId, samlConfig: { entryPoint, idpMetadata: { metadata } } };
 }
 
 /** Saves a new connection; its domain is pending until the TXT record is found. */
@@ -96,7 +101,7 @@ export function useRegisterConnection(organizationId: string) {
       unwrap(
         await authClient.$fetch<{ providerId: string; domainVerificationToken?: string }>("/sso/register", {
           method: "POST",
-          body: registerBody(organizationId, input),
+          body: await registerBody(organizationId, input),
         }),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ssoKey(organizationId) }),
@@ -161,25 +166,37 @@ export function useTestConnection(organizationId: string) {
   });
 }
 
-/** Turns "members must sign in with SSO" on or off. */
+/**
+ * Turns "members must sign in with SSO" on or off. The switch moves at once and goes back if the server refuses (it
+ * refuses without a verified domain); the security policy's other reads follow.
+ */
 export function useSetRequireSso(organizationId: string) {
   const queryClient = useQueryClient();
+  const { queryKey } = organizationSsoQuery(organizationId);
+  const setRequireSso = (requireSso: boolean) =>
+    queryClient.setQueryData(queryKey, (sso) => (sso ? { ...sso, requireSso } : sso));
   return useMutation({
-    mutationFn: async (requireSso: boolean) => {
-      const response = await fetch(`/api/organizations/${encodeURIComponent(organizationId)}/security`, {
-        method: "PATCH",
-        credentials: "include",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ requireSso }),
-      });
-      if (!response.ok) throw await toResponseError(response);
-      return (await response.json()) as { requireSso: boolean };
+    mutationFn: (requireSso: boolean) =>
+      apiCall(
+        api.organizations[":organizationId"].security.$patch({ param: { organizationId }, json: { requireSso } }),
+      ),
+    onMutate: async (requireSso) => {
+      await queryClient.cancelQueries({ queryKey });
+      const before = queryClient.getQueryData(queryKey)?.requireSso;
+      setRequireSso(requireSso);
+      return { before };
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId) }),
+    onError: (_error, _requireSso, context) => {
+      if (context?.before !== undefined) setRequireSso(context.before);
+    },
+    onSuccess: (security: OrganizationSecurity) => {
+      setRequireSso(security.requireSso);
+      queryClient.setQueryData(organizationSecurityQuery(organizationId).queryKey, security);
+    },
     meta: {
       errorToast: false,
-      successMessage: (answer: { requireSso: boolean }) =>
-        answer.requireSso ? "Members now sign in with SSO" : "SSO is no longer required",
+      successMessage: (security: OrganizationSecurity) =>
+        security.requireSso ? "Members now sign in with SSO" : "SSO is no longer required",
     },
   });
 }

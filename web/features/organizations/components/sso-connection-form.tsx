@@ -8,6 +8,7 @@ import { FormErrorAlert } from "../../../components/form-error-alert";
 import { Button } from "../../../components/ui/button";
 import { ChoiceField } from "../../../components/ui/choice-field";
 import { TextAreaField, TextField } from "../../../components/ui/text-field";
+import { ApiError } from "../../../lib/api-error";
 import { useZodForm } from "../../../lib/form";
 import { useRegisterConnection } from "../api/sso";
 
@@ -101,11 +102,22 @@ export function SamlConnectionForm({
       entryPoint: "",
       certificate: "",
     },
-    serverErrors: { ...registerServerErrors, "*METADATA*": "metadataXml" },
+    serverErrors: {
+      ...registerServerErrors,
+      INVALID_SAML_METADATA: "metadataXml",
+      SAML_METADATA_URL_UNREADABLE: "metadataUrl",
+    },
   });
   const source = form.watch("source");
   const onSubmit = form.submit(async (values) => {
-    await register.mutateAsync({ protocol: "saml", providerId, ...values });
+    try {
+      await register.mutateAsync({ protocol: "saml", providerId, ...values });
+    } catch (error) {
+      // Metadata read from its URL: what is wrong with it belongs to the URL's field.
+      if (values.source === "metadata-url" && error instanceof ApiError && error.code === "INVALID_SAML_METADATA")
+        return form.setServerError(error, "metadataUrl");
+      throw error;
+    }
     onSaved(providerId);
   });
 

@@ -160,10 +160,13 @@ function ConnectionList({
   const heading = useRef<HTMLHeadingElement>(null);
   return (
     <>
-      <h3 ref={heading} tabIndex={-1} className="sr-only">
+      <h3 ref={heading} id="sso-connections" tabIndex={-1} className="sr-only">
         Connections
       </h3>
-      <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
+      <ul
+        aria-labelledby="sso-connections"
+        className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+      >
         {connections.map((connection) => (
           <li key={connection.providerId} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
             <div className="min-w-0">
