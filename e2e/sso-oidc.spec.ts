@@ -24,7 +24,7 @@ test("an owner connects the organization to an OIDC identity provider; a newcome
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const domain = uniqueDomain("oidc");
   const { owner, organizationId, organizationName } = await ownerOnSsoSettings(page, mailbox, domain);
   await expect(page.getByText("No connection yet.")).toBeVisible();
@@ -81,7 +81,6 @@ test("an owner connects the organization to an OIDC identity provider; a newcome
   await expect(page.getByRole("status").filter({ hasText: "Your organization signs you in with SSO" })).toBeVisible();
   await expect(page.getByLabel("Work e-mail")).toHaveValue(owner.email);
   await page.getByRole("button", { name: "Continue", exact: true }).click();
-  // The provider lists the identity made up for the test sign-in.
-  await page.getByRole("button", { name: new RegExp(owner.email) }).click();
+  // The provider remembers the owner from the test sign-in, so it answers at once.
   await expect(page.getByRole("heading", { name: `Welcome, ${owner.name}` })).toBeVisible();
 });

@@ -24,7 +24,7 @@ test("an owner connects the organization to a SAML identity provider from its me
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const domain = uniqueDomain("saml");
   const { owner, organizationId, organizationName } = await ownerOnSsoSettings(page, mailbox, domain);
 
