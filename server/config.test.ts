@@ -415,4 +415,40 @@ describe("loadConfig", () => {
       "METRICS_TOKEN: must be at least 16 characters (it guards the metrics endpoint)",
     ]);
   });
+
+  describe("SSO domain verification's DNS", () => {
+    const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
+
+    test("DNS_SERVERS takes IP addresses with optional ports; the system's resolvers without it", () => {
+      expect(loadConfig({ ...production }).dns).toEqual({ servers: [], devServer: false });
+      expect(loadConfig({ ...production, DNS_SERVERS: "1.1.1.1, 127.0.0.1:5353,[::1]:53,::1" }).dns.servers).toEqual([
+        "1.1.1.1",
+        "127.0.0.1:5353",
+        "[::1]:53",
+        "::1",
+      ]);
+      expect(problemsOf({ ...production, DNS_SERVERS: "dns.example.com,1.1.1.1:99999,1.1.1.1" })).toEqual([
+        "DNS_SERVERS: not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53): dns.example.com",
+        "DNS_SERVERS: not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53): 1.1.1.1:99999",
+      ]);
+    });
+
+    test("the development DNS server is on outside production in one process, off in production unless asked", () => {
+      const development = { AUTH_SECRET: SECRET, DATA_DIR: tempDataDir() };
+      expect(loadConfig(development).dns.devServer).toBe(true);
+      expect(loadConfig({ ...development, DEV_DNS_SERVER: "false" }).dns.devServer).toBe(false);
+      expect(loadConfig(production).dns.devServer).toBe(false);
+      expect(loadConfig({ ...production, DEV_DNS_SERVER: "true" }).dns.devServer).toBe(true);
+      const cluster = {
+        ...development,
+        WEB_CONCURRENCY: "2",
+        DEV_IDENTITY_PROVIDER: "false",
+        BILLING_SANDBOX: "false",
+      };
+      expect(loadConfig(cluster).dns.devServer).toBe(false);
+      expect(problemsOf({ ...cluster, DEV_DNS_SERVER: "true" })).toEqual([
+        "DEV_DNS_SERVER: the development DNS server keeps its records in one process's memory and cannot run in WEB_CONCURRENCY=2 processes: set DEV_DNS_SERVER=false, or WEB_CONCURRENCY=1 for one process",
+      ]);
+    });
+  });
 });

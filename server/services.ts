@@ -118,6 +118,11 @@ export async function createServices(config: Config, logger: Logger, options: Se
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
   const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
+  if (devDns && config.isProduction) {
+    logger.warn("the development DNS server is on: whoever reaches /dev/dns can prove any domain for SSO", {
+      address: devDns.address,
+    });
+  }
   // DNS_SERVERS first; otherwise the development DNS server when it runs; otherwise the system's resolvers.
   const dnsServers = config.dns.servers.length > 0 ? config.dns.servers : devDns ? [devDns.address] : [];
   const auth = createAuth({

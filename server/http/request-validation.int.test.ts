@@ -40,6 +40,15 @@ const noBodyCases: PathCases = {
 const credential = (response: Record<string, string>) => ({ id: "AQID", rawId: "AQID", type: "public-key", response });
 const assertion = { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" };
 
+/** An OIDC provider of the fixtures' organization, as the SSO settings register one. */
+const ssoProvider = (f: Fixtures) => ({
+  providerId: "acme",
+  issuer: "https://id.example.test",
+  domain: "example.test",
+  organizationId: f.organizationId,
+  oidcConfig: { clientId: "atrium" },
+});
+
 const validSignUp = () => {
   const { name, email, password, username } = buildUser();
   return { name, email, password, username };
@@ -515,6 +524,67 @@ const CASES: Record<string, PathCases> = {
     },
     malformed: { body: () => ({ permissions: [] }), message: typeError("permissions", "record", "array") },
     more: [{ body: () => ({}), message: "body: Send either permission or permissions: a map of resource to actions" }],
+  },
+
+  // Enterprise SSO (@better-auth/sso): the admin owns the fixtures' organization, so a body let through would register.
+  "/sso/register": {
+    tooLong: {
+      body: (f) => ({ ...ssoProvider(f), providerId: long(41) }),
+      message: atMost("providerId", 40),
+    },
+    malformed: {
+      body: (f) => ({ ...ssoProvider(f), domain: "not a domain" }),
+      message: "domain: Enter a domain name such as example.com",
+    },
+    more: [
+      {
+        body: (f) => ({ ...ssoProvider(f), issuer: "javascript:alert(1)" }),
+        message: "issuer: Enter an absolute http(s) URL",
+      },
+      {
+        body: (f) => ({ ...ssoProvider(f), oidcConfig: { clientId: long(8193) } }),
+        message: atMost("oidcConfig.clientId", 8192),
+      },
+      {
+        body: (f) => ({ ...ssoProvider(f), samlConfig: { entryPoint: "https://idp.example/sso" } }),
+        message: "oidcConfig: Send either oidcConfig or samlConfig",
+      },
+    ],
+  },
+  "/sso/update-provider": {
+    tooLong: { body: () => ({ providerId: long(256) }), message: atMost("providerId", 255) },
+    malformed: { body: () => ({ providerId: "acme", domain: 5 }), message: typeError("domain", "string", "number") },
+  },
+  "/sso/delete-provider": {
+    tooLong: { body: () => ({ providerId: long(256) }), message: atMost("providerId", 255) },
+    malformed: { body: () => ({ providerId: null }), message: typeError("providerId", "string", "null") },
+  },
+  "/sso/request-domain-verification": {
+    tooLong: { body: () => ({ providerId: long(256) }), message: atMost("providerId", 255) },
+    malformed: { body: () => ({ providerId: ["acme"] }), message: typeError("providerId", "string", "array") },
+  },
+  "/sso/verify-domain": {
+    tooLong: { body: () => ({ providerId: long(256) }), message: atMost("providerId", 255) },
+    malformed: { body: () => ({ providerId: "acme", domain: "x" }), message: "domain: Unknown field" },
+  },
+  "/sign-in/sso": {
+    tooLong: { body: () => ({ email: longEmail, callbackURL: "/" }), message: atMost("email", 254) },
+    malformed: { body: () => ({ email: "a@example.test" }), message: typeError("callbackURL", "string", "undefined") },
+  },
+  "/sso/saml2/sp/acs/:providerId": {
+    tooLong: { body: () => ({ SAMLResponse: long(100_001) }), message: atMost("SAMLResponse", 100000) },
+    malformed: {
+      body: () => ({ SAMLResponse: "x", RelayState: 5 }),
+      message: typeError("RelayState", "string", "number"),
+    },
+  },
+  "/sso/saml2/sp/slo/:providerId": {
+    tooLong: { body: () => ({ SAMLRequest: long(100_001) }), message: atMost("SAMLRequest", 100000) },
+    malformed: { body: () => ({ SAMLRequest: 5 }), message: typeError("SAMLRequest", "string", "number") },
+  },
+  "/sso/saml2/logout/:providerId": {
+    tooLong: { body: () => ({ callbackURL: `/${long(2048)}` }), message: atMost("callbackURL", 2048) },
+    malformed: { body: () => ({ callbackURL: "/", everywhere: true }), message: "everywhere: Unknown field" },
   },
 };
 

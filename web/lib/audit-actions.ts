@@ -28,10 +28,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.deleted": "Organization deleted",
   "organization.owner_assigned": "Owner assigned",
   "organization.security_changed": "Security policy changed",
-  "organization.sso_provider_registered": "SSO provider added",
-  "organization.sso_provider_updated": "SSO provider changed",
-  "organization.sso_provider_deleted": "SSO provider removed",
-  "organization.sso_domain_verified": "SSO domain verified",
+  "organization.sso_provider_registered": "Single sign-on provider added",
+  "organization.sso_provider_updated": "Single sign-on provider changed",
+  "organization.sso_provider_deleted": "Single sign-on provider removed",
+  "organization.sso_domain_verified": "Single sign-on domain verified",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -78,6 +78,18 @@ export function auditActionGroups(exclude: readonly Group[] = []): Array<{ label
 function detail(entry: Described, key: string): string | undefined {
   const value = entry.details?.[key];
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+}
+
+/** "the single sign-on provider acme" when the entry names it. */
+function ssoProvider(entry: Described): string {
+  const providerId = detail(entry, "providerId");
+  return providerId ? `the single sign-on provider ${providerId}` : "a single sign-on provider";
+}
+
+/** " for example.com" when the entry names the provider's domain. */
+function forDomain(entry: Described): string {
+  const domain = detail(entry, "domain");
+  return domain ? ` for ${domain}` : "";
 }
 
 /** "name, URL and logo". */
@@ -178,11 +190,11 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
     if (entry.details?.requireSso === false) sentences.push("Stopped requiring SSO");
     return sentences.join("; ") || "Changed the security policy";
   },
-  "organization.sso_provider_registered": (entry) =>
-    `Added the SSO provider ${detail(entry, "providerId") ?? ""} for ${detail(entry, "domain") ?? "a domain"}`,
-  "organization.sso_provider_updated": (entry) => `Changed the SSO provider ${detail(entry, "providerId") ?? ""}`,
-  "organization.sso_provider_deleted": (entry) => `Removed the SSO provider ${detail(entry, "providerId") ?? ""}`,
-  "organization.sso_domain_verified": (entry) => `Verified the domain ${detail(entry, "domain") ?? ""} for SSO`,
+  "organization.sso_provider_registered": (entry) => `Added ${ssoProvider(entry)}${forDomain(entry)}`,
+  "organization.sso_provider_updated": (entry) => `Changed ${ssoProvider(entry)}`,
+  "organization.sso_provider_deleted": (entry) => `Removed ${ssoProvider(entry)}${forDomain(entry)}`,
+  "organization.sso_domain_verified": (entry) =>
+    `Verified ${detail(entry, "domain") ? `the domain ${detail(entry, "domain")}` : "a domain"} for single sign-on`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;

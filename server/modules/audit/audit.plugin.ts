@@ -75,6 +75,8 @@ export function auditedEndpoint<TPrior = undefined>(input: {
     call: { body: Record<string, unknown>; session: AuditedSession | null },
   ) => Promise<TPrior>;
   record: (call: AuditedCall<TPrior>) => Promise<AuditRecord[]> | AuditRecord[];
+  /** What the endpoint's context gets besides (SSO registration trusts the origin of the issuer it discovers). */
+  context?: (ctx: HookContext, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }) {
   const { endpoint } = input;
   return {
@@ -83,6 +85,7 @@ export function auditedEndpoint<TPrior = undefined>(input: {
       if (recording.getStore() === endpoint.path) return;
       const body = bodyOf(ctx);
       const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
+      const extraContext = (await input.context?.(ctx, body)) ?? {};
       const result = await runWithTransaction(ctx.context.adapter, () =>
         recording.run(endpoint.path, async () => {
           const db = await currentDatabase(input.db);
@@ -94,7 +97,7 @@ export function auditedEndpoint<TPrior = undefined>(input: {
           const dispatched = (await dispatchAuthEndpoint(endpoint, {
             body,
             headers: ctx.headers ?? new Headers(),
-            context: { ...ctx.context, adapter, session: null },
+            context: { ...ctx.context, ...extraContext, adapter, session: null },
             returnHeaders: true,
           })) as { headers?: Headers | null; response: unknown };
           const context = auditContextOf(session, {

@@ -12,26 +12,51 @@ const escapeHtml = (value: string) =>
   );
 
 const STYLE = `
-  :root { color-scheme: light dark; --bg: #f4f6f8; --card: #fff; --text: #17202a; --muted: #56626e; --line: #d5dbe1; --accent: #1d4f91; --accent-text: #fff; --warn-bg: #fff4d6; --warn-line: #e8c65a; --warn-text: #5c4300; --error: #a1251b; }
+  :root {
+    color-scheme: light dark; --bg: #f4f6f8; --card: #fff; --text: #17202a; --muted: #56626e; --line: #d5dbe1;
+    --accent: #1d4f91; --accent-text: #fff; --warn-bg: #fff4d6; --warn-line: #e8c65a; --warn-text: #5c4300;
+    --error: #a1251b;
+  }
   @media (prefers-color-scheme: dark) {
-    :root { --bg: #12161b; --card: #1b2128; --text: #eef2f6; --muted: #a7b2bd; --line: #333d47; --accent: #8ab4f8; --accent-text: #0b1a2e; --warn-bg: #3a2f0b; --warn-line: #7a6320; --warn-text: #f5dc8c; --error: #ff8a80; }
+    :root {
+      --bg: #12161b; --card: #1b2128; --text: #eef2f6; --muted: #a7b2bd; --line: #333d47; --accent: #8ab4f8;
+      --accent-text: #0b1a2e; --warn-bg: #3a2f0b; --warn-line: #7a6320; --warn-text: #f5dc8c; --error: #ff8a80;
+    }
   }
   * { box-sizing: border-box; }
   body { margin: 0; font: 16px/1.5 ui-sans-serif, system-ui, sans-serif; background: var(--bg); color: var(--text); }
   main { max-width: 46rem; margin: 0 auto; padding: 2rem 1rem 3rem; }
-  .banner { border: 1px solid var(--warn-line); background: var(--warn-bg); color: var(--warn-text); border-radius: .5rem; padding: .75rem 1rem; font-size: .875rem; margin-bottom: 1.5rem; }
+  .banner {
+    border: 1px solid var(--warn-line); background: var(--warn-bg); color: var(--warn-text); border-radius: .5rem;
+    padding: .75rem 1rem; font-size: .875rem; margin-bottom: 1.5rem;
+  }
   h1 { font-size: 1.5rem; margin: 0 0 1rem; }
   h2 { font-size: 1rem; margin: 0 0 .75rem; }
-  section { background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem; margin-bottom: 1rem; }
+  section {
+    background: var(--card); border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem;
+    margin-bottom: 1rem;
+  }
   table { width: 100%; border-collapse: collapse; font-size: .875rem; }
-  th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+  th, td {
+    text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top;
+    overflow-wrap: anywhere;
+  }
   code { font-size: .8125rem; }
   label { display: block; font-weight: 600; font-size: .875rem; margin-bottom: .25rem; }
-  input[type=text] { width: 100%; padding: .5rem .625rem; border: 1px solid var(--line); border-radius: .375rem; background: var(--bg); color: var(--text); font: inherit; }
+  input[type=text] {
+    width: 100%; padding: .5rem .625rem; border: 1px solid var(--line); border-radius: .375rem;
+    background: var(--bg); color: var(--text); font: inherit;
+  }
   .field { margin-bottom: .875rem; }
   .error { color: var(--error); font-size: .8125rem; margin: .25rem 0 0; }
-  .primary { padding: .5rem 1rem; border: 0; border-radius: .375rem; background: var(--accent); color: var(--accent-text); font: inherit; font-weight: 600; cursor: pointer; }
-  .link { background: none; border: 0; padding: 0; color: var(--accent); font: inherit; text-decoration: underline; cursor: pointer; }
+  .primary {
+    padding: .5rem 1rem; border: 0; border-radius: .375rem; background: var(--accent); color: var(--accent-text);
+    font: inherit; font-weight: 600; cursor: pointer;
+  }
+  .link {
+    background: none; border: 0; padding: 0; color: var(--accent); font: inherit; text-decoration: underline;
+    cursor: pointer;
+  }
   .muted { color: var(--muted); font-size: .875rem; }
   :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 `;

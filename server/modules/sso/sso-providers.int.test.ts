@@ -86,6 +86,32 @@ describe("an organization's SSO providers", () => {
     expect(byAdmin.status).toBe(200);
   });
 
+  it("discovers only from an issuer on the public internet or in TRUSTED_ORIGINS, recording nothing otherwise", async () => {
+    const before = await providerCount();
+    for (const issuer of [
+      "https://idp.internal.example.test",
+      "https://10.1.2.3/realms/acme",
+      "http://idp.example.org",
+    ]) {
+      const response = await owner.client.post("/api/auth/sso/register", {
+        ...uniqueSsoNames(),
+        organizationId: organization.id,
+        issuer,
+        oidcConfig: { clientId: "atrium", clientSecret: "secret" },
+      });
+      const discovery = `${issuer}/.well-known/openid-configuration`;
+      expect({ status: response.status, data: response.data }).toEqual({
+        status: 400,
+        data: {
+          code: "discovery_untrusted_origin",
+          message: `Untrusted OIDC discovery URL: The main discovery endpoint "${discovery}" is not trusted by your trusted origins configuration.`,
+          requestId: expect.any(String),
+        },
+      });
+    }
+    expect(await providerCount()).toBe(before);
+  });
+
   it("refuses members and outsiders with 403, registering and recording nothing", async () => {
     const before = await providerCount();
     const entries = (await auditEntries("organization.sso_provider_registered", organization.id)).length;
@@ -326,6 +352,71 @@ describe("an organization's SSO providers", () => {
       .where("domainVerified", "=", 1)
       .execute();
     expect(verified).toHaveLength(1);
+  });
+
+  it("audits a change of domain (unverified again) and a removal; another organization's owner can do neither", async () => {
+    const names = uniqueSsoNames("changing");
+    expect((await registerDevProvider(app, owner.client, { ...names, organizationId: organization.id })).status).toBe(
+      200,
+    );
+    expect((await verifyProviderDomain(owner.client, dns, names.providerId)).status).toBe(200);
+    const stranger = await createVerifiedUser(app, { label: "stranger" });
+    await createOrganizationWithOwner(stranger, "Elsewhere");
+    for (const path of [
+      "/api/auth/sso/request-domain-verification",
+      "/api/auth/sso/verify-domain",
+      "/api/auth/sso/delete-provider",
+    ]) {
+      await expectError(await stranger.client.post(path, { providerId: names.providerId }), 403, ADMIN_REQUIRED);
+    }
+    await expectError(
+      await stranger.client.post("/api/auth/sso/update-provider", {
+        providerId: names.providerId,
+        domain: "stolen.example.test",
+      }),
+      403,
+      ADMIN_REQUIRED,
+    );
+
+    const moved = uniqueSsoNames("moved").domain;
+    const updated = await admin.client.post("/api/auth/sso/update-provider", {
+      providerId: names.providerId,
+      domain: moved.toUpperCase(),
+    });
+    expect(updated.status).toBe(200);
+    const row = await app.db
+      .selectFrom("ssoProvider")
+      .select(["domain", "domainVerified"])
+      .where("providerId", "=", names.providerId)
+      .executeTakeFirstOrThrow();
+    expect({ domain: row.domain, domainVerified: Boolean(row.domainVerified) }).toEqual({
+      domain: moved,
+      domainVerified: false,
+    });
+    expect(await auditEntries("organization.sso_provider_updated", organization.id)).toContainEqual({
+      action: "organization.sso_provider_updated",
+      actor_id: admin.id,
+      organization_id: organization.id,
+      details: JSON.stringify({ providerId: names.providerId, fields: ["domain"], from: names.domain, to: moved }),
+    });
+
+    expect((await owner.client.post("/api/auth/sso/delete-provider", { providerId: names.providerId })).status).toBe(
+      200,
+    );
+    expect(
+      await app.db.selectFrom("ssoProvider").select("id").where("providerId", "=", names.providerId).execute(),
+    ).toEqual([]);
+    expect(await auditEntries("organization.sso_provider_deleted", organization.id)).toContainEqual({
+      action: "organization.sso_provider_deleted",
+      actor_id: owner.id,
+      organization_id: organization.id,
+      details: JSON.stringify({ providerId: names.providerId, domain: moved }),
+    });
+    await expectError(
+      await owner.client.post("/api/auth/sso/delete-provider", { providerId: names.providerId }),
+      404,
+      "SSO provider not found",
+    );
   });
 
   it("lists the organization's providers for owners and admins with the record and the values for the IdP", async () => {

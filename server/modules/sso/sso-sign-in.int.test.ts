@@ -118,6 +118,7 @@ describe("signing in through an organization's SSO provider", () => {
 
     const client = await signIn();
     const session = await getSession(client);
+    if (!session) throw new Error("the SSO sign-in made no session");
     expect(session.user).toMatchObject({ email, name: "Jane SSO", emailVerified: true });
     expect(await membersOf(organization.id, session.user.id)).toEqual([{ role: "member" }]);
     const added = await app.db
@@ -142,8 +143,55 @@ describe("signing in through an organization's SSO provider", () => {
     expect(accounts).toEqual([{ providerId: names.providerId }]);
 
     const again = await signIn();
-    expect((await getSession(again)).user.id).toBe(session.user.id);
+    expect((await getSession(again))?.user.id).toBe(session.user.id);
     expect(await membersOf(organization.id, session.user.id)).toEqual([{ role: "member" }]);
+  });
+
+  it("counts the plan's seats: a full organization sends the person to the error page, a freed seat lets them in", async () => {
+    const own = uniqueSsoNames("seats");
+    const founder = await createVerifiedUser(app, { label: "founder" });
+    const full = await createOrganizationWithOwner(founder, "Full");
+    expect((await registerDevProvider(app, founder.client, { ...own, organizationId: full.id })).status).toBe(200);
+    expect((await verifyProviderDomain(founder.client, dns, own.providerId)).status).toBe(200);
+    // The free plan's 10 seats: the owner and 9 pending invitations.
+    const invitations: string[] = [];
+    for (let index = 0; index < 9; index += 1) {
+      const invited = await founder.client.post("/api/auth/organization/invite-member", {
+        email: `invited${index}@elsewhere.example.test`,
+        role: "member",
+        organizationId: full.id,
+      });
+      expect(invited.status).toBe(200);
+      invitations.push((invited.data as { id: string }).id);
+    }
+    const email = `seatless@${own.domain}`;
+    const attempt = async () => {
+      const client = createClient(app);
+      const start = await startSso(client, { email });
+      const callback = await authorizeAtDevProvider(
+        client,
+        start.data.url,
+        { name: "Seatless", email, emailVerified: true },
+        SSO_CALLBACK,
+      );
+      return { client, answer: await visitCallback(client, callback) };
+    };
+
+    const refused = await attempt();
+    expect(refused.answer.status).toBe(302);
+    const errorPage = new URL(locationOf(refused.answer), app.config.baseUrl);
+    expect(`${errorPage.pathname}${errorPage.search}`).toBe("/auth/error?error=PLAN_LIMIT_REACHED");
+    expect(await getSession(refused.client)).toBeNull();
+    const user = await app.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    expect(await membersOf(full.id, user.id)).toEqual([]);
+
+    const canceled = await founder.client.post("/api/auth/organization/cancel-invitation", {
+      invitationId: invitations[0],
+    });
+    expect(canceled.status).toBe(200);
+    const admitted = await attempt();
+    expect(new URL(locationOf(admitted.answer), app.config.baseUrl).pathname).toBe("/dashboard");
+    expect(await membersOf(full.id, user.id)).toEqual([{ role: "member" }]);
   });
 
   it("refuses the callback once the provider's domain is no longer verified", async () => {
@@ -254,7 +302,7 @@ describe("signing in through an organization's SSO provider", () => {
       expect((await client.post("/api/auth/two-factor/verify-totp", { code: await totpCode(totpURI, 1) })).status).toBe(
         200,
       );
-      expect((await getSession(client)).user.email).toBe(owner.email);
+      expect((await getSession(client))?.user.email).toBe(owner.email);
     });
 
     it("cannot be required without a verified provider", async () => {

@@ -1,5 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
+import { lookup } from "node:dns/promises";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
+import { isPublicRoutableHost } from "@better-auth/core/utils/host";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -112,6 +114,26 @@ function normalizeDomain(body: Record<string, unknown>): string | undefined {
   return parsed.data;
 }
 
+/**
+ * The issuer's origin when the IdP is on the public internet: an https URL whose host is, and resolves only to,
+ * publicly routable addresses. @better-auth/sso fetches discovery documents only from trusted origins; an
+ * organization's IdP (Okta, Entra ID, a Keycloak on the internet) is trusted for its own registration, and an
+ * internal one needs TRUSTED_ORIGINS (docs/sso.md).
+ */
+async function publicIssuerOrigin(issuer: unknown): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(String(issuer));
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" || !isPublicRoutableHost(url.hostname)) return undefined;
+  const addresses = await lookup(url.hostname, { all: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every(({ address }) => isPublicRoutableHost(address))
+    ? url.origin
+    : undefined;
+}
+
 async function signedIn(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]) {
   const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
   if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
@@ -159,6 +181,10 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
         audited(endpoints.registerSSOProvider, {
+          context: async (ctx, body) => {
+            const origin = await publicIssuerOrigin(body.issuer);
+            return origin ? { trustedOrigins: [...ctx.context.trustedOrigins, origin] } : {};
+          },
           lock: async (trx, body, session) => {
             const organizationId = text(body.organizationId) ?? "";
             await assertMayManageSso(trx, organizationId, caller(session));

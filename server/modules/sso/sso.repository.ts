@@ -3,8 +3,9 @@ import type { Database } from "../../db/schema";
 
 /**
  * The queries of enterprise SSO. Booleans are written and compared as 1 or 0: SQLite stores them as integers, and
- * PostgreSQL reads the untyped '1' or '0' as a boolean. The `ssoProvider` rows are @better-auth/sso's (migration 0018); the plugin writes
- * them, the module reads them and keeps its own columns (the TXT record's token, whether the domain is verified).
+ * PostgreSQL reads the untyped '1' or '0' as a boolean. The `ssoProvider` rows are @better-auth/sso's (migration
+ * 0018): the plugin writes them, the module reads them and keeps its own columns (the TXT record's token, whether
+ * the domain is verified).
  */
 
 export type SsoProviderRow = {
