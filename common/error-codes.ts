@@ -148,6 +148,8 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_DNS_UNAVAILABLE: 502,
   SSO_VERIFIED_PROVIDER_REQUIRED: 400,
   SSO_REQUIRED: 403,
+  SSO_SAML_METADATA_UNREADABLE: 400,
+  SSO_SAML_RESPONSE_REFUSED: 400,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -226,6 +228,13 @@ export const SSO_ERROR_CODES = defineErrorCodes({
    * to go: `{ organizationSlug, organizationName }` for `POST /api/auth/sign-in/sso`, and the app's `signInUrl`.
    */
   SSO_REQUIRED: "Your organization signs in with SSO: continue with SSO instead of a password",
+  /** A SAML provider registered by its IdP metadata URL, which could not be read; `details.reason` says why. */
+  SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL",
+  /**
+   * The Assertion Consumer Service refused a SAML response (a bad signature, expired, replayed, for another service
+   * provider or address, answering no request of ours, or hostile XML); `details.reason` says which. No session.
+   */
+  SSO_SAML_RESPONSE_REFUSED: "The SAML response was refused: sign in again from your identity provider",
 });
 
 /**

@@ -31,7 +31,7 @@ import {
   type ServiceProviderLookup,
 } from "./modules/dev-saml";
 import { createMailQueue, createMailTransport, type MailQueue } from "./modules/mail";
-import { createTxtLookup, startDevDnsServer, type DevDnsServer } from "./modules/sso";
+import { createTxtLookup, findDevelopmentServiceProvider, startDevDnsServer, type DevDnsServer } from "./modules/sso";
 
 export type Services = {
   database: DatabaseHandle;
@@ -77,7 +77,7 @@ export type ServicesOptions = {
    * reaches it), so their hundreds of sign-ups do not spend most of the run hashing.
    */
   passwordHashing?: PasswordHashing;
-  /** The service providers the development SAML IdP answers. */
+  /** The service providers the development SAML IdP answers (the app's registered SAML providers otherwise). */
   samlServiceProviders?: ServiceProviderLookup;
 };
 
@@ -182,7 +182,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ? await createDevSamlIdentityProvider({
         baseUrl: config.baseUrl,
         dataDir: config.dataDir,
-        findServiceProvider: options.samlServiceProviders ?? (async () => null),
+        // The SAML providers registered in this app against the development IdP.
+        findServiceProvider:
+          options.samlServiceProviders ??
+          ((request) => findDevelopmentServiceProvider(database.db, { baseUrl: config.baseUrl, ...request })),
         signInUrl: `${config.baseUrl}/sign-in`,
         logger,
         isProduction: config.isProduction,

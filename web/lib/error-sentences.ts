@@ -206,6 +206,8 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer. Try again in a moment.",
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO.",
   SSO_REQUIRED: "Your organization signs in with SSO. Continue with SSO instead of a password.",
+  SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
+  SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
 };
 
 /**

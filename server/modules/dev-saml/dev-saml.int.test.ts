@@ -8,7 +8,7 @@ import { samlify, SAML_POST_BINDING, SAML_REDIRECT_BINDING, type SamlServiceProv
 import { createClient, type TestClient } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { subjectOf } from "../dev-identity";
-import type { KnownServiceProvider } from "./index";
+import type { KnownServiceProvider, ServiceProviderLookup } from "./index";
 
 /** The app's base URL in tests that do not listen. */
 const BASE_URL = "http://localhost:3000";
@@ -70,7 +70,7 @@ describe("development SAML IdP", () => {
   let target: TestApp;
   let client: TestClient;
   let idpFromMetadata: ReturnType<typeof samlify.IdentityProvider>;
-  const lookups: Array<{ issuer: string; assertionConsumerServiceUrl?: string }> = [];
+  const lookups: Array<Parameters<ServiceProviderLookup>[0]> = [];
 
   beforeAll(async () => {
     target = await createTestApp({
@@ -141,7 +141,11 @@ describe("development SAML IdP", () => {
     }
     expect(String(page.data)).toContain('action="/dev/saml/sso/new-identity"');
     expect(hiddenFields(String(page.data))).toMatchObject({ binding: "redirect", RelayState: "relay-state-1" });
-    expect(lookups.at(-1)).toEqual({ issuer: SP_ENTITY_ID, assertionConsumerServiceUrl: ACS_URL });
+    expect(lookups.at(-1)).toEqual({
+      issuer: SP_ENTITY_ID,
+      assertionConsumerServiceUrl: ACS_URL,
+      identityProvider: { entityId: `${BASE_URL}/dev/saml`, ssoUrl: `${BASE_URL}/dev/saml/sso` },
+    });
   });
 
   it("answers an AuthnRequest sent by HTTP-POST the same way", async () => {

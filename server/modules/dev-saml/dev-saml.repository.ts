@@ -87,7 +87,8 @@ async function createSigningMaterial(subject: string): Promise<SigningMaterial> 
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       ],
     },
-    webcrypto as unknown as Crypto,
+    // Node's WebCrypto, typed as the library's parameter (the server's program has no DOM `Crypto`).
+    webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>[1],
   );
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)).toString("base64");
   return {

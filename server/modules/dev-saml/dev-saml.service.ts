@@ -29,11 +29,13 @@ export type KnownServiceProvider = { entityId: string; assertionConsumerServiceU
 
 /**
  * Finds the service provider an AuthnRequest comes from, by the entity ID it names as Issuer and the ACS URL it
- * asks for; null when the IdP does not know it. The app answers from its registered SAML providers.
+ * asks for; null when the IdP does not know it. The app answers from its SAML providers registered against this IdP
+ * (`identityProvider`).
  */
 export type ServiceProviderLookup = (request: {
   issuer: string;
   assertionConsumerServiceUrl?: string;
+  identityProvider: { entityId: string; ssoUrl: string };
 }) => Promise<KnownServiceProvider | null>;
 
 /** An AuthnRequest the IdP accepted: whom to answer, where, and what to quote back. */
@@ -239,7 +241,11 @@ export async function createDevSamlIdentityProvider(options: {
       );
     }
     const requestedAcs = request.assertionConsumerServiceUrl || undefined;
-    const serviceProvider = await options.findServiceProvider({ issuer, assertionConsumerServiceUrl: requestedAcs });
+    const serviceProvider = await options.findServiceProvider({
+      issuer,
+      assertionConsumerServiceUrl: requestedAcs,
+      identityProvider: { entityId, ssoUrl },
+    });
     if (!serviceProvider || serviceProvider.entityId !== issuer) {
       return refused(403, "Unknown service provider", `No SAML service provider ${issuer} is registered in Atrium.`);
     }

@@ -8,3 +8,4 @@ export {
   type ServiceProviderLookup,
 } from "./dev-saml.service";
 export { devSamlRoutes } from "./dev-saml.routes";
+export { readOrCreateSigningMaterial, SIGNING_FILE_NAME, type SigningMaterial } from "./dev-saml.repository";

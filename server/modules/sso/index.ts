@@ -5,3 +5,4 @@ export { ssoUniqueConflicts } from "./sso.conflicts";
 export { createTxtLookup, type TxtLookup } from "./sso.dns";
 export { startDevDnsServer, createTxtStore, type DevDnsServer, type TxtStore } from "./dev-dns.server";
 export { devDnsRoutes } from "./dev-dns.routes";
+export { findDevelopmentServiceProvider } from "./sso.saml";

@@ -5,6 +5,7 @@ import { isPublicRoutableHost } from "@better-auth/core/utils/host";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
+  isAPIError,
   createAuthMiddleware,
   getSessionFromCtx,
   signInEmail,
@@ -13,13 +14,16 @@ import {
 } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
-import { ERROR_CODES, SSO_ERROR_CODES } from "../../../common/error-codes";
+import { ERROR_CODES, ERROR_STATUS, SSO_ERROR_CODES } from "../../../common/error-codes";
 import { ssoDomainSchema } from "../../../common/sso.schemas";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
+import { safeSamlXmlValidator } from "../../http/hostile-xml";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
+import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
+import { fetchIdentityProviderMetadata, hostileSamlResponseReason } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
   assertDomainAvailable,
@@ -84,13 +88,19 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
       }
     },
     // The TXT record's token is a column of the app's (migration 0018) that the plugin never reads nor returns.
+    // An assertion without NotBefore/NotOnOrAfter is refused rather than accepted with a warning.
+    saml: { requireTimestamps: true },
   });
+  // samlify parses through one module-wide validator, which the plugin sets when it is imported: ours replaces it
+  // (set here, after that import) and refuses any document type, so entity expansion never reaches a parser.
+  samlify.setSchemaValidator(safeSamlXmlValidator);
   const rules = ssoRules({ ...options, endpoints: ssoPlugin.endpoints });
   return [ssoPlugin, rules] as const;
 }
 
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
 type SsoEndpoints = Record<
+  | "acsEndpoint"
   | "registerSSOProvider"
   | "updateSSOProvider"
   | "deleteSSOProvider"
@@ -166,6 +176,15 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
     hooks: {
       before: [
         {
+          // A SAML response with a document type (entity expansion, external entities) is refused before any parser.
+          matcher: matches(endpoints.acsEndpoint),
+          handler: createAuthMiddleware(async (ctx) => {
+            const samlResponse = text(recordOf(ctx.body).SAMLResponse);
+            const reason = samlResponse && hostileSamlResponseReason(samlResponse);
+            if (reason) throw DomainError.of(SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED, { reason });
+          }),
+        },
+        {
           // The domain as stored, and a SAML provider's service-provider identity under BASE_URL by default.
           matcher: matches(endpoints.registerSSOProvider, endpoints.updateSSOProvider),
           handler: createAuthMiddleware(async (ctx) => {
@@ -173,6 +192,13 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
             normalizeDomain(body);
             const providerId = text(body.providerId);
             const saml = recordOf(body.samlConfig);
+            // IdP metadata by URL: read here (the plugin takes the XML), under the rules of sso.saml.ts.
+            const idpMetadata = recordOf(saml.idpMetadata);
+            const metadataUrl = text(idpMetadata.metadataUrl);
+            if (metadataUrl && !text(idpMetadata.metadata)) {
+              idpMetadata.metadata = await fetchIdentityProviderMetadata(metadataUrl, options.baseUrl);
+              delete idpMetadata.metadataUrl;
+            }
             if (ctx.path === endpoints.registerSSOProvider.path && providerId && body.samlConfig) {
               const { entityId } = serviceProviderValues(options.baseUrl, providerId);
               saml.spMetadata = { entityID: entityId, ...recordOf(saml.spMetadata) };
@@ -311,6 +337,47 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
       ],
+      after: [samlRefusalsAsBadRequests(endpoints.acsEndpoint)],
     },
   } satisfies BetterAuthPlugin;
 }
+
+type AfterHook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["after"]>[number];
+
+/**
+ * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
+ * package).
+ */
+function samlRefusalsAsBadRequests(acsEndpoint: Endpoint): AfterHook {
+  return {
+    // The plugin answers a refused SAML response with a redirect to the error page (`?error=…`): a refusal is a
+    // 400 here, with the plugin's reason, so that no client can take it for a sign-in (its session cookie, set
+    // only on success, is never there).
+    matcher: matches(acsEndpoint),
+    handler: createAuthMiddleware(async (ctx) => {
+      const refusal = samlRefusalOf(ctx.context.returned);
+      // The app's own refusals after the checks (the plan's seats) keep their way to the error page.
+      if (!refusal || ctx.context.newSession || isCatalogueCode(refusal.error)) return;
+      // A Response, not a thrown error: better-auth would keep the redirect's status for an error.
+      ctx.context.responseHeaders?.delete("location");
+      const { code, message } = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED;
+      return Response.json(
+        { code, message, details: { reason: refusal.description ?? refusal.error } },
+        { status: ERROR_STATUS[code] },
+      );
+    }),
+  };
+}
+
+/** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
+function samlRefusalOf(returned: unknown): { error: string; description?: string } | null {
+  if (!isAPIError(returned) || returned.statusCode !== 302) return null;
+  const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
+  if (!location) return null;
+  const params = new URL(location, "http://relative.invalid").searchParams;
+  const error = params.get("error");
+  return error ? { error, description: params.get("error_description") ?? undefined } : null;
+}
+
+/** Whether a redirect's `error` is one of the catalogue's codes: one of the app's own refusals (provisioning). */
+const isCatalogueCode = (code: string) => Object.hasOwn(ERROR_STATUS, code);

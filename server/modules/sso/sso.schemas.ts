@@ -54,6 +54,8 @@ const oidcConfig = z.strictObject({
 
 const idpMetadata = z.strictObject({
   metadata: document.optional(),
+  /** The app's own field: the IdP metadata's URL, read at registration (sso.saml.ts checks it; the plugin gets XML). */
+  metadataUrl: z.string().min(1).max(2_048, "Use at most 2048 characters").optional(),
   entityID: textSchema.optional(),
   cert: certificates.optional(),
   privateKey: document.optional(),
