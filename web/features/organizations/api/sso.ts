@@ -71,7 +71,7 @@ export type RegisterConnectionInput =
 
 /**
  * What better-auth's SSO plugin takes for a connection of the organization. For SAML metadata, its entity ID (the
- * provider's issuer) and sign-on URL are read from it; a metadata URL is read first.
+ * provider's issuer) and sign-on URL are read from it (the server reads neither from the metadata).
  */
 async function registerBody(organizationId: string, input: RegisterConnectionInput) {
   const common = { providerId: input.providerId, domain: input.domain, organizationId };
@@ -81,16 +81,34 @@ async function registerBody(organizationId: string, input: RegisterConnectionInp
       issuer: input.issuer,
       oidcConfig: { clientId: input.clientId, clientSecret: input.clientSecret },
     };
+  // Atrium wants the IdP's assertions signed (docs/sso.md).
   if (input.source === "manual")
     return {
       ...common,
       issuer: input.entityId,
-      samlConfig: { entryPoint: input.entryPoint, cert: input.certificate, idpMetadata: { entityID: input.entityId } },
+      samlConfig: {
+        entryPoint: input.entryPoint,
+        cert: input.certificate,
+        wantAssertionsSigned: true,
+        idpMetadata: { entityID: input.entityId },
+      },
     };
-  const metadata =
-    input.source === "metadata-xml" ? input.metadataXml : await fetchIdentityProviderMetadata(input.metadataUrl);
-  const { entityId, entryPoint } = readIdentityProviderMetadata(metadata);
-  return { ...common, issuer: entityId, samlConfig: { entryPoint, idpMetadata: { metadata } } };
+  if (input.source === "metadata-xml") {
+    const { entityId, entryPoint } = readIdentityProviderMetadata(input.metadataXml);
+    return {
+      ...common,
+      issuer: entityId,
+      samlConfig: { entryPoint, wantAssertionsSigned: true, idpMetadata: { metadata: input.metadataXml } },
+    };
+  }
+  // The server reads the metadata at the URL itself (and keeps that copy); the browser reads it too, for the
+  // entity ID and sign-on URL the plugin wants as fields of their own.
+  const { entityId, entryPoint } = readIdentityProviderMetadata(await fetchIdentityProviderMetadata(input.metadataUrl));
+  return {
+    ...common,
+    issuer: entityId,
+    samlConfig: { entryPoint, wantAssertionsSigned: true, idpMetadata: { metadataUrl: input.metadataUrl } },
+  };
 }
 
 /** Saves a new connection; its domain is pending until the TXT record is found. */

@@ -106,6 +106,7 @@ export function SamlConnectionForm({
       ...registerServerErrors,
       INVALID_SAML_METADATA: "metadataXml",
       SAML_METADATA_URL_UNREADABLE: "metadataUrl",
+      SSO_SAML_METADATA_UNREADABLE: "metadataUrl",
     },
   });
   const source = form.watch("source");
