@@ -58,6 +58,16 @@ describe("samlConnectionSchema", () => {
     ]);
   });
 
+  it("says what is missing in the source's fields and the domain at once", () => {
+    expect(issues(samlConnectionSchema.safeParse({ ...blank, domain: "", source: "metadata-xml" }))).toEqual([
+      ["metadataXml", "Paste or upload the identity provider's metadata"],
+      ["domain", "Enter your company's e-mail domain"],
+    ]);
+    expect(
+      samlConnectionSchema.parse({ ...blank, domain: "Acme.COM", source: "metadata-url", metadataUrl: "https://i/m" }),
+    ).toMatchObject({ domain: "acme.com", metadataUrl: "https://i/m" });
+  });
+
   it("wants SAML metadata, not any text", () => {
     expect(issues(samlConnectionSchema.safeParse({ ...blank, source: "metadata-xml", metadataXml: "hello" }))).toEqual([
       ["metadataXml", "This is not SAML metadata: it should be XML with an EntityDescriptor"],

@@ -123,7 +123,7 @@ export type SamlSource = (typeof SAML_SOURCES)[number];
 const certificateSchema = z
   .string({ error: "Paste the signing certificate" })
   .trim()
-  .min(1, "Paste the signing certificate")
+  .min(1, { error: "Paste the signing certificate", abort: true })
   .max(SAML_CERTIFICATE_MAX_LENGTH, atMost(SAML_CERTIFICATE_MAX_LENGTH))
   .refine((pem) => /^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----$/.test(pem), {
     error: "Paste the certificate in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----",
@@ -132,7 +132,7 @@ const certificateSchema = z
 const metadataXmlSchema = z
   .string()
   .trim()
-  .min(1, "Paste or upload the identity provider's metadata")
+  .min(1, { error: "Paste or upload the identity provider's metadata", abort: true })
   .max(SAML_METADATA_MAX_LENGTH, "The metadata is larger than 100 KB")
   .refine((xml) => xml.startsWith("<") && xml.includes("EntityDescriptor"), {
     error: "This is not SAML metadata: it should be XML with an EntityDescriptor",
@@ -160,7 +160,8 @@ const optionalText = z.string().default("");
 export const samlConnectionSchema = z
   .object({
     source: z.enum(SAML_SOURCES, { error: "Choose how you give the identity provider's values" }),
-    domain: domainFieldSchema,
+    // Checked with the source's fields below, so that every field's error shows at once.
+    domain: optionalText,
     metadataXml: optionalText,
     metadataUrl: optionalText,
     entityId: optionalText,
@@ -168,7 +169,10 @@ export const samlConnectionSchema = z
     certificate: optionalText,
   })
   .transform((value, context) => {
-    const fields: Record<string, z.ZodType<string>> = SAML_SOURCE_FIELDS[value.source];
+    const fields: Record<string, z.ZodType<string>> = {
+      ...SAML_SOURCE_FIELDS[value.source],
+      domain: domainFieldSchema,
+    };
     const checked = { ...value };
     for (const [name, schema] of Object.entries(fields)) {
       const result = schema.safeParse(value[name as keyof typeof value]);

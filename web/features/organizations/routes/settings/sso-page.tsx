@@ -181,7 +181,7 @@ function ConnectionList({
               <Button
                 variant="secondary"
                 size="sm"
-                aria-label={`${connection.domainVerified ? "Details of" : "Continue setting up"} ${connection.domain}`}
+                aria-label={`${connection.domainVerified ? "Details of" : "Continue setup of"} ${connection.domain}`}
                 onClick={() => onContinue(connection.providerId)}
               >
                 {connection.domainVerified ? "Details" : "Continue setup"}
