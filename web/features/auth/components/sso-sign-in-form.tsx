@@ -18,12 +18,16 @@ export function SsoSignInForm({
   onCancel,
 }: {
   email?: string;
-  /** A password sign-in was refused: the person's organization requires SSO (`SSO_REQUIRED`). */
-  isRequired?: boolean;
+  /**
+   * A password sign-in was refused because the person's organization requires SSO (`SSO_REQUIRED`): true, or the
+   * refusal's details, which name the organization (`{ organizationSlug, organizationName }`).
+   */
+  isRequired?: unknown;
   callbackURL: string;
   onCancel: () => void;
 }) {
   const [isLeaving, setLeaving] = useState(false);
+  const [isStarting, setStarting] = useState(false);
   const form = useZodForm(ssoSignInSchema, {
     defaultValues: { email: email ?? "" },
     serverErrors: { "404": { message: NO_CONNECTION }, "401": { message: NOT_READY } },
@@ -32,7 +36,20 @@ export function SsoSignInForm({
     await startSsoSignIn({ email: values.email, callbackURL });
     setLeaving(true);
   });
-  const isBusy = form.formState.isSubmitting || isLeaving;
+  const isBusy = form.formState.isSubmitting || isStarting || isLeaving;
+  const organization = requiringOrganization(isRequired);
+  // A username sign-in has no address to find the provider by: the refusal named the organization.
+  async function continueToOrganization(slug: string) {
+    setStarting(true);
+    try {
+      await startSsoSignIn({ organizationSlug: slug, callbackURL });
+      setLeaving(true);
+    } catch (error) {
+      form.setServerError(error);
+    } finally {
+      setStarting(false);
+    }
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4" aria-labelledby="sso-sign-in-title">
@@ -50,6 +67,16 @@ export function SsoSignInForm({
         </Alert>
       ) : null}
       <FormErrorAlert message={form.formError} />
+      {organization && !email ? (
+        <Button
+          type="button"
+          className="w-full"
+          isLoading={isBusy}
+          onClick={() => void continueToOrganization(organization.slug)}
+        >
+          Continue to {organization.name}&apos;s sign-in
+        </Button>
+      ) : null}
       <TextField label="Work e-mail" type="email" autoComplete="email" autoFocus {...form.field("email")} />
       <Button type="submit" className="w-full" isLoading={isBusy}>
         {isBusy ? "Redirecting…" : "Continue"}
@@ -59,6 +86,14 @@ export function SsoSignInForm({
       </Button>
     </form>
   );
+}
+
+/** The organization an `SSO_REQUIRED` refusal names, if its details do. */
+function requiringOrganization(details: unknown): { slug: string; name: string } | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const { organizationSlug, organizationName } = details as Record<string, unknown>;
+  if (typeof organizationSlug !== "string" || !organizationSlug) return undefined;
+  return { slug: organizationSlug, name: typeof organizationName === "string" ? organizationName : organizationSlug };
 }
 
 const NO_CONNECTION =

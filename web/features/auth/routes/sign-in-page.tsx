@@ -42,8 +42,9 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
   const noticeText = noticeMessage(notice);
   // The SSO form, opened by "Continue with SSO" or by a password sign-in refused because the person's organization
   // requires SSO; with the e-mail already typed, if one was.
-  const [sso, setSso] = useState<{ email: string; isRequired: boolean } | null>(null);
-  const openSso = (isRequired: boolean) => {
+  // `isRequired` carries the refusal's details (which organization), read by the form.
+  const [sso, setSso] = useState<{ email: string; isRequired: unknown } | null>(null);
+  const openSso = (isRequired: unknown) => {
     const identifier = form.watch("identifier").trim();
     setSso({ email: isEmailIdentifier(identifier) ? identifier : "", isRequired });
   };
@@ -75,7 +76,7 @@ export function SignInPage({ redirect, notice }: { redirect?: string; notice?: s
       answer = await signIn.mutateAsync({ ...values, callbackURL: target });
     } catch (error) {
       // Not an error to fix in this form: the way in is the organization's identity provider.
-      if (isSsoRequired(error)) return openSso(true);
+      if (isSsoRequired(error)) return openSso((error as ApiError).details ?? true);
       throw error;
     }
     // An account with a second factor: no session yet, the code comes next (better-auth's two-factor answer, checked
