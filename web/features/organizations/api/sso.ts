@@ -33,8 +33,9 @@ export function organizationSsoQuery(organizationId: string) {
   });
 }
 
-export function useOrganizationSso(organizationId: string) {
-  return useQuery(organizationSsoQuery(organizationId));
+/** `enabled`: false for members, whom the server refuses (the page tells them who may instead). */
+export function useOrganizationSso(organizationId: string, enabled = true) {
+  return useQuery({ ...organizationSsoQuery(organizationId), enabled });
 }
 
 /**

@@ -49,7 +49,8 @@ export type SsoPageSearch = { test?: string; error?: string };
  */
 export function SsoPage({ search }: { search: SsoPageSearch }) {
   const { organization, can } = useOrganizationContext();
-  const sso = useOrganizationSso(organization.id);
+  const mayManage = can({ organization: ["update"] });
+  const sso = useOrganizationSso(organization.id, mayManage);
   const [setup, setSetup] = useState<{ providerId?: string } | null>(null);
   const [tested, setTested] = useState(testedConnections);
   const testedProviderId = search.test && !search.error ? search.test : undefined;
@@ -60,7 +61,7 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
     setTested(testedConnections());
   }, [testedProviderId]);
 
-  if (!can({ organization: ["update"] }))
+  if (!mayManage)
     return (
       <Card>
         <CardHeader title="Single sign-on" />
