@@ -47,6 +47,7 @@ const STYLE = `
     width: 100%; padding: .5rem .625rem; border: 1px solid var(--line); border-radius: .375rem;
     background: var(--bg); color: var(--text); font: inherit;
   }
+  input[aria-invalid=true] { border-color: var(--error); }
   .field { margin-bottom: .875rem; }
   .error { color: var(--error); font-size: .8125rem; margin: .25rem 0 0; }
   .primary {

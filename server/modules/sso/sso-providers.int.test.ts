@@ -6,6 +6,10 @@ import { createTestApp, type TestApp } from "../../test/test-database";
 
 const ADMIN_REQUIRED = "Only the organization's owners and admins can manage its SSO";
 
+/** A self-signed certificate standing for a SAML IdP's signing certificate (public; its key is nowhere). */
+const IDP_CERTIFICATE =
+  "-----BEGIN CERTIFICATE-----\nMIIDFzCCAf+gAwIBAgIUAgz3jX1ZSdc93R1oCMQz2AY/mmEwDQYJKoZIhvcNAQEL\nBQAwGzEZMBcGA1UEAwwQaWRwLmV4YW1wbGUudGVzdDAeFw0yNjEyMDIwMDA0MjZa\nFw0zNjExMjkwMDA0MjZaMBsxGTAXBgNVBAMMEGlkcC5leGFtcGxlLnRlc3QwggEi\nMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQCR6LowZOHzrV3mzo2lainz4geK\nK2txvF3QVCxCK0YE/hZeQye5gkdaGQNWZZ50hHQae2BABghWIjRCVTNj3q9WQtKx\n/PC2vxz3kFfOeLPRh6otdSemzK0fFwGy6j4BlEsLAU8+nBsCtXEiQvWuqIAUkCdU\njfjWf9ZMqIk8Tb8ecdptTtR6lRIyJS4bniTSP9v1zPiUpuOI02wR145hMDfI6OlY\nOS8SsUwAarlIvQ70FRJsDVa62TqIcTCv9XDHEvzT0vbJl5qxVvOqOhZAaHQtyl+v\nlD/x1q86ACKDCiSw8I4+NBZerNO3+pnAd87zw7NskhV3/9lmf+maQl2TnnMfAgMB\nAAGjUzBRMB0GA1UdDgQWBBQdv3s4WfRSLvHRD/8DGMR8esJASTAfBgNVHSMEGDAW\ngBQdv3s4WfRSLvHRD/8DGMR8esJASTAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3\nDQEBCwUAA4IBAQBcP/9J+mGCLwVioz2mhANYDCG/ySzSGxskoGdH/S1/agGbtTtr\nxX4EEBgKlg4ZOLJzgAPJYN+//wmW2A3Fp+G1XSwolzuw8NYEYxKQc4xsVCEulq4m\nEXllnBeQxy2dtOqLSHDEtZZCZxdOZguYuzYd5i7FyAtp7ISaI2Tz7lTScBqIwlbN\nViLJbbSoJ9UQnJn9tQ28AbowukpXJ6ICBbvLqMyy/znOPxWyE136wTDFejjiQauZ\ngAiXSO+zozHBZUEfYmh6wj6LEQhgpxNFAwv9ht7HZV8vt7BFoL7M+N8FEVa4PHZx\nFr3+WbkHDNBIDVMPAe5w/lpNERaJlB1ZhiGT\n-----END CERTIFICATE-----";
+
 describe("an organization's SSO providers", () => {
   let app: TestApp;
   let dns: TestDns;
@@ -417,6 +421,41 @@ describe("an organization's SSO providers", () => {
       404,
       "SSO provider not found",
     );
+  });
+
+  it("registers a SAML provider whose service provider (entity id, ACS, metadata) lives under BASE_URL", async () => {
+    const names = uniqueSsoNames("saml");
+    const response = await owner.client.post("/api/auth/sso/register", {
+      ...names,
+      organizationId: organization.id,
+      issuer: "https://idp.example.test/saml",
+      samlConfig: {
+        entryPoint: "https://idp.example.test/saml/sso",
+        cert: IDP_CERTIFICATE,
+        idpMetadata: { entityID: "https://idp.example.test/saml" },
+      },
+    });
+    expect(response.status).toBe(200);
+    const metadataUrl = `${app.config.baseUrl}/api/auth/sso/saml2/sp/metadata?providerId=${names.providerId}`;
+    expect(response.data.samlConfig).toMatchObject({ audience: metadataUrl, spMetadata: { entityID: metadataUrl } });
+
+    const metadata = await createClient(app).get(`/api/auth/sso/saml2/sp/metadata?providerId=${names.providerId}`);
+    expect(metadata.status).toBe(200);
+    const xml = await metadata.text();
+    expect(xml).toContain(`entityID="${metadataUrl.replace("&", "&amp;")}"`);
+    expect(xml).toContain(`Location="${app.config.baseUrl}/api/auth/sso/saml2/sp/acs/${names.providerId}"`);
+
+    const listed = (await owner.client.get(`/api/organizations/${organization.id}/sso`)).data as {
+      providers: Array<{ providerId: string; type: string; clientId: string | null; serviceProvider: unknown }>;
+    };
+    expect(listed.providers.find((provider) => provider.providerId === names.providerId)).toMatchObject({
+      type: "saml",
+      clientId: null,
+      serviceProvider: {
+        entityId: metadataUrl,
+        acsUrl: `${app.config.baseUrl}/api/auth/sso/saml2/sp/acs/${names.providerId}`,
+      },
+    });
   });
 
   it("lists the organization's providers for owners and admins with the record and the values for the IdP", async () => {
