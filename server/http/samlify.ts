@@ -64,7 +64,6 @@ export type Samlify = {
     relayState?: string;
   }): SamlServiceProvider;
   setSchemaValidator(validator: { validate(xml: string): Promise<unknown> }): void;
-  Utility: { inflateString(compressedString: string): string };
 };
 
 export const samlify = createRequire(import.meta.url)("samlify") as Samlify;

@@ -1,5 +1,6 @@
 import { X509Certificate } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -280,6 +281,11 @@ describe("development SAML IdP", () => {
     const missing = await client.get("/dev/saml/sso");
     expect(missing.status).toBe(400);
     expect(String(missing.data)).toContain("SAMLRequest is required");
+    // 300 KB of spaces deflate to a few hundred bytes: inflating stops at 256 KB.
+    const bomb = deflateRawSync(Buffer.from(`<a>${" ".repeat(300 * 1024)}</a>`)).toString("base64");
+    const inflated = await client.get(`/dev/saml/sso?${new URLSearchParams({ SAMLRequest: bomb })}`);
+    expect(inflated.status).toBe(400);
+    expect(String(inflated.data)).toContain("SAMLRequest is not an encoded XML message.");
     const garbage = await client.get("/dev/saml/sso?SAMLRequest=bm90IHhtbA");
     expect(garbage.status).toBe(400);
     expect(String(garbage.data)).toContain("SAMLRequest is not an encoded XML message.");
@@ -298,11 +304,14 @@ describe("development SAML IdP", () => {
 });
 
 describe("development SAML IdP switch", () => {
+  // Development mode keeps generated secrets in the data folder: a folder of the test's own.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "atrium-saml-switch-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const production = {
     NODE_ENV: "production",
     AUTH_SECRET: "x".repeat(32),
     SMTP_URL: "smtp://localhost:25",
-    DATA_DIR: "/nonexistent-atrium-data",
+    DATA_DIR: dataDir,
     DATABASE_URL: "postgres://localhost/atrium",
   };
 

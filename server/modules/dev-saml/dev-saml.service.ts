@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { hostileXmlReason, safeSamlXmlValidator } from "../../http/hostile-xml";
+import { inflateRawSync } from "node:zlib";
+import { hostileXmlReason, MAX_SAML_XML_BYTES, safeSamlXmlValidator } from "../../http/hostile-xml";
 import { SAML_POST_BINDING, SAML_REDIRECT_BINDING, samlify } from "../../http/samlify";
 import type { Logger } from "../../logger";
 import { PRESET_IDENTITIES, subjectOf } from "../dev-identity";
@@ -187,11 +188,15 @@ export async function createDevSamlIdentityProvider(options: {
     detail,
   });
 
-  /** The AuthnRequest's XML, decoded as its binding encodes it; null when it is not one. */
+  /**
+   * The AuthnRequest's XML, decoded as its binding encodes it (HTTP-Redirect deflates it); null when it is not one.
+   * Inflating stops at the XML checks' size limit, so a small "deflate bomb" cannot fill the memory.
+   */
   function decode(binding: SamlBinding, message: string): string | null {
     try {
       const bytes = Buffer.from(message.replace(/\s+/g, ""), "base64");
-      const text = binding === "redirect" ? samlify.Utility.inflateString(bytes.toString("base64")) : bytes.toString();
+      const xml = binding === "redirect" ? inflateRawSync(bytes, { maxOutputLength: MAX_SAML_XML_BYTES }) : bytes;
+      const text = xml.toString("utf8");
       return text.includes("<") ? text : null;
     } catch {
       return null;
