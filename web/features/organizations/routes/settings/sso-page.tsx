@@ -484,7 +484,7 @@ function RequireSso({ requireSso, canTurnOn }: { requireSso: boolean; canTurnOn:
     <Card>
       <CardHeader
         title="Require single sign-on"
-        description={`While this is on, members of ${organization.name} whose e-mail is at a verified domain must sign in through your identity provider: their password no longer signs them in.`}
+        description={`While this is on, members of ${organization.name} whose e-mail is at a verified domain must sign in through your identity provider: their password no longer signs them in. Owners with an authenticator app keep their password (with its code) as a way in if the identity provider fails.`}
       />
       <div className="space-y-4">
         <label className="flex items-start gap-3">
