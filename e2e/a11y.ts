@@ -82,6 +82,8 @@ export function ownerPages(organizationId: string, name: string, organizationNam
     { path: `${settings}/teams`, heading: organizationName },
     { path: `${settings}/billing`, heading: "Plans" },
     { path: `${settings}/audit-log`, heading: "Audit log" },
+    { path: `${settings}/security`, heading: "Require a second factor" },
+    { path: `${settings}/sso`, heading: "Single sign-on" },
     { path: `${settings}/danger`, heading: "Delete organization" },
   ];
 }
@@ -120,6 +122,25 @@ async function authCall<T>(page: Page, endpoint: string, data: object): Promise<
 /** Creates an organization owned by the page's person and returns its id. */
 export async function createOrganization(page: Page, name: string, slug: string): Promise<string> {
   return (await authCall<{ id: string }>(page, "organization/create", { name, slug })).id;
+}
+
+/**
+ * Registers an OIDC connection of the organization for `domain` against the development identity provider (its
+ * domain left unverified), as the SSO settings would; returns its provider id.
+ */
+export async function registerSsoConnection(page: Page, organizationId: string, domain: string): Promise<string> {
+  const clientPage = await (await page.request.get("/dev/oidc/sso-client")).text();
+  const clientSecret = /Client secret<\/strong><br><code>([^<]+)<\/code>/.exec(clientPage)?.[1] ?? "";
+  const origin = new URL(page.url()).origin;
+  const providerId = `${domain.split(".")[0]}-oidc`;
+  await authCall(page, "sso/register", {
+    providerId,
+    issuer: `${origin}/dev/oidc`,
+    domain,
+    organizationId,
+    oidcConfig: { clientId: "atrium-sso", clientSecret },
+  });
+  return providerId;
 }
 
 /** Creates a team in the organization and returns its id. */

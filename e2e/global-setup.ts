@@ -115,7 +115,9 @@ export default async function globalSetup() {
   });
 
   try {
-    await waitForHealth(baseUrl, server, logFile, 30_000);
+    // 90 s: loading the server through tsx (the SSO modules and the SAML IdP's key included) took over 30 s on a
+    // busy two-core machine; a server that fails still says so at once (its exit is checked on every try).
+    await waitForHealth(baseUrl, server, logFile, 90_000);
   } catch (error) {
     isStopping = true;
     await stop(server, 5_000).catch(() => undefined);

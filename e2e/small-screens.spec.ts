@@ -9,6 +9,7 @@ import {
   createTeam,
   currentUserId,
   ownerPages,
+  registerSsoConnection,
   SIGNED_OUT_PAGES,
   visit,
   type PageVisit,
@@ -281,4 +282,49 @@ test("every screen of second factors and passkeys and their dialogs fit a 375 px
     openDevice: () => newPhone(browser, baseURL),
     check: (screen, where) => expectNoHorizontalOverflow(screen, where),
   });
+});
+
+test("single sign-on fits a 375 px screen: a connection's setup with its long values, a new connection's form, and the sign-in page's SSO form", async ({
+  page,
+  mailbox,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const owner = uniqueUser("sso");
+  await signUpAndVerify(page, mailbox, owner);
+  const suffix = owner.username.slice(-6).toLowerCase();
+  const organizationId = await createOrganization(page, `Phone SSO ${suffix}`, `phone-sso-${suffix}`);
+  const domain = `phone-${suffix}.${"long-subdomain.".repeat(4)}test`;
+  await registerSsoConnection(page, organizationId, domain);
+
+  await visit(page, { path: `/organizations/${organizationId}/settings/sso`, heading: "Single sign-on" });
+  await expectNoHorizontalOverflow(page, "the SSO settings with a connection");
+  await expectReachable(
+    page.getByRole("button", { name: `Delete the connection of ${domain}` }),
+    "a connection's Delete",
+  );
+  await page.getByRole("button", { name: `Continue setup of ${domain}` }).click();
+  await expect(page.getByRole("textbox", { name: "TXT record value" })).toBeVisible();
+  await expectNoHorizontalOverflow(page, "a connection's setup");
+  for (const label of ["Redirect URI", "TXT record name", "TXT record value"])
+    await expectReachable(page.getByRole("button", { name: `Copy ${label}` }), `the Copy of the ${label}`);
+  await expectReachable(page.getByRole("button", { name: "Verify", exact: true }), "the setup's Verify");
+
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  await page.getByRole("button", { name: "Add a connection" }).click();
+  await page.getByRole("radio", { name: "SAML 2.0" }).check();
+  await page.getByRole("radio", { name: "Enter the values" }).check();
+  await expectNoHorizontalOverflow(page, "a new SAML connection's form");
+  for (const label of ["ACS URL", "Entity ID", "SP metadata URL"])
+    await expectReachable(page.getByRole("button", { name: `Copy ${label}` }), `the Copy of the ${label}`);
+  await expectReachable(page.getByRole("button", { name: "Save connection" }), "the form's Save connection");
+
+  const phone = await newPhone(browser, baseURL);
+  await visit(phone.page, { path: "/sign-in", heading: "Sign in" });
+  await phone.page.getByRole("button", { name: "Continue with SSO" }).click();
+  await expect(phone.page.getByLabel("Work e-mail")).toBeVisible();
+  await expectNoHorizontalOverflow(phone.page, "the sign-in page's SSO form");
+  await expectReachable(phone.page.getByRole("button", { name: "Continue", exact: true }), "the SSO form's Continue");
+  await phone.context.close();
 });

@@ -106,10 +106,10 @@ export function testEnvironment(
     DEV_MAILBOX: "true",
     // Off unless a test signs in through it: it is a whole OpenID Connect provider per app.
     DEV_IDENTITY_PROVIDER: "false",
-    // Off unless a test signs in through it: its first start makes an RSA key.
-    DEV_SAML_IDP: "false",
     // Off too: an SSO test starts its own DNS server and names it in DNS_SERVERS.
     DEV_DNS_SERVER: "false",
+    // Off unless a test signs in through it: its first start makes an RSA key.
+    DEV_SAML_IDP: "false",
     LOG_LEVEL: "error",
     // The billing tests make one owner start dozens of checkouts and plan changes a minute; the limit's own tests
     // (server/http/app-route-guard.int.test.ts) put the default back.

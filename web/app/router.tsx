@@ -41,6 +41,7 @@ import {
   invitationsRoute,
   membersRoute,
   organizationSecurityRoute,
+  organizationSsoRoute,
   organizationSettingsRoute,
   teamsRoute,
 } from "./routes/organizations";
@@ -94,6 +95,7 @@ const routeTree = rootRoute.addChildren([
       billingRoute,
       auditLogRoute,
       organizationSecurityRoute,
+      organizationSsoRoute,
       dangerZoneRoute,
     ]),
   ]),

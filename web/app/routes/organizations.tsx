@@ -16,7 +16,7 @@ const billingQueries = () => import("../../features/billing/api/billing-queries"
 const settingsTitle = () => import("./settings-title");
 
 /**
- * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/audit-log|/danger].
+ * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -257,6 +257,22 @@ export const organizationSecurityRoute = createRoute({
       function Security() {
         useSettingsTitle("Security", organizationSecurityRoute.useParams().organizationId);
         return <SecurityPage />;
+      },
+  ),
+);
+
+/** `?test=<providerId>` (and better-auth's `error`): where a connection's test sign-in comes back. */
+export const organizationSsoRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/sso",
+  validateSearch: textSearch("test", "error"),
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/sso-page"), settingsTitle()]),
+    ([{ SsoPage }, { useSettingsTitle }]) =>
+      function SingleSignOn() {
+        useSettingsTitle("Single sign-on", organizationSsoRoute.useParams().organizationId);
+        return <SsoPage search={organizationSsoRoute.useSearch()} />;
       },
   ),
 );

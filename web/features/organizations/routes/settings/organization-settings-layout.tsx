@@ -104,6 +104,7 @@ export function OrganizationSettingsLayout({
   // Tabs for what the role may do; opened by address anyway, those pages say who may.
   const canDelete = rolesAllow(role, { organization: ["delete"] }) && !meta.data?.organizations.isDeletionDisabled;
   const canSeeAuditLog = rolesAllow(role, { auditLog: ["list"] });
+  const canSetUpSso = rolesAllow(role, { organization: ["update"] });
 
   return (
     <OrganizationProvider organization={organization.data} role={role} userId={userId}>
@@ -182,6 +183,16 @@ export function OrganizationSettingsLayout({
           >
             Security
           </Link>
+          {canSetUpSso ? (
+            <Link
+              to="/organizations/$organizationId/settings/sso"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
+              Single sign-on
+            </Link>
+          ) : null}
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
