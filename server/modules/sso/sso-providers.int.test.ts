@@ -72,6 +72,15 @@ describe("an organization's SSO providers", () => {
         pkce: true,
       },
     });
+    // The secret it was sent is not repeated (the plugin's other answers leave it out too), but it is kept.
+    expect(response.data.oidcConfig).not.toHaveProperty("clientSecret");
+    expect(JSON.stringify(response.data)).not.toContain(app.services.devIdentity?.ssoClient.clientSecret);
+    const stored = await app.db
+      .selectFrom("ssoProvider")
+      .select("oidcConfig")
+      .where("providerId", "=", names.providerId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.oidcConfig ?? "{}")).toHaveProperty("clientSecret");
     expect(await auditEntries("organization.sso_provider_registered", organization.id)).toEqual([
       {
         action: "organization.sso_provider_registered",

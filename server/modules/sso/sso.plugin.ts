@@ -360,7 +360,27 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
       ],
-      after: [samlRefusalsAsBadRequests(endpoints.acsEndpoint)],
+      after: [
+        samlRefusalsAsBadRequests(endpoints.acsEndpoint),
+        {
+          // The plugin's registration answer repeats the OIDC client secret and a SAML private key it was sent; its
+          // other answers leave them out, and so does this one: an answer is logged, cached and shown.
+          matcher: matches(endpoints.registerSSOProvider),
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned;
+            if (isAPIError(returned) || returned instanceof Response || !returned || typeof returned !== "object")
+              return;
+            const provider = recordOf(returned);
+            const { clientSecret: _secret, ...oidcConfig } = recordOf(provider.oidcConfig);
+            const { privateKey: _key, decryptionPvk: _decryption, ...samlConfig } = recordOf(provider.samlConfig);
+            return ctx.json({
+              ...provider,
+              oidcConfig: provider.oidcConfig ? oidcConfig : provider.oidcConfig,
+              samlConfig: provider.samlConfig ? samlConfig : provider.samlConfig,
+            });
+          }),
+        },
+      ],
     },
   } satisfies BetterAuthPlugin;
 }
