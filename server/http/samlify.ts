@@ -70,3 +70,21 @@ export const samlify = createRequire(import.meta.url)("samlify") as Samlify;
 
 export const SAML_POST_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST";
 export const SAML_REDIRECT_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect";
+
+/**
+ * An identity provider without a single logout service, as the development IdP is (it keeps no session to end):
+ * samlify warns about it on the console at construction, a stray line on every start, which is left out here.
+ */
+export function identityProviderWithoutLogout(
+  settings: Parameters<Samlify["IdentityProvider"]>[0],
+): SamlIdentityProvider {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).includes("missing endpoint of SingleLogoutService")) warn(...args);
+  };
+  try {
+    return samlify.IdentityProvider(settings);
+  } finally {
+    console.warn = warn;
+  }
+}

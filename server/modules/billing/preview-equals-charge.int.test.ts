@@ -13,9 +13,22 @@ import { createTestApp, type TestApp } from "../../test/test-database";
 let server: TestApp;
 let owner: TestUser;
 
+/**
+ * The amounts below depend on the calendar (a month of 30 or 31 days, the day a change lands on): the file moves the
+ * sandbox's clock to the next 28 November, noon UTC, first, so every run sees the same dates whatever day it is.
+ */
+async function startOnTheSameDate(): Promise<void> {
+  const clock = (await sandboxCall(server, "GET", "/sandbox/clock")).body as { now: string };
+  const now = new Date(clock.now);
+  const start = new Date(Date.UTC(now.getUTCFullYear(), 10, 28, 12));
+  if (start.getTime() <= now.getTime()) start.setUTCFullYear(start.getUTCFullYear() + 1);
+  await advance(Math.ceil((start.getTime() - now.getTime()) / 1000));
+}
+
 beforeAll(async () => {
   server = await createTestApp({ listen: true });
   owner = await createVerifiedUser(server);
+  await startOnTheSameDate();
 });
 afterAll(async () => server.close());
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
 import { hostileXmlReason, MAX_SAML_XML_BYTES, safeSamlXmlValidator } from "../../http/hostile-xml";
-import { SAML_POST_BINDING, SAML_REDIRECT_BINDING, samlify } from "../../http/samlify";
+import { identityProviderWithoutLogout, SAML_POST_BINDING, SAML_REDIRECT_BINDING, samlify } from "../../http/samlify";
 import type { Logger } from "../../logger";
 import { PRESET_IDENTITIES, subjectOf } from "../dev-identity";
 import { readOrCreateSigningMaterial } from "./dev-saml.repository";
@@ -85,7 +85,7 @@ export type ResponseInput = {
  * whole response signed (RSA-SHA256, exclusive canonicalization). `sign` answers the response base64, as posted.
  */
 export function createResponseSigner(identity: SigningIdentity) {
-  const identityProvider = samlify.IdentityProvider({
+  const identityProvider = identityProviderWithoutLogout({
     entityID: identity.entityId,
     signingCert: identity.certificate,
     privateKey: identity.privateKey,

@@ -182,7 +182,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
               // Inside the sign-in's transaction: the refusal rolls the new user back, and the plugin sends the
               // browser to the error page with the code (a SAML ACS answers it as a 400, below).
               async before(user, ctx) {
-                if (!ctx?.path.startsWith("/sso/")) return;
+                if (!ctx?.path?.startsWith("/sso/")) return;
                 const providerId = text(recordOf(ctx.params).providerId) ?? "";
                 try {
                   await assertSsoAddressOnDomain(await currentDatabase(db), { providerId, email: user.email });
