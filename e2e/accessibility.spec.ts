@@ -13,6 +13,7 @@ import {
   type PageVisit,
 } from "./a11y";
 import { expect, newDevice, signIn, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import { WRITES_THE_DATABASE } from "./database";
 import { walkSecondFactorScreens } from "./second-factor-screens";
 
 const THEMES = ["light", "dark"] as const;
@@ -52,7 +53,7 @@ test("every page of an organization owner, the open menus and a dialog pass axe 
   browser,
   baseURL,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await signUpAndVerify(page, mailbox, user);
   const suffix = user.username.slice(-6).toLowerCase();
   const organizationName = `Axe ${suffix}`;
@@ -140,7 +141,7 @@ test("single sign-on: a connection's setup steps, a new SAML connection's form, 
 });
 
 test("every admin console page passes axe in both themes", async ({ page, mailbox, browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("owner");
   const device = await newDevice(browser, baseURL);
   await signUpAndVerify(device.page, mailbox, owner);
@@ -155,43 +156,41 @@ test("every admin console page passes axe in both themes", async ({ page, mailbo
   await checkPages(page, adminPages(ownerId, owner.name, organizationId, organizationName));
 });
 
-test("every screen of second factors and passkeys and their dialogs pass axe in both themes", async ({
-  page,
-  mailbox,
-  user,
-  browser,
-  baseURL,
-}) => {
-  // Three people, two devices and 22 axe runs.
-  test.setTimeout(300_000);
-  const suffix = user.username.slice(-6).toLowerCase();
-  await walkSecondFactorScreens({
-    page,
-    mailbox,
-    owner: user,
-    organization: { name: `Factors ${suffix}`, slug: `factors-${suffix}` },
-    passkeyName: "Work laptop",
-    adminEmail: "second-factor-a11y-admin@example.test",
-    openDevice: () => newDevice(browser, baseURL),
-    check: async (screen, where) => {
-      for (const theme of THEMES) {
-        await useTheme(screen, theme);
-        await expectTheme(screen, theme);
-        // The page changed theme in place: its colours fade (CSS transitions) before axe may read them.
-        await screen.evaluate(() =>
-          Promise.all(
-            document
-              .getAnimations()
-              .filter((animation) => animation instanceof CSSTransition)
-              .map((animation) => animation.finished.catch(() => undefined)),
-          ),
-        );
-        expect.soft(await axeViolations(screen), `${where} in the ${theme} theme`).toBe("");
-      }
-      await useTheme(screen, "light");
-    },
-  });
-});
+test(
+  "every screen of second factors and passkeys and their dialogs pass axe in both themes",
+  { tag: WRITES_THE_DATABASE },
+  async ({ page, mailbox, user, browser, baseURL }) => {
+    // Three people, two devices and 22 axe runs.
+    test.setTimeout(300_000);
+    const suffix = user.username.slice(-6).toLowerCase();
+    await walkSecondFactorScreens({
+      page,
+      mailbox,
+      owner: user,
+      organization: { name: `Factors ${suffix}`, slug: `factors-${suffix}` },
+      passkeyName: "Work laptop",
+      adminEmail: "second-factor-a11y-admin@example.test",
+      openDevice: () => newDevice(browser, baseURL),
+      check: async (screen, where) => {
+        for (const theme of THEMES) {
+          await useTheme(screen, theme);
+          await expectTheme(screen, theme);
+          // The page changed theme in place: its colours fade (CSS transitions) before axe may read them.
+          await screen.evaluate(() =>
+            Promise.all(
+              document
+                .getAnimations()
+                .filter((animation) => animation instanceof CSSTransition)
+                .map((animation) => animation.finished.catch(() => undefined)),
+            ),
+          );
+          expect.soft(await axeViolations(screen), `${where} in the ${theme} theme`).toBe("");
+        }
+        await useTheme(screen, "light");
+      },
+    });
+  },
+);
 
 test("the theme follows the system's while the page is open, until the person chooses one", async ({ page }) => {
   await useTheme(page, "light");

@@ -9,7 +9,7 @@ test("a platform admin refunds a payment and cancels a subscription, each refuse
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const owner = uniqueUser("payer");
   const organizationName = `Refunded ${owner.username.slice(-6)}`;
   const ownerDevice = await newDevice(browser, baseURL);

@@ -9,7 +9,7 @@ test("a platform admin gives an organization a new owner by keyboard, with a rea
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const owner = uniqueUser("owner");
   const heir = uniqueUser("heir");
   const organizationName = `Recovered ${owner.username.slice(-6)}`;

@@ -19,7 +19,7 @@ test("a platform admin finds a user with a filter, bans and unbans them, imperso
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const admin = { ...uniqueUser("admin"), email: PLATFORM_ADMIN_EMAIL };
   const person = uniqueUser("person");
   const other = uniqueUser("other");
@@ -108,7 +108,7 @@ test("an organization owner sees their organization's audit log and exports it; 
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const owner = uniqueUser("owner");
   const member = uniqueUser("member");
   const organizationName = `Audited ${owner.username.slice(-6)}`;

@@ -10,7 +10,7 @@ test("a person banned while a tab is open is sent to sign-in with the reason, no
   mailbox,
   user,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   await signUpAndVerify(page, mailbox, user);
   await page.goto("/account");
   await expect(page).toHaveURL(/\/account$/);

@@ -8,7 +8,7 @@ test("an owner switches Pro from monthly to yearly after seeing what is charged 
   page,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("switcher");
   const organizationName = `Switch ${owner.username.slice(-6)}`;
   await ownerOnPro(page, mailbox, owner, organizationName);

@@ -48,7 +48,7 @@ test("an owner moves Pro to Team in the plan list, choosing seats and seeing the
   page,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("teamup");
   const organizationName = `Team up ${owner.username.slice(-6)}`;
   await ownerOnPro(page, mailbox, owner, organizationName);
@@ -77,7 +77,7 @@ test("an owner on Team adds seats after a preview and a confirmation, and the pa
   page,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("seats");
   const organizationName = `Seats ${owner.username.slice(-6)}`;
   await ownerOnPro(page, mailbox, owner, organizationName);

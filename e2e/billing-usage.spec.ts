@@ -8,7 +8,7 @@ test("usage recorded through the API shows on the open billing page within secon
   page,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("metered");
   const organizationName = `Metered ${owner.username.slice(-6)}`;
   await ownerOnPro(page, mailbox, owner, organizationName);

@@ -8,7 +8,7 @@ test("an owner upgrades an organization through the hosted checkout, sees the pa
   page,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("payer");
   const organizationName = `Billing ${owner.username.slice(-6)}`;
   await signUpAndVerify(page, mailbox, owner);
@@ -61,7 +61,7 @@ test("a declined card on the hosted checkout comes back to Atrium with a clear m
   page,
   mailbox,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const owner = uniqueUser("declined");
   await signUpAndVerify(page, mailbox, owner);
   await page.getByRole("link", { name: "New organization" }).click();

@@ -3,6 +3,13 @@ import SQLite from "better-sqlite3";
 const ELEVEN_MINUTES_MS = 11 * 60 * 1000;
 
 /**
+ * The tag of the tests that write the server's database behind its back. Such a write, landing while another test's
+ * request is inside a transaction that has read and not yet written, fails that transaction (SQLITE_BUSY_SNAPSHOT: a
+ * sign-up answered "could not be created"); playwright.config.ts runs these tests alone, after all the others.
+ */
+export const WRITES_THE_DATABASE = "@writes-the-database";
+
+/**
  * Makes every session of the person older than fresh authentication allows (10 minutes,
  * server/auth/fresh-authentication.ts), as 11 minutes of waiting would: their rows' sign-in and re-check times move
  * back. The server's database is the run's SQLite file (global-setup.ts publishes its path).

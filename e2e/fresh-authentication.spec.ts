@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { makeSessionsStale } from "./database";
+import { makeSessionsStale, WRITES_THE_DATABASE } from "./database";
 import { expect, signUpAndVerify, test } from "./fixtures";
 import { codeFor, turnOnAuthenticator } from "./totp";
 import { addVirtualAuthenticator } from "./webauthn";
@@ -27,7 +27,7 @@ async function expectAccountDeleted(page: Page) {
  * A sensitive action on a session older than 10 minutes (aged through the database) asks to re-check in a dialog,
  * then completes without being started again; all by keyboard.
  */
-test.describe("the re-check of a session older than 10 minutes", () => {
+test.describe("the re-check of a session older than 10 minutes", { tag: WRITES_THE_DATABASE }, () => {
   test("deleting the account asks for the password again, then deletes it", async ({ page, mailbox, user }) => {
     await signUpAndVerify(page, mailbox, user);
     makeSessionsStale(user.email);
@@ -51,7 +51,7 @@ test.describe("the re-check of a session older than 10 minutes", () => {
     mailbox,
     user,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await signUpAndVerify(page, mailbox, user);
     const key = await turnOnAuthenticator(page, user.password);
     makeSessionsStale(user.email);
@@ -81,7 +81,7 @@ test.describe("the re-check of a session older than 10 minutes", () => {
     mailbox,
     user,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await addVirtualAuthenticator(page);
     await signUpAndVerify(page, mailbox, user);
     await page.goto("/account/sign-in-methods");

@@ -37,7 +37,7 @@ test("offers follow the role: sole owner, default team, role changes, a member's
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("owner");
   const name = `Ux ${owner.username.slice(-6)}`;
   await signUpAndVerify(page, mailbox, owner);
@@ -132,7 +132,7 @@ test("links that lead nowhere lead home; an invitation for someone else offers S
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("inviter");
   const name = `Links ${owner.username.slice(-6)}`;
   await signUpAndVerify(page, mailbox, owner);

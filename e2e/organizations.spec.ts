@@ -22,7 +22,7 @@ test("an organization's life: create, invite a newcomer, teams, roles, leave, de
   baseURL,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("owner");
   const organizationName = `Rocket ${owner.username.slice(-6)}`;
   const slug = `rocket-${owner.username

@@ -26,7 +26,7 @@ test("the server's refusals read as sentences: a taken slug, an invitation alrea
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signUpAndVerify(page, mailbox, user);
   const suffix = user.username
     .slice(-6)

@@ -24,6 +24,7 @@ import {
   uniqueUser,
   type TestUser,
 } from "./fixtures";
+import { WRITES_THE_DATABASE } from "./database";
 import { walkSecondFactorScreens } from "./second-factor-screens";
 
 /** A small phone. */
@@ -260,29 +261,28 @@ test("with names and e-mails at the server's limits, every signed-in and admin p
   await admin.context.close();
 });
 
-test("every screen of second factors and passkeys and their dialogs fit a 375 px screen, with long names", async ({
-  page,
-  mailbox,
-  browser,
-  baseURL,
-}) => {
-  test.setTimeout(180_000);
-  const owner = longPerson("factors");
-  const suffix = owner.username.slice(-6).toLowerCase();
-  await walkSecondFactorScreens({
-    page,
-    mailbox,
-    owner,
-    organization: {
-      name: unbroken(`Org${suffix}`, ORGANIZATION_NAME_MAX_LENGTH),
-      slug: `f${suffix}${"x".repeat(SLUG_MAX_LENGTH)}`.slice(0, SLUG_MAX_LENGTH),
-    },
-    passkeyName: unbroken(`Passkey${suffix}`, NAME_MAX_LENGTH),
-    adminEmail: "second-factor-small-admin@example.test",
-    openDevice: () => newPhone(browser, baseURL),
-    check: (screen, where) => expectNoHorizontalOverflow(screen, where),
-  });
-});
+test(
+  "every screen of second factors and passkeys and their dialogs fit a 375 px screen, with long names",
+  { tag: WRITES_THE_DATABASE },
+  async ({ page, mailbox, browser, baseURL }) => {
+    test.setTimeout(180_000);
+    const owner = longPerson("factors");
+    const suffix = owner.username.slice(-6).toLowerCase();
+    await walkSecondFactorScreens({
+      page,
+      mailbox,
+      owner,
+      organization: {
+        name: unbroken(`Org${suffix}`, ORGANIZATION_NAME_MAX_LENGTH),
+        slug: `f${suffix}${"x".repeat(SLUG_MAX_LENGTH)}`.slice(0, SLUG_MAX_LENGTH),
+      },
+      passkeyName: unbroken(`Passkey${suffix}`, NAME_MAX_LENGTH),
+      adminEmail: "second-factor-small-admin@example.test",
+      openDevice: () => newPhone(browser, baseURL),
+      check: (screen, where) => expectNoHorizontalOverflow(screen, where),
+    });
+  },
+);
 
 test("single sign-on fits a 375 px screen: a connection's setup with its long values, a new connection's form, and the sign-in page's SSO form", async ({
   page,
@@ -290,7 +290,7 @@ test("single sign-on fits a 375 px screen: a connection's setup with its long va
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const owner = uniqueUser("sso");
   await signUpAndVerify(page, mailbox, owner);
   const suffix = owner.username.slice(-6).toLowerCase();
