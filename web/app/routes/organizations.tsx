@@ -16,7 +16,8 @@ const billingQueries = () => import("../../features/billing/api/billing-queries"
 const settingsTitle = () => import("./settings-title");
 
 /**
- * /organizations/new and an organization's settings: /organizations/$organizationId/settings[/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/danger].
+ * /organizations/new and an organization's settings: /organizations/$organizationId/settings, with the tabs
+ * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and

@@ -99,4 +99,5 @@ function requiringOrganization(details: unknown): { slug: string; name: string }
 const NO_CONNECTION =
   "No organization signs in with SSO for this e-mail domain. Check the address, or sign in with your password.";
 const NOT_READY =
-  "Your organization's single sign-on is not ready yet: its domain is not verified. Ask its administrator, or sign in with your password.";
+  "Your organization's single sign-on is not ready yet: its domain is not verified. " +
+  "Ask its administrator, or sign in with your password.";

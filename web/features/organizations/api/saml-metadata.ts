@@ -42,7 +42,8 @@ export async function fetchIdentityProviderMetadata(url: string): Promise<string
     response = await fetch(url, { headers: { accept: "application/samlmetadata+xml, application/xml, text/xml" } });
   } catch {
     throw new ApiError(
-      "Your browser could not read the metadata at this address (the identity provider may not allow it). Download the file and upload it instead.",
+      "Your browser could not read the metadata at this address (the identity provider may not allow it). " +
+        "Download the file and upload it instead.",
       400,
       "SAML_METADATA_URL_UNREADABLE",
     );
