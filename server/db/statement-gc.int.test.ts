@@ -16,6 +16,8 @@ const CHURN = `
   (async () => {
     // The same script, given again as the first argument, in a worker thread.
     const worker = isMainThread ? new Worker(process.argv[1], { eval: true }) : undefined;
+    // Listened for from the start: a worker that finishes first must not leave the main thread waiting on nothing.
+    const workerExit = worker && new Promise((resolve) => worker.once("exit", resolve));
     for (let round = 0; round < 8; round++) {
       for (let i = 0; i < 250; i++) {
         database.prepare("insert into entry (body) values (?)").run(String(i));
@@ -26,7 +28,7 @@ const CHURN = `
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (!isMainThread) return;
-    await new Promise((resolve) => worker.once("exit", resolve));
+    await workerExit;
     database.close();
     gc();
     await new Promise((resolve) => setImmediate(resolve));
