@@ -47,7 +47,7 @@ function waitForLines(
   what: string,
   matches: (line: LogLine) => boolean,
   count = 1,
-  timeoutMs = 20_000,
+  timeoutMs = 45_000,
 ): Promise<LogLine[]> {
   return waitFor(
     () => {
@@ -151,7 +151,8 @@ beforeAll(async () => {
   });
   collect(server.stdout!);
   collect(server.stderr!);
-  await waitForLines("two workers listening", isListening, 2, 30_000);
+  // Each worker loads the server through tsx: over 30 s when the other integration files keep both cores busy.
+  await waitForLines("two workers listening", isListening, 2, 50_000);
   await waitFor(async () => (await pause(50), await call("/healthz").catch(() => undefined))?.status === 200, {
     timeoutMs: 5_000,
     what: "/healthz",
@@ -253,7 +254,7 @@ describe("WEB_CONCURRENCY=2", () => {
       what: "the mail queued while the jobs worker was down",
     });
     for (let index = 0; index < 4; index += 1) expect((await call("/healthz")).status).toBe(200);
-  });
+  }, 90_000);
 
   test("SIGTERM to the primary shuts every worker down gracefully, and the primary exits 0 within 10 s", async () => {
     const workerPids = lines

@@ -227,6 +227,7 @@ describe("two instances running the background jobs on one database and one Redi
         await Promise.all(burst.map(postToBoth));
 
         const ids = [...sequence, ...burst].map((message) => message.id);
+        const handledLines = () => logLines().filter((line) => line.message === "billing webhook handled");
         await waitFor(
           async () => {
             await new Promise((resolve) => setTimeout(resolve, 200));
@@ -236,12 +237,14 @@ describe("two instances running the background jobs on one database and one Redi
               .where("id", "in", ids)
               .where("status", "<>", "applied")
               .execute();
-            return left.length === 0;
+            // The log line follows the commit through a pipe: on a busy machine it reaches the test later.
+            const logged = new Set(handledLines().map((line) => line.id));
+            return left.length === 0 && ids.every((id) => logged.has(id));
           },
-          { timeoutMs: 30_000, what: "every delivery to be applied" },
+          { timeoutMs: 30_000, what: "every delivery to be applied and its line logged" },
         );
         // Applied once each: one "handled" line per delivery across both instances' logs, and its effect stored.
-        const handled = logLines().filter((line) => line.message === "billing webhook handled");
+        const handled = handledLines();
         expect(Object.fromEntries(ids.map((id) => [id, handled.filter((line) => line.id === id).length]))).toEqual(
           Object.fromEntries(ids.map((id) => [id, 1])),
         );
