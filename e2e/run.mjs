@@ -1,7 +1,7 @@
 // `npm run test:e2e`: builds the web app if it has never been built, then runs Playwright with the
 // e2e config. Extra arguments go to Playwright (`npm run test:e2e -- sessions.spec.ts --headed`).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -30,4 +30,24 @@ if (result.error) {
   console.error(result.error);
   process.exit(1);
 }
+if (result.status !== 0 && process.env.CI) printFailureContext();
 process.exit(result.status ?? 1);
+
+/**
+ * CI keeps only what it prints, and records no trace (playwright.config.ts): after a failure, each failed test's
+ * page as it was (Playwright's error-context.md) and the server's warnings and errors.
+ */
+function printFailureContext() {
+  const results = path.join(root, "test-results");
+  const failed = existsSync(path.join(results, "e2e")) ? readdirSync(path.join(results, "e2e")) : [];
+  for (const folder of failed) {
+    const context = path.join(results, "e2e", folder, "error-context.md");
+    if (existsSync(context)) console.log(`\n--- ${folder}: error-context.md ---\n${readFileSync(context, "utf8")}`);
+  }
+  for (const log of readdirSync(results).filter((name) => /^e2e-server-\d+\.log$/.test(name))) {
+    const lines = readFileSync(path.join(results, log), "utf8").split("\n");
+    const notable = lines.filter((line) => /"level":"(warn|error)"/.test(line) || (line && !line.startsWith("{")));
+    console.log(`\n--- ${log}: ${notable.length} warning and error lines of ${lines.length} (the last 60) ---`);
+    console.log(notable.slice(-60).join("\n"));
+  }
+}
