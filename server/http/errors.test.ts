@@ -198,6 +198,8 @@ describe("a lost database connection", () => {
     ["node-postgres's own words", new Error("Client has encountered a connection error and is not queryable")],
     ["PostgreSQL's shutdown code", Object.assign(new Error("terminating connection"), { code: "57P01" })],
     ["a cause", APIError.from("INTERNAL_SERVER_ERROR", { code: "X", message: "" }, { cause: lost })],
+    ["SQLite's file written by another process", Object.assign(new Error("busy"), { code: "SQLITE_BUSY_SNAPSHOT" })],
+    ["SQLite's file locked past the wait", Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" })],
   ])("is the 503 even when the database answers again by the time it is examined (%s)", async (_name, error) => {
     const app = new Hono();
     app.onError(createAppErrorHandler(recordingLogger([]), { isDatabaseDown: async () => false }));

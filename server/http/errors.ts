@@ -209,17 +209,22 @@ export function createErrorHandler(logger: Logger, dependencies: ErrorHandlerDep
 const LOST_CONNECTION_CODES = /^(08\w{3}|57P0[1-3])$/;
 /** node-postgres's own words for a connection it lost or could not open (they carry no code). */
 const LOST_CONNECTION_MESSAGES = /Connection terminated|is not queryable|timeout exceeded when trying to connect/;
+/**
+ * SQLite's file held by another process past the wait, or written by one since this transaction read it
+ * (SQLITE_BUSY_SNAPSHOT: `npm run admin` or a restore while the server runs): the request may simply be tried again.
+ */
+const BUSY_FILE_CODES = /^SQLITE_(BUSY|LOCKED)(_\w+)?$/;
 
 /**
- * Whether an error, or one it was caused by, is a database connection that was refused, lost or ended by a shutdown:
- * the database's failure whatever a ping says now. On a busy machine a request whose connection PostgreSQL's crash
+ * Whether an error, or one it was caused by, is a database connection that was refused, lost or ended by a shutdown,
+ * or a SQLite file busy with another process: the database's failure whatever a ping says now. On a busy machine a request whose connection PostgreSQL's crash
  * cut is examined after it is back, and more than 2 s after the last failed ping: without this it was a 500
  * ("Client has encountered a connection error and is not queryable", postgres-restart.fault.test.ts).
  */
 export function isLostConnection(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
     const { code } = cause as { code?: unknown };
-    if (typeof code === "string" && LOST_CONNECTION_CODES.test(code)) return true;
+    if (typeof code === "string" && (LOST_CONNECTION_CODES.test(code) || BUSY_FILE_CODES.test(code))) return true;
     if (LOST_CONNECTION_MESSAGES.test(cause.message)) return true;
   }
   return false;
