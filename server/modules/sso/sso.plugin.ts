@@ -30,6 +30,7 @@ import {
   assertMayManageSso,
   assertPasswordSignInAllowed,
   assertSsoAddressOnDomain,
+  assertSsoSeat,
   DNS_RECORD_PREFIX,
   findSignInProvider,
   provisionSsoMember,
@@ -115,6 +116,16 @@ const recordOf = (value: unknown) =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
+/** A refusal of the app's during an SSO sign-in, as the plugin sends it on to the error page (an APIError with a code). */
+async function asSignInRefusal(check: Promise<void>): Promise<void> {
+  try {
+    await check;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    throw new APIError("FORBIDDEN", { code: error.code, message: error.message });
+  }
+}
+
 /** The domain of a request as stored: lowercased, without a trailing dot (the schema checked its form). */
 function normalizeDomain(body: Record<string, unknown>): string | undefined {
   if (typeof body.domain !== "string") return undefined;
@@ -184,12 +195,21 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
               async before(user, ctx) {
                 if (!ctx?.path?.startsWith("/sso/")) return;
                 const providerId = text(recordOf(ctx.params).providerId) ?? "";
-                try {
-                  await assertSsoAddressOnDomain(await currentDatabase(db), { providerId, email: user.email });
-                } catch (error) {
-                  if (!(error instanceof DomainError)) throw error;
-                  throw new APIError("FORBIDDEN", { code: error.code, message: error.message });
-                }
+                await asSignInRefusal(
+                  assertSsoAddressOnDomain(await currentDatabase(db), { providerId, email: user.email }),
+                );
+              },
+            },
+          },
+          session: {
+            create: {
+              // Likewise before the session: a full organization's plan refuses the person here, not after the commit.
+              async before(session, ctx) {
+                if (!ctx?.path?.startsWith("/sso/")) return;
+                const providerId = text(recordOf(ctx.params).providerId) ?? "";
+                await asSignInRefusal(
+                  assertSsoSeat(await currentDatabase(db), options.limits, { providerId, userId: session.userId }),
+                );
               },
             },
           },

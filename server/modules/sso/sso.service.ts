@@ -167,6 +167,24 @@ export async function provisionSsoMember(
 }
 
 /**
+ * A seat for the person an SSO sign-in is about to let in, checked inside the sign-in's transaction before its
+ * session is written: refused with the plan's limit there, the new user and the session roll back with it, and the
+ * browser goes to the error page. `provisionSsoMember` checks again under the organization's lock, after the commit.
+ */
+export async function assertSsoSeat(
+  db: Kysely<Database>,
+  limits: SsoLimits,
+  input: { providerId: string; userId: string },
+): Promise<void> {
+  const provider = await repository.findProvider(db, input.providerId);
+  if (!provider?.organizationId || !provider.domainVerified) return;
+  const user = await db.selectFrom("user").select("email").where("id", "=", input.userId).executeTakeFirst();
+  if (!user || domainOf(user.email) !== provider.domain) return;
+  if ((await repository.findRoles(db, provider.organizationId, input.userId)).length > 0) return;
+  await limits.assertWithinLimit(provider.organizationId, "members", 1);
+}
+
+/**
  * A person an SSO sign-in is about to create: their address must be on the provider's verified domain, or the IdP
  * could create accounts for addresses it does not own (taken before their owners sign up). Refused with
  * SSO_EMAIL_OUTSIDE_DOMAIN, which rolls the sign-in back; people already known sign in only through a provider of
