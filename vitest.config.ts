@@ -50,6 +50,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["{server,billing-sandbox}/**/*.int.test.ts"],
+          // On PostgreSQL, the migrated database each test app's own is copied from.
+          globalSetup: ["server/test/postgres-template.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
