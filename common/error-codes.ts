@@ -148,6 +148,9 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_DNS_RECORD_NOT_FOUND: 400,
   SSO_DNS_UNAVAILABLE: 502,
   SSO_VERIFIED_PROVIDER_REQUIRED: 400,
+  SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER: 400,
+  SSO_DOMAIN_JOIN_NOT_OFFERED: 403,
+  SSO_ALREADY_A_MEMBER: 409,
   SSO_REQUIRED: 403,
   SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
@@ -225,6 +228,12 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer: try again in a moment",
   /** Requiring SSO without a verified provider would leave members no way in but the owners' break-glass path. */
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO",
+  /** Joining by verified domain needs one too: it is the domain the organization proved it owns. */
+  SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER:
+    "Verify the domain of an SSO provider before letting people on it join without an invitation",
+  /** The organization does not let this person join by domain (off, another domain, or an unverified address). */
+  SSO_DOMAIN_JOIN_NOT_OFFERED: "This organization can be joined by invitation only",
+  SSO_ALREADY_A_MEMBER: "You are already a member of this organization",
   /**
    * A password sign-in or sign-up with an address on a domain whose organization requires SSO; `details` says where
    * to go: `{ organizationSlug, organizationName }` for `POST /api/auth/sign-in/sso`, and the app's `signInUrl`.

@@ -168,9 +168,11 @@ export const organizationSecuritySchema = z
     requireTwoFactor: z.boolean({ error: "Say whether members must have a second factor" }).optional(),
     /** Password sign-in on the organization's verified SSO domains is refused (docs/sso.md). */
     requireSso: z.boolean({ error: "Say whether members must sign in with SSO" }).optional(),
+    /** People with a verified address on the organization's verified SSO domains may join without an invitation. */
+    allowDomainJoin: z.boolean({ error: "Say whether people on your verified domains may join" }).optional(),
   })
-  .refine((input) => input.requireTwoFactor !== undefined || input.requireSso !== undefined, {
-    error: "Send requireTwoFactor, requireSso or both",
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    error: "Send requireTwoFactor, requireSso or allowDomainJoin",
   });
 export type OrganizationSecurityInput = z.infer<typeof organizationSecuritySchema>;
 
@@ -184,6 +186,8 @@ export type OrganizationSecurity = {
   callerHasSecondFactor: boolean;
   /** Members on the organization's verified SSO domains sign in through SSO (owners keep a break-glass path). */
   requireSso: boolean;
-  /** Whether a provider's domain is verified: without one, SSO cannot be required. */
+  /** People with a verified address on the verified domains join without an invitation (docs/sso.md). */
+  allowDomainJoin: boolean;
+  /** Whether a provider's domain is verified: without one, SSO cannot be required nor domain join allowed. */
   hasVerifiedSsoProvider: boolean;
 };

@@ -189,3 +189,6 @@ export type SamlConnectionInput = z.output<typeof samlConnectionSchema>;
 export const requireSsoSchema = z.strictObject({
   requireSso: z.boolean({ error: "Say whether members must sign in with SSO" }),
 });
+
+/** An organization the signed-in person may join by their verified address's domain (`GET /api/joinable-organizations`). */
+export type JoinableOrganization = { id: string; name: string; slug: string; domain: string };

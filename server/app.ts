@@ -40,7 +40,7 @@ import { DEV_SAML_IDP_PATH, devSamlRoutes, type DevSamlIdentityProvider } from "
 import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
-import { devDnsRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
+import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -151,6 +151,8 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
+  const limits = { assertWithinLimit: deps.billing.assertWithinLimit };
+  app.route("/api/joinable-organizations", domainJoinRoutes({ getSession, db: database.db, limits }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(

@@ -113,6 +113,7 @@ export type OrganizationTable = {
   requireTwoFactor: Generated<boolean | number>;
   /** Enterprise SSO policy (migration 0018): password sign-in on the organization's verified domains is refused. */
   requireSso: Generated<boolean | number>;
+  allowDomainJoin: Generated<boolean | number>;
 };
 
 export type TeamTable = {

@@ -522,6 +522,25 @@ export async function setRequireSso(db: Kysely<Database>, scope: OrganizationSco
     .execute();
 }
 
+/** Whether people on the organization's verified domains may join it without an invitation (migration 0022). */
+export async function allowsDomainJoin(db: Kysely<Database>, scope: Pick<OrganizationScope, "organizationId">) {
+  const row = await db
+    .selectFrom("organization")
+    .select("allowDomainJoin")
+    .where("id", "=", scope.organizationId)
+    .executeTakeFirst();
+  return Boolean(row?.allowDomainJoin);
+}
+
+/** Sets the domain-join policy (1 or 0, as `setRequireTwoFactor`). */
+export async function setAllowDomainJoin(db: Kysely<Database>, scope: OrganizationScope, value: boolean) {
+  await db
+    .updateTable("organization")
+    .set({ allowDomainJoin: Number(value) })
+    .where("id", "=", scope.organizationId)
+    .execute();
+}
+
 /** Whether one of the organization's SSO providers has its domain verified (@better-auth/sso's table). */
 export async function hasVerifiedSsoProvider(db: Kysely<Database>, organizationId: string): Promise<boolean> {
   const row = await db

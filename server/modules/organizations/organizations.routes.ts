@@ -27,7 +27,13 @@ import {
 import { requireOrganizationPermission, requireOrganizationScope, type ScopedEnv } from "./organizations.scope";
 import { getInvitationPreview, isSlugAvailable, listMembers, listTeams } from "./organizations.service";
 import { updateSecurityPolicy } from "./operations/update-security-policy";
-import { hasSecondFactor, hasVerifiedSsoProvider, requiresSso, requiresTwoFactor } from "./organizations.repository";
+import {
+  allowsDomainJoin,
+  hasSecondFactor,
+  hasVerifiedSsoProvider,
+  requiresSso,
+  requiresTwoFactor,
+} from "./organizations.repository";
 
 /**
  * Organization reads better-auth does not offer: whether a slug is free, as data (better-auth's check-slug answers
@@ -59,6 +65,7 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
           requireTwoFactor: await requiresTwoFactor(deps.db, scope),
           callerHasSecondFactor: await hasSecondFactor(deps.db, scope.userId),
           requireSso: await requiresSso(deps.db, scope),
+          allowDomainJoin: await allowsDomainJoin(deps.db, scope),
           hasVerifiedSsoProvider: await hasVerifiedSsoProvider(deps.db, scope.organizationId),
         } satisfies OrganizationSecurity);
       })

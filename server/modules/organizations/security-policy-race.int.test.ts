@@ -61,8 +61,20 @@ describe("turning the second-factor policy on while people act", () => {
 
       expect(responses.map((response) => response.status)).toEqual([200, 200]);
       expect(responses.map((response) => response.data)).toEqual([
-        { requireTwoFactor: true, callerHasSecondFactor: true, requireSso: false, hasVerifiedSsoProvider: false },
-        { requireTwoFactor: true, callerHasSecondFactor: true, requireSso: false, hasVerifiedSsoProvider: false },
+        {
+          requireTwoFactor: true,
+          callerHasSecondFactor: true,
+          requireSso: false,
+          allowDomainJoin: false,
+          hasVerifiedSsoProvider: false,
+        },
+        {
+          requireTwoFactor: true,
+          callerHasSecondFactor: true,
+          requireSso: false,
+          allowDomainJoin: false,
+          hasVerifiedSsoProvider: false,
+        },
       ]);
       const changes = await changesOf(organization.id);
       expect(changes).toHaveLength(1);

@@ -98,6 +98,7 @@ describe("setting the policy", () => {
       requireTwoFactor: false,
       callerHasSecondFactor: true,
       requireSso: false,
+      allowDomainJoin: false,
       hasVerifiedSsoProvider: false,
     } satisfies OrganizationSecurity);
     const memberView = await member.client.get(securityPath(organization.id));
@@ -105,6 +106,7 @@ describe("setting the policy", () => {
       requireTwoFactor: false,
       callerHasSecondFactor: false,
       requireSso: false,
+      allowDomainJoin: false,
       hasVerifiedSsoProvider: false,
     });
   });
@@ -117,12 +119,14 @@ describe("setting the policy", () => {
       requireTwoFactor: true,
       callerHasSecondFactor: true,
       requireSso: false,
+      allowDomainJoin: false,
       hasVerifiedSsoProvider: false,
     });
     expect((await owner.client.get(securityPath(organization.id))).data).toEqual({
       requireTwoFactor: true,
       callerHasSecondFactor: true,
       requireSso: false,
+      allowDomainJoin: false,
       hasVerifiedSsoProvider: false,
     });
     expect((await setPolicy(owner, organization.id, true)).status).toBe(200);
@@ -166,6 +170,7 @@ describe("setting the policy", () => {
       requireTwoFactor: false,
       callerHasSecondFactor: true,
       requireSso: false,
+      allowDomainJoin: false,
       hasVerifiedSsoProvider: false,
     });
   });

@@ -5,21 +5,24 @@ import type { OrganizationSecurity, OrganizationSecurityInput } from "../../../.
 import type { Database } from "../../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../../audit";
 import {
+  allowsDomainJoin,
   findOrganizationName,
   hasSecondFactor,
   hasVerifiedSsoProvider,
   lockOrganization,
   requiresSso,
   requiresTwoFactor,
+  setAllowDomainJoin,
   setRequireSso,
   setRequireTwoFactor,
 } from "../organizations.repository";
 import type { OrganizationScope } from "../organizations.schemas";
 
 /**
- * An owner or admin sets the organization's security policy: `requireTwoFactor`, `requireSso`, or both. Requiring a
- * second factor needs one of the caller's own, or they would be refused their organization at once; requiring SSO
- * needs a provider whose domain is verified, or only the owners' break-glass path would be left. The change and its
+ * An owner or admin sets the organization's security policy: `requireTwoFactor`, `requireSso`, `allowDomainJoin`.
+ * Requiring a second factor needs one of the caller's own, or they would be refused their organization at once;
+ * requiring SSO needs a provider whose domain is verified, or only the owners' break-glass path would be left, and so
+ * does letting people on the verified domains join (the domain is what the organization proved it owns). The change and its
  * audit entry (what changed) are one transaction under the organization's lock; setting what it has records nothing.
  */
 export async function updateSecurityPolicy(
@@ -35,13 +38,17 @@ export async function updateSecurityPolicy(
       throw DomainError.of(ORGANIZATION_ERROR_CODES.OWN_SECOND_FACTOR_REQUIRED);
     const hasVerifiedSso = await hasVerifiedSsoProvider(trx, scope.organizationId);
     if (input.requireSso && !hasVerifiedSso) throw DomainError.of(SSO_ERROR_CODES.SSO_VERIFIED_PROVIDER_REQUIRED);
+    if (input.allowDomainJoin && !hasVerifiedSso)
+      throw DomainError.of(SSO_ERROR_CODES.SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER);
     const current = {
       requireTwoFactor: await requiresTwoFactor(trx, scope),
       requireSso: await requiresSso(trx, scope),
+      allowDomainJoin: await allowsDomainJoin(trx, scope),
     };
     const next = {
       requireTwoFactor: input.requireTwoFactor ?? current.requireTwoFactor,
       requireSso: input.requireSso ?? current.requireSso,
+      allowDomainJoin: input.allowDomainJoin ?? current.allowDomainJoin,
     };
     const changed: Partial<typeof next> = {};
     if (next.requireTwoFactor !== current.requireTwoFactor) {
@@ -51,6 +58,10 @@ export async function updateSecurityPolicy(
     if (next.requireSso !== current.requireSso) {
       await setRequireSso(trx, scope, next.requireSso);
       changed.requireSso = next.requireSso;
+    }
+    if (next.allowDomainJoin !== current.allowDomainJoin) {
+      await setAllowDomainJoin(trx, scope, next.allowDomainJoin);
+      changed.allowDomainJoin = next.allowDomainJoin;
     }
     if (Object.keys(changed).length > 0) {
       const name = (await findOrganizationName(trx, scope)) ?? null;
