@@ -1,0 +1,1 @@
+export { scimRoutes, scimSettingsRoutes, type ScimRouteDeps, type ScimSettingsRoutes } from "./scim.routes";
