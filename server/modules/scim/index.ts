@@ -1,1 +1,2 @@
-export { scimRoutes, scimSettingsRoutes, type ScimRouteDeps, type ScimSettingsRoutes } from "./scim.routes";
+export { scimRoutes, type ScimRouteDeps } from "./scim.routes";
+export { scimSettingsRoutes, type ScimSettingsRoutes } from "./scim-settings.routes";

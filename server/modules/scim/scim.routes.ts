@@ -1,16 +1,13 @@
 import { Hono, type Context } from "hono";
 import type { Kysely } from "kysely";
-import { z } from "zod";
-import { idSchema } from "../../../common/account.schemas";
+import type { z } from "zod";
 import { DomainError } from "../../../common/domain-error";
 import { ERROR_CODES, ERROR_STATUS, SCIM_ERROR_CODES, type CatalogueCode } from "../../../common/error-codes";
-import { generateScimTokenSchema, SCIM_BASE_PATH, type OrganizationScim } from "../../../common/scim.schemas";
+import { generateScimTokenSchema, SCIM_BASE_PATH } from "../../../common/scim.schemas";
 import type { Database } from "../../db/schema";
 import type { AppEnv, GetSession, SessionEnv } from "../../http/app-env";
-import type { RateLimitStore } from "../../http/rate-limit-store";
 import { validate } from "../../http/validate";
 import { requestAuditContext } from "../audit";
-import { requireOrganizationScope, type ScopedEnv } from "../organizations";
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup } from "./scim.groups";
 import { resourceTypes, schemas, serviceProviderConfig, listResponse } from "./scim.resources";
 import {
@@ -21,16 +18,7 @@ import {
   SCIM_MEDIA_TYPE,
   userResourceSchema,
 } from "./scim.schemas";
-import {
-  assertMayManageScim,
-  authenticate,
-  generateToken,
-  listTokens,
-  revokeToken,
-  rotateToken,
-  scimAuditContext,
-  type ScimCaller,
-} from "./scim.tokens";
+import { authenticate, generateToken, scimAuditContext, type ScimCaller } from "./scim.tokens";
 import { createUser, deleteUser, getUser, listUsers, patchUser, replaceUser, type ScimDeps } from "./scim.users";
 
 type ScimEnv = AppEnv & { Variables: AppEnv["Variables"] & { caller: ScimCaller } };
@@ -89,7 +77,13 @@ export type ScimRouteDeps = {
   assertWithinLimit: ScimDeps["assertWithinLimit"];
   /** The app's base URL: the SCIM base URL is `${baseUrl}/api/auth/scim/v2`. */
   baseUrl: string;
-  rateLimitStore: RateLimitStore;
+  /** The app's rate-limit counters (server/http/rate-limit-store.ts), described here so the web's types need no Redis. */
+  rateLimitStore: {
+    consume(
+      key: string,
+      rule: { window: number; max: number },
+    ): Promise<{ allowed: boolean; retryAfter: number | null }>;
+  };
   /** SCIM requests one token may make a minute. */
   requestsPerMinute: number;
 };
@@ -193,41 +187,3 @@ export function scimRoutes(deps: ScimRouteDeps) {
     })
     .route("/v2", v2);
 }
-
-const tokenParamsSchema = z.object({ organizationId: idSchema, tokenId: idSchema });
-
-/**
- * An organization's directory sync as its owners and admins manage it (mounted at /api/organizations): the SCIM base
- * URL and the tokens (never their secrets), a token rotated (its new secret shown once) or revoked.
- */
-export function scimSettingsRoutes(deps: { getSession: GetSession; db: Kysely<Database>; baseUrl: string }) {
-  const mayManage = async (c: Context<ScopedEnv>) => {
-    const scope = c.get("scope");
-    await assertMayManageScim(deps.db, scope.organizationId, scope.userId);
-    return scope;
-  };
-  return new Hono<ScopedEnv>()
-    .use("/:organizationId/scim", requireOrganizationScope(deps))
-    .use("/:organizationId/scim/*", requireOrganizationScope(deps))
-    .get("/:organizationId/scim", async (c) => {
-      const scope = await mayManage(c);
-      const tokens = await listTokens(deps.db, scope.organizationId);
-      return c.json({ baseUrl: `${deps.baseUrl}${SCIM_BASE_PATH}`, tokens } satisfies OrganizationScim);
-    })
-    .post("/:organizationId/scim/tokens/:tokenId/rotate", validate("param", tokenParamsSchema), async (c) => {
-      const scope = await mayManage(c);
-      const { tokenId } = c.req.valid("param");
-      return c.json(
-        await rotateToken(deps.db, { organizationId: scope.organizationId, tokenId, audit: requestAuditContext(c) }),
-      );
-    })
-    .delete("/:organizationId/scim/tokens/:tokenId", validate("param", tokenParamsSchema), async (c) => {
-      const scope = await mayManage(c);
-      const { tokenId } = c.req.valid("param");
-      return c.json(
-        await revokeToken(deps.db, { organizationId: scope.organizationId, tokenId, audit: requestAuditContext(c) }),
-      );
-    });
-}
-
-export type ScimSettingsRoutes = ReturnType<typeof scimSettingsRoutes>;
