@@ -642,6 +642,20 @@ describe("SCIM provisioning", () => {
     expect((await okta.get(path)).data.active).toBe(true);
   });
 
+  it("answers concurrent creations of one userName with one 201 and 409 uniqueness for the others", async () => {
+    const { scim, org } = await freshDirectory("race");
+    const email = `${unique("race")}@example.com`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => scim.post("/Users", oktaUser(email))));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const answer of answers.filter((candidate) => candidate.status === 409)) {
+      expect(answer.data.scimType).toBe("uniqueness");
+    }
+    const userId = (await app.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow())
+      .id;
+    expect(await membershipOf(org.id, userId)).toEqual({ role: "member" });
+    expect(await auditOf("member.added", userId)).toHaveLength(1);
+  });
+
   it("provisions within the plan's seats: past them, the directory is refused and nobody is added", async () => {
     const { scim, org } = await freshDirectory("seats");
     // The owner holds one of the free plan's 10 seats.
