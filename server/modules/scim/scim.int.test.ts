@@ -371,6 +371,10 @@ describe("SCIM provisioning", () => {
       const page = await query(`userName sw "${tag}"`, "&startIndex=2&count=1");
       expect(page.data).toMatchObject({ totalResults: 3, startIndex: 2, itemsPerPage: 1 });
       expect(page.data.Resources[0].id).toBe(ids[1]);
+      // Out-of-range paging answers an empty page, never an error.
+      const far = await query(`userName sw "${tag}"`, "&startIndex=1e20&count=-5");
+      expect(far.status).toBe(200);
+      expect(far.data).toMatchObject({ totalResults: 3, itemsPerPage: 0, Resources: [] });
       expectScimError(
         await query(`nickName pr`),
         400,

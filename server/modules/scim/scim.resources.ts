@@ -71,7 +71,6 @@ export function listResponse<T>(resources: T[], total: number, startIndex: numbe
 export function serviceProviderConfig(baseUrl: string) {
   return {
     schemas: [SCHEMAS.serviceProviderConfig],
-    documentationUri: `${baseUrl.replace(/\/api\/auth\/scim\/v2$/, "")}/docs/scim`,
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_RESULTS },

@@ -88,10 +88,18 @@ export const groupResourceSchema = z.object({
 });
 export type GroupResourceInput = z.infer<typeof groupResourceSchema>;
 
+/** The last `startIndex` a list accepts: past it, pages are empty anyway, and the offset stays a safe integer. */
+const MAX_START_INDEX = 2 ** 31;
+
 /** `startIndex` (1-based) and `count` of a list request (RFC 7644 section 3.4.2.4); bad values fall back. */
 export const listQuerySchema = z.object({
   filter: z.string().optional(),
-  startIndex: z.coerce.number().int().catch(1).optional(),
+  startIndex: z.coerce
+    .number()
+    .int()
+    .catch(1)
+    .transform((value) => Math.min(value, MAX_START_INDEX))
+    .optional(),
   count: z.coerce.number().int().catch(MAX_RESULTS).optional(),
   excludedAttributes: z.string().optional(),
   attributes: z.string().optional(),
