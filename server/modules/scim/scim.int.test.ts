@@ -660,6 +660,27 @@ describe("SCIM provisioning", () => {
     expect(await auditOf("member.added", userId)).toHaveLength(1);
   });
 
+  it("answers two organizations' directories creating one new person at once without a server error", async () => {
+    const [first, second] = await Promise.all([freshDirectory("both-a"), freshDirectory("both-b")]);
+    const email = `${unique("shared")}@example.com`;
+    const answers = await Promise.all([
+      first.scim.post("/Users", oktaUser(email)),
+      second.scim.post("/Users", oktaUser(email)),
+    ]);
+    for (const answer of answers) {
+      if (answer.status === 201) continue;
+      expectScimError(answer, 409, "Another request changed this person at the same moment: try again");
+    }
+    expect(answers.some((answer) => answer.status === 201)).toBe(true);
+    // The directory's retry links the account the other one created.
+    const retried = answers.findIndex((answer) => answer.status !== 201);
+    if (retried !== -1) expect((await [first, second][retried]!.scim.post("/Users", oktaUser(email))).status).toBe(201);
+    const accounts = await app.db.selectFrom("user").select("id").where("email", "=", email).execute();
+    expect(accounts).toHaveLength(1);
+    expect(await membershipOf(first.org.id, accounts[0]!.id)).toEqual({ role: "member" });
+    expect(await membershipOf(second.org.id, accounts[0]!.id)).toEqual({ role: "member" });
+  });
+
   it("provisions within the plan's seats: past them, the directory is refused and nobody is added", async () => {
     const { scim, org } = await freshDirectory("seats");
     // The owner holds one of the free plan's 10 seats.

@@ -69,6 +69,14 @@ async function scimBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.o
   return parsed.data;
 }
 
+const CONCURRENT_CHANGE = "Another request changed this person at the same moment: try again";
+
+/** A unique index refused a write (PostgreSQL's 23505, SQLite's constraint codes). */
+function isUniqueViolation(error: Error): boolean {
+  const { code } = error as { code?: unknown };
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
 const listQueryOf = (c: Context) => listQuerySchema.parse(c.req.query());
 
 export type ScimRouteDeps = {
@@ -173,6 +181,9 @@ export function scimRoutes(deps: ScimRouteDeps) {
     .all("*", (c) => scimError(c, ERROR_CODES.NOT_FOUND, `No SCIM endpoint ${c.req.method} ${c.req.path}`));
   v2.onError((error, c) => {
     if (error instanceof DomainError) return scimError(c, error.code, error.message);
+    // Two organizations' directories creating one new person at the same moment: the account's unique address lets
+    // one through; the other is told to try again (it then links the account the first one created).
+    if (isUniqueViolation(error)) return scimError(c, ERROR_CODES.CONFLICT, CONCURRENT_CHANGE);
     throw error;
   });
 
