@@ -54,6 +54,7 @@ export type CatalogueCode =
   | keyof typeof ACCOUNT_ERROR_CODES
   | keyof typeof REAUTHENTICATION_ERROR_CODES
   | keyof typeof SSO_ERROR_CODES
+  | keyof typeof SCIM_ERROR_CODES
   | SpecCatalogueCode;
 
 /**
@@ -155,6 +156,18 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
   SSO_SAML_RESPONSE_REFUSED: 400,
+  SCIM_ADMIN_REQUIRED: 403,
+  SCIM_TOKEN_NOT_FOUND: 404,
+  SCIM_UNAUTHORIZED: 401,
+  SCIM_USER_NOT_FOUND: 404,
+  SCIM_GROUP_NOT_FOUND: 404,
+  SCIM_USER_NAME_TAKEN: 409,
+  SCIM_USER_ALREADY_PROVISIONED: 409,
+  SCIM_GROUP_NAME_TAKEN: 409,
+  SCIM_INVALID_FILTER: 400,
+  SCIM_INVALID_VALUE: 400,
+  SCIM_INVALID_PATH: 400,
+  SCIM_SOLE_OWNER: 409,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -247,6 +260,29 @@ export const SSO_ERROR_CODES = defineErrorCodes({
    * provider or address, answering no request of ours, or hostile XML); `details.reason` says which. No session.
    */
   SSO_SAML_RESPONSE_REFUSED: "The SAML response was refused: sign in again from your identity provider",
+});
+
+/**
+ * Directory sync's refusals (server/modules/scim, docs/scim.md). The SCIM endpoints answer them in the SCIM error
+ * schema (RFC 7644 section 3.12) with the `scimType` the module gives each; the token settings answer `{ code, message }`.
+ */
+export const SCIM_ERROR_CODES = defineErrorCodes({
+  SCIM_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its directory sync",
+  SCIM_TOKEN_NOT_FOUND: "SCIM token not found",
+  /** No bearer token, an unknown one, or a revoked one: the directory is told nothing more. */
+  SCIM_UNAUTHORIZED: "The SCIM bearer token is missing, revoked or not valid",
+  SCIM_USER_NOT_FOUND: "User not found",
+  SCIM_GROUP_NOT_FOUND: "Group not found",
+  SCIM_USER_NAME_TAKEN: "A user with this userName is already provisioned in this organization",
+  /** The person (found by e-mail address) is already provisioned under another userName. */
+  SCIM_USER_ALREADY_PROVISIONED: "This person is already provisioned in this organization under another userName",
+  SCIM_GROUP_NAME_TAKEN: "A team with this displayName already exists in this organization",
+  SCIM_INVALID_FILTER:
+    "The filter is not supported: use eq, co or sw on userName, externalId, emails.value or displayName",
+  SCIM_INVALID_VALUE: "The request has an invalid value",
+  SCIM_INVALID_PATH: "The PATCH operation's path is not supported",
+  /** Deprovisioning the organization's last owner would leave it without one. */
+  SCIM_SOLE_OWNER: "This person is the organization's only owner: make someone else an owner before deprovisioning",
 });
 
 /**

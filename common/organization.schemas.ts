@@ -125,6 +125,8 @@ export type MemberListItem = {
   createdAt: string;
   user: { id: string; name: string; email: string; image: string | null; username: string | null };
   teams: Array<{ id: string; name: string }>;
+  /** Whether the organization's directory provisioned them (SCIM, docs/scim.md): the directory manages them. */
+  provisioned: boolean;
 };
 
 /** `ownerCount` counts the organization's owners whatever the search (the last owner can neither leave nor be demoted). */

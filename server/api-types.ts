@@ -15,3 +15,5 @@ export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";
 export type { AdminRoutes } from "./modules/admin";
 export type { AdminAuditRoutes } from "./modules/audit";
+/** Mounted at /api/organizations: an organization's directory sync (SCIM) tokens. */
+export type { ScimSettingsRoutes } from "./modules/scim";

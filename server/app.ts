@@ -40,6 +40,7 @@ import { DEV_SAML_IDP_PATH, devSamlRoutes, type DevSamlIdentityProvider } from "
 import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
+import { scimRoutes, scimSettingsRoutes } from "./modules/scim";
 import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -151,6 +152,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
+  app.route("/api/organizations", scimSettingsRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
   const limits = { assertWithinLimit: deps.billing.assertWithinLimit };
   app.route("/api/joinable-organizations", domainJoinRoutes({ getSession, db: database.db, limits }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
@@ -193,6 +195,19 @@ export function createApp(deps: AppDeps) {
   app.route("/api/admin/audit-log", adminAuditRoutes({ ...platformAccess, db: database.db }));
   app.route("/api/admin/billing", adminBillingRoutes({ ...platformAccess, db: database.db, billing: deps.billing }));
 
+  // SCIM is the app's own, under better-auth's base path where @better-auth/scim serves it (docs/decisions/0023).
+  app.route(
+    SCIM_ROUTE,
+    scimRoutes({
+      getSession,
+      db: database.db,
+      baseUrl: config.baseUrl,
+      assertWithinLimit: (organizationId, resource, adding) =>
+        deps.billing.assertWithinLimit(organizationId, resource, adding),
+      rateLimitStore: deps.rateLimitStore,
+      requestsPerMinute: config.scimRequestsPerMinute,
+    }),
+  );
   app.on(["GET", "POST"], AUTH_ROUTE, (c) => sessionReads.answer(c, () => authHandler(c)));
   async function authHandler(c: Context<AppEnv>): Promise<Response> {
     const response = await withRequestIdInBody(
@@ -260,8 +275,14 @@ export function createApp(deps: AppDeps) {
 function hasOwnChecks(devIdentityPath: string | undefined): (path: string) => boolean {
   const trees = ["/api/auth", "/sandbox/polar", ...(devIdentityPath ? [devIdentityPath] : [])];
   const isInTree = (path: string) => trees.some((tree) => path === tree || path.startsWith(`${tree}/`));
-  return (path) => path === "/api/billing/webhooks" || isInTree(path);
+  // SCIM's token creation is the app's own route under /api/auth, asked by a signed-in page: it gets the app's checks
+  // (the SCIM endpoints themselves carry a bearer token, from a directory with no Origin, limited per token).
+  return (path) => path !== SCIM_TOKEN_PATH && (path === "/api/billing/webhooks" || isInTree(path));
 }
+
+/** The SCIM service provider (server/modules/scim) and its token creation. */
+const SCIM_ROUTE = "/api/auth/scim";
+const SCIM_TOKEN_PATH = `${SCIM_ROUTE}/generate-token`;
 
 /** better-auth's catch-all route. */
 const AUTH_ROUTE = "/api/auth/*";

@@ -120,6 +120,12 @@ const envSchema = z.object({
     .min(1, "use at least 1 second")
     .max(604_800, "use at most 604800 seconds (a week)")
     .default(21_600),
+  SCIM_REQUESTS_PER_MINUTE: z.coerce
+    .number()
+    .int("use a whole number")
+    .min(1, "use at least 1")
+    .max(100_000, "use at most 100000")
+    .default(600),
   BILLING_CALLS_PER_MINUTE: z.coerce
     .number()
     .int("use a whole number")
@@ -210,6 +216,8 @@ export type Config = {
    * minute (BILLING_CALLS_PER_MINUTE, 10 by default); one client address three times as many.
    */
   billingCallsPerMinute: number;
+  /** How many SCIM requests one directory token may make a minute (SCIM_REQUESTS_PER_MINUTE, 600 by default). */
+  scimRequestsPerMinute: number;
   /** How often one instance re-reads every billed organization from the provider (BILLING_RECONCILE_SECONDS). */
   billingReconcileEveryMs: number;
   organizations: {
@@ -448,6 +456,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
     billingCallsPerMinute: env.BILLING_CALLS_PER_MINUTE,
+    scimRequestsPerMinute: env.SCIM_REQUESTS_PER_MINUTE,
     billingReconcileEveryMs: env.BILLING_RECONCILE_SECONDS * 1_000,
     organizations: {
       limit: env.ORGANIZATION_LIMIT,

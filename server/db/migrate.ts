@@ -25,6 +25,7 @@ import * as freshAuthentication from "./migrations/0015-fresh-authentication";
 import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
 import * as organizationSecurity from "./migrations/0017-organization-security";
 import * as enterpriseSso from "./migrations/0018-enterprise-sso";
+import * as scim from "./migrations/0019-scim";
 import * as domainJoin from "./migrations/0022-domain-join";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   "0016-passkey-last-used": passkeyLastUsed,
   "0017-organization-security": organizationSecurity,
   "0018-enterprise-sso": enterpriseSso,
+  "0019-scim": scim,
   "0022-domain-join": domainJoin,
 };
 

@@ -285,6 +285,44 @@ export type SsoProviderTable = {
   domainVerificationToken: string | null;
 };
 
+/** An organization's SCIM directory connection and its bearer token's digest (migration 0019). */
+export type ScimTokenTable = {
+  id: string;
+  organization_id: string;
+  name: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+};
+
+/** A person a directory provisioned into an organization: the SCIM User resource (migration 0019). */
+export type ScimUserTable = {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  user_name: string;
+  user_name_key: string;
+  external_id: string | null;
+  email: string;
+  given_name: string | null;
+  family_name: string | null;
+  display_name: string | null;
+  active: boolean | number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** A team a directory created: the SCIM Group resource, whose id is the team's (migration 0019). */
+export type ScimGroupTable = {
+  team_id: string;
+  organization_id: string;
+  external_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -309,4 +347,7 @@ export type Database = {
   twoFactor: TwoFactorTable;
   passkey: PasskeyTable;
   ssoProvider: SsoProviderTable;
+  scim_token: ScimTokenTable;
+  scim_user: ScimUserTable;
+  scim_group: ScimGroupTable;
 };

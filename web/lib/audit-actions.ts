@@ -32,10 +32,14 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.sso_provider_updated": "Single sign-on provider changed",
   "organization.sso_provider_deleted": "Single sign-on provider removed",
   "organization.sso_domain_verified": "Single sign-on domain verified",
+  "organization.scim_token_created": "Directory sync token created",
+  "organization.scim_token_rotated": "Directory sync token rotated",
+  "organization.scim_token_revoked": "Directory sync token revoked",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
   "member.left": "Member left",
+  "member.profile_updated": "Member profile updated",
   "invitation.sent": "Invitation sent",
   "invitation.resent": "Invitation resent",
   "invitation.accepted": "Invitation accepted",
@@ -81,6 +85,12 @@ function detail(entry: Described, key: string): string | undefined {
 }
 
 /** "the single sign-on provider acme" when the entry names it. */
+/** The directory sync token an entry is about, by its name. */
+function scimToken(entry: Described): string {
+  const name = detail(entry, "tokenName");
+  return name ? `the directory sync token ${name}` : "a directory sync token";
+}
+
 function ssoProvider(entry: Described): string {
   const providerId = detail(entry, "providerId");
   return providerId ? `the single sign-on provider ${providerId}` : "a single sign-on provider";
@@ -195,6 +205,9 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.sso_provider_deleted": (entry) => `Removed ${ssoProvider(entry)}${forDomain(entry)}`,
   "organization.sso_domain_verified": (entry) =>
     `Verified ${detail(entry, "domain") ? `the domain ${detail(entry, "domain")}` : "a domain"} for single sign-on`,
+  "organization.scim_token_created": (entry) => `Created ${scimToken(entry)}`,
+  "organization.scim_token_rotated": (entry) => `Rotated ${scimToken(entry)}`,
+  "organization.scim_token_revoked": (entry) => `Revoked ${scimToken(entry)}`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;
@@ -202,6 +215,7 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "member.removed": (entry) => `Removed ${target(entry, "a member")} from the organization`,
   "member.role_changed": (entry) => `Changed the role of ${target(entry, "a member")}${fromTo(entry, roleWords)}`,
   "member.left": () => "Left the organization",
+  "member.profile_updated": (entry) => `Updated the directory profile of ${target(entry, "a member")}`,
   "invitation.sent": (entry) => {
     const role = detail(entry, "role");
     return `Sent invitation to ${target(entry, "someone")}${role ? ` as ${roleWords(role)}` : ""}`;

@@ -212,6 +212,9 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SSO_REQUIRED: "Your organization signs in with SSO. Continue with SSO instead of a password.",
   SSO_EMAIL_OUTSIDE_DOMAIN:
     "This SSO connection signs in addresses on its organization's domain only. Sign in with your work address.",
+  // Directory sync (SCIM).
+  SCIM_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its directory sync.",
+  SCIM_TOKEN_NOT_FOUND: "This token no longer exists. Reload the page.",
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
   SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
 };

@@ -15,7 +15,7 @@ export {
   type ScopedEnv,
 } from "./organizations.scope";
 export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } from "./organizations.schemas";
-export { findMembership, lockOrganization } from "./organizations.repository";
+export { findMembership, hasTeamNamed, lockOrganization } from "./organizations.repository";
 export { findAdmittedMembership } from "./organizations.security";
 export { organizationUniqueConflicts } from "./organizations.conflicts";
 export { countSeats, countTeams, insertMember, organizationExists, updateMemberRole } from "./organizations.repository";

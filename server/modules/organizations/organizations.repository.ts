@@ -41,6 +41,17 @@ export async function findMembers(
         "user.email",
         "user.image",
         "user.username",
+        // The directory's people (server/modules/scim): its own table, read here so the list needs no second query.
+        (eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("scim_user")
+                .select("scim_user.id")
+                .whereRef("scim_user.user_id", "=", "member.userId")
+                .whereRef("scim_user.organization_id", "=", "member.organizationId"),
+            )
+            .as("provisioned"),
       ])
       .orderBy("member.createdAt", "asc")
       .orderBy("member.id", "asc")
@@ -75,6 +86,7 @@ export async function findMembers(
       createdAt: toIsoString(row.createdAt) ?? "",
       user: { id: row.userId, name: row.name, email: row.email, image: row.image, username: row.username },
       teams: teamRows.filter((team) => team.userId === row.userId).map((team) => ({ id: team.id, name: team.name })),
+      provisioned: Boolean(row.provisioned),
     })),
     total: Number(count.total),
     ownerCount: ownerRoles.filter((row) => row.role.split(",").some((role) => role.trim() === "owner")).length,

@@ -17,7 +17,7 @@ const settingsTitle = () => import("./settings-title");
 
 /**
  * /organizations/new and an organization's settings: /organizations/$organizationId/settings, with the tabs
- * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/danger].
+ * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/directory-sync|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -274,6 +274,20 @@ export const organizationSsoRoute = createRoute({
       function SingleSignOn() {
         useSettingsTitle("Single sign-on", organizationSsoRoute.useParams().organizationId);
         return <SsoPage search={organizationSsoRoute.useSearch()} />;
+      },
+  ),
+);
+
+export const organizationDirectorySyncRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/directory-sync",
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/directory-sync-page"), settingsTitle()]),
+    ([{ DirectorySyncPage }, { useSettingsTitle }]) =>
+      function DirectorySync() {
+        useSettingsTitle("Directory sync", organizationDirectorySyncRoute.useParams().organizationId);
+        return <DirectorySyncPage />;
       },
   ),
 );

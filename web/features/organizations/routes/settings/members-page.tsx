@@ -2,6 +2,7 @@ import { useState } from "react";
 import { ORGANIZATION_ROLES, type OrganizationRole } from "../../../../../common/permissions";
 import { Alert } from "../../../../components/ui/alert";
 import { Avatar } from "../../../../components/ui/avatar";
+import { Badge } from "../../../../components/ui/badge";
 import { Button } from "../../../../components/ui/button";
 import { Pagination } from "../../../../components/ui/pagination";
 import { SearchInput } from "../../../../components/ui/search-input";
@@ -120,6 +121,11 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
                         {member.user.name}{" "}
                         {isSelf ? (
                           <span className="text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>
+                        ) : null}
+                        {member.provisioned ? (
+                          <Badge tone="info" className="ml-1">
+                            Provisioned
+                          </Badge>
                         ) : null}
                       </p>
                       <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={member.user.email}>

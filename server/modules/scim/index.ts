@@ -1,0 +1,2 @@
+export { scimRoutes, type ScimRouteDeps } from "./scim.routes";
+export { scimSettingsRoutes, type ScimSettingsRoutes } from "./scim-settings.routes";
