@@ -15,3 +15,5 @@ export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";
 export type { AdminRoutes } from "./modules/admin";
 export type { AdminAuditRoutes } from "./modules/audit";
+/** Mounted at /api/organizations: an organization's outbound webhooks. */
+export type { WebhookRoutes } from "./modules/webhooks";

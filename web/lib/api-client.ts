@@ -13,6 +13,7 @@ import type {
   OrganizationAuditRoutes,
   OrganizationRoutes,
   ReauthenticateRoutes,
+  WebhookRoutes,
 } from "../../server/api-types";
 import { toResponseError } from "./api-error";
 
@@ -43,6 +44,8 @@ export const api = {
   adminAuditLog: hc<AdminAuditRoutes>("/api/admin/audit-log", options),
   /** An organization's own audit log: `api.organizationAuditLog[":organizationId"]["audit-log"]`. */
   organizationAuditLog: hc<OrganizationAuditRoutes>("/api/organizations", options),
+  /** An organization's outbound webhooks: `api.webhooks[":organizationId"].webhooks.*`. */
+  webhooks: hc<WebhookRoutes>("/api/organizations", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
+import {
+  addMember,
+  createOrganizationWithOwner,
+  createVerifiedUser,
+  waitFor,
+  type TestUser,
+} from "../../test/factories";
 import { expectError, type TestClient } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from "../../test/webhook-receiver";
@@ -467,6 +473,37 @@ describe("outbound webhooks", () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain("Signature verified");
     });
+  });
+
+  it("delivers each message once and in order when two instances' workers race for them", async () => {
+    const second = await createTestApp({
+      database: app.database,
+      webhooks: { now: () => new Date(Date.now() + offset) },
+    });
+    try {
+      const endpoint = await register(owner.client, "/ok?race", ["member.added"]);
+      const ids: string[] = [];
+      for (let index = 0; index < 12; index += 1)
+        ids.push((await owner.client.post(`${base()}/${endpoint.id}/test`)).data.deliveryId);
+      await Promise.all([
+        drain(),
+        second.services.webhookWorker.drain(),
+        drain(),
+        second.services.webhookWorker.drain(),
+      ]);
+      await waitFor(async () => (await messages(endpoint.id)).every((message) => message.status === "delivered"), {
+        what: "every message delivered",
+      });
+      expect(receiver.at("/ok?race").map((request) => request.headers["webhook-id"])).toEqual(ids);
+      const attempts = await app.db
+        .selectFrom("webhook_attempt")
+        .select("message_id")
+        .where("endpoint_id", "=", endpoint.id)
+        .execute();
+      expect(attempts).toHaveLength(ids.length);
+    } finally {
+      await second.close();
+    }
   });
 
   describe("where webhooks may be sent, in production", () => {

@@ -17,7 +17,7 @@ const settingsTitle = () => import("./settings-title");
 
 /**
  * /organizations/new and an organization's settings: /organizations/$organizationId/settings, with the tabs
- * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/danger].
+ * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/webhooks|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -274,6 +274,20 @@ export const organizationSsoRoute = createRoute({
       function SingleSignOn() {
         useSettingsTitle("Single sign-on", organizationSsoRoute.useParams().organizationId);
         return <SsoPage search={organizationSsoRoute.useSearch()} />;
+      },
+  ),
+);
+
+export const organizationWebhooksRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/webhooks",
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/webhooks-page"), settingsTitle()]),
+    ([{ WebhooksPage }, { useSettingsTitle }]) =>
+      function Webhooks() {
+        useSettingsTitle("Webhooks", organizationWebhooksRoute.useParams().organizationId);
+        return <WebhooksPage />;
       },
   ),
 );
