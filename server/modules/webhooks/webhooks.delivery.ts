@@ -49,7 +49,7 @@ export async function deliverMessage(options: DeliveryOptions, message: reposito
   const endpoint = await repository.findEndpointById(db, message.endpointId);
   if (!endpoint || !endpoint.enabled) {
     // Turned off (or deleted) since the message was found: it waits, as the endpoint's other messages do.
-    if (endpoint) await repository.finishMessage(db, message, { status: "pending", retryAt: options.now() });
+    if (endpoint) await repository.finishMessage(db, message, { status: "released", at: options.now() });
     return;
   }
   const signedAt = new Date();

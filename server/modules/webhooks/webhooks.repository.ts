@@ -226,20 +226,26 @@ export async function claimMessage(
 }
 
 /**
- * Finishes a claimed message (delivered, given up, or pending again at `retryAt`) if this worker still holds it;
- * false when its lease was lost, and then the row is left alone.
+ * Finishes a claimed message (delivered, given up, pending again at `retryAt`, or released unattempted) if this
+ * worker still holds it; false when its lease was lost, and then the row is left alone.
  */
 export async function finishMessage(
   db: Kysely<Database>,
   message: ClaimedMessage,
-  outcome: { status: "delivered" | "failed"; at: Date } | { status: "pending"; retryAt: Date },
+  outcome:
+    | { status: "delivered" | "failed"; at: Date }
+    | { status: "pending"; retryAt: Date }
+    | { status: "released"; at: Date },
 ): Promise<boolean> {
   const result = await db
     .updateTable("webhook_message")
     .set(
       outcome.status === "pending"
         ? { status: "pending", next_attempt_at: outcome.retryAt.toISOString() }
-        : { status: outcome.status, finished_at: outcome.at.toISOString() },
+        : outcome.status === "released"
+          ? // Not attempted after all: the claim's count is given back.
+            { status: "pending", attempts: message.attempts - 1, next_attempt_at: outcome.at.toISOString() }
+          : { status: outcome.status, finished_at: outcome.at.toISOString() },
     )
     .where("id", "=", message.id)
     .where("status", "=", "delivering")
