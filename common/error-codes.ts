@@ -55,6 +55,7 @@ export type CatalogueCode =
   | keyof typeof REAUTHENTICATION_ERROR_CODES
   | keyof typeof SSO_ERROR_CODES
   | keyof typeof SCIM_ERROR_CODES
+  | keyof typeof WEBHOOK_ERROR_CODES
   | SpecCatalogueCode;
 
 /**
@@ -168,6 +169,11 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SCIM_INVALID_VALUE: 400,
   SCIM_INVALID_PATH: 400,
   SCIM_SOLE_OWNER: 409,
+  WEBHOOK_ADMIN_REQUIRED: 403,
+  WEBHOOK_NOT_FOUND: 404,
+  WEBHOOK_DELIVERY_NOT_FOUND: 404,
+  WEBHOOK_URL_REFUSED: 400,
+  WEBHOOK_URL_UNRESOLVABLE: 400,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -260,6 +266,19 @@ export const SSO_ERROR_CODES = defineErrorCodes({
    * provider or address, answering no request of ours, or hostile XML); `details.reason` says which. No session.
    */
   SSO_SAML_RESPONSE_REFUSED: "The SAML response was refused: sign in again from your identity provider",
+});
+
+/** Outbound webhooks' refusals (server/modules/webhooks, docs/webhooks.md). */
+export const WEBHOOK_ERROR_CODES = defineErrorCodes({
+  WEBHOOK_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its webhooks",
+  WEBHOOK_NOT_FOUND: "Webhook endpoint not found",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Webhook delivery not found",
+  /**
+   * The URL's host is, or resolves to, an address webhooks never reach (link-local, a cloud metadata service) or, in
+   * production, a private or loopback one; `details.address` names it.
+   */
+  WEBHOOK_URL_REFUSED: "This URL points to a private or reserved address: webhooks are sent to public addresses only",
+  WEBHOOK_URL_UNRESOLVABLE: "The URL's host name could not be resolved: check it and try again",
 });
 
 /**

@@ -17,3 +17,5 @@ export type { AdminRoutes } from "./modules/admin";
 export type { AdminAuditRoutes } from "./modules/audit";
 /** Mounted at /api/organizations: an organization's directory sync (SCIM) tokens. */
 export type { ScimSettingsRoutes } from "./modules/scim";
+/** Mounted at /api/organizations: an organization's outbound webhooks. */
+export type { WebhookRoutes } from "./modules/webhooks";

@@ -16,7 +16,7 @@ import { firstPasswordRoutes } from "./auth/first-password.routes";
 import { assertFreshSession } from "./auth/fresh-authentication";
 import { reauthenticate } from "./auth/reauthenticate";
 import { reauthenticateRoutes } from "./auth/reauthenticate.routes";
-import { DEV_DNS_PATH, type Config } from "./config";
+import { DEV_DNS_PATH, DEV_WEBHOOKS_PATH, type Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import type { ReadCache } from "./db/read-cache";
 import { createResponseCache } from "./http/response-cache";
@@ -42,6 +42,7 @@ import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from ".
 import { accountDeletionRoutes } from "./modules/organizations";
 import { scimRoutes, scimSettingsRoutes } from "./modules/scim";
 import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
+import { devWebhookRoutes, webhookRoutes } from "./modules/webhooks";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -51,6 +52,8 @@ export type AppDeps = {
   auth: Auth;
   billing: Billing;
   billingWorker: { nudge(): void };
+  /** Delivers outbound webhooks: nudged when a test event or a redelivery is queued. */
+  webhookWorker: { nudge(): void };
   /** The mail outbox: the app's own notices (an admin's reset of second factors) are queued here, as better-auth's. */
   mail: MailQueue;
   /** Whole answers of the reads every page makes, kept between requests and dropped by the database's change feed. */
@@ -98,7 +101,10 @@ export function createApp(deps: AppDeps) {
   app.use("*", clientIp(config.trustedProxies, logger));
   // The app's own writes: from the app's pages only, and rate limited. Before the read cache's catch-up and the body
   // limit, so a refused write costs no wait and no body is read. What has checks of its own is left to them.
-  const isExempt = hasOwnChecks(deps.devIdentity && new URL(deps.devIdentity.issuer).pathname);
+  const isExempt = hasOwnChecks([
+    ...(deps.devIdentity ? [new URL(deps.devIdentity.issuer).pathname] : []),
+    ...(config.webhooks.devReceiver ? [DEV_WEBHOOKS_PATH] : []),
+  ]);
   // One session read per request: the write limits read it, and the route's guard reads it again.
   const sessionsOfRequests = new WeakMap<Headers, ReturnType<GetSession>>();
   const getSession: GetSession = (headers) => {
@@ -155,6 +161,15 @@ export function createApp(deps: AppDeps) {
   app.route("/api/organizations", scimSettingsRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
   const limits = { assertWithinLimit: deps.billing.assertWithinLimit };
   app.route("/api/joinable-organizations", domainJoinRoutes({ getSession, db: database.db, limits }));
+  app.route(
+    "/api/organizations",
+    webhookRoutes({
+      getSession,
+      db: database.db,
+      policy: { allowPrivate: config.webhooks.allowPrivateTargets },
+      nudge: () => deps.webhookWorker.nudge(),
+    }),
+  );
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(
@@ -239,6 +254,11 @@ export function createApp(deps: AppDeps) {
   }
 
   if (config.mail.devMailbox) app.route("/api/dev/mail", devMailRoutes({ db: database.db }));
+  // Outside production only (docs/decisions/0006): it records whatever is posted to it.
+  if (config.webhooks.devReceiver) {
+    const receiverUrl = `${config.baseUrl}${DEV_WEBHOOKS_PATH}`;
+    app.route(DEV_WEBHOOKS_PATH, devWebhookRoutes({ db: database.db, basePath: DEV_WEBHOOKS_PATH, receiverUrl }));
+  }
   if (deps.devDns) app.route(DEV_DNS_PATH, devDnsRoutes({ devDns: deps.devDns, basePath: DEV_DNS_PATH }));
 
   // After the body limit, the hostile-input check and the origin check: its forms are the app's own pages' forms.
@@ -270,10 +290,11 @@ export function createApp(deps: AppDeps) {
  * Whether writes to `path` have checks of their own, and are left out of the app's origin check and write limits:
  * better-auth's endpoints (its own origin check and limits), the provider's webhooks (a verified signature; sent
  * server to server, with no Origin), and the emulated outside services (the billing sandbox with its bearer tokens,
- * the development identity provider), which a real deployment reaches on other origins.
+ * the development identity provider, the development webhook receiver), which a real deployment reaches on other
+ * origins.
  */
-function hasOwnChecks(devIdentityPath: string | undefined): (path: string) => boolean {
-  const trees = ["/api/auth", "/sandbox/polar", ...(devIdentityPath ? [devIdentityPath] : [])];
+function hasOwnChecks(devPaths: string[]): (path: string) => boolean {
+  const trees = ["/api/auth", "/sandbox/polar", ...devPaths];
   const isInTree = (path: string) => trees.some((tree) => path === tree || path.startsWith(`${tree}/`));
   // SCIM's token creation is the app's own route under /api/auth, asked by a signed-in page: it gets the app's checks
   // (the SCIM endpoints themselves carry a bearer token, from a directory with no Origin, limited per token).

@@ -416,6 +416,17 @@ describe("loadConfig", () => {
     ]);
   });
 
+  test("webhooks reach private targets and the development receiver answers outside production only", () => {
+    const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
+    const development = { AUTH_SECRET: SECRET, DATA_DIR: tempDataDir() };
+    expect(loadConfig(development).webhooks).toEqual({ allowPrivateTargets: true, devReceiver: true });
+    expect(loadConfig(production).webhooks).toEqual({ allowPrivateTargets: false, devReceiver: false });
+    expect(loadConfig({ ...production, WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" }).webhooks).toEqual({
+      allowPrivateTargets: true,
+      devReceiver: false,
+    });
+  });
+
   describe("SSO domain verification's DNS", () => {
     const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
 

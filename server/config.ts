@@ -150,6 +150,7 @@ const envSchema = z.object({
   DEV_SAML_IDP: flag,
   DNS_SERVERS: csvOf(isDnsServer, "not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)"),
   DEV_DNS_SERVER: flag,
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: flag,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   METRICS_TOKEN: z
     .string()
@@ -235,6 +236,12 @@ export type Config = {
   /** Audit log entries older than this many days are purged (docs/decisions/0010). */
   audit: { retentionDays: number };
   /**
+   * Outbound webhooks (docs/webhooks.md): whether endpoints may be private, loopback or unresolvable addresses
+   * (WEBHOOKS_ALLOW_PRIVATE_TARGETS; on outside production only), and whether the development receiver answers at
+   * /dev/webhooks (outside production, never in it).
+   */
+  webhooks: { allowPrivateTargets: boolean; devReceiver: boolean };
+  /**
    * Where SSO domain verification looks TXT records up (docs/sso.md): `servers` from DNS_SERVERS (the system's
    * resolvers when empty); `devServer` runs the development DNS server on 127.0.0.1 with its page at /dev/dns (on by
    * default outside production in one process), which the lookups use when DNS_SERVERS is empty.
@@ -299,6 +306,8 @@ export const DEV_IDENTITY_PROVIDER_PATH = "/dev/oidc";
 
 /** Where the development DNS server's console answers (DEV_DNS_SERVER), under the app's origin. */
 export const DEV_DNS_PATH = "/dev/dns";
+/** Where the development webhook receiver answers (outside production only). */
+export const DEV_WEBHOOKS_PATH = "/dev/webhooks";
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -467,6 +476,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Off in production unless asked for: it signs anyone in through a SAML provider that trusts its certificate.
     devSamlIdp: env.DEV_SAML_IDP ?? !isProduction,
     audit: { retentionDays: env.AUDIT_RETENTION_DAYS },
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? !isProduction,
+      devReceiver: !isProduction,
+    },
     // Off in production unless asked for: whoever reaches /dev/dns could prove any domain (docs/decisions/0021).
     dns: {
       servers: env.DNS_SERVERS,

@@ -21,6 +21,7 @@ import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./jobs/webhook-worker";
 import { idlePollingLoop, type PollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
 import { createBilling, createProviderClient, type Billing } from "./modules/billing";
@@ -41,6 +42,8 @@ export type Services = {
   mail: MailQueue;
   billing: Billing;
   billingWorker: BillingWorker;
+  /** Delivers the organizations' outbound webhooks (tests drain it). */
+  webhookWorker: WebhookWorker;
   /** The hourly audit log purge (tests drain it before they arrange old entries). */
   auditRetention: PollingLoop;
   readCache: ReadCache;
@@ -79,6 +82,8 @@ export type ServicesOptions = {
   passwordHashing?: PasswordHashing;
   /** The service providers the development SAML IdP answers (the app's registered SAML providers otherwise). */
   samlServiceProviders?: ServiceProviderLookup;
+  /** The webhook worker's clock, retry schedule, timeout and failure span (tests shorten them). */
+  webhooks?: Pick<WebhookWorkerOptions, "now" | "retryScheduleMs" | "timeoutMs" | "disableAfterFailingMs">;
 };
 
 /** Opens and wires everything the app needs, in order; `close` undoes it in reverse. */
@@ -111,6 +116,17 @@ export async function createServices(config: Config, logger: Logger, options: Se
         logger,
         pollMs: options.pollMs,
         reconcileEveryMs: config.billingReconcileEveryMs,
+      })
+    : idlePollingLoop;
+  const webhookWorker = runJobs
+    ? startWebhookWorker({
+        db: database.db,
+        mail,
+        logger,
+        policy: { allowPrivate: config.webhooks.allowPrivateTargets },
+        baseUrl: config.baseUrl,
+        pollMs: options.pollMs,
+        ...options.webhooks,
       })
     : idlePollingLoop;
   const auditRetention = runJobs
@@ -198,6 +214,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     mail,
     billing,
     billingWorker,
+    webhookWorker,
     auditRetention,
     readCache,
     rateLimitStore: sharedRateLimitStore,
@@ -211,6 +228,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       await readCache.stop();
       await auditRetention.stop();
       await billingWorker.stop();
+      await webhookWorker.stop();
       await worker.stop();
       redis?.disconnect();
       await database.close();

@@ -11,6 +11,7 @@ import type { Billing } from "../modules/billing";
 import type { authMailNotices } from "../modules/mail";
 import { accountDeletion, organizations } from "../modules/organizations";
 import { enterpriseSso, type TxtLookup } from "../modules/sso";
+import { publishOrganizationChanges } from "../modules/webhooks";
 import { accountRules } from "./account-rules";
 import { emailChange } from "./change-email";
 import { freshAuthentication } from "./fresh-authentication";
@@ -98,6 +99,7 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
         assertWithinLimit: deps.billing.assertWithinLimit,
         releaseOrganization: deps.billing.releaseOrganization,
       },
+      publishChanges: publishOrganizationChanges,
       organizationLimit: config.organizations.limit,
       allowUserToCreateOrganization: async (user) =>
         config.organizations.whoMayCreate === "everyone" ||

@@ -350,4 +350,64 @@ export type Database = {
   scim_token: ScimTokenTable;
   scim_user: ScimUserTable;
   scim_group: ScimGroupTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_message: WebhookMessageTable;
+  webhook_attempt: WebhookAttemptTable;
+  dev_webhook_receipt: DevWebhookReceiptTable;
+};
+
+/** An organization's outbound webhook endpoint (migration 0021); `events` is a JSON array of event types. */
+export type WebhookEndpointTable = {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  enabled: boolean | number;
+  /** Why the app turned it off: `gone` (the endpoint answered 410) or `failing` (days of failed deliveries). */
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  /** The first failed attempt since the last delivered one. */
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** One event to deliver to one endpoint (the webhooks' outbox); `seq` orders an endpoint's messages. */
+export type WebhookMessageTable = {
+  seq: Generated<number>;
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  /** The exact body sent: `{ type, timestamp, data }`. */
+  payload: string;
+  status: "pending" | "delivering" | "delivered" | "failed";
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+};
+
+/** One attempt to deliver a message: the answer's status and the start of its body, or the error. */
+export type WebhookAttemptTable = {
+  id: string;
+  message_id: string;
+  endpoint_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+};
+
+/** What the development webhook receiver (/dev/webhooks) was sent. */
+export type DevWebhookReceiptTable = {
+  id: string;
+  received_at: Timestamp;
+  headers: string;
+  body: string;
+  verified: boolean | number;
 };

@@ -78,6 +78,7 @@ try {
     auth,
     billing,
     billingWorker: { nudge: () => undefined },
+    webhookWorker: { nudge: () => undefined },
     mail: noMail,
     readCache,
     logger,

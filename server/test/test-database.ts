@@ -137,6 +137,8 @@ export async function createTestApp(
     readCache?: ServicesOptions["readCache"];
     /** The service providers the development SAML IdP answers (`DEV_SAML_IDP: "true"`). */
     samlServiceProviders?: ServicesOptions["samlServiceProviders"];
+    /** The webhook worker's clock, retry schedule, timeout and failure span. */
+    webhooks?: ServicesOptions["webhooks"];
   } = {},
 ): Promise<TestApp> {
   // A database passed in (a second instance of the same deployment) belongs to its creator, who drops it.
@@ -156,6 +158,7 @@ export async function createTestApp(
       readCache,
       passwordHashing: cheapPasswordHashing,
       samlServiceProviders: options.samlServiceProviders,
+      webhooks: options.webhooks,
     });
     const app = createApp({ ...services, config, logger });
     listener?.serve(app);

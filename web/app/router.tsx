@@ -43,6 +43,7 @@ import {
   organizationSecurityRoute,
   organizationSsoRoute,
   organizationDirectorySyncRoute,
+  organizationWebhooksRoute,
   organizationSettingsRoute,
   teamsRoute,
 } from "./routes/organizations";
@@ -98,6 +99,7 @@ const routeTree = rootRoute.addChildren([
       organizationSecurityRoute,
       organizationSsoRoute,
       organizationDirectorySyncRoute,
+      organizationWebhooksRoute,
       dangerZoneRoute,
     ]),
   ]),

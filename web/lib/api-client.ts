@@ -14,6 +14,7 @@ import type {
   OrganizationRoutes,
   ReauthenticateRoutes,
   ScimSettingsRoutes,
+  WebhookRoutes,
 } from "../../server/api-types";
 import { toResponseError } from "./api-error";
 
@@ -46,6 +47,8 @@ export const api = {
   organizationAuditLog: hc<OrganizationAuditRoutes>("/api/organizations", options),
   /** An organization's directory sync: `api.scim[":organizationId"].scim`, its tokens rotated and revoked. */
   scim: hc<ScimSettingsRoutes>("/api/organizations", options),
+  /** An organization's outbound webhooks: `api.webhooks[":organizationId"].webhooks.*`. */
+  webhooks: hc<WebhookRoutes>("/api/organizations", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */

@@ -35,6 +35,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.scim_token_created": "Directory sync token created",
   "organization.scim_token_rotated": "Directory sync token rotated",
   "organization.scim_token_revoked": "Directory sync token revoked",
+  "organization.webhook_created": "Webhook endpoint added",
+  "organization.webhook_updated": "Webhook endpoint changed",
+  "organization.webhook_deleted": "Webhook endpoint removed",
+  "organization.webhook_secret_rotated": "Webhook secret rotated",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -94,6 +98,12 @@ function scimToken(entry: Described): string {
 function ssoProvider(entry: Described): string {
   const providerId = detail(entry, "providerId");
   return providerId ? `the single sign-on provider ${providerId}` : "a single sign-on provider";
+}
+
+/** "the webhook endpoint https://…" when the entry names its URL. */
+function webhookEndpoint(entry: Described): string {
+  const url = detail(entry, "url");
+  return url ? `the webhook endpoint ${url}` : "a webhook endpoint";
 }
 
 /** " for example.com" when the entry names the provider's domain. */
@@ -203,6 +213,10 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.sso_provider_registered": (entry) => `Added ${ssoProvider(entry)}${forDomain(entry)}`,
   "organization.sso_provider_updated": (entry) => `Changed ${ssoProvider(entry)}`,
   "organization.sso_provider_deleted": (entry) => `Removed ${ssoProvider(entry)}${forDomain(entry)}`,
+  "organization.webhook_created": (entry) => `Added ${webhookEndpoint(entry)}`,
+  "organization.webhook_updated": (entry) => `Changed ${webhookEndpoint(entry)}`,
+  "organization.webhook_deleted": (entry) => `Removed ${webhookEndpoint(entry)}`,
+  "organization.webhook_secret_rotated": (entry) => `Rotated the signing secret of ${webhookEndpoint(entry)}`,
   "organization.sso_domain_verified": (entry) =>
     `Verified ${detail(entry, "domain") ? `the domain ${detail(entry, "domain")}` : "a domain"} for single sign-on`,
   "organization.scim_token_created": (entry) => `Created ${scimToken(entry)}`,

@@ -217,6 +217,12 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SCIM_TOKEN_NOT_FOUND: "This token no longer exists. Reload the page.",
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
   SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
+  // Outbound webhooks.
+  WEBHOOK_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its webhooks.",
+  WEBHOOK_NOT_FOUND: "This webhook endpoint no longer exists. Reload the page.",
+  WEBHOOK_DELIVERY_NOT_FOUND: "This delivery no longer exists. Reload the page.",
+  WEBHOOK_URL_REFUSED: "This URL points to a private or reserved address. Webhooks are sent to public addresses only.",
+  WEBHOOK_URL_UNRESOLVABLE: "The URL's host name could not be found. Check it and try again.",
 };
 
 /**

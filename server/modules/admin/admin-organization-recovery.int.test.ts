@@ -46,6 +46,42 @@ async function membersOf(organizationId: string) {
 }
 
 describe("giving an organization a new owner", () => {
+  it("tells the organization's webhooks: a member made owner is a role change, a newcomer is a member added", async () => {
+    const { member, organization } = await orphanedOrganization("Hooked");
+    const now = new Date().toISOString();
+    await server.db
+      .insertInto("webhook_endpoint")
+      .values({
+        id: `wh_${organization.id}`,
+        organization_id: organization.id,
+        url: "https://hooks.example.com/in",
+        description: null,
+        events: JSON.stringify(["member.added", "member.role_changed"]),
+        enabled: 1,
+        secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const outsider = await createVerifiedUser(server, { label: "hooked-newcomer" });
+    for (const email of [member.email, outsider.email]) {
+      const response = await platformAdmin.client.post(
+        ownerPath(organization.id),
+        { email, reason: "Recovery" },
+        withAgent,
+      );
+      expect(response.status).toBe(200);
+    }
+    const messages = await server.db
+      .selectFrom("webhook_message")
+      .select(["event_type", "payload"])
+      .where("endpoint_id", "=", `wh_${organization.id}`)
+      .orderBy("seq")
+      .execute();
+    expect(messages.map((message) => message.event_type)).toEqual(["member.role_changed", "member.added"]);
+    expect(JSON.parse(messages[0]!.payload).data).toMatchObject({ from: "member", to: "owner" });
+  });
+
   it("makes a member the owner, with the reason in the audit log; the new owner then manages billing", async () => {
     const { member, organization } = await orphanedOrganization("Ownerless");
     const billingChange = () => member.client.post(`/api/organizations/${organization.id}/billing/portal`, {});

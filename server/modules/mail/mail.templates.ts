@@ -181,3 +181,27 @@ export function secondFactorsResetMail(input: { name: string; signInUrl: string 
     { label: "Sign in", url: input.signInUrl },
   );
 }
+
+/** The app turned an organization's webhook endpoint off (it answered 410 Gone, or failed for days): to its owners. */
+export function webhookDisabledMail(input: {
+  name: string;
+  organizationName: string;
+  url: string;
+  reason: "gone" | "failing";
+  settingsUrl: string;
+}): RenderedMail {
+  const why =
+    input.reason === "gone"
+      ? "It answered 410 Gone, which asks us to stop sending."
+      : "Every delivery to it has failed for several days.";
+  return render(
+    `A webhook endpoint of ${input.organizationName} was turned off — ${APP_NAME}`,
+    "A webhook endpoint was turned off",
+    [
+      `Hi ${input.name},`,
+      `We stopped sending events of ${input.organizationName} to ${input.url}. ${why}`,
+      "Events are kept while it is off. Fix the endpoint, then turn it back on in the organization's webhook settings.",
+    ],
+    { label: "Open webhook settings", url: input.settingsUrl },
+  );
+}

@@ -6,7 +6,7 @@ import { ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import { organizationAccessControl, organizationRoles } from "../../../common/permissions";
 import type { Database } from "../../db/schema";
 import { currentDatabase } from "../../db/current-database";
-import { auditedEndpoint, type AuditedSession } from "../audit";
+import { auditedEndpoint, type AuditedSession, type AuditRecord } from "../audit";
 import { acceptInvitation } from "./operations/accept-invitation";
 import { addMember } from "./operations/add-member";
 import { addTeamMember } from "./operations/add-team-member";
@@ -34,6 +34,11 @@ export type OrganizationsOptions = {
   db: Kysely<Database>;
   /** What the plan allows (the billing module's checks), enforced by the operations that add members or teams. */
   limits: OrganizationLimits;
+  /**
+   * Sees the changes each operation records, in the operation's transaction: the webhooks module queues its events
+   * from them (this module does not know it). An operation records an entry only for a change that happened.
+   */
+  publishChanges?: PublishChanges;
 } & Pick<
   OrganizationOptions,
   "organizationLimit" | "allowUserToCreateOrganization" | "disableOrganizationDeletion" | "sendInvitationEmail"
@@ -58,7 +63,12 @@ export function organizations(options: OrganizationsOptions) {
     sendInvitationEmail: options.sendInvitationEmail,
     organizationHooks: organizationHooks(options.db),
   });
-  const rules = organizationRules({ db: options.db, limits: options.limits, endpoints: organizationPlugin.endpoints });
+  const rules = organizationRules({
+    db: options.db,
+    limits: options.limits,
+    endpoints: organizationPlugin.endpoints,
+    publishChanges: options.publishChanges,
+  });
   return [organizationPlugin, rules] as const;
 }
 
@@ -112,6 +122,8 @@ export function organizationHooks(db: Kysely<Database>) {
 }
 
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
+
+export type PublishChanges = (db: Kysely<Database>, records: readonly AuditRecord[]) => Promise<void>;
 
 /** The organization plugin's endpoints the rules apply to (better-auth's organization plugin's `endpoints`). */
 type OrganizationEndpoints = Record<
@@ -191,8 +203,9 @@ export function organizationRules(options: {
   db: Kysely<Database>;
   limits: OrganizationLimits;
   endpoints: OrganizationEndpoints;
+  publishChanges?: PublishChanges;
 }) {
-  const { db, limits, endpoints } = options;
+  const { db, limits, endpoints, publishChanges } = options;
   const governed = governedByPolicy(endpoints);
   const run = <TPrior>(endpoint: Endpoint, operation: OrganizationOperation<TPrior>) =>
     auditedEndpoint<TPrior>({
@@ -203,7 +216,11 @@ export function organizationRules(options: {
         await operation.check?.(trx, { body, session }, limits);
       },
       prior: operation.prior,
-      record: operation.record,
+      record: async (call) => {
+        const records = await operation.record(call);
+        await publishChanges?.(call.db, records);
+        return records;
+      },
     });
   return {
     id: "organization-rules",

@@ -7,6 +7,7 @@ import type { OrganizationSso, OrganizationSsoProvider, SsoDomainRecord } from "
 import { shareTransactions } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../audit";
+import { publishOrganizationChanges } from "../webhooks";
 import { findAdmittedMembership, insertMember, lockOrganization } from "../organizations";
 import * as repository from "./sso.repository";
 import type { SsoProviderRow } from "./sso.repository";
@@ -156,12 +157,15 @@ export async function provisionSsoMember(
       if ((await repository.findRoles(trx, organizationId, input.userId)).length > 0) return "member";
       await limits.assertWithinLimit(organizationId, "members", 1);
       await insertMember(trx, { organizationId, userId: input.userId, role: "member" });
-      await recordAuditEvent(trx, input.audit, {
+      const entry = {
         action: "member.added",
         target: { type: "user", id: input.userId, label: input.email },
         organization: { id: organizationId },
         details: { role: "member", providerId: provider.providerId },
-      });
+      } as const;
+      await recordAuditEvent(trx, input.audit, entry);
+      // The organization's webhooks hear of it as of any other member who joins, in this transaction.
+      await publishOrganizationChanges(trx, [entry]);
       return "added";
     });
 }

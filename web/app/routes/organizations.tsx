@@ -17,7 +17,7 @@ const settingsTitle = () => import("./settings-title");
 
 /**
  * /organizations/new and an organization's settings: /organizations/$organizationId/settings, with the tabs
- * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/directory-sync|/danger].
+ * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/directory-sync|/webhooks|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -288,6 +288,20 @@ export const organizationDirectorySyncRoute = createRoute({
       function DirectorySync() {
         useSettingsTitle("Directory sync", organizationDirectorySyncRoute.useParams().organizationId);
         return <DirectorySyncPage />;
+      },
+  ),
+);
+
+export const organizationWebhooksRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/webhooks",
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/webhooks-page"), settingsTitle()]),
+    ([{ WebhooksPage }, { useSettingsTitle }]) =>
+      function Webhooks() {
+        useSettingsTitle("Webhooks", organizationWebhooksRoute.useParams().organizationId);
+        return <WebhooksPage />;
       },
   ),
 );

@@ -6,6 +6,7 @@ import { ERROR_CODES } from "../../../../common/error-codes";
 import { shareTransactions } from "../../../db/current-database";
 import type { Database } from "../../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../../audit";
+import { publishOrganizationChanges } from "../../webhooks";
 import {
   findMembership,
   insertMember,
@@ -62,6 +63,22 @@ export async function assignOwner(
         reason: input.reason,
         details: { from, to: "owner" },
       });
+      // The organization's webhooks hear of the new owner as of any other member or role change.
+      await publishOrganizationChanges(trx, [
+        membership
+          ? {
+              action: "member.role_changed",
+              target: { type: "user", id: user.id, label: user.email },
+              organization: { id: organizationId },
+              details: { memberId: membership.memberId, from, to: "owner" },
+            }
+          : {
+              action: "member.added",
+              target: { type: "user", id: user.id, label: user.email },
+              organization: { id: organizationId },
+              details: { role: "owner" },
+            },
+      ]);
       return { userId: user.id, email: user.email, from };
     });
 }

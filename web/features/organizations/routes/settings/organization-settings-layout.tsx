@@ -203,6 +203,16 @@ export function OrganizationSettingsLayout({
               Directory sync
             </Link>
           ) : null}
+          {canSetUpSso ? (
+            <Link
+              to="/organizations/$organizationId/settings/webhooks"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
+              Webhooks
+            </Link>
+          ) : null}
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
