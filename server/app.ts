@@ -41,6 +41,7 @@ import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mai
 import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
 import { devDnsRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
+import { apiKeyRoutes, authenticateApiKeys } from "./modules/api-keys";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -148,9 +149,22 @@ export function createApp(deps: AppDeps) {
 
   // What a route decides (a role, a membership) is decided on the database's current rows: only the reads
   // above are replayed, never an authorization.
+  // An organization API key (`Authorization: Bearer`) becomes the caller of the organization routes; which of them
+  // it may call is the organization scope's decision (server/modules/organizations/organizations.api-key-access.ts).
+  app.use(
+    "/api/organizations/*",
+    authenticateApiKeys({
+      db: database.db,
+      readCache: deps.readCache,
+      rateLimitStore: deps.rateLimitStore,
+      requestsPerMinute: config.apiKeyRequestsPerMinute,
+      logger,
+    }),
+  );
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
+  app.route("/api/organizations", apiKeyRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(

@@ -126,6 +126,12 @@ const envSchema = z.object({
     .min(1, "use at least 1")
     .max(100_000, "use at most 100000")
     .default(10),
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce
+    .number()
+    .int("use a whole number")
+    .min(1, "use at least 1")
+    .max(1_000_000, "use at most 1000000")
+    .default(600),
   AUDIT_RETENTION_DAYS: z.coerce
     .number()
     .int("use whole days")
@@ -210,6 +216,8 @@ export type Config = {
    * minute (BILLING_CALLS_PER_MINUTE, 10 by default); one client address three times as many.
    */
   billingCallsPerMinute: number;
+  /** How many requests one organization API key may make a minute (API_KEY_REQUESTS_PER_MINUTE, 600 by default). */
+  apiKeyRequestsPerMinute: number;
   /** How often one instance re-reads every billed organization from the provider (BILLING_RECONCILE_SECONDS). */
   billingReconcileEveryMs: number;
   organizations: {
@@ -448,6 +456,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
     billingCallsPerMinute: env.BILLING_CALLS_PER_MINUTE,
+    apiKeyRequestsPerMinute: env.API_KEY_REQUESTS_PER_MINUTE,
     billingReconcileEveryMs: env.BILLING_RECONCILE_SECONDS * 1_000,
     organizations: {
       limit: env.ORGANIZATION_LIMIT,

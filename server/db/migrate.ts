@@ -25,6 +25,7 @@ import * as freshAuthentication from "./migrations/0015-fresh-authentication";
 import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
 import * as organizationSecurity from "./migrations/0017-organization-security";
 import * as enterpriseSso from "./migrations/0018-enterprise-sso";
+import * as apiKeys from "./migrations/0020-api-keys";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0016-passkey-last-used": passkeyLastUsed,
   "0017-organization-security": organizationSecurity,
   "0018-enterprise-sso": enterpriseSso,
+  "0020-api-keys": apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,6 +32,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.sso_provider_updated": "Single sign-on provider changed",
   "organization.sso_provider_deleted": "Single sign-on provider removed",
   "organization.sso_domain_verified": "Single sign-on domain verified",
+  "organization.api_key_created": "API key created",
+  "organization.api_key_revoked": "API key revoked",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -195,6 +197,8 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.sso_provider_deleted": (entry) => `Removed ${ssoProvider(entry)}${forDomain(entry)}`,
   "organization.sso_domain_verified": (entry) =>
     `Verified ${detail(entry, "domain") ? `the domain ${detail(entry, "domain")}` : "a domain"} for single sign-on`,
+  "organization.api_key_created": (entry) => `Created ${named(entry, "API key", "an API key")}`,
+  "organization.api_key_revoked": (entry) => `Revoked ${named(entry, "API key", "an API key")}`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;

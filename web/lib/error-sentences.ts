@@ -214,6 +214,13 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
     "This SSO connection signs in addresses on its organization's domain only. Sign in with your work address.",
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
   SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
+  // Organization API keys.
+  API_KEY_INVALID: "The API key is invalid, expired or revoked.",
+  API_KEY_SCOPE_MISSING: "This API key does not have the scope this call needs.",
+  API_KEY_NOT_ACCEPTED: "This can only be done by a signed-in person, not with an API key.",
+  API_KEY_OTHER_ORGANIZATION: "This API key belongs to another organization.",
+  API_KEY_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its API keys.",
+  API_KEY_NOT_FOUND: "This API key no longer exists. Reload the page.",
 };
 
 /**
