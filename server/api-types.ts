@@ -15,3 +15,4 @@ export type { MetaRoutes } from "./http/meta.routes";
 export type { AdminBillingRoutes, BillingRoutes } from "./modules/billing";
 export type { AdminRoutes } from "./modules/admin";
 export type { AdminAuditRoutes } from "./modules/audit";
+export type { ApiKeyRoutes } from "./modules/api-keys";

@@ -42,6 +42,7 @@ import {
   membersRoute,
   organizationSecurityRoute,
   organizationSsoRoute,
+  organizationApiKeysRoute,
   organizationSettingsRoute,
   teamsRoute,
 } from "./routes/organizations";
@@ -96,6 +97,7 @@ const routeTree = rootRoute.addChildren([
       auditLogRoute,
       organizationSecurityRoute,
       organizationSsoRoute,
+      organizationApiKeysRoute,
       dangerZoneRoute,
     ]),
   ]),

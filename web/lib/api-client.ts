@@ -5,6 +5,7 @@ import type {
   AdminAuditRoutes,
   AdminBillingRoutes,
   AdminRoutes,
+  ApiKeyRoutes,
   BillingRoutes,
   DevMailRoutes,
   FirstPasswordRoutes,
@@ -43,6 +44,8 @@ export const api = {
   adminAuditLog: hc<AdminAuditRoutes>("/api/admin/audit-log", options),
   /** An organization's own audit log: `api.organizationAuditLog[":organizationId"]["audit-log"]`. */
   organizationAuditLog: hc<OrganizationAuditRoutes>("/api/organizations", options),
+  /** An organization's API keys: `api.apiKeys[":organizationId"]["api-keys"]`. */
+  apiKeys: hc<ApiKeyRoutes>("/api/organizations", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */

@@ -6,7 +6,6 @@ import { organizationTag, type ReadCache } from "../../db/read-cache";
 import type { Database } from "../../db/schema";
 import type { ApiKeyPrincipal, AppEnv } from "../../http/app-env";
 import { errorResponse } from "../../http/errors";
-import type { RateLimitStore } from "../../http/rate-limit-store";
 import type { Logger } from "../../logger";
 import { findUsableApiKeyByHash, setApiKeyLastUsed } from "./api-keys.repository";
 import { hashApiKey } from "./api-keys.secret";
@@ -31,7 +30,13 @@ type CachedKey = ApiKeyPrincipal & { expiresAt: number | null };
 export function authenticateApiKeys(deps: {
   db: Kysely<Database>;
   readCache: ReadCache;
-  rateLimitStore: RateLimitStore;
+  /** The shared rate-limit store (server/http/rate-limit-store.ts), as far as counting a request goes. */
+  rateLimitStore: {
+    consume(
+      key: string,
+      rule: { window: number; max: number },
+    ): Promise<{ allowed: boolean; retryAfter: number | null }>;
+  };
   requestsPerMinute: number;
   logger: Logger;
   now?: () => number;

@@ -278,6 +278,20 @@ export const organizationSsoRoute = createRoute({
   ),
 );
 
+export const organizationApiKeysRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/api-keys",
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/api-keys-page"), settingsTitle()]),
+    ([{ ApiKeysPage }, { useSettingsTitle }]) =>
+      function ApiKeys() {
+        useSettingsTitle("API keys", organizationApiKeysRoute.useParams().organizationId);
+        return <ApiKeysPage />;
+      },
+  ),
+);
+
 export const dangerZoneRoute = createRoute({ getParentRoute: () => organizationSettingsRoute, path: "/danger" }).lazy(
   lazyPage(
     () => Promise.all([import("../../features/organizations/routes/settings/danger-zone-page"), settingsTitle()]),

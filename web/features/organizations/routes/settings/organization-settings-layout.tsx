@@ -193,6 +193,16 @@ export function OrganizationSettingsLayout({
               Single sign-on
             </Link>
           ) : null}
+          {canSetUpSso ? (
+            <Link
+              to="/organizations/$organizationId/settings/api-keys"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
+              API keys
+            </Link>
+          ) : null}
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
