@@ -178,6 +178,27 @@ describe("an organization's API keys", () => {
     );
   });
 
+  it("reads billing and reports usage with the billing scopes, from a script without cookies or Origin", async () => {
+    const { key } = await createKey(owner, { name: "metering", scopes: ["billing:read", "usage:write"] });
+    const billing = `/api/organizations/${organization.id}/billing`;
+    expect((await script.get(billing, bearer(key))).status).toBe(200);
+    const meter = "api_calls";
+    const reported = await script.post(
+      `${billing}/usage`,
+      { meter, quantity: 3, key: "batch-1" },
+      {
+        ...bearer(key),
+        origin: null,
+      },
+    );
+    expect(reported.status).toBe(202);
+    expect(reported.data).toMatchObject({ duplicate: false });
+    const { key: reader } = await createKey(owner, { name: "billing reader", scopes: ["billing:read"] });
+    const refused = await script.post(`${billing}/usage`, { meter, quantity: 3 }, { ...bearer(reader), origin: null });
+    await expectError(refused, 403, SCOPE_MISSING);
+    await expectError(await script.post(`${billing}/portal`, {}, { ...bearer(key), origin: null }), 403, NOT_ACCEPTED);
+  });
+
   it("answers 401 for a wrong, malformed, expired or revoked key", async () => {
     const members = `/api/organizations/${organization.id}/members`;
     const { key, prefix } = await createKey(owner, { name: "short-lived", scopes: ["members:read"], expiresInDays: 1 });
