@@ -18,7 +18,7 @@ type CachedKey = ApiKeyPrincipal & { expiresAt: number | null };
 
 /**
  * Authenticates requests to `/api/organizations/…` that carry `Authorization: Bearer <key>` (docs/decisions/0024):
- * 401 API_KEY_INVALID for a key that is wrong, expired or revoked, 429 past the key's rate limit, and otherwise
+ * 401 API_KEY_INVALID for a bearer token that is no live key (wrong, expired or revoked), 429 past the key's rate limit, and otherwise
  * `c.var.apiKey`, which the organization scope (organizations.scope.ts) admits or refuses route by route. A request
  * without the header is left to the session guards, untouched.
  *
@@ -78,8 +78,9 @@ export function authenticateApiKeys(deps: {
   }
 
   return async (c, next) => {
+    // Other schemes are left alone: a proxy's Basic authentication in front of a staging deployment, for one.
     const header = c.req.header("Authorization");
-    if (header === undefined) return next();
+    if (header === undefined || !/^bearer(?: |$)/i.test(header)) return next();
     const key = BEARER.exec(header)?.[1];
     const principal = key ? await find(key) : undefined;
     if (!principal) throw DomainError.of(API_KEY_ERROR_CODES.API_KEY_INVALID);
