@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   "organization.webhook_updated",
   "organization.webhook_deleted",
   "organization.webhook_secret_rotated",
+  "organization.api_key_created",
+  "organization.api_key_revoked",
   "member.added",
   "member.removed",
   "member.role_changed",
@@ -59,7 +61,15 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["user", "organization", "invitation", "team", "subscription", "order"] as const;
+export const AUDIT_TARGET_TYPES = [
+  "user",
+  "organization",
+  "invitation",
+  "team",
+  "subscription",
+  "order",
+  "api_key",
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Who did it: a user (with the e-mail they had then), or the command line (`npm run admin`) when `id` is null. */

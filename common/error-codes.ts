@@ -56,6 +56,7 @@ export type CatalogueCode =
   | keyof typeof SSO_ERROR_CODES
   | keyof typeof SCIM_ERROR_CODES
   | keyof typeof WEBHOOK_ERROR_CODES
+  | keyof typeof API_KEY_ERROR_CODES
   | SpecCatalogueCode;
 
 /**
@@ -174,6 +175,12 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   WEBHOOK_DELIVERY_NOT_FOUND: 404,
   WEBHOOK_URL_REFUSED: 400,
   WEBHOOK_URL_UNRESOLVABLE: 400,
+  API_KEY_INVALID: 401,
+  API_KEY_SCOPE_MISSING: 403,
+  API_KEY_NOT_ACCEPTED: 403,
+  API_KEY_OTHER_ORGANIZATION: 403,
+  API_KEY_ADMIN_REQUIRED: 403,
+  API_KEY_NOT_FOUND: 404,
 };
 
 export type ErrorBody = { code: string; message: string; details?: unknown; requestId?: string };
@@ -302,6 +309,21 @@ export const SCIM_ERROR_CODES = defineErrorCodes({
   SCIM_INVALID_PATH: "The PATCH operation's path is not supported",
   /** Deprovisioning the organization's last owner would leave it without one. */
   SCIM_SOLE_OWNER: "This person is the organization's only owner: make someone else an owner before deprovisioning",
+});
+
+/**
+ * Organization API keys' refusals (server/modules/api-keys, docs/api-keys.md). A wrong, expired and revoked key get
+ * the same answer, so a caller learns nothing about keys it does not hold.
+ */
+export const API_KEY_ERROR_CODES = defineErrorCodes({
+  API_KEY_INVALID: "The API key is invalid, expired or revoked",
+  /** The key lacks the scope of the call; `details.scope` names it. */
+  API_KEY_SCOPE_MISSING: "This API key does not have the scope this call needs",
+  /** Calls that only a person may make: managing keys, deleting the organization, security and SSO settings. */
+  API_KEY_NOT_ACCEPTED: "This call is only for signed-in people, not for API keys",
+  API_KEY_OTHER_ORGANIZATION: "This API key belongs to another organization",
+  API_KEY_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its API keys",
+  API_KEY_NOT_FOUND: "API key not found",
 });
 
 /**

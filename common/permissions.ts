@@ -110,3 +110,20 @@ export function rolesAllow(role: string | null | undefined, permissions: Organiz
     .map((name) => name.trim())
     .some((name) => organizationRoles[name as OrganizationRole]?.authorize(permissions as never).success === true);
 }
+
+/**
+ * What an organization API key may be granted (docs/api-keys.md): each scope stands for a part of the organization
+ * permission matrix above, and only someone whose role holds that part can grant it. Which routes under
+ * `/api/organizations/{id}/…` each scope opens is decided in one table (server/modules/organizations/
+ * organizations.api-key-access.ts); every other route refuses keys.
+ */
+export const apiKeyScopes = {
+  "members:read": { grants: {}, description: "List the organization's members and their teams" },
+  "teams:read": { grants: {}, description: "List the organization's teams and their members" },
+  "billing:read": { grants: {}, description: "Read the plan, subscription and checkout progress" },
+  "usage:write": { grants: { billing: ["manage"] }, description: "Report metered usage" },
+  "audit:read": { grants: { auditLog: ["list"] }, description: "Read and export the organization's audit log" },
+} as const satisfies Record<string, { grants: OrganizationPermissions; description: string }>;
+
+export type ApiKeyScope = keyof typeof apiKeyScopes;
+export const API_KEY_SCOPES = Object.keys(apiKeyScopes) as [ApiKeyScope, ...ApiKeyScope[]];

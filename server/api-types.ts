@@ -19,3 +19,4 @@ export type { AdminAuditRoutes } from "./modules/audit";
 export type { ScimSettingsRoutes } from "./modules/scim";
 /** Mounted at /api/organizations: an organization's outbound webhooks. */
 export type { WebhookRoutes } from "./modules/webhooks";
+export type { ApiKeyRoutes } from "./modules/api-keys";

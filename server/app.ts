@@ -43,6 +43,7 @@ import { accountDeletionRoutes } from "./modules/organizations";
 import { scimRoutes, scimSettingsRoutes } from "./modules/scim";
 import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
 import { devWebhookRoutes, webhookRoutes } from "./modules/webhooks";
+import { apiKeyRoutes, authenticateApiKeys } from "./modules/api-keys";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -155,6 +156,18 @@ export function createApp(deps: AppDeps) {
 
   // What a route decides (a role, a membership) is decided on the database's current rows: only the reads
   // above are replayed, never an authorization.
+  // An organization API key (`Authorization: Bearer`) becomes the caller of the organization routes; which of them
+  // it may call is the organization scope's decision (server/modules/organizations/organizations.api-key-access.ts).
+  app.use(
+    "/api/organizations/*",
+    authenticateApiKeys({
+      db: database.db,
+      readCache: deps.readCache,
+      rateLimitStore: deps.rateLimitStore,
+      requestsPerMinute: config.apiKeyRequestsPerMinute,
+      logger,
+    }),
+  );
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
@@ -170,6 +183,7 @@ export function createApp(deps: AppDeps) {
       nudge: () => deps.webhookWorker.nudge(),
     }),
   );
+  app.route("/api/organizations", apiKeyRoutes({ getSession, db: database.db }));
   app.route("/api/invitations", invitationRoutes({ db: database.db }));
   app.route("/api/account", accountDeletionRoutes({ getSession, db: database.db }));
   app.route(

@@ -132,6 +132,12 @@ const envSchema = z.object({
     .min(1, "use at least 1")
     .max(100_000, "use at most 100000")
     .default(10),
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce
+    .number()
+    .int("use a whole number")
+    .min(1, "use at least 1")
+    .max(1_000_000, "use at most 1000000")
+    .default(600),
   AUDIT_RETENTION_DAYS: z.coerce
     .number()
     .int("use whole days")
@@ -219,6 +225,8 @@ export type Config = {
   billingCallsPerMinute: number;
   /** How many SCIM requests one directory token may make a minute (SCIM_REQUESTS_PER_MINUTE, 600 by default). */
   scimRequestsPerMinute: number;
+  /** How many requests one organization API key may make a minute (API_KEY_REQUESTS_PER_MINUTE, 600 by default). */
+  apiKeyRequestsPerMinute: number;
   /** How often one instance re-reads every billed organization from the provider (BILLING_RECONCILE_SECONDS). */
   billingReconcileEveryMs: number;
   organizations: {
@@ -466,6 +474,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     billing: billingProvider(env, { baseUrl, dataDir, isProduction }),
     billingCallsPerMinute: env.BILLING_CALLS_PER_MINUTE,
     scimRequestsPerMinute: env.SCIM_REQUESTS_PER_MINUTE,
+    apiKeyRequestsPerMinute: env.API_KEY_REQUESTS_PER_MINUTE,
     billingReconcileEveryMs: env.BILLING_RECONCILE_SECONDS * 1_000,
     organizations: {
       limit: env.ORGANIZATION_LIMIT,

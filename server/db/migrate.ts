@@ -26,6 +26,7 @@ import * as passkeyLastUsed from "./migrations/0016-passkey-last-used";
 import * as organizationSecurity from "./migrations/0017-organization-security";
 import * as enterpriseSso from "./migrations/0018-enterprise-sso";
 import * as scim from "./migrations/0019-scim";
+import * as apiKeys from "./migrations/0020-api-keys";
 import * as outboundWebhooks from "./migrations/0021-outbound-webhooks";
 import * as domainJoin from "./migrations/0022-domain-join";
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   "0017-organization-security": organizationSecurity,
   "0018-enterprise-sso": enterpriseSso,
   "0019-scim": scim,
+  "0020-api-keys": apiKeys,
   "0021-outbound-webhooks": outboundWebhooks,
   "0022-domain-join": domainJoin,
 };

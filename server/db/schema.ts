@@ -323,6 +323,21 @@ export type ScimGroupTable = {
   updated_at: Timestamp;
 };
 
+/** An organization's API key (migration 0020); `scopes` is a JSON array, `key_hash` the secret's SHA-256. */
+export type ApiKeyTable = {
+  id: string;
+  organization_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+};
+
 export type Database = {
   user: UserTable;
   session: SessionTable;
@@ -347,6 +362,7 @@ export type Database = {
   twoFactor: TwoFactorTable;
   passkey: PasskeyTable;
   ssoProvider: SsoProviderTable;
+  api_key: ApiKeyTable;
   scim_token: ScimTokenTable;
   scim_user: ScimUserTable;
   scim_group: ScimGroupTable;

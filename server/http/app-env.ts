@@ -4,8 +4,16 @@ export type AppEnv = {
     clientIp: string | undefined;
     /** Set by a handler whose answer may be replayed to the same session (server/http/response-cache.ts). */
     replayable?: { organizationIds: readonly string[] };
+    /** The organization API key the request authenticated with (`Authorization: Bearer`), when it did. */
+    apiKey?: ApiKeyPrincipal;
   };
 };
+
+/**
+ * An organization API key that authenticated a request (server/modules/api-keys): it acts for its organization on
+ * that organization's routes only, within its scopes, and is never a user session.
+ */
+export type ApiKeyPrincipal = { id: string; name: string; organizationId: string; scopes: readonly string[] };
 
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {

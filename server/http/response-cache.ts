@@ -48,7 +48,9 @@ export function createResponseCache(deps: {
 
   /** The cache key of a GET, or undefined when its answer may depend on more than the path, the session and the encoding. */
   function keyOf(request: Request): { key: string; hasSession: boolean } | undefined {
-    if (request.method !== "GET") return undefined;
+    // A request with a bearer token (an organization API key) is answered for the key, not for its cookie.
+    if (request.method !== "GET" || /^bearer(?: |$)/i.test(request.headers.get("authorization") ?? ""))
+      return undefined;
     const cookies = readAuthCookies(request.headers.get("cookie"), cookieNames);
     if (cookies.sessionData !== undefined || cookies.dontRemember !== undefined || cookies.sessionToken === false)
       return undefined;

@@ -44,6 +44,7 @@ import {
   organizationSsoRoute,
   organizationDirectorySyncRoute,
   organizationWebhooksRoute,
+  organizationApiKeysRoute,
   organizationSettingsRoute,
   teamsRoute,
 } from "./routes/organizations";
@@ -100,6 +101,7 @@ const routeTree = rootRoute.addChildren([
       organizationSsoRoute,
       organizationDirectorySyncRoute,
       organizationWebhooksRoute,
+      organizationApiKeysRoute,
       dangerZoneRoute,
     ]),
   ]),

@@ -5,6 +5,7 @@ import type {
   AdminAuditRoutes,
   AdminBillingRoutes,
   AdminRoutes,
+  ApiKeyRoutes,
   BillingRoutes,
   DevMailRoutes,
   FirstPasswordRoutes,
@@ -49,6 +50,8 @@ export const api = {
   scim: hc<ScimSettingsRoutes>("/api/organizations", options),
   /** An organization's outbound webhooks: `api.webhooks[":organizationId"].webhooks.*`. */
   webhooks: hc<WebhookRoutes>("/api/organizations", options),
+  /** An organization's API keys: `api.apiKeys[":organizationId"]["api-keys"]`. */
+  apiKeys: hc<ApiKeyRoutes>("/api/organizations", options),
 };
 
 /** What a successful call answers: the JSON body of its 2xx responses (undefined for 204). */

@@ -39,6 +39,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "organization.webhook_updated": "Webhook endpoint changed",
   "organization.webhook_deleted": "Webhook endpoint removed",
   "organization.webhook_secret_rotated": "Webhook secret rotated",
+  "organization.api_key_created": "Created API key",
+  "organization.api_key_revoked": "Revoked API key",
   "member.added": "Member added",
   "member.removed": "Member removed",
   "member.role_changed": "Member role changed",
@@ -222,6 +224,8 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
   "organization.scim_token_created": (entry) => `Created ${scimToken(entry)}`,
   "organization.scim_token_rotated": (entry) => `Rotated ${scimToken(entry)}`,
   "organization.scim_token_revoked": (entry) => `Revoked ${scimToken(entry)}`,
+  "organization.api_key_created": (entry) => `Created ${named(entry, "API key", "an API key")}`,
+  "organization.api_key_revoked": (entry) => `Revoked ${named(entry, "API key", "an API key")}`,
   "member.added": (entry) => {
     const role = detail(entry, "role");
     return `Added ${target(entry, "a member")}${role ? ` as ${roleWords(role)}` : ""}`;

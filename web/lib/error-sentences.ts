@@ -223,6 +223,13 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   WEBHOOK_DELIVERY_NOT_FOUND: "This delivery no longer exists. Reload the page.",
   WEBHOOK_URL_REFUSED: "This URL points to a private or reserved address. Webhooks are sent to public addresses only.",
   WEBHOOK_URL_UNRESOLVABLE: "The URL's host name could not be found. Check it and try again.",
+  // Organization API keys.
+  API_KEY_INVALID: "The API key is invalid, expired or revoked.",
+  API_KEY_SCOPE_MISSING: "This API key does not have the scope this call needs.",
+  API_KEY_NOT_ACCEPTED: "This can only be done by a signed-in person, not with an API key.",
+  API_KEY_OTHER_ORGANIZATION: "This API key belongs to another organization.",
+  API_KEY_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its API keys.",
+  API_KEY_NOT_FOUND: "This API key no longer exists. Reload the page.",
 };
 
 /**

@@ -56,7 +56,14 @@ const USER_AGENT_MAX_LENGTH = 500;
 /** Who asks for a change through one of the app's own routes (behind a session guard), from where: for its entry. */
 export function requestAuditContext<E extends SessionEnv>(c: Context<E>): AuditContext {
   const variables = c.var as SessionEnv["Variables"];
-  return auditContextOf(variables.session, { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") });
+  const request = { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") };
+  // An organization API key acts as itself: its id, so the log's actor filter finds what it did, and its name.
+  if (variables.apiKey)
+    return {
+      ...auditContextOf(null, request),
+      actor: { id: variables.apiKey.id, label: `API key ${variables.apiKey.name}` },
+    };
+  return auditContextOf(variables.session, request);
 }
 
 /**

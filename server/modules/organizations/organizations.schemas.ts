@@ -19,4 +19,12 @@ export {
  * Repository functions that read organization-owned data take it, so nothing queries tenant data without
  * a membership check made on this very request.
  */
-export type OrganizationScope = { organizationId: string; userId: string; memberId: string; roles: string[] };
+export type OrganizationScope = {
+  organizationId: string;
+  /** The member's user; empty for an API key, which is no person (it reaches no route that reads the user). */
+  userId: string;
+  memberId: string;
+  roles: string[];
+  /** The organization API key acting, instead of a member (its access is decided by organizations.api-key-access). */
+  apiKey?: { id: string; name: string };
+};

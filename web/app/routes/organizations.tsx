@@ -17,7 +17,7 @@ const settingsTitle = () => import("./settings-title");
 
 /**
  * /organizations/new and an organization's settings: /organizations/$organizationId/settings, with the tabs
- * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/directory-sync|/webhooks|/danger].
+ * [/members|/invitations|/teams|/billing|/audit-log|/security|/sso|/directory-sync|/webhooks|/api-keys|/danger].
  *
  * Billing is its own feature, composed here: the settings layout shows its payment banner, the members, invitations
  * and teams pages get the plan's limits as props (`planLimit`, read with the billing feature's `usePlanLimit`), and
@@ -302,6 +302,20 @@ export const organizationWebhooksRoute = createRoute({
       function Webhooks() {
         useSettingsTitle("Webhooks", organizationWebhooksRoute.useParams().organizationId);
         return <WebhooksPage />;
+      },
+  ),
+);
+
+export const organizationApiKeysRoute = createRoute({
+  getParentRoute: () => organizationSettingsRoute,
+  path: "/api-keys",
+}).lazy(
+  lazyPage(
+    () => Promise.all([import("../../features/organizations/routes/settings/api-keys-page"), settingsTitle()]),
+    ([{ ApiKeysPage }, { useSettingsTitle }]) =>
+      function ApiKeys() {
+        useSettingsTitle("API keys", organizationApiKeysRoute.useParams().organizationId);
+        return <ApiKeysPage />;
       },
   ),
 );

@@ -213,6 +213,16 @@ export function OrganizationSettingsLayout({
               Webhooks
             </Link>
           ) : null}
+          {canSetUpSso ? (
+            <Link
+              to="/organizations/$organizationId/settings/api-keys"
+              params={params}
+              className={tabClass}
+              activeProps={activeTab}
+            >
+              API keys
+            </Link>
+          ) : null}
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
