@@ -63,6 +63,8 @@ export type OrganizationSso = {
   providers: OrganizationSsoProvider[];
   /** The organization's policy: password sign-in on its verified domains is refused (owners keep a way in). */
   requireSso: boolean;
+  /** People with a verified address on a verified domain may join without an invitation (`/api/joinable-organizations`). */
+  allowDomainJoin: boolean;
   /** Where people of the organization start an SSO sign-in: `POST /api/auth/sign-in/sso { organizationSlug }`. */
   organizationSlug: string;
 };

@@ -20,3 +20,5 @@ export type { ScimSettingsRoutes } from "./modules/scim";
 /** Mounted at /api/organizations: an organization's outbound webhooks. */
 export type { WebhookRoutes } from "./modules/webhooks";
 export type { ApiKeyRoutes } from "./modules/api-keys";
+/** Mounted at /api/joinable-organizations: organizations the signed-in person may join by verified domain. */
+export type { DomainJoinRoutes } from "./modules/sso";

@@ -8,6 +8,7 @@ import type {
   ApiKeyRoutes,
   BillingRoutes,
   DevMailRoutes,
+  DomainJoinRoutes,
   FirstPasswordRoutes,
   InvitationRoutes,
   MetaRoutes,
@@ -32,6 +33,8 @@ export const api = {
   invitations: hc<InvitationRoutes>("/api/invitations", options),
   /** What deleting the signed-in account would do to its organizations: `api.account["deletion-preview"]`. */
   account: hc<AccountDeletionRoutes>("/api/account", options),
+  /** Organizations the signed-in person may join by their verified address's domain. */
+  joinableOrganizations: hc<DomainJoinRoutes>("/api/joinable-organizations", options),
   /** A first password, set with the mailed link: `api.firstPassword["first-password"]`. */
   firstPassword: hc<FirstPasswordRoutes>("/api/account", options),
   /** The re-check that makes the session fresh for sensitive actions: `api.reauthenticate.reauthenticate`. */

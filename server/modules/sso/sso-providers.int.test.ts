@@ -509,6 +509,7 @@ describe("an organization's SSO providers", () => {
     expect(response.data).toEqual({
       organizationSlug: own.slug,
       requireSso: false,
+      allowDomainJoin: false,
       providers: [
         {
           providerId: pending.providerId,

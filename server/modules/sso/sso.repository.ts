@@ -116,13 +116,13 @@ export type SsoOrganization = { id: string; name: string; slug: string; requireS
 export async function findSsoOrganization(
   db: Kysely<Database>,
   organizationId: string,
-): Promise<SsoOrganization | undefined> {
+): Promise<(SsoOrganization & { allowDomainJoin: boolean }) | undefined> {
   const row = await db
     .selectFrom("organization")
-    .select(["id", "name", "slug", "requireSso"])
+    .select(["id", "name", "slug", "requireSso", "allowDomainJoin"])
     .where("id", "=", organizationId)
     .executeTakeFirst();
-  return row && { ...row, requireSso: Boolean(row.requireSso) };
+  return row && { ...row, requireSso: Boolean(row.requireSso), allowDomainJoin: Boolean(row.allowDomainJoin) };
 }
 
 export async function findOrganizationIdBySlug(db: Kysely<Database>, slug: string): Promise<string | undefined> {

@@ -278,6 +278,7 @@ export async function getOrganizationSso(
   return {
     organizationSlug: organization.slug,
     requireSso: organization.requireSso,
+    allowDomainJoin: organization.allowDomainJoin,
     providers: providers.map((provider) => {
       const oidc = parseJson(provider.oidcConfig);
       const saml = parseJson(provider.samlConfig);

@@ -185,37 +185,43 @@ export function useTestConnection(organizationId: string) {
   });
 }
 
+/** The SSO policy's switches, as the security policy names them, and what each says once the server agreed. */
+export type SsoPolicy = "requireSso" | "allowDomainJoin";
+const POLICY_SAID: Record<SsoPolicy, (on: boolean) => string> = {
+  requireSso: (on) => (on ? "Members now sign in with SSO" : "SSO is no longer required"),
+  allowDomainJoin: (on) =>
+    on ? "People on your verified domains can now join" : "People on your verified domains now need an invitation",
+};
+
 /**
- * Turns "members must sign in with SSO" on or off. The switch moves at once and goes back if the server refuses (it
+ * Turns one of the SSO policy's switches on or off. The switch moves at once and goes back if the server refuses (it
  * refuses without a verified domain); the security policy's other reads follow.
  */
-export function useSetRequireSso(organizationId: string) {
+export function useSetSsoPolicy(organizationId: string, policy: SsoPolicy) {
   const queryClient = useQueryClient();
   const { queryKey } = organizationSsoQuery(organizationId);
-  const setRequireSso = (requireSso: boolean) =>
-    queryClient.setQueryData(queryKey, (sso) => (sso ? { ...sso, requireSso } : sso));
+  const show = (on: boolean) => queryClient.setQueryData(queryKey, (sso) => (sso ? { ...sso, [policy]: on } : sso));
   return useMutation({
-    mutationFn: (requireSso: boolean) =>
+    mutationFn: (on: boolean) =>
       apiCall(
-        api.organizations[":organizationId"].security.$patch({ param: { organizationId }, json: { requireSso } }),
+        api.organizations[":organizationId"].security.$patch({ param: { organizationId }, json: { [policy]: on } }),
       ),
-    onMutate: async (requireSso) => {
+    onMutate: async (on) => {
       await queryClient.cancelQueries({ queryKey });
-      const before = queryClient.getQueryData(queryKey)?.requireSso;
-      setRequireSso(requireSso);
+      const before = queryClient.getQueryData(queryKey)?.[policy];
+      show(on);
       return { before };
     },
-    onError: (_error, _requireSso, context) => {
-      if (context?.before !== undefined) setRequireSso(context.before);
+    onError: (_error, _on, context) => {
+      if (context?.before !== undefined) show(context.before);
     },
     onSuccess: (security: OrganizationSecurity) => {
-      setRequireSso(security.requireSso);
+      show(security[policy]);
       queryClient.setQueryData(organizationSecurityQuery(organizationId).queryKey, security);
     },
     meta: {
       errorToast: false,
-      successMessage: (security: OrganizationSecurity) =>
-        security.requireSso ? "Members now sign in with SSO" : "SSO is no longer required",
+      successMessage: (security: OrganizationSecurity) => POLICY_SAID[policy](security[policy]),
     },
   });
 }

@@ -17,11 +17,15 @@ import {
   useUserInvitations,
   type Invitation,
 } from "../api/organizations";
+import { useJoinableOrganizations, useJoinByDomain } from "../api/domain-join";
 import { roleLabel } from "./organization-context";
 
 type InvitationWithName = Invitation & { organizationName?: string };
 
-/** The signed-in home's organization section: pending invitations first, then the person's organizations. */
+/**
+ * The signed-in home's organization section: pending invitations first, then organizations the person may join by
+ * their verified address's domain, then the person's organizations.
+ */
 export function YourOrganizations() {
   const session = useSession();
   const organizations = useOrganizations();
@@ -30,6 +34,8 @@ export function YourOrganizations() {
   const accept = useAcceptInvitation({ welcome: (name) => `You joined ${name ?? "the organization"}` });
   const reject = useRejectInvitation();
   const meta = useAppMeta();
+  const joinable = useJoinableOrganizations();
+  const join = useJoinByDomain();
   const busy = accept.isPending
     ? `${accept.variables.invitationId}:accept`
     : reject.isPending
@@ -88,6 +94,36 @@ export function YourOrganizations() {
                 </li>
               );
             })}
+          </ul>
+        </Card>
+      ) : null}
+      {joinable.data?.length ? (
+        <Card className="border-brand-200 dark:border-brand-700/50">
+          <CardHeader
+            title="Join your team"
+            description="These organizations let people with a verified address at their domain join as members."
+          />
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {joinable.data.map((organization) => (
+              <li key={organization.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="flex min-w-0 items-center gap-3">
+                  <Avatar name={organization.name} size="sm" />
+                  <div className="min-w-0">
+                    <p className="font-medium">{organization.name}</p>
+                    <p className="text-xs text-zinc-500 dark:text-zinc-400">For @{organization.domain} addresses</p>
+                  </div>
+                </div>
+                <Button
+                  size="sm"
+                  isLoading={join.isPending && join.variables === organization.id}
+                  disabled={join.isPending}
+                  aria-label={`Join ${organization.name}`}
+                  onClick={() => join.mutate(organization.id)}
+                >
+                  Join
+                </Button>
+              </li>
+            ))}
           </ul>
         </Card>
       ) : null}

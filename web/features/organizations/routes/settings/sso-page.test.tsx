@@ -6,7 +6,7 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrganizationSso } from "../../../../../common/sso.schemas";
@@ -29,6 +29,7 @@ const serviceProvider = {
 const pending: OrganizationSso = {
   organizationSlug: "rocket-club",
   requireSso: false,
+  allowDomainJoin: false,
   providers: [
     {
       providerId: "rocket-club-oidc",
@@ -48,10 +49,12 @@ const verified: OrganizationSso = {
 };
 
 let ssoRequests: number;
+let policyChanges: Array<Record<string, boolean>> = [];
 let ssoAnswer: { status: number; body: unknown };
 
 beforeEach(() => {
   ssoRequests = 0;
+  policyChanges = [];
   ssoAnswer = { status: 200, body: pending };
   sessionStorage.clear();
   organization.getFullOrganization.mockReset().mockResolvedValue({
@@ -70,11 +73,21 @@ beforeEach(() => {
   });
   vi.stubGlobal(
     "fetch",
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), "http://localhost");
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(new URL(String(input instanceof Request ? input.url : input), "http://localhost"), {
+        method: input instanceof Request ? input.method : init?.method,
+        body: input instanceof Request ? await input.text() : init?.body,
+      });
+      const url = new URL(request.url);
       let body: unknown = { code: "NOT_FOUND", message: `no route ${url.pathname}` };
       let status = 404;
       if (url.pathname === "/api/meta") [body, status] = [{ organizations: { isDeletionDisabled: false } }, 200];
+      if (url.pathname === `/api/organizations/${ORG}/security` && request.method === "PATCH") {
+        const sent = (await request.json()) as Record<string, boolean>;
+        policyChanges.push(sent);
+        const security = { requireTwoFactor: false, callerHasSecondFactor: false, requireSso: false };
+        [body, status] = [{ ...security, allowDomainJoin: false, hasVerifiedSsoProvider: true, ...sent }, 200];
+      }
       if (url.pathname === SSO) {
         ssoRequests++;
         [body, status] = [ssoAnswer.body, ssoAnswer.status];
@@ -162,6 +175,20 @@ describe("the organization's single sign-on", () => {
     expect((await screen.findByText("The connection works")).closest("[role=status]")).not.toBeNull();
     await screen.findByText("Tested");
     expect((requireSwitch() as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it("offers joining by verified domain once a domain is verified, and turns it on", async () => {
+    renderSettings("admin", "/sso");
+    const joinSwitch = async () => screen.findByRole("switch", { name: /^Let people on verified domains join/ });
+    expect(((await joinSwitch()) as HTMLInputElement).disabled).toBe(true);
+    screen.getByText("Verify a connection's domain first: only a domain you proved is offered.");
+    cleanup();
+
+    ssoAnswer = { status: 200, body: verified };
+    renderSettings("owner", "/sso");
+    await userEvent.setup().click(await joinSwitch());
+    await screen.findByText("On: anyone with a verified @rocket.test address can join.");
+    expect(policyChanges).toEqual([{ allowDomainJoin: true }]);
   });
 
   it("says a test sign-in failed, in words, without taking the address's text", async () => {

@@ -14,7 +14,7 @@ import {
   useDeleteConnection,
   useOrganizationSso,
   useRequestDomainRecord,
-  useSetRequireSso,
+  useSetSsoPolicy,
   useTestConnection,
   useVerifyDomain,
   type SsoServiceProviderValues,
@@ -79,7 +79,7 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
       </Alert>
     );
 
-  const { providers: connections, requireSso } = sso.data;
+  const { providers: connections, requireSso, allowDomainJoin } = sso.data;
   const inSetup = setup?.providerId ? connections.find((c) => c.providerId === setup.providerId) : undefined;
   const testedConnection = connections.find((c) => c.providerId === search.test);
 
@@ -117,6 +117,10 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
       <RequireSso
         requireSso={requireSso}
         canTurnOn={connections.some((c) => c.domainVerified && tested.includes(c.providerId))}
+      />
+      <AllowDomainJoin
+        allowDomainJoin={allowDomainJoin}
+        domains={connections.filter((c) => c.domainVerified).map((c) => c.domain)}
       />
     </div>
   );
@@ -479,7 +483,7 @@ function TestConnection({ connection, isTested }: { connection: SsoConnection; i
 /** The policy switch: on only after a verified connection signed someone in (else everyone would be locked out). */
 function RequireSso({ requireSso, canTurnOn }: { requireSso: boolean; canTurnOn: boolean }) {
   const { organization } = useOrganizationContext();
-  const setRequireSso = useSetRequireSso(organization.id);
+  const setRequireSso = useSetSsoPolicy(organization.id, "requireSso");
   return (
     <Card>
       <CardHeader
@@ -511,6 +515,47 @@ function RequireSso({ requireSso, canTurnOn }: { requireSso: boolean; canTurnOn:
           <Alert tone="info">
             Verify a connection&apos;s domain and test it first: this keeps anyone from being locked out.
           </Alert>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
+
+/** Joining by verified domain: people with a verified address on one of the domains join without an invitation. */
+function AllowDomainJoin({ allowDomainJoin, domains }: { allowDomainJoin: boolean; domains: string[] }) {
+  const { organization } = useOrganizationContext();
+  const setAllowDomainJoin = useSetSsoPolicy(organization.id, "allowDomainJoin");
+  const canTurnOn = domains.length > 0;
+  const named = domains.map((domain) => `@${domain}`).join(", ");
+  return (
+    <Card>
+      <CardHeader
+        title="Join by verified domain"
+        description={`People who sign up with a verified e-mail address at one of your verified domains are offered to join ${organization.name} as members, without an invitation, within your plan's seats.`}
+      />
+      <div className="space-y-4">
+        <label className="flex items-start gap-3">
+          <input
+            type="checkbox"
+            role="switch"
+            className="mt-1 size-4 accent-brand-600"
+            checked={allowDomainJoin}
+            disabled={(!allowDomainJoin && !canTurnOn) || setAllowDomainJoin.isPending}
+            aria-describedby="domain-join-state"
+            onChange={(event) => setAllowDomainJoin.mutate(event.target.checked)}
+          />
+          <span>
+            <span className="font-medium">Let people on verified domains join</span>
+            <span id="domain-join-state" className="block text-sm text-zinc-500 dark:text-zinc-400">
+              {allowDomainJoin
+                ? `On: anyone with a verified ${named} address can join.`
+                : "Off: people join by invitation only."}
+            </span>
+          </span>
+        </label>
+        {setAllowDomainJoin.isError ? <Alert tone="error">{errorMessage(setAllowDomainJoin.error)}</Alert> : null}
+        {!allowDomainJoin && !canTurnOn ? (
+          <Alert tone="info">Verify a connection&apos;s domain first: only a domain you proved is offered.</Alert>
         ) : null}
       </div>
     </Card>
