@@ -63,7 +63,7 @@ export type OrganizationSso = {
   providers: OrganizationSsoProvider[];
   /** The organization's policy: password sign-in on its verified domains is refused (owners keep a way in). */
   requireSso: boolean;
-  /** People with a verified address on a verified domain may join without an invitation (`/api/joinable-organizations`). */
+  /** People with a verified address on a verified domain may join without an invitation (docs/sso.md). */
   allowDomainJoin: boolean;
   /** Where people of the organization start an SSO sign-in: `POST /api/auth/sign-in/sso { organizationSlug }`. */
   organizationSlug: string;
@@ -192,5 +192,5 @@ export const requireSsoSchema = z.strictObject({
   requireSso: z.boolean({ error: "Say whether members must sign in with SSO" }),
 });
 
-/** An organization the signed-in person may join by their verified address's domain (`GET /api/joinable-organizations`). */
+/** An organization the signed-in person may join by their verified address's domain (docs/sso.md). */
 export type JoinableOrganization = { id: string; name: string; slug: string; domain: string };

@@ -217,8 +217,8 @@ const BUSY_FILE_CODES = /^SQLITE_(BUSY|LOCKED)(_\w+)?$/;
 
 /**
  * Whether an error, or one it was caused by, is a database connection that was refused, lost or ended by a shutdown,
- * or a SQLite file busy with another process: the database's failure whatever a ping says now. On a busy machine a request whose connection PostgreSQL's crash
- * cut is examined after it is back, and more than 2 s after the last failed ping: without this it was a 500
+ * or a SQLite file busy with another process: the database's failure whatever a ping says now. On a busy machine a
+ * request whose connection PostgreSQL's crash cut is examined after it is back, and more than 2 s after the last failed ping: without this it was a 500
  * ("Client has encountered a connection error and is not queryable", postgres-restart.fault.test.ts).
  */
 export function isLostConnection(error: unknown): boolean {

@@ -116,7 +116,7 @@ const recordOf = (value: unknown) =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
-/** A refusal of the app's during an SSO sign-in, as the plugin sends it on to the error page (an APIError with a code). */
+/** A refusal of the app's during an SSO sign-in, as the plugin sends it on to the error page (an APIError, coded). */
 async function asSignInRefusal(check: Promise<void>): Promise<void> {
   try {
     await check;

@@ -22,8 +22,9 @@ import type { OrganizationScope } from "../organizations.schemas";
  * An owner or admin sets the organization's security policy: `requireTwoFactor`, `requireSso`, `allowDomainJoin`.
  * Requiring a second factor needs one of the caller's own, or they would be refused their organization at once;
  * requiring SSO needs a provider whose domain is verified, or only the owners' break-glass path would be left, and so
- * does letting people on the verified domains join (the domain is what the organization proved it owns). The change and its
- * audit entry (what changed) are one transaction under the organization's lock; setting what it has records nothing.
+ * does letting people on the verified domains join (the domain is what the organization proved it owns). The change
+ * and its audit entry (what changed) are one transaction under the organization's lock; setting what it has records
+ * nothing.
  */
 export async function updateSecurityPolicy(
   db: Kysely<Database>,

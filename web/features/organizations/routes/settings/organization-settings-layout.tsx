@@ -82,6 +82,14 @@ function useActivateOrganization(organizationId: string, isMember: boolean) {
 }
 
 /** `banner` is shown above every tab (web/app passes the billing feature's payment notice). */
+/** The tabs of the organization's connections to other systems, for its owners and admins. */
+const ADMIN_TABS = [
+  { to: "/organizations/$organizationId/settings/sso", label: "Single sign-on" },
+  { to: "/organizations/$organizationId/settings/directory-sync", label: "Directory sync" },
+  { to: "/organizations/$organizationId/settings/webhooks", label: "Webhooks" },
+  { to: "/organizations/$organizationId/settings/api-keys", label: "API keys" },
+] as const;
+
 export function OrganizationSettingsLayout({
   organizationId,
   userId,
@@ -183,46 +191,13 @@ export function OrganizationSettingsLayout({
           >
             Security
           </Link>
-          {canSetUpSso ? (
-            <Link
-              to="/organizations/$organizationId/settings/sso"
-              params={params}
-              className={tabClass}
-              activeProps={activeTab}
-            >
-              Single sign-on
-            </Link>
-          ) : null}
-          {canSetUpSso ? (
-            <Link
-              to="/organizations/$organizationId/settings/directory-sync"
-              params={params}
-              className={tabClass}
-              activeProps={activeTab}
-            >
-              Directory sync
-            </Link>
-          ) : null}
-          {canSetUpSso ? (
-            <Link
-              to="/organizations/$organizationId/settings/webhooks"
-              params={params}
-              className={tabClass}
-              activeProps={activeTab}
-            >
-              Webhooks
-            </Link>
-          ) : null}
-          {canSetUpSso ? (
-            <Link
-              to="/organizations/$organizationId/settings/api-keys"
-              params={params}
-              className={tabClass}
-              activeProps={activeTab}
-            >
-              API keys
-            </Link>
-          ) : null}
+          {canSetUpSso
+            ? ADMIN_TABS.map((tab) => (
+                <Link key={tab.to} to={tab.to} params={params} className={tabClass} activeProps={activeTab}>
+                  {tab.label}
+                </Link>
+              ))
+            : null}
           {canDelete ? (
             <Link
               to="/organizations/$organizationId/settings/danger"
