@@ -112,7 +112,7 @@ describe("webhook delivery history retention", () => {
   };
   const purgeStatements = () => statements.filter((sql) => /^delete from "webhook_message"/i.test(sql));
 
-  it("deletes messages delivered or given up before the retention period with their attempts; recent ones and those still to deliver stay", async () => {
+  it("deletes finished messages past the retention, attempts included; newer and unfinished ones stay", async () => {
     await arrange("msg_delivered_old", "delivered", { createdAgo: 31 * DAY, finishedAgo: 31 * DAY - MINUTE }, 1);
     await arrange("msg_failed_old", "failed", { createdAgo: 42 * DAY, finishedAgo: 40 * DAY }, 8);
     await arrange("msg_delivered_just_under", "delivered", { createdAgo: 30 * DAY, finishedAgo: 30 * DAY - MINUTE }, 2);
@@ -143,7 +143,7 @@ describe("webhook delivery history retention", () => {
     expect(await purgeWebhookHistory(app.db, { retentionDays: 30, now })).toBe(0);
   });
 
-  it("deletes at most a batch of messages per statement, statement after statement until a batch comes back short", async () => {
+  it("deletes at most a batch of messages per statement, batch after batch until one comes back short", async () => {
     for (const index of [1, 2, 3, 4, 5])
       await arrange(`msg_old_${index}`, "failed", { createdAgo: 50 * DAY, finishedAgo: 45 * DAY + index }, 2);
     await arrange("msg_recent", "delivered", { createdAgo: DAY, finishedAgo: DAY }, 1);
@@ -199,7 +199,7 @@ describe("webhook delivery history retention", () => {
     });
   }
 
-  it("runs hourly in one instance of the deployment, on the webhook clock, with WEBHOOK_RETENTION_DAYS; /api/meta says how long", async () => {
+  it("runs hourly in one instance, on the webhook clock, with WEBHOOK_RETENTION_DAYS; /api/meta tells it", async () => {
     // From here only the second instance's loop runs, so each run below is its own and none is the first app's poll.
     await app.services.webhookRetention.stop();
     let clock = now;
