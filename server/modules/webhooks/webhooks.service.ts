@@ -23,7 +23,7 @@ export const PREVIOUS_SECRET_VALID_MS = 24 * 3_600_000;
 /** How many attempts the delivery log shows. */
 export const DELIVERY_LOG_LIMIT = 100;
 /** Messages the purge of old history deletes per statement, with their attempts (eight each, and any redeliveries). */
-export const PURGE_BATCH = 500;
+const PURGE_BATCH = 500;
 
 export type WebhookScope = { organizationId: string };
 export type WebhookDeps = { db: Kysely<Database>; policy: AddressPolicy; nudge: () => void };
