@@ -8,7 +8,15 @@ import { root, startServer, type ServerProcess } from "./processes";
 import { freePort } from "../server/test/free-port";
 import { newId, type SeededUser } from "./users";
 
-export type BenchAccount = { email: string; password: string; userId: string; organizationId: string; cookie: string };
+export type BenchAccount = {
+  email: string;
+  password: string;
+  userId: string;
+  organizationId: string;
+  cookie: string;
+  /** An API key of the organization with `members:read`, as its owner creates one in the settings. */
+  apiKey: string;
+};
 
 /**
  * `npm start`'s own command (package.json's `start` script: node, its flags, scripts/start.mjs), spawned directly
@@ -58,6 +66,9 @@ export async function startProduct(
       ADMIN_USER_IDS: "",
       REDIS_URL: "",
       SMTP_URL: "",
+      // One key makes every request of the API-key path: its per-key limit (600 a minute by default) would answer
+      // 429 within the first second. The highest value keeps the limit's counting, per request, in what is measured.
+      API_KEY_REQUESTS_PER_MINUTE: "1000000",
     },
   });
 }
@@ -105,7 +116,8 @@ export async function callApi(
  * The bench's account: signed up through the API; its e-mail verified and its platform role set to admin in the
  * database (what the mailed link and `npm run admin -- grant` would do), before it signs in, so no session was ever
  * made with the old values; then an organization created through the API (with its default team, as the web app
- * creates one) and `members` added as plain members, as accepted invitations without a team add them.
+ * creates one) and `members` added as plain members, as accepted invitations without a team add them; and an API
+ * key of the organization with `members:read`, created by the owner through the API.
  */
 export async function seedBenchAccount(
   baseUrl: string,
@@ -149,5 +161,9 @@ export async function seedBenchAccount(
     body: { organizationId: organization.id },
     jar,
   });
-  return { email, password, userId, organizationId: organization.id, cookie: jar.header() };
+  const { key } = (await callApi(baseUrl, "POST", `/api/organizations/${organization.id}/api-keys`, {
+    body: { name: "Bench members reader", scopes: ["members:read"] },
+    jar,
+  })) as { key: string };
+  return { email, password, userId, organizationId: organization.id, cookie: jar.header(), apiKey: key };
 }

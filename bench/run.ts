@@ -1,8 +1,9 @@
 // `npm run bench`: the performance harness of issue 13. A Hono hello-world and the product, each in a node process of
 // its own, are loaded one after the other from this process (autocannon, many simulated client addresses) on a fresh
-// database seeded with 100,000 users and a 100-member organization; then the sign-in's CPU share of password hashing,
-// the first-load JavaScript of /sign-in and the product's peak memory. Prints every number and the targets, and exits 1
-// when one is missed. SQLite in a temp folder, or a fresh database on the PostgreSQL server DATABASE_URL names.
+// database seeded with 100,000 users and a 100-member organization (with an API key); then the sign-in's CPU share of
+// password hashing, the first-load JavaScript of /sign-in and the product's peak memory. Prints every number and the
+// targets, and exits 1 when one is missed. SQLite in a temp folder, or a fresh database on the PostgreSQL server
+// DATABASE_URL names.
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "../scripts/build.mjs";
@@ -132,6 +133,15 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
       members(MEMBERS_MAX_PAGE),
       (body) => (body as MemberList).total === MEMBERS && (body as MemberList).members?.length === MEMBERS,
     ),
+    {
+      // What an organization's backend sends: its key and no cookie. Never a replayed answer (those are a session's).
+      title: `GET …/:id/members limit=${MEMBERS_PAGE}, API key`,
+      paths: [members(MEMBERS_PAGE)],
+      headers: { ...BROWSER_HEADERS, authorization: `Bearer ${account.apiKey}` },
+      connections: CONNECTIONS,
+      check: (body) => (body as MemberList).total === MEMBERS && (body as MemberList).members?.length === MEMBERS_PAGE,
+      target: { name: `members list with an API key (limit=${MEMBERS_PAGE})`, ratioAtLeast: 0.25 },
+    },
     {
       title: `GET /api/admin/users?q= (${ADMIN_SEARCHES.length} terms in turn)`,
       paths: ADMIN_SEARCHES.map((term) => `/api/admin/users?q=${encodeURIComponent(term)}`),

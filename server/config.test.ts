@@ -419,12 +419,34 @@ describe("loadConfig", () => {
   test("webhooks reach private targets and the development receiver answers outside production only", () => {
     const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
     const development = { AUTH_SECRET: SECRET, DATA_DIR: tempDataDir() };
-    expect(loadConfig(development).webhooks).toEqual({ allowPrivateTargets: true, devReceiver: true });
-    expect(loadConfig(production).webhooks).toEqual({ allowPrivateTargets: false, devReceiver: false });
+    expect(loadConfig(development).webhooks).toEqual({
+      allowPrivateTargets: true,
+      devReceiver: true,
+      retentionDays: 30,
+    });
+    expect(loadConfig(production).webhooks).toEqual({
+      allowPrivateTargets: false,
+      devReceiver: false,
+      retentionDays: 30,
+    });
     expect(loadConfig({ ...production, WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" }).webhooks).toEqual({
       allowPrivateTargets: true,
       devReceiver: false,
+      retentionDays: 30,
     });
+  });
+
+  test("WEBHOOK_RETENTION_DAYS is whole days from 1 to 3650", () => {
+    const base = { AUTH_SECRET: SECRET, DATA_DIR: tempDataDir() };
+    expect(loadConfig({ ...base, WEBHOOK_RETENTION_DAYS: "7" }).webhooks.retentionDays).toBe(7);
+    expect(loadConfig({ ...base, WEBHOOK_RETENTION_DAYS: "3650" }).webhooks.retentionDays).toBe(3650);
+    expect(problemsOf({ ...base, WEBHOOK_RETENTION_DAYS: "0" })).toEqual([
+      "WEBHOOK_RETENTION_DAYS: use at least 1 day",
+    ]);
+    expect(problemsOf({ ...base, WEBHOOK_RETENTION_DAYS: "1.5" })).toEqual(["WEBHOOK_RETENTION_DAYS: use whole days"]);
+    expect(problemsOf({ ...base, WEBHOOK_RETENTION_DAYS: "3651" })).toEqual([
+      "WEBHOOK_RETENTION_DAYS: use at most 3650 days",
+    ]);
   });
 
   describe("SSO domain verification's DNS", () => {

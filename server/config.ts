@@ -157,6 +157,12 @@ const envSchema = z.object({
   DNS_SERVERS: csvOf(isDnsServer, "not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)"),
   DEV_DNS_SERVER: flag,
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: flag,
+  WEBHOOK_RETENTION_DAYS: z.coerce
+    .number()
+    .int("use whole days")
+    .min(1, "use at least 1 day")
+    .max(3_650, "use at most 3650 days")
+    .default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   METRICS_TOKEN: z
     .string()
@@ -245,10 +251,11 @@ export type Config = {
   audit: { retentionDays: number };
   /**
    * Outbound webhooks (docs/webhooks.md): whether endpoints may be private, loopback or unresolvable addresses
-   * (WEBHOOKS_ALLOW_PRIVATE_TARGETS; on outside production only), and whether the development receiver answers at
-   * /dev/webhooks (outside production, never in it).
+   * (WEBHOOKS_ALLOW_PRIVATE_TARGETS; on outside production only), whether the development receiver answers at
+   * /dev/webhooks (outside production, never in it), and after how many days delivered and given-up messages are
+   * purged with their attempts (WEBHOOK_RETENTION_DAYS, 30 by default).
    */
-  webhooks: { allowPrivateTargets: boolean; devReceiver: boolean };
+  webhooks: { allowPrivateTargets: boolean; devReceiver: boolean; retentionDays: number };
   /**
    * Where SSO domain verification looks TXT records up (docs/sso.md): `servers` from DNS_SERVERS (the system's
    * resolvers when empty); `devServer` runs the development DNS server on 127.0.0.1 with its page at /dev/dns (on by
@@ -488,6 +495,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhooks: {
       allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? !isProduction,
       devReceiver: !isProduction,
+      retentionDays: env.WEBHOOK_RETENTION_DAYS,
     },
     // Off in production unless asked for: whoever reaches /dev/dns could prove any domain (docs/decisions/0021).
     dns: {

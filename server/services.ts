@@ -21,6 +21,7 @@ import { migrateToLatest } from "./db/migrate";
 import { startAuditRetention } from "./jobs/audit-retention";
 import { startBillingWorker, type BillingWorker } from "./jobs/billing-worker";
 import { startOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker";
+import { startWebhookRetention } from "./jobs/webhook-retention";
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from "./jobs/webhook-worker";
 import { idlePollingLoop, type PollingLoop } from "./jobs/polling-loop";
 import type { Logger } from "./logger";
@@ -46,6 +47,8 @@ export type Services = {
   webhookWorker: WebhookWorker;
   /** The hourly audit log purge (tests drain it before they arrange old entries). */
   auditRetention: PollingLoop;
+  /** The hourly purge of old webhook deliveries (tests drain it). */
+  webhookRetention: PollingLoop;
   readCache: ReadCache;
   /** The rate-limit counters of better-auth and the app (the database table, or Redis), failing open. */
   rateLimitStore: RateLimitStore;
@@ -64,7 +67,7 @@ export type ServicesOptions = {
   /** How often the background jobs poll (tests make it long and drain the workers themselves). */
   pollMs?: number;
   /**
-   * Whether this process runs the background jobs (mail outbox, billing worker, audit purge); true unless a
+   * Whether this process runs the background jobs (mail outbox, billing and webhook workers, purges); true unless a
    * cluster (server/cluster.ts) gives them to another worker. Without them their loops are idle: a nudge does
    * nothing, and the jobs worker's next poll picks up the work.
    */
@@ -82,7 +85,10 @@ export type ServicesOptions = {
   passwordHashing?: PasswordHashing;
   /** The service providers the development SAML IdP answers (the app's registered SAML providers otherwise). */
   samlServiceProviders?: ServiceProviderLookup;
-  /** The webhook worker's clock, retry schedule, timeout and failure span (tests shorten them). */
+  /**
+   * The webhook worker's clock, retry schedule, timeout and failure span (tests shorten them); the clock is the
+   * delivery history purge's too.
+   */
   webhooks?: Pick<WebhookWorkerOptions, "now" | "retryScheduleMs" | "timeoutMs" | "disableAfterFailingMs">;
 };
 
@@ -131,6 +137,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
     : idlePollingLoop;
   const auditRetention = runJobs
     ? startAuditRetention({ db: database.db, logger, retentionDays: config.audit.retentionDays })
+    : idlePollingLoop;
+  const webhookRetention = runJobs
+    ? startWebhookRetention({
+        db: database.db,
+        logger,
+        retentionDays: config.webhooks.retentionDays,
+        now: options.webhooks?.now,
+      })
     : idlePollingLoop;
   const sharedRateLimitStore = failOpen(rateLimitStore, rateLimitHealth);
   const devDns = config.dns.devServer ? await startDevDnsServer() : undefined;
@@ -216,6 +230,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     billingWorker,
     webhookWorker,
     auditRetention,
+    webhookRetention,
     readCache,
     rateLimitStore: sharedRateLimitStore,
     sandbox,
@@ -227,6 +242,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       await sandbox?.close();
       await readCache.stop();
       await auditRetention.stop();
+      await webhookRetention.stop();
       await billingWorker.stop();
       await webhookWorker.stop();
       await worker.stop();

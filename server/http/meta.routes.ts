@@ -14,6 +14,7 @@ export function metaRoutes(config: Config) {
         isDeletionDisabled: config.organizations.isDeletionDisabled,
         limit: config.organizations.limit ?? null,
       },
+      webhooks: { deliveryRetentionDays: config.webhooks.retentionDays },
     } satisfies AppMeta),
   );
 }

@@ -336,6 +336,31 @@ export async function requeueMessage(db: Kysely<Database>, messageId: string, no
     .execute();
 }
 
+/**
+ * Deletes at most `limit` messages delivered or given up before `before`, and with them (the foreign key's cascade)
+ * their attempts: one statement, so one short transaction however large the backlog. The outer cutoff repeats the
+ * inner one so that a message redelivered meanwhile (its `finished_at` cleared) is left alone: PostgreSQL re-checks a
+ * row another transaction changed against the outer conditions. Only the cutoff is repeated there, so SQLite finds
+ * the batch's rows by their key rather than reading the whole backlog from the index for each batch.
+ * Answers how many messages went.
+ */
+export async function deleteFinishedMessagesBefore(db: Kysely<Database>, before: Date, limit: number): Promise<number> {
+  const cutoff = before.toISOString();
+  const result = await db
+    .deleteFrom("webhook_message")
+    .where("seq", "in", (eb) =>
+      eb
+        .selectFrom("webhook_message")
+        .select("seq")
+        .where("status", "in", ["delivered", "failed"])
+        .where("finished_at", "<", cutoff)
+        .limit(limit),
+    )
+    .where("finished_at", "<", cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export function findEndpointById(db: Kysely<Database>, id: string) {
   return db.selectFrom("webhook_endpoint").selectAll().where("id", "=", id).executeTakeFirst();
 }

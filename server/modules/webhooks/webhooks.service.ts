@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
 import { WEBHOOK_ERROR_CODES } from "../../../common/error-codes";
@@ -21,6 +22,8 @@ import { generateSecret } from "./webhooks.signing";
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3_600_000;
 /** How many attempts the delivery log shows. */
 export const DELIVERY_LOG_LIMIT = 100;
+/** Messages the purge of old history deletes per statement, with their attempts (eight each, and any redeliveries). */
+const PURGE_BATCH = 500;
 
 export type WebhookScope = { organizationId: string };
 export type WebhookDeps = { db: Kysely<Database>; policy: AddressPolicy; nudge: () => void };
@@ -208,4 +211,26 @@ export async function sendTestEvent(
   });
   deps.nudge();
   return { deliveryId };
+}
+
+/**
+ * Deletes the delivery history older than `retentionDays`: messages delivered or given up before the cutoff, with
+ * their attempts. Messages still to deliver (pending, being delivered, waiting for a retry or for their endpoint to
+ * be turned back on) stay whatever their age. Batch after batch of `batchSize` messages, each its own statement, with
+ * a turn of the event loop between them (SQLite's driver is synchronous), until a batch comes back short or
+ * `stopping` is aborted; answers how many messages went.
+ */
+export async function purgeWebhookHistory(
+  db: Kysely<Database>,
+  options: { retentionDays: number; now: Date; batchSize?: number; stopping?: AbortSignal },
+): Promise<number> {
+  const before = new Date(options.now.getTime() - options.retentionDays * 86_400_000);
+  const batchSize = options.batchSize ?? PURGE_BATCH;
+  let purged = 0;
+  for (;;) {
+    const deleted = await repository.deleteFinishedMessagesBefore(db, before, batchSize);
+    purged += deleted;
+    if (deleted < batchSize || options.stopping?.aborted) return purged;
+    await nextTurn();
+  }
 }

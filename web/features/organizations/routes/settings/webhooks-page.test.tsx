@@ -44,10 +44,15 @@ const attempt: WebhookDeliveryAttempt = {
 
 let calls: Array<{ method: string; path: string; body: unknown }>;
 let endpoints: WebhookEndpoint[];
+let deliveries: WebhookDeliveryAttempt[];
+/** WEBHOOK_RETENTION_DAYS, as /api/meta tells it. */
+let retentionDays: number;
 
 beforeEach(() => {
   calls = [];
   endpoints = [endpoint];
+  deliveries = [attempt];
+  retentionDays = 30;
   organization.getFullOrganization.mockReset().mockResolvedValue({
     data: {
       id: ORG,
@@ -72,7 +77,11 @@ beforeEach(() => {
       calls.push({ method, path: pathname, body: text ? JSON.parse(text) : undefined });
       const json = (body: unknown, status = 200) =>
         new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-      if (pathname === "/api/meta") return json({ organizations: { isDeletionDisabled: false } });
+      if (pathname === "/api/meta")
+        return json({
+          organizations: { isDeletionDisabled: false },
+          webhooks: { deliveryRetentionDays: retentionDays },
+        });
       if (pathname === BASE && method === "GET") return json(endpoints);
       if (pathname === BASE && method === "POST") {
         const body = JSON.parse(text) as { url: string };
@@ -89,7 +98,7 @@ beforeEach(() => {
       }
       if (pathname === `${BASE}/wh_1/secret`) return json({ id: "wh_1", secret: "whsec_c2VjcmV0" });
       if (pathname === `${BASE}/wh_1/test`) return json({ deliveryId: "msg_test" }, 202);
-      if (pathname === `${BASE}/wh_1/deliveries`) return json([attempt]);
+      if (pathname === `${BASE}/wh_1/deliveries`) return json(deliveries);
       if (pathname === `${BASE}/wh_1/deliveries/msg_1/redeliver`) return json({ deliveryId: "msg_1" }, 202);
       return json({ code: "NOT_FOUND", message: `no route ${pathname}` }, 404);
     }),
@@ -178,5 +187,24 @@ describe("the organization's webhooks", () => {
         expect.arrayContaining([`POST ${BASE}/wh_1/test`, `POST ${BASE}/wh_1/deliveries/msg_1/redeliver`]),
       ),
     );
+  });
+
+  it("says how long deliveries are kept, above the log", async () => {
+    renderSettings("owner", "/webhooks");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Show deliveries" }));
+    await screen.findByRole("list", { name: "Deliveries" });
+    await screen.findByText("Deliveries are kept for 30 days after they succeed or are given up.");
+  });
+
+  it("says how long deliveries are kept when there are none yet, in the deployment's days", async () => {
+    deliveries = [];
+    retentionDays = 1;
+    renderSettings("owner", "/webhooks");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Show deliveries" }));
+    await screen.findByText("No deliveries yet.");
+    await screen.findByText("Deliveries are kept for 1 day after they succeed or are given up.");
+    expect(screen.queryByRole("list", { name: "Deliveries" })).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import { CopyField } from "../../../../components/ui/copy-field";
 import { TextField } from "../../../../components/ui/text-field";
 import { LoadingBlock } from "../../../../components/ui/spinner";
 import { errorMessage } from "../../../../lib/api-error";
+import { useAppMeta } from "../../../../lib/meta";
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -199,33 +200,53 @@ function EndpointCard({ organizationId, endpoint }: { organizationId: string; en
   );
 }
 
+/** How long the server keeps finished deliveries (WEBHOOK_RETENTION_DAYS), once /api/meta has answered. */
+function RetentionHint() {
+  const days = useAppMeta().data?.webhooks.deliveryRetentionDays;
+  if (days === undefined) return null;
+  return (
+    <p className="mt-4 text-sm text-zinc-500">
+      Deliveries are kept for {days === 1 ? "1 day" : `${days} days`} after they succeed or are given up.
+    </p>
+  );
+}
+
 function DeliveryLog({ organizationId, webhookId }: { organizationId: string; webhookId: string }) {
   const deliveries = useWebhookDeliveries(organizationId, webhookId);
   const redeliver = useRedeliver(organizationId);
   if (deliveries.isPending) return <LoadingBlock label="Loading deliveries…" />;
   if (deliveries.isError) return <Alert tone="error">{errorMessage(deliveries.error)}</Alert>;
-  if (deliveries.data.length === 0) return <p className="mt-4 text-sm text-zinc-500">No deliveries yet.</p>;
+  if (deliveries.data.length === 0)
+    return (
+      <>
+        <p className="mt-4 text-sm text-zinc-500">No deliveries yet.</p>
+        <RetentionHint />
+      </>
+    );
   return (
-    <ul className="mt-4 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Deliveries">
-      {deliveries.data.map((attempt) => (
-        <li key={attempt.id} className="flex flex-wrap items-center gap-3 py-2">
-          <Badge tone={attempt.statusCode !== null && attempt.statusCode < 300 ? "success" : "danger"}>
-            {attempt.statusCode ?? "No answer"}
-          </Badge>
-          <code>{attempt.eventType}</code>
-          <span>
-            attempt {attempt.attempt} · {attempt.durationMs} ms
-          </span>
-          <span className="min-w-0 flex-1 truncate text-zinc-500">{attempt.error ?? attempt.responseExcerpt}</span>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => redeliver.mutate({ webhookId, deliveryId: attempt.deliveryId })}
-          >
-            Redeliver
-          </Button>
-        </li>
-      ))}
-    </ul>
+    <>
+      <RetentionHint />
+      <ul className="mt-2 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Deliveries">
+        {deliveries.data.map((attempt) => (
+          <li key={attempt.id} className="flex flex-wrap items-center gap-3 py-2">
+            <Badge tone={attempt.statusCode !== null && attempt.statusCode < 300 ? "success" : "danger"}>
+              {attempt.statusCode ?? "No answer"}
+            </Badge>
+            <code>{attempt.eventType}</code>
+            <span>
+              attempt {attempt.attempt} · {attempt.durationMs} ms
+            </span>
+            <span className="min-w-0 flex-1 truncate text-zinc-500">{attempt.error ?? attempt.responseExcerpt}</span>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => redeliver.mutate({ webhookId, deliveryId: attempt.deliveryId })}
+            >
+              Redeliver
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
