@@ -1,4 +1,4 @@
-import { expect, newDevice, ownerOnPro, signUpAndVerify, test, uniqueUser } from "./fixtures";
+import { expect, newDevice, ownerOnPro, reloadUntilListed, signUpAndVerify, test, uniqueUser } from "./fixtures";
 
 // global-setup.ts lists this address in ADMIN_EMAILS, so whoever signs up with it is a platform admin.
 const BILLING_ADMIN_EMAIL = "billing-recovery-admin@example.test";
@@ -23,10 +23,7 @@ test("a platform admin refunds a payment and cancels a subscription, each refuse
 
   // The subscription's first payment reaches Atrium by the provider's webhook: reload until it is listed.
   const refundButton = page.getByRole("button", { name: /^Refund the payment of / });
-  await expect(async () => {
-    await page.reload();
-    await expect(refundButton).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
+  await reloadUntilListed(page, refundButton);
   await refundButton.click();
   const refund = page.getByRole("dialog", { name: "Refund payment" });
   await expect(refund.getByLabel("Amount (USD)")).toHaveValue("20.00");

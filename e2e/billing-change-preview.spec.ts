@@ -1,4 +1,4 @@
-import { expect, ownerOnPro, test, uniqueUser } from "./fixtures";
+import { expect, ownerOnPro, reloadUntilListed, test, uniqueUser } from "./fixtures";
 
 /**
  * A plan change as an owner makes it: the confirmation shows what is charged now and the next invoice (amount and
@@ -23,10 +23,5 @@ test("an owner switches Pro from monthly to yearly after seeing what is charged 
   await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" }).last()).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   // The charge's order reaches Atrium by the provider's webhook: it is listed once it has arrived.
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByRole("table", { name: "Payments" }).getByText("$180.00", { exact: true })).toBeVisible({
-      timeout: 1000,
-    });
-  }).toPass({ timeout: 20_000 });
+  await reloadUntilListed(page, page.getByRole("table", { name: "Payments" }).getByText("$180.00", { exact: true }));
 });

@@ -5,6 +5,7 @@ import {
   type APIRequestContext,
   type Browser,
   type BrowserContext,
+  type Locator,
   type Page,
 } from "@playwright/test";
 
@@ -221,4 +222,18 @@ export async function ownerOnPro(page: Page, mailbox: Mailbox, owner: TestUser, 
   await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $20.00" }).click();
   await expect(page.getByRole("status").filter({ hasText: "You are now on Pro" })).toBeVisible({ timeout: 20_000 });
+}
+
+/**
+ * Reloads the page until its payments list shows `payment`: an order reaches Atrium by the provider's webhook, some
+ * time after the action that made it. Each reload first waits for the list to load (its table or its empty state),
+ * however slow the machine, so only the payment's own arrival is retried.
+ */
+export async function reloadUntilListed(page: Page, payment: Locator): Promise<void> {
+  const loaded = page.getByRole("table", { name: "Payments" }).or(page.getByText("No payments yet"));
+  await expect(async () => {
+    await page.reload();
+    await expect(loaded.first()).toBeVisible();
+    await expect(payment).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
 }
