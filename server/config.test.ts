@@ -449,6 +449,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  test("MAIL_SEND_TIMEOUT_MS is whole milliseconds from 1000 to 600000, 30000 by default", () => {
+    const base = { AUTH_SECRET: SECRET, DATA_DIR: tempDataDir() };
+    expect(loadConfig(base).mail.sendTimeoutMs).toBe(30_000);
+    expect(loadConfig({ ...base, MAIL_SEND_TIMEOUT_MS: "120000" }).mail.sendTimeoutMs).toBe(120_000);
+    expect(problemsOf({ ...base, MAIL_SEND_TIMEOUT_MS: "999" })).toEqual([
+      "MAIL_SEND_TIMEOUT_MS: use at least 1000 milliseconds",
+    ]);
+    expect(problemsOf({ ...base, MAIL_SEND_TIMEOUT_MS: "600001" })).toEqual([
+      "MAIL_SEND_TIMEOUT_MS: use at most 600000 milliseconds (10 minutes)",
+    ]);
+  });
+
   describe("SSO domain verification's DNS", () => {
     const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "smtp://mail.example.test:587" };
 

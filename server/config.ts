@@ -105,6 +105,12 @@ const envSchema = z.object({
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default("Atrium <no-reply@atrium.localhost>"),
   DEV_MAILBOX: flag,
+  MAIL_SEND_TIMEOUT_MS: z.coerce
+    .number()
+    .int("use whole milliseconds")
+    .min(1_000, "use at least 1000 milliseconds")
+    .max(600_000, "use at most 600000 milliseconds (10 minutes)")
+    .default(30_000),
   BILLING_SANDBOX: flag,
   REDIS_URL: optionalUrl,
   POLAR_ACCESS_TOKEN: z.string().optional(),
@@ -213,7 +219,8 @@ export type Config = {
   trustedProxies: string[];
   adminEmails: string[];
   adminUserIds: string[];
-  mail: { from: string; smtpUrl?: string; devMailbox: boolean };
+  /** `sendTimeoutMs`: how long one mail's send may take before the outbox worker abandons it and retries later. */
+  mail: { from: string; smtpUrl?: string; devMailbox: boolean; sendTimeoutMs: number };
   billingSandbox: boolean;
   /** The billing sandbox accepts any bearer token unless `accessToken` is set. */
   sandbox: { accessToken?: string };
@@ -474,6 +481,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       from: env.MAIL_FROM,
       smtpUrl: env.SMTP_URL,
       devMailbox: !isProduction && !env.SMTP_URL && (env.DEV_MAILBOX ?? true),
+      sendTimeoutMs: env.MAIL_SEND_TIMEOUT_MS,
     },
     billingSandbox: env.BILLING_SANDBOX ?? !isProduction,
     sandbox: { accessToken: env.SANDBOX_ACCESS_TOKEN || undefined },

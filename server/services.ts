@@ -111,7 +111,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
       });
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
   const worker = runJobs
-    ? startOutboxWorker({ db: database.db, transport, logger, pollMs: options.pollMs })
+    ? startOutboxWorker({
+        db: database.db,
+        transport,
+        logger,
+        pollMs: options.pollMs,
+        sendTimeoutMs: config.mail.sendTimeoutMs,
+      })
     : idlePollingLoop;
   const mail = createMailQueue(database.db, () => worker.nudge());
   const billing = createBillingService(config, database.db, logger, () => billingWorker.nudge());
