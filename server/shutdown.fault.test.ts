@@ -20,6 +20,14 @@ import { createTestDatabase, type TestDatabase } from "./test/test-database";
  * the listener closed first (the test then failed on ECONNREFUSED and its SIGKILL reset every request in flight).
  */
 const SHUTDOWN_DELAY_MS = 6_000;
+/**
+ * Longer than the test can take to answer its load and hold the first mail open. On two cores shared with a dozen
+ * busy processes that took over 30 s, the default of both: with the send timeout the worker gave the held mail up
+ * and sent the next (the test failed on "Queued 1"); with the shutdown timeout the process exited 1 with requests
+ * still in flight ("socket hang up").
+ */
+const SHUTDOWN_TIMEOUT_MS = 180_000;
+const MAIL_SEND_TIMEOUT_MS = 180_000;
 
 type Answer = { status: number; body: string };
 
@@ -50,7 +58,10 @@ function send(
         response.on("error", reject);
       },
     );
-    request.on("error", reject);
+    // Named, so that a failure says which request it was.
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      reject(Object.assign(new Error(`${request.method} ${path}: ${error.message}`), { code: error.code })),
+    );
     request.end(body);
   });
 }
@@ -81,7 +92,7 @@ function slowSignUp(port: number, ip: string): { answer: Promise<Answer>; finish
         response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
       },
     );
-    request.on("error", reject);
+    request.on("error", (error) => reject(new Error(`the slow sign-up: ${error.message}`)));
   });
   request.write(body.slice(0, 10));
   return { answer, finish: () => request.end(body.slice(10)) };
@@ -119,7 +130,8 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
       DEV_MAILBOX: "false",
       LOG_LEVEL: "info",
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
-      SHUTDOWN_TIMEOUT_MS: "30000",
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      MAIL_SEND_TIMEOUT_MS: String(MAIL_SEND_TIMEOUT_MS),
       ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     },
   });
