@@ -108,7 +108,7 @@ export async function signUpAndVerify(
 ): Promise<void> {
   const { name, email, username, password } = user;
   const response = await page.request.post("/api/auth/sign-up/email", {
-    headers: { origin: new URL(process.env.ATRIUM_E2E_BASE_URL!).origin },
+    headers: { origin: new URL(test.info().project.use.baseURL!).origin },
     data: { name, email, password, ...((options.withUsername ?? true) ? { username } : {}), callbackURL: "/" },
   });
   expect(response.status(), `sign-up of ${email}: ${await response.text()}`).toBe(200);

@@ -56,14 +56,13 @@ function stop(server: ChildProcess, timeoutMs: number): Promise<number | null> {
   });
 }
 
+type RunningServer = { baseUrl: string; databasePath: string; stop(): Promise<void> };
+
 /**
- * Starts the real app once per run: the built web app and the server on a fresh SQLite database in a
- * temporary folder, with every protection on. Returns the teardown that stops it.
+ * Starts one server of the real app: the built web app and the server on a fresh SQLite database in a temporary
+ * folder, with every protection on.
  */
-export default async function globalSetup() {
-  if (!existsSync(path.join(root, "dist/web/index.html"))) {
-    throw new Error("dist/web/index.html is missing: run `npm run build` (or `npm run test:e2e`, which builds it).");
-  }
+async function startServer(): Promise<RunningServer> {
   const port = await freePort();
   // localhost, not 127.0.0.1: WebAuthn takes no IP address as a relying party's id, and passkeys.spec.ts uses them.
   const baseUrl = `http://localhost:${port}`;
@@ -124,15 +123,43 @@ export default async function globalSetup() {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  process.env.ATRIUM_E2E_BASE_URL = baseUrl;
+  return {
+    baseUrl,
+    databasePath: path.join(dataDir, "atrium.sqlite"),
+    async stop() {
+      isStopping = true;
+      const code = await stop(server, 12_000);
+      log.end();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (code !== 0) throw new Error(`The server exited with code ${code} after SIGTERM:\n${tail(logFile)}`);
+    },
+  };
+}
+
+/**
+ * Starts two servers once per run and returns the teardown that stops them. The tests tagged WRITES_THE_DATABASE
+ * (e2e/database.ts) write their server's database behind its back, which fails a transaction of any other test
+ * using that server at that moment: they get a server of their own (playwright.config.ts), and run one at a time
+ * there while every other test runs on the first, instead of alone after all the others.
+ */
+export default async function globalSetup() {
+  if (!existsSync(path.join(root, "dist/web/index.html"))) {
+    throw new Error("dist/web/index.html is missing: run `npm run build` (or `npm run test:e2e`, which builds it).");
+  }
+  const servers = await Promise.allSettled([startServer(), startServer()]);
+  const started = servers.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failed = servers.find((result) => result.status === "rejected");
+  if (failed) {
+    await Promise.all(started.map((server) => server.stop().catch(() => undefined)));
+    throw failed.reason;
+  }
+  const [shared, writers] = started as [RunningServer, RunningServer];
+  process.env.ATRIUM_E2E_BASE_URL = shared.baseUrl;
+  process.env.ATRIUM_E2E_WRITERS_BASE_URL = writers.baseUrl;
   // For the tests that age a session (e2e/database.ts): 10 minutes of waiting would be too long.
-  process.env.ATRIUM_E2E_DATABASE_PATH = path.join(dataDir, "atrium.sqlite");
+  process.env.ATRIUM_E2E_WRITERS_DATABASE_PATH = writers.databasePath;
 
   return async () => {
-    isStopping = true;
-    const code = await stop(server, 12_000);
-    log.end();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (code !== 0) throw new Error(`The server exited with code ${code} after SIGTERM:\n${tail(logFile)}`);
+    await Promise.all([shared.stop(), writers.stop()]);
   };
 }

@@ -3,8 +3,8 @@ import { WRITES_THE_DATABASE } from "./database";
 
 /**
  * End-to-end tests: the real app (built web app + server on a fresh SQLite database) driven through
- * Debian's Chromium. `global-setup.ts` starts the server once per run and publishes its address in
- * ATRIUM_E2E_BASE_URL; workers load this file after that, so `use.baseURL` sees it.
+ * Debian's Chromium. `global-setup.ts` starts the servers once per run and publishes their addresses in
+ * ATRIUM_E2E_BASE_URL and ATRIUM_E2E_WRITERS_BASE_URL; workers load this file after that, so `use.baseURL` sees them.
  */
 export default defineConfig({
   testDir: ".",
@@ -50,7 +50,13 @@ export default defineConfig({
   },
   projects: [
     { name: "chromium", grepInvert: new RegExp(WRITES_THE_DATABASE) },
-    // Tests that write the server's database behind its back run last, one at a time (e2e/database.ts).
-    { name: "database-writers", grep: new RegExp(WRITES_THE_DATABASE), dependencies: ["chromium"], workers: 1 },
+    // Tests that write their server's database behind its back (e2e/database.ts) use a server of their own, one at a
+    // time, alongside the others.
+    {
+      name: "database-writers",
+      grep: new RegExp(WRITES_THE_DATABASE),
+      use: { baseURL: process.env.ATRIUM_E2E_WRITERS_BASE_URL },
+      workers: 1,
+    },
   ],
 });
