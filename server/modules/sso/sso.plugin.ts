@@ -1,7 +1,5 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { lookup } from "node:dns/promises";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
-import { isPublicRoutableHost } from "@better-auth/core/utils/host";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -23,6 +21,7 @@ import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
 import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
+import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
 import { fetchIdentityProviderMetadata, hostileSamlResponseReason } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
@@ -136,26 +135,6 @@ function normalizeDomain(body: Record<string, unknown>): string | undefined {
   return parsed.data;
 }
 
-/**
- * The issuer's origin when the IdP is on the public internet: an https URL whose host is, and resolves only to,
- * publicly routable addresses. @better-auth/sso fetches discovery documents only from trusted origins; an
- * organization's IdP (Okta, Entra ID, a Keycloak on the internet) is trusted for its own registration, and an
- * internal one needs TRUSTED_ORIGINS (docs/sso.md).
- */
-async function publicIssuerOrigin(issuer: unknown): Promise<string | undefined> {
-  let url: URL;
-  try {
-    url = new URL(String(issuer));
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" || !isPublicRoutableHost(url.hostname)) return undefined;
-  const addresses = await lookup(url.hostname, { all: true }).catch(() => []);
-  return addresses.length > 0 && addresses.every(({ address }) => isPublicRoutableHost(address))
-    ? url.origin
-    : undefined;
-}
-
 async function signedIn(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]) {
   const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
   if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
@@ -250,9 +229,15 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
         audited(endpoints.registerSSOProvider, {
-          context: async (ctx, body) => {
+          // Before the transaction: who may register (checked again under `lock`), then the OIDC discovery, so no
+          // transaction is open while the issuer's document is fetched.
+          context: async (ctx, body, session) => {
+            await assertMayManageSso(await currentDatabase(db), text(body.organizationId) ?? "", caller(session));
             const origin = await publicIssuerOrigin(body.issuer);
-            return origin ? { trustedOrigins: [...ctx.context.trustedOrigins, origin] } : {};
+            const trusted = origin ? { trustedOrigins: [...ctx.context.trustedOrigins, origin] } : {};
+            const context = { ...ctx.context, ...trusted };
+            await discoverBeforeRegistration(body, (url) => context.isTrustedOrigin(url));
+            return trusted;
           },
           lock: async (trx, body, session) => {
             const organizationId = text(body.organizationId) ?? "";
