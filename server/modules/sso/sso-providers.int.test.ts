@@ -116,15 +116,22 @@ describe("an organization's SSO providers", () => {
         pkce: true,
       },
     });
-    // The secret it was sent is not repeated (the plugin's other answers leave it out too), but it is kept.
+    // The secret it was sent is not repeated (the plugin's other answers leave it out too), and it is kept encrypted.
+    const clientSecret = app.services.devIdentity!.ssoClient.clientSecret;
     expect(response.data.oidcConfig).not.toHaveProperty("clientSecret");
-    expect(JSON.stringify(response.data)).not.toContain(app.services.devIdentity?.ssoClient.clientSecret);
+    expect(JSON.stringify(response.data)).not.toContain(clientSecret);
     const stored = await app.db
       .selectFrom("ssoProvider")
       .select("oidcConfig")
       .where("providerId", "=", names.providerId)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(stored.oidcConfig ?? "{}")).toHaveProperty("clientSecret");
+    expect(stored.oidcConfig).not.toContain(clientSecret);
+    const storedConfig = JSON.parse(stored.oidcConfig ?? "{}") as Record<string, unknown>;
+    expect(storedConfig).not.toHaveProperty("clientSecret");
+    expect(storedConfig).toMatchObject({
+      clientId: "atrium-sso",
+      clientSecretEncrypted: expect.stringMatching(/^[\da-f]{64,}$/),
+    });
     expect(await auditEntries("organization.sso_provider_registered", organization.id)).toEqual([
       {
         action: "organization.sso_provider_registered",

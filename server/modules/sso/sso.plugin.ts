@@ -1,5 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
+import type { DBFieldAttribute } from "@better-auth/core/db";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -21,7 +22,7 @@ import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
 import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
-import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
+import { clientSecretAtRest, discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
 import { fetchIdentityProviderMetadata, hostileSamlResponseReason } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
@@ -43,6 +44,8 @@ export type EnterpriseSsoOptions = {
   /** The app's database; queries inside better-auth go through `currentDatabase(db)`. */
   db: Kysely<Database>;
   baseUrl: string;
+  /** The auth secret, which encrypts the OIDC client secrets at rest (sso.oidc.ts). */
+  authSecret: string;
   /** The plan's seats, checked before a first SSO sign-in makes someone a member. */
   limits: SsoLimits;
   /** Where domain verification looks the TXT record up (sso.dns.ts). */
@@ -59,7 +62,7 @@ const PROVIDERS_PER_USER = 20;
  * by domain; the app's just-in-time membership (`provisionSsoMember`) runs after every SSO sign-in instead.
  */
 export function enterpriseSso(options: EnterpriseSsoOptions) {
-  const ssoPlugin = sso({
+  const plugin = sso({
     domainVerification: { enabled: true, tokenPrefix: DNS_RECORD_PREFIX },
     organizationProvisioning: { disabled: true },
     // An IdP's email_verified is not trusted; an address on the provider's verified domain is (provisionSsoMember).
@@ -92,6 +95,24 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
     // An assertion without NotBefore/NotOnOrAfter is refused rather than accepted with a warning.
     saml: { requireTimestamps: true },
   });
+  // The OIDC client secret is stored encrypted: a transform of the plugin's own field, which its adapter applies to
+  // every write and read of the provider (ADR 0026).
+  const { ssoProvider } = plugin.schema;
+  const ssoPlugin = {
+    ...plugin,
+    schema: {
+      ssoProvider: {
+        ...ssoProvider,
+        fields: {
+          ...ssoProvider.fields,
+          oidcConfig: {
+            ...(ssoProvider.fields.oidcConfig as DBFieldAttribute),
+            transform: clientSecretAtRest(options.authSecret),
+          },
+        },
+      },
+    },
+  };
   // samlify parses through one module-wide validator, which the plugin sets when it is imported: ours replaces it
   // (set here, after that import) and refuses any document type, so entity expansion never reaches a parser.
   samlify.setSchemaValidator(safeSamlXmlValidator);
