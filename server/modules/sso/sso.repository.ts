@@ -129,14 +129,6 @@ export async function findOrganizationIdBySlug(db: Kysely<Database>, slug: strin
   return (await db.selectFrom("organization").select("id").where("slug", "=", slug).executeTakeFirst())?.id;
 }
 
-export async function setRequireSso(db: Kysely<Database>, organizationId: string, requireSso: boolean): Promise<void> {
-  await db
-    .updateTable("organization")
-    .set({ requireSso: Number(requireSso) })
-    .where("id", "=", organizationId)
-    .execute();
-}
-
 /** The organization that verified the domain of `email` and requires SSO for it, if any. */
 export async function findOrganizationRequiringSso(
   db: Kysely<Database>,
