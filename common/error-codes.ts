@@ -151,6 +151,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_DNS_RECORD_NOT_FOUND: 400,
   SSO_DNS_UNAVAILABLE: 502,
   SSO_VERIFIED_PROVIDER_REQUIRED: 400,
+  SSO_SIGN_IN_TEST_REQUIRED: 409,
   SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER: 400,
   SSO_DOMAIN_JOIN_NOT_OFFERED: 403,
   SSO_ALREADY_A_MEMBER: 409,
@@ -254,6 +255,11 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer: try again in a moment",
   /** Requiring SSO without a verified provider would leave members no way in but the owners' break-glass path. */
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO",
+  /**
+   * Requiring SSO before anyone signed in through a verified provider (since it was registered or last changed):
+   * a connection that does not work would leave members no way in. A test sign-in through it comes first.
+   */
+  SSO_SIGN_IN_TEST_REQUIRED: "Sign in through a verified SSO provider once, as a test, before requiring SSO",
   /** Joining by verified domain needs one too: it is the domain the organization proved it owns. */
   SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER:
     "Verify the domain of an SSO provider before letting people on it join without an invitation",

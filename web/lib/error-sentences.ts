@@ -209,6 +209,8 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
     "The TXT record was not found. Publish it at your DNS host, wait a few minutes for it to spread, then try again.",
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer. Try again in a moment.",
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO.",
+  SSO_SIGN_IN_TEST_REQUIRED:
+    "Test a verified connection first: sign in through it once, so that nobody is locked out, then require SSO.",
   SSO_REQUIRED: "Your organization signs in with SSO. Continue with SSO instead of a password.",
   SSO_EMAIL_OUTSIDE_DOMAIN:
     "This SSO connection signs in addresses on its organization's domain only. Sign in with your work address.",

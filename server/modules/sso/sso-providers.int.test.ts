@@ -643,6 +643,7 @@ describe("an organization's SSO providers", () => {
             value: `atrium-sso=${token}`,
           },
           clientId: "atrium-sso",
+          firstSignInAt: null,
           serviceProvider: serviceProvider(pending.providerId),
         },
         {
@@ -653,6 +654,7 @@ describe("an organization's SSO providers", () => {
           domainVerified: true,
           domainRecord: null,
           clientId: "atrium-sso",
+          firstSignInAt: null,
           serviceProvider: serviceProvider(proven.providerId),
         },
       ],

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrganizationSso } from "../../../common/sso.schemas";
 import { authorizeAtDevProvider, locationOf, visitCallback } from "../../test/dev-identity";
 import {
   buildUser,
@@ -322,6 +323,9 @@ describe("signing in through an organization's SSO provider", () => {
     beforeAll(async () => {
       passwordUser = await createVerifiedUser(app, { label: "legacy", email: `legacy@${names.domain}` });
       elsewhere = await createVerifiedUser(app, { label: "elsewhere" });
+      // The connection's test: someone signed in through it.
+      const tester = await throughProvider(`tester.${randomBytes(4).toString("hex")}@${names.domain}`, "Tester");
+      expect(await getSession(tester.client)).not.toBeNull();
       const turnedOn = await owner.client.request(`/api/organizations/${organization.id}/security`, {
         method: "PATCH",
         json: { requireSso: true },
@@ -393,6 +397,54 @@ describe("signing in through an organization's SSO provider", () => {
         200,
       );
       expect((await getSession(client))?.user.email).toBe(owner.email);
+    });
+
+    it("cannot be turned on before a verified provider signed someone in since it last changed", async () => {
+      const own = uniqueSsoNames("untested");
+      const founder = await createVerifiedUser(app, { label: "untested" });
+      const untested = await createOrganizationWithOwner(founder, "Untested");
+      expect((await registerDevProvider(app, founder.client, { ...own, organizationId: untested.id })).status).toBe(
+        200,
+      );
+      expect((await verifyProviderDomain(founder.client, dns, own.providerId)).status).toBe(200);
+      const setRequireSso = (on: boolean) =>
+        founder.client.request(`/api/organizations/${untested.id}/security`, {
+          method: "PATCH",
+          json: { requireSso: on },
+        });
+      const firstSignInAt = async () =>
+        ((await founder.client.get(`/api/organizations/${untested.id}/sso`)).data as OrganizationSso).providers[0]
+          ?.firstSignInAt;
+      const NOT_TESTED = "Sign in through a verified SSO provider once, as a test, before requiring SSO";
+
+      expect(await firstSignInAt()).toBeNull();
+      expect((await expectError(await setRequireSso(true), 409, NOT_TESTED)).code).toBe("SSO_SIGN_IN_TEST_REQUIRED");
+      const before = Date.now();
+      const tester = await throughProvider(`tester@${own.domain}`, "Tester");
+      expect(await getSession(tester.client)).not.toBeNull();
+      const tested = await firstSignInAt();
+      expect(Date.parse(tested ?? "")).toBeGreaterThanOrEqual(before - 1_000);
+      // Later sign-ins keep the first one's time.
+      await throughProvider(`tester@${own.domain}`, "Tester");
+      expect(await firstSignInAt()).toBe(tested);
+      const turnedOn = await setRequireSso(true);
+      expect({ status: turnedOn.status, requireSso: turnedOn.data.requireSso }).toEqual({
+        status: 200,
+        requireSso: true,
+      });
+
+      // A change of the provider asks for a new test; the policy already on stays on.
+      const changed = await founder.client.post("/api/auth/sso/update-provider", {
+        providerId: own.providerId,
+        oidcConfig: { scopes: ["openid", "email", "profile"] },
+      });
+      expect(changed.status).toBe(200);
+      expect(await firstSignInAt()).toBeNull();
+      expect((await setRequireSso(true)).status).toBe(200);
+      expect((await setRequireSso(false)).status).toBe(200);
+      await expectError(await setRequireSso(true), 409, NOT_TESTED);
+      await throughProvider(`tester@${own.domain}`, "Tester");
+      expect((await setRequireSso(true)).status).toBe(200);
     });
 
     it("cannot be required without a verified provider", async () => {

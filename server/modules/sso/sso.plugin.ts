@@ -297,23 +297,23 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
             if (domain) await assertDomainAvailable(trx, domain, provider.organizationId);
           },
           prior: (trx, { body }) => repository.findProvider(trx, text(body.providerId) ?? ""),
-          record: ({ prior, body }) =>
-            prior?.organizationId
-              ? [
-                  {
-                    action: "organization.sso_provider_updated",
-                    target: { type: "organization", id: prior.organizationId },
-                    organization: { id: prior.organizationId },
-                    details: {
-                      providerId: prior.providerId,
-                      fields: Object.keys(body).filter((key) => key !== "providerId"),
-                      ...(text(body.domain) && body.domain !== prior.domain
-                        ? { from: prior.domain, to: body.domain }
-                        : {}),
-                    },
-                  },
-                ]
-              : [],
+          record: async ({ db: trx, prior, body }) => {
+            if (!prior?.organizationId) return [];
+            // A changed provider is tested again before it counts for requiring SSO.
+            await repository.clearFirstSignIn(trx, prior.providerId);
+            return [
+              {
+                action: "organization.sso_provider_updated",
+                target: { type: "organization", id: prior.organizationId },
+                organization: { id: prior.organizationId },
+                details: {
+                  providerId: prior.providerId,
+                  fields: Object.keys(body).filter((key) => key !== "providerId"),
+                  ...(text(body.domain) && body.domain !== prior.domain ? { from: prior.domain, to: body.domain } : {}),
+                },
+              },
+            ];
+          },
         }),
         audited<repository.SsoProviderRow | undefined>(endpoints.deleteSSOProvider, {
           lock: async (trx, body, session) => {
