@@ -159,6 +159,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
   SSO_SAML_RESPONSE_REFUSED: 400,
+  SSO_DOMAIN_NOT_VERIFIED: 403,
   SCIM_ADMIN_REQUIRED: 403,
   SCIM_TOKEN_NOT_FOUND: 404,
   SCIM_UNAUTHORIZED: 401,
@@ -276,9 +277,12 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL",
   /**
    * The Assertion Consumer Service refused a SAML response (a bad signature, expired, replayed, for another service
-   * provider or address, answering no request of ours, or hostile XML); `details.reason` says which. No session.
+   * provider or address, answering no request of ours, or hostile XML). The person's browser posted it, so it is
+   * sent to the sign-in error page with this code (`/auth/error?error=…`, 303); the reason is logged. No session.
    */
   SSO_SAML_RESPONSE_REFUSED: "The SAML response was refused: sign in again from your identity provider",
+  /** A sign-in through a provider whose domain is not verified yet; sent to the sign-in error page like the above. */
+  SSO_DOMAIN_NOT_VERIFIED: "Sign-in through this SSO provider waits for its domain to be verified",
 });
 
 /** Outbound webhooks' refusals (server/modules/webhooks, docs/webhooks.md). */

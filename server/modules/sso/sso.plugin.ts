@@ -13,7 +13,8 @@ import {
 } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
-import { ERROR_CODES, ERROR_STATUS, SSO_ERROR_CODES } from "../../../common/error-codes";
+import { ERROR_CODES, SSO_ERROR_CODES } from "../../../common/error-codes";
+import type { SignInErrorCode } from "../../../common/sign-in-errors";
 import { ssoDomainSchema } from "../../../common/sso.schemas";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
@@ -23,7 +24,7 @@ import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
 import { clientSecretAtRest, discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
-import { fetchIdentityProviderMetadata, hostileSamlResponseReason } from "./sso.saml";
+import { fetchIdentityProviderMetadata, hostileSamlResponseReason, samlRefusalCode, signInErrorUrl } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
   assertDomainAvailable,
@@ -190,8 +191,8 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
         databaseHooks: {
           user: {
             create: {
-              // Inside the sign-in's transaction: the refusal rolls the new user back, and the plugin sends the
-              // browser to the error page with the code (a SAML ACS answers it as a 400, below).
+              // Inside the sign-in's transaction: the refusal rolls the new user back, and the browser goes to the
+              // sign-in error page with the code (the plugin's redirect; at the SAML ACS, the 303 below).
               async before(user, ctx) {
                 if (!ctx?.path?.startsWith("/sso/")) return;
                 const providerId = text(recordOf(ctx.params).providerId) ?? "";
@@ -218,15 +219,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
     }),
     hooks: {
       before: [
-        {
-          // A SAML response with a document type (entity expansion, external entities) is refused before any parser.
-          matcher: matches(endpoints.acsEndpoint),
-          handler: createAuthMiddleware(async (ctx) => {
-            const samlResponse = text(recordOf(ctx.body).SAMLResponse);
-            const reason = samlResponse && hostileSamlResponseReason(samlResponse);
-            if (reason) throw DomainError.of(SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED, { reason });
-          }),
-        },
+        hostileSamlResponsesToErrorPage(endpoints.acsEndpoint, options.baseUrl),
         {
           // The domain as stored, and a SAML provider's service-provider identity under BASE_URL by default.
           matcher: matches(endpoints.registerSSOProvider, endpoints.updateSSOProvider),
@@ -387,7 +380,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
         },
       ],
       after: [
-        samlRefusalsAsBadRequests(endpoints.acsEndpoint),
+        samlRefusalsToErrorPage(endpoints.acsEndpoint, options),
         {
           // The plugin's registration answer repeats the OIDC client secret and a SAML private key it was sent; its
           // other answers leave them out, and so does this one: an answer is logged, cached and shown.
@@ -411,42 +404,79 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
   } satisfies BetterAuthPlugin;
 }
 
-type AfterHook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["after"]>[number];
+/** A plugin's before- or after-hook (the two have one shape). */
+type Hook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["before"]>[number];
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * Where the ACS sends a person's browser, which posted the SAML response, when it refuses the response: the sign-in
+ * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words. Logged with the reason.
+ */
+function refuseSamlResponse(
+  ctx: HookContext,
+  baseUrl: string,
+  refusal: { code: SignInErrorCode; reason: string; description?: string },
+): Response {
+  const providerId = text(recordOf(ctx.params).providerId);
+  ctx.context.logger.warn("SSO: a SAML response was refused", {
+    providerId,
+    code: refusal.code,
+    reason: refusal.reason,
+  });
+  // A Response, not a thrown error: better-auth would keep a redirect's 302 for an error.
+  ctx.context.responseHeaders?.delete("location");
+  return new Response(null, { status: 303, headers: { location: signInErrorUrl(baseUrl, refusal) } });
+}
+
+/**
+ * The before-hook of the ACS: a SAML response with a document type (entity expansion, external entities) is refused
+ * before any parser. Typed as a hook, like the one below.
+ */
+function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, baseUrl: string): Hook {
+  return {
+    matcher: matches(acsEndpoint),
+    handler: createAuthMiddleware(async (ctx) => {
+      const samlResponse = text(recordOf(ctx.body).SAMLResponse);
+      const reason = samlResponse && hostileSamlResponseReason(samlResponse);
+      if (reason)
+        return refuseSamlResponse(ctx, baseUrl, { code: SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED.code, reason });
+    }),
+  };
+}
 
 /**
  * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
- * package).
+ * package). The plugin answers a refused SAML response with a redirect to wherever the sign-in started (`?error=…`),
+ * or with JSON (an unknown provider, one whose domain is not verified): each becomes a 303 to the sign-in error page
+ * with the code `samlRefusalCode` picks, and no session cookie (set only on success).
  */
-function samlRefusalsAsBadRequests(acsEndpoint: Endpoint): AfterHook {
+function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOptions): Hook {
   return {
-    // The plugin answers a refused SAML response with a redirect to the error page (`?error=…`): a refusal is a
-    // 400 here, with the plugin's reason, so that no client can take it for a sign-in (its session cookie, set
-    // only on success, is never there).
     matcher: matches(acsEndpoint),
     handler: createAuthMiddleware(async (ctx) => {
-      const refusal = samlRefusalOf(ctx.context.returned);
-      // The app's own refusals after the checks (the plan's seats) keep their way to the error page.
-      if (!refusal || ctx.context.newSession || isCatalogueCode(refusal.error)) return;
-      // A Response, not a thrown error: better-auth would keep the redirect's status for an error.
-      ctx.context.responseHeaders?.delete("location");
-      const { code, message } = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED;
-      return Response.json(
-        { code, message, details: { reason: refusal.description ?? refusal.error } },
-        { status: ERROR_STATUS[code] },
-      );
+      const returned = ctx.context.returned;
+      if (ctx.context.newSession || !isAPIError(returned)) return;
+      const redirect = errorRedirectOf(returned);
+      // A redirect without an error is no refusal (an ACS visited again by a signed-in browser).
+      if (returned.statusCode === 302 && !redirect) return;
+      const providerId = text(recordOf(ctx.params).providerId) ?? "";
+      const provider = await repository.findProvider(await currentDatabase(options.db), providerId);
+      const code = samlRefusalCode(redirect?.error, provider);
+      return refuseSamlResponse(ctx, options.baseUrl, {
+        code,
+        reason: redirect?.description ?? redirect?.error ?? returned.message,
+        description: code === redirect?.error ? redirect.description : undefined,
+      });
     }),
   };
 }
 
 /** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
-function samlRefusalOf(returned: unknown): { error: string; description?: string } | null {
-  if (!isAPIError(returned) || returned.statusCode !== 302) return null;
+function errorRedirectOf(returned: APIError): { error: string; description?: string } | null {
+  if (returned.statusCode !== 302) return null;
   const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
   if (!location) return null;
   const params = new URL(location, "http://relative.invalid").searchParams;
   const error = params.get("error");
   return error ? { error, description: params.get("error_description") ?? undefined } : null;
 }
-
-/** Whether a redirect's `error` is one of the catalogue's codes: one of the app's own refusals (provisioning). */
-const isCatalogueCode = (code: string) => Object.hasOwn(ERROR_STATUS, code);
