@@ -151,6 +151,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_DNS_RECORD_NOT_FOUND: 400,
   SSO_DNS_UNAVAILABLE: 502,
   SSO_VERIFIED_PROVIDER_REQUIRED: 400,
+  SSO_SIGN_IN_TEST_REQUIRED: 409,
   SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER: 400,
   SSO_DOMAIN_JOIN_NOT_OFFERED: 403,
   SSO_ALREADY_A_MEMBER: 409,
@@ -158,6 +159,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
   SSO_SAML_RESPONSE_REFUSED: 400,
+  SSO_DOMAIN_NOT_VERIFIED: 403,
   SCIM_ADMIN_REQUIRED: 403,
   SCIM_TOKEN_NOT_FOUND: 404,
   SCIM_UNAUTHORIZED: 401,
@@ -254,6 +256,11 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer: try again in a moment",
   /** Requiring SSO without a verified provider would leave members no way in but the owners' break-glass path. */
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO",
+  /**
+   * Requiring SSO before anyone signed in through a verified provider (since it was registered or last changed):
+   * a connection that does not work would leave members no way in. A test sign-in through it comes first.
+   */
+  SSO_SIGN_IN_TEST_REQUIRED: "Sign in through a verified SSO provider once, as a test, before requiring SSO",
   /** Joining by verified domain needs one too: it is the domain the organization proved it owns. */
   SSO_DOMAIN_JOIN_NEEDS_VERIFIED_PROVIDER:
     "Verify the domain of an SSO provider before letting people on it join without an invitation",
@@ -270,9 +277,12 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL",
   /**
    * The Assertion Consumer Service refused a SAML response (a bad signature, expired, replayed, for another service
-   * provider or address, answering no request of ours, or hostile XML); `details.reason` says which. No session.
+   * provider or address, answering no request of ours, or hostile XML). The person's browser posted it, so it is
+   * sent to the sign-in error page with this code (`/auth/error?error=…`, 303); the reason is logged. No session.
    */
   SSO_SAML_RESPONSE_REFUSED: "The SAML response was refused: sign in again from your identity provider",
+  /** A sign-in through a provider whose domain is not verified yet; sent to the sign-in error page like the above. */
+  SSO_DOMAIN_NOT_VERIFIED: "Sign-in through this SSO provider waits for its domain to be verified",
 });
 
 /** Outbound webhooks' refusals (server/modules/webhooks, docs/webhooks.md). */

@@ -55,6 +55,11 @@ export type OrganizationSsoProvider = {
   domainRecord: SsoDomainRecord | null;
   /** OIDC: the client id registered at the IdP (the secret is never shown). */
   clientId: string | null;
+  /**
+   * When someone first signed in through it since it was registered or last changed (ISO 8601), null before: the
+   * test that requiring SSO asks for.
+   */
+  firstSignInAt: string | null;
   serviceProvider: SsoServiceProviderValues;
 };
 

@@ -66,4 +66,25 @@ test("an owner connects the organization to a SAML identity provider from its me
   await device.page.goto(`/organizations/${organizationId}/settings/members`);
   await expect(device.page.getByRole("row").filter({ hasText: newcomer.email })).toContainText("Member");
   await device.context.close();
+
+  // A response the ACS refuses (here, one no IdP signed), posted by a browser as an IdP's page does, ends on a page.
+  const stranger = await newDevice(browser, baseURL);
+  await stranger.page.goto("/sign-in");
+  await stranger.page.evaluate((acs) => {
+    const form = document.createElement("form");
+    form.method = "POST";
+    form.action = acs;
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "SAMLResponse";
+    field.value = btoa('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>');
+    form.append(field);
+    document.body.append(form);
+    form.submit();
+  }, acsUrl);
+  await expect(
+    stranger.page.getByRole("heading", { name: "Your identity provider's answer was refused" }),
+  ).toBeVisible();
+  await expect(stranger.page).toHaveURL(/\/auth\/error\?error=SSO_SAML_RESPONSE_REFUSED$/);
+  await stranger.context.close();
 });

@@ -20,6 +20,7 @@ describe("authPlugins", () => {
   it("lists better-auth's plugins in the order their hooks and options depend on", () => {
     const config: AuthPluginConfig = {
       baseUrl: "http://localhost:3000",
+      authSecret: "a-test-secret-of-at-least-32-characters",
       organizations: { whoMayCreate: "everyone", isDeletionDisabled: false },
       adminUserIds: [],
       adminEmails: [],

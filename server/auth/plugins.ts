@@ -47,7 +47,7 @@ type AuthPluginParts = {
 
 export type AuthPluginConfig = Pick<
   Config,
-  "baseUrl" | "organizations" | "adminUserIds" | "adminEmails" | "socialProviders"
+  "baseUrl" | "authSecret" | "organizations" | "adminUserIds" | "adminEmails" | "socialProviders"
 >;
 
 /**
@@ -115,6 +115,7 @@ export function authPlugins(config: AuthPluginConfig, deps: AuthPluginDeps, { ma
     ...enterpriseSso({
       db: deps.db,
       baseUrl: config.baseUrl,
+      authSecret: config.authSecret,
       limits: { assertWithinLimit: deps.billing.assertWithinLimit },
       lookup: deps.dnsLookup,
     }),

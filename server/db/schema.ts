@@ -283,6 +283,8 @@ export type SsoProviderTable = {
   domainVerified: Generated<boolean | number>;
   /** The value of the TXT record to publish, until the domain is verified. */
   domainVerificationToken: string | null;
+  /** The first sign-in through it since it was registered or last changed (migration 0023); null until then. */
+  firstSignInAt: Timestamp | null;
 };
 
 /** An organization's SCIM directory connection and its bearer token's digest (migration 0019). */

@@ -209,6 +209,8 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
     "The TXT record was not found. Publish it at your DNS host, wait a few minutes for it to spread, then try again.",
   SSO_DNS_UNAVAILABLE: "The DNS servers did not answer. Try again in a moment.",
   SSO_VERIFIED_PROVIDER_REQUIRED: "Verify the domain of an SSO provider before requiring SSO.",
+  SSO_SIGN_IN_TEST_REQUIRED:
+    "Test a verified connection first: sign in through it once, so that nobody is locked out, then require SSO.",
   SSO_REQUIRED: "Your organization signs in with SSO. Continue with SSO instead of a password.",
   SSO_EMAIL_OUTSIDE_DOMAIN:
     "This SSO connection signs in addresses on its organization's domain only. Sign in with your work address.",
@@ -217,6 +219,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SCIM_TOKEN_NOT_FOUND: "This token no longer exists. Reload the page.",
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
   SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
+  SSO_DOMAIN_NOT_VERIFIED: "Single sign-on is not ready yet: its domain is not verified. Ask your administrator.",
   // Outbound webhooks.
   WEBHOOK_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its webhooks.",
   WEBHOOK_NOT_FOUND: "This webhook endpoint no longer exists. Reload the page.",

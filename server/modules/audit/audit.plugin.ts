@@ -82,8 +82,15 @@ export function auditedEndpoint<TPrior = undefined>(input: {
     call: { body: Record<string, unknown>; session: AuditedSession | null },
   ) => Promise<TPrior>;
   record: (call: AuditedCall<TPrior>) => Promise<AuditRecord[]> | AuditRecord[];
-  /** What the endpoint's context gets besides (SSO registration trusts the origin of the issuer it discovers). */
-  context?: (ctx: HookContext, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * What the endpoint's context gets besides (SSO registration trusts the origin of the issuer it discovers). It runs
+   * before the transaction opens: the place for a network call the endpoint needs (SSO registration's discovery).
+   */
+  context?: (
+    ctx: HookContext,
+    body: Record<string, unknown>,
+    session: AuditedSession | null,
+  ) => Promise<Record<string, unknown>>;
 }) {
   const { endpoint } = input;
   return {
@@ -92,7 +99,7 @@ export function auditedEndpoint<TPrior = undefined>(input: {
       if (recording.getStore() === endpoint.path) return;
       const body = bodyOf(ctx);
       const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
-      const extraContext = (await input.context?.(ctx, body)) ?? {};
+      const extraContext = (await input.context?.(ctx, body, session)) ?? {};
       const result = await runWithTransaction(ctx.context.adapter, () =>
         recording.run(endpoint.path, async () => {
           const db = await currentDatabase(input.db);

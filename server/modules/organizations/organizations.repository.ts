@@ -564,6 +564,21 @@ export async function hasVerifiedSsoProvider(db: Kysely<Database>, organizationI
   return row !== undefined;
 }
 
+/**
+ * Whether one of the organization's SSO providers with a verified domain has signed someone in since it was
+ * registered or last changed (`firstSignInAt`, migration 0023): the connection was tested.
+ */
+export async function hasTestedSsoProvider(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("ssoProvider")
+    .select("id")
+    .where("organizationId", "=", organizationId)
+    .where("domainVerified", "=", 1)
+    .where("firstSignInAt", "is not", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether the user has a second factor: TOTP turned on (better-auth's `twoFactorEnabled`) or at least one passkey. */
 export async function hasSecondFactor(db: Kysely<Database>, userId: string): Promise<boolean> {
   const row = await db

@@ -5,6 +5,7 @@ import path from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifiedUser, createOrganizationWithOwner, type TestUser } from "../../test/factories";
+import { recordingLogger, type LogRecord } from "../../test/recording-logger";
 import { createClient, type TestClient, type TestResponse } from "../../test/request";
 import { startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
 import { createTestApp, type TestApp } from "../../test/test-database";
@@ -13,7 +14,8 @@ import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, t
 /**
  * A whole SAML sign-in over real HTTP: an owner registers a SAML provider against the development SAML IdP (/dev/saml)
  * by its metadata URL, proves the domain, and a new person signs in through the IdP's login page, ending with a
- * session and a membership. Then every way a SAML response must be refused: each a 400 with its reason, no session.
+ * session and a membership. Then every way a SAML response must be refused: each sends the browser that posted it to
+ * the sign-in error page (303) with a code the page words, logs its reason, and makes no session.
  */
 
 const PROVIDER_ID = "acme-saml";
@@ -48,6 +50,7 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
   let organizationId: string;
   let signer: ReturnType<typeof createResponseSigner>;
   let otherKeyDir: string;
+  const logs: LogRecord[] = [];
 
   const sessionCount = async () =>
     Number(
@@ -61,7 +64,11 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
 
   beforeAll(async () => {
     dns = await startTestDns();
-    target = await createTestApp({ listen: true, env: { DEV_SAML_IDP: "true", DNS_SERVERS: dns.address } });
+    target = await createTestApp({
+      listen: true,
+      logger: recordingLogger(logs),
+      env: { DEV_SAML_IDP: "true", DNS_SERVERS: dns.address },
+    });
     base = target.config.baseUrl;
     owner = await createVerifiedUser(target, { email: `owner-${isSecondRun ? 2 : 1}@acme.test` });
     organizationId = (await createOrganizationWithOwner(owner, "Acme")).id;
@@ -198,18 +205,26 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     return { SAMLResponse, RelayState: relayState };
   }
 
-  /** The refusal every bad response gets: 400, its reason, no session cookie, no session row. */
-  async function expectRefused(client: TestClient, response: TestResponse, reason: string, sessionsBefore: number) {
-    expect(response.status).toBe(400);
-    expect(response.data).toMatchObject({
-      code: "SSO_SAML_RESPONSE_REFUSED",
-      message: "The SAML response was refused: sign in again from your identity provider",
-      details: { reason },
-    });
-    expect(response.headers.get("location")).toBeNull();
+  /**
+   * The refusal every bad response gets: a 303 to the sign-in error page with `code` (the browser posted it), its
+   * reason in the log, no session cookie, no session row.
+   */
+  async function expectRefused(
+    client: TestClient,
+    response: TestResponse,
+    reason: unknown,
+    sessionsBefore: number,
+    code = "SSO_SAML_RESPONSE_REFUSED",
+  ) {
+    expect(response.status).toBe(303);
+    const errorPage = new URL(response.headers.get("location") ?? "");
+    expect(`${errorPage.origin}${errorPage.pathname}`).toBe(`${base}/auth/error`);
+    expect(errorPage.searchParams.get("error")).toBe(code);
     expect(response.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie))).toBe(false);
     expect(await sessionCount()).toBe(sessionsBefore);
     expect((await client.get("/api/auth/get-session")).data).toBeNull();
+    const logged = logs.filter((record) => record.message === "auth: SSO: a SAML response was refused").at(-1);
+    expect(logged).toMatchObject({ level: "warn", fields: { details: [{ providerId: PROVIDER_ID, code, reason }] } });
   }
 
   it("refuses a tampered assertion (an attribute changed after signing)", async () => {
@@ -304,6 +319,80 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
       sessions,
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("sends the app's own refusals inside the sign-in to the error page with their code", async () => {
+    const sessions = await sessionCount();
+    const outsider = createClient(target);
+    const elsewhere = await craftedResponse(outsider, {
+      nameId: "dev-eve",
+      attributes: { email: "eve@elsewhere.test", displayName: "Eve", emailVerified: "true" },
+    });
+    await expectRefused(
+      outsider,
+      await postToAcs(outsider, elsewhere),
+      "This SSO connection signs in addresses on its organization's verified domain only",
+      sessions,
+      "SSO_EMAIL_OUTSIDE_DOMAIN",
+    );
+
+    // Every seat of the free plan (10) taken, by members and pending invitations: a newcomer is refused.
+    const members = await target.db
+      .selectFrom("member")
+      .select("id")
+      .where("organizationId", "=", organizationId)
+      .execute();
+    const invitations: string[] = [];
+    for (let index = members.length; index < 10; index += 1) {
+      const invited = await owner.client.post("/api/auth/organization/invite-member", {
+        email: `invited${index}@elsewhere.test`,
+        role: "member",
+        organizationId,
+      });
+      expect(invited.status).toBe(200);
+      invitations.push((invited.data as { id: string }).id);
+    }
+    try {
+      const newcomer = createClient(target);
+      const response = await craftedResponse(newcomer, {
+        nameId: "dev-nora",
+        attributes: { email: `nora@${DOMAIN}`, displayName: "Nora", emailVerified: "true" },
+      });
+      await expectRefused(
+        newcomer,
+        await postToAcs(newcomer, response),
+        expect.stringContaining("seats"),
+        sessions,
+        "PLAN_LIMIT_REACHED",
+      );
+    } finally {
+      for (const invitationId of invitations)
+        await owner.client.post("/api/auth/organization/cancel-invitation", { invitationId });
+    }
+  });
+
+  it("sends a response for a provider whose domain is no longer verified to the error page, saying so", async () => {
+    const client = createClient(target);
+    const sessions = await sessionCount();
+    const response = await craftedResponse(client);
+    const setVerified = (verified: boolean) =>
+      target.db
+        .updateTable("ssoProvider")
+        .set({ domainVerified: Number(verified) })
+        .where("providerId", "=", PROVIDER_ID)
+        .execute();
+    await setVerified(false);
+    try {
+      await expectRefused(
+        client,
+        await postToAcs(client, response),
+        "Provider domain has not been verified",
+        sessions,
+        "SSO_DOMAIN_NOT_VERIFIED",
+      );
+    } finally {
+      await setVerified(true);
+    }
   });
 
   it("is refused by the development IdP for a provider registered against another IdP (403)", async () => {

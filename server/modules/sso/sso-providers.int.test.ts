@@ -1,3 +1,7 @@
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
 import { createClient, expectError } from "../../test/request";
@@ -10,12 +14,47 @@ const ADMIN_REQUIRED = "Only the organization's owners and admins can manage its
 const IDP_CERTIFICATE =
   "-----BEGIN CERTIFICATE-----\nMIIDFzCCAf+gAwIBAgIUAgz3jX1ZSdc93R1oCMQz2AY/mmEwDQYJKoZIhvcNAQEL\nBQAwGzEZMBcGA1UEAwwQaWRwLmV4YW1wbGUudGVzdDAeFw0yNjEyMDIwMDA0MjZa\nFw0zNjExMjkwMDA0MjZaMBsxGTAXBgNVBAMMEGlkcC5leGFtcGxlLnRlc3QwggEi\nMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQCR6LowZOHzrV3mzo2lainz4geK\nK2txvF3QVCxCK0YE/hZeQye5gkdaGQNWZZ50hHQae2BABghWIjRCVTNj3q9WQtKx\n/PC2vxz3kFfOeLPRh6otdSemzK0fFwGy6j4BlEsLAU8+nBsCtXEiQvWuqIAUkCdU\njfjWf9ZMqIk8Tb8ecdptTtR6lRIyJS4bniTSP9v1zPiUpuOI02wR145hMDfI6OlY\nOS8SsUwAarlIvQ70FRJsDVa62TqIcTCv9XDHEvzT0vbJl5qxVvOqOhZAaHQtyl+v\nlD/x1q86ACKDCiSw8I4+NBZerNO3+pnAd87zw7NskhV3/9lmf+maQl2TnnMfAgMB\nAAGjUzBRMB0GA1UdDgQWBBQdv3s4WfRSLvHRD/8DGMR8esJASTAfBgNVHSMEGDAW\ngBQdv3s4WfRSLvHRD/8DGMR8esJASTAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3\nDQEBCwUAA4IBAQBcP/9J+mGCLwVioz2mhANYDCG/ySzSGxskoGdH/S1/agGbtTtr\nxX4EEBgKlg4ZOLJzgAPJYN+//wmW2A3Fp+G1XSwolzuw8NYEYxKQc4xsVCEulq4m\nEXllnBeQxy2dtOqLSHDEtZZCZxdOZguYuzYd5i7FyAtp7ISaI2Tz7lTScBqIwlbN\nViLJbbSoJ9UQnJn9tQ28AbowukpXJ6ICBbvLqMyy/znOPxWyE136wTDFejjiQauZ\ngAiXSO+zozHBZUEfYmh6wj6LEQhgpxNFAwv9ht7HZV8vt7BFoL7M+N8FEVa4PHZx\nFr3+WbkHDNBIDVMPAe5w/lpNERaJlB1ZhiGT\n-----END CERTIFICATE-----";
 
+/**
+ * An OIDC issuer on 127.0.0.1 (listed in TRUSTED_ORIGINS) whose discovery document waits until the test answers it:
+ * `nextDiscovery()` resolves when the document is asked for, with the function that sends it.
+ */
+async function startHeldIssuer() {
+  const waiting: Array<(answer: () => void) => void> = [];
+  const server = http.createServer((request, response) => {
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (request.url !== "/.well-known/openid-configuration") return void response.writeHead(404).end();
+    const answer = () =>
+      response.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          token_endpoint_auth_methods_supported: ["client_secret_basic"],
+        }),
+      );
+    waiting.shift()?.(answer);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    nextDiscovery: () => new Promise<() => void>((resolve) => waiting.push(resolve)),
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
+}
+
 const TWO_FACTOR_REQUIRED =
   "This organization requires a second factor: set one up in your account's security settings";
 
 describe("an organization's SSO providers", () => {
   let app: TestApp;
   let dns: TestDns;
+  let heldIssuer: Awaited<ReturnType<typeof startHeldIssuer>>;
   let owner: TestUser;
   let admin: TestUser;
   let member: TestUser;
@@ -24,7 +63,11 @@ describe("an organization's SSO providers", () => {
 
   beforeAll(async () => {
     dns = await startTestDns();
-    app = await createTestApp({ listen: true, env: { DEV_IDENTITY_PROVIDER: "true", DNS_SERVERS: dns.address } });
+    heldIssuer = await startHeldIssuer();
+    app = await createTestApp({
+      listen: true,
+      env: { DEV_IDENTITY_PROVIDER: "true", DNS_SERVERS: dns.address, TRUSTED_ORIGINS: heldIssuer.issuer },
+    });
     owner = await createVerifiedUser(app, { label: "owner" });
     admin = await createVerifiedUser(app, { label: "admin" });
     member = await createVerifiedUser(app, { label: "member" });
@@ -36,6 +79,7 @@ describe("an organization's SSO providers", () => {
   afterAll(async () => {
     await app.close();
     await dns.close();
+    await heldIssuer.close();
   });
 
   const auditEntries = (action: string, organizationId: string) =>
@@ -72,15 +116,22 @@ describe("an organization's SSO providers", () => {
         pkce: true,
       },
     });
-    // The secret it was sent is not repeated (the plugin's other answers leave it out too), but it is kept.
+    // The secret it was sent is not repeated (the plugin's other answers leave it out too), and it is kept encrypted.
+    const clientSecret = app.services.devIdentity!.ssoClient.clientSecret;
     expect(response.data.oidcConfig).not.toHaveProperty("clientSecret");
-    expect(JSON.stringify(response.data)).not.toContain(app.services.devIdentity?.ssoClient.clientSecret);
+    expect(JSON.stringify(response.data)).not.toContain(clientSecret);
     const stored = await app.db
       .selectFrom("ssoProvider")
       .select("oidcConfig")
       .where("providerId", "=", names.providerId)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(stored.oidcConfig ?? "{}")).toHaveProperty("clientSecret");
+    expect(stored.oidcConfig).not.toContain(clientSecret);
+    const storedConfig = JSON.parse(stored.oidcConfig ?? "{}") as Record<string, unknown>;
+    expect(storedConfig).not.toHaveProperty("clientSecret");
+    expect(storedConfig).toMatchObject({
+      clientId: "atrium-sso",
+      clientSecretEncrypted: expect.stringMatching(/^[\da-f]{64,}$/),
+    });
     expect(await auditEntries("organization.sso_provider_registered", organization.id)).toEqual([
       {
         action: "organization.sso_provider_registered",
@@ -125,6 +176,75 @@ describe("an organization's SSO providers", () => {
         },
       });
     }
+    expect(await providerCount()).toBe(before);
+  });
+
+  it("fetches the issuer's discovery document before the registration's transaction opens", async () => {
+    /**
+     * Whether the database is free for others while the document is on its way: SQLite takes a write (a transaction
+     * holds its one connection, and the writer lock), PostgreSQL has no transaction open in this database.
+     */
+    const databaseIsFree = async () => {
+      if (app.dialect === "sqlite") {
+        const write = app.db
+          .updateTable("organization")
+          .set({ name: "Acme" })
+          .where("id", "=", organization.id)
+          .execute()
+          .then(() => true);
+        return Promise.race([write, new Promise<false>((resolve) => setTimeout(() => resolve(false), 3_000))]);
+      }
+      const { rows } = await sql<{ open: number }>`
+        SELECT count(*)::int AS open FROM pg_stat_activity
+        WHERE datname = current_database() AND xact_start IS NOT NULL AND pid <> pg_backend_pid()`.execute(app.db);
+      return rows[0]?.open === 0;
+    };
+    const names = uniqueSsoNames("held");
+    const discovery = heldIssuer.nextDiscovery();
+    const registering = owner.client.post("/api/auth/sso/register", {
+      ...names,
+      organizationId: organization.id,
+      issuer: heldIssuer.issuer,
+      oidcConfig: { clientId: "atrium", clientSecret: "held-secret" },
+    });
+    const answerDiscovery = await discovery;
+    const isFree = await databaseIsFree();
+    answerDiscovery();
+    const response = await registering;
+    expect(isFree).toBe(true);
+    expect(response.status).toBe(200);
+    expect(response.data).toMatchObject({
+      providerId: names.providerId,
+      issuer: heldIssuer.issuer,
+      oidcConfig: {
+        issuer: heldIssuer.issuer,
+        discoveryEndpoint: `${heldIssuer.issuer}/.well-known/openid-configuration`,
+        authorizationEndpoint: `${heldIssuer.issuer}/authorize`,
+        tokenEndpoint: `${heldIssuer.issuer}/token`,
+        jwksEndpoint: `${heldIssuer.issuer}/jwks`,
+        tokenEndpointAuthentication: "client_secret_basic",
+      },
+    });
+  });
+
+  it("answers an issuer without a discovery document as the plugin does, recording nothing", async () => {
+    const before = await providerCount();
+    const response = await owner.client.post("/api/auth/sso/register", {
+      ...uniqueSsoNames(),
+      organizationId: organization.id,
+      issuer: `${heldIssuer.issuer}/nowhere`,
+      oidcConfig: { clientId: "atrium", clientSecret: "secret" },
+    });
+    expect({ status: response.status, data: response.data }).toEqual({
+      status: 400,
+      data: {
+        code: "discovery_not_found",
+        message:
+          "OIDC discovery endpoint not found. The issuer may not support OIDC discovery, or the URL is incorrect. " +
+          "Discovery endpoint not found",
+        requestId: expect.any(String),
+      },
+    });
     expect(await providerCount()).toBe(before);
   });
 
@@ -523,6 +643,7 @@ describe("an organization's SSO providers", () => {
             value: `atrium-sso=${token}`,
           },
           clientId: "atrium-sso",
+          firstSignInAt: null,
           serviceProvider: serviceProvider(pending.providerId),
         },
         {
@@ -533,6 +654,7 @@ describe("an organization's SSO providers", () => {
           domainVerified: true,
           domainRecord: null,
           clientId: "atrium-sso",
+          firstSignInAt: null,
           serviceProvider: serviceProvider(proven.providerId),
         },
       ],

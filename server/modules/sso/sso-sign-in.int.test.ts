@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrganizationSso } from "../../../common/sso.schemas";
 import { authorizeAtDevProvider, locationOf, visitCallback } from "../../test/dev-identity";
 import {
   buildUser,
@@ -45,6 +46,18 @@ describe("signing in through an organization's SSO provider", () => {
 
   const startSso = (client: TestClient, body: Record<string, unknown>) =>
     client.post("/api/auth/sign-in/sso", { callbackURL: "/dashboard", ...body });
+  /** A whole sign-in through the provider as `email` (the IdP vouching for it): discovery, the IdP, the callback. */
+  const throughProvider = async (email: string, name: string) => {
+    const client = createClient(app);
+    const start = await startSso(client, { email });
+    const callback = await authorizeAtDevProvider(
+      client,
+      start.data.url,
+      { name, email, emailVerified: true },
+      SSO_CALLBACK,
+    );
+    return { client, answer: await visitCallback(client, callback) };
+  };
   const membersOf = (organizationId: string, userId: string) =>
     app.db
       .selectFrom("member")
@@ -147,6 +160,58 @@ describe("signing in through an organization's SSO provider", () => {
     expect(await membersOf(organization.id, session.user.id)).toEqual([{ role: "member" }]);
   });
 
+  it("encrypts the client secret; reads a plain one until it changes, an undecryptable one as none", async () => {
+    const clientSecret = app.services.devIdentity!.ssoClient.clientSecret;
+    const storedConfig = async () =>
+      (
+        await app.db
+          .selectFrom("ssoProvider")
+          .select("oidcConfig")
+          .where("providerId", "=", names.providerId)
+          .executeTakeFirstOrThrow()
+      ).oidcConfig ?? "";
+    expect(await storedConfig()).not.toContain(clientSecret);
+    // A row as it was stored before secrets were encrypted.
+    const { clientSecretEncrypted, ...plain } = JSON.parse(await storedConfig()) as Record<string, unknown>;
+    expect(clientSecretEncrypted).toEqual(expect.any(String));
+    await app.db
+      .updateTable("ssoProvider")
+      .set({ oidcConfig: JSON.stringify({ ...plain, clientSecret }) })
+      .where("providerId", "=", names.providerId)
+      .execute();
+
+    const email = `plain.${randomBytes(4).toString("hex")}@${names.domain}`;
+    const { client, answer } = await throughProvider(email, "Plain Secret");
+    expect(new URL(locationOf(answer), app.config.baseUrl).pathname).toBe("/dashboard");
+    expect((await getSession(client))?.user.email).toBe(email);
+
+    const changed = await owner.client.post("/api/auth/sso/update-provider", {
+      providerId: names.providerId,
+      oidcConfig: { clientId: "atrium-sso" },
+    });
+    expect(changed.status).toBe(200);
+    expect(await storedConfig()).not.toContain(clientSecret);
+    expect(JSON.parse(await storedConfig())).toMatchObject({ clientSecretEncrypted: expect.any(String) });
+    const again = await throughProvider(email, "Plain Secret");
+    expect((await getSession(again.client))?.user.email).toBe(email);
+
+    // Encrypted with another auth secret: read without a secret, so sign-ins fail until an owner enters it again.
+    await app.db
+      .updateTable("ssoProvider")
+      .set({ oidcConfig: JSON.stringify({ ...plain, clientSecretEncrypted: "ab".repeat(48) }) })
+      .where("providerId", "=", names.providerId)
+      .execute();
+    const unreadable = await throughProvider(email, "Plain Secret");
+    expect(new URL(locationOf(unreadable.answer), app.config.baseUrl).pathname).toBe("/auth/error");
+    expect(await getSession(unreadable.client)).toBeNull();
+    const entered = await owner.client.post("/api/auth/sso/update-provider", {
+      providerId: names.providerId,
+      oidcConfig: { clientSecret },
+    });
+    expect(entered.status).toBe(200);
+    expect((await getSession((await throughProvider(email, "Plain Secret")).client))?.user.email).toBe(email);
+  });
+
   it("counts the plan's seats: a full organization sends the person to the error page, a freed seat lets them in", async () => {
     const own = uniqueSsoNames("seats");
     const founder = await createVerifiedUser(app, { label: "founder" });
@@ -165,17 +230,7 @@ describe("signing in through an organization's SSO provider", () => {
       invitations.push((invited.data as { id: string }).id);
     }
     const email = `seatless@${own.domain}`;
-    const attempt = async () => {
-      const client = createClient(app);
-      const start = await startSso(client, { email });
-      const callback = await authorizeAtDevProvider(
-        client,
-        start.data.url,
-        { name: "Seatless", email, emailVerified: true },
-        SSO_CALLBACK,
-      );
-      return { client, answer: await visitCallback(client, callback) };
-    };
+    const attempt = () => throughProvider(email, "Seatless");
 
     const refused = await attempt();
     expect(refused.answer.status).toBe(302);
@@ -268,6 +323,9 @@ describe("signing in through an organization's SSO provider", () => {
     beforeAll(async () => {
       passwordUser = await createVerifiedUser(app, { label: "legacy", email: `legacy@${names.domain}` });
       elsewhere = await createVerifiedUser(app, { label: "elsewhere" });
+      // The connection's test: someone signed in through it.
+      const tester = await throughProvider(`tester.${randomBytes(4).toString("hex")}@${names.domain}`, "Tester");
+      expect(await getSession(tester.client)).not.toBeNull();
       const turnedOn = await owner.client.request(`/api/organizations/${organization.id}/security`, {
         method: "PATCH",
         json: { requireSso: true },
@@ -339,6 +397,54 @@ describe("signing in through an organization's SSO provider", () => {
         200,
       );
       expect((await getSession(client))?.user.email).toBe(owner.email);
+    });
+
+    it("cannot be turned on before a verified provider signed someone in since it last changed", async () => {
+      const own = uniqueSsoNames("untested");
+      const founder = await createVerifiedUser(app, { label: "untested" });
+      const untested = await createOrganizationWithOwner(founder, "Untested");
+      expect((await registerDevProvider(app, founder.client, { ...own, organizationId: untested.id })).status).toBe(
+        200,
+      );
+      expect((await verifyProviderDomain(founder.client, dns, own.providerId)).status).toBe(200);
+      const setRequireSso = (on: boolean) =>
+        founder.client.request(`/api/organizations/${untested.id}/security`, {
+          method: "PATCH",
+          json: { requireSso: on },
+        });
+      const firstSignInAt = async () =>
+        ((await founder.client.get(`/api/organizations/${untested.id}/sso`)).data as OrganizationSso).providers[0]
+          ?.firstSignInAt;
+      const NOT_TESTED = "Sign in through a verified SSO provider once, as a test, before requiring SSO";
+
+      expect(await firstSignInAt()).toBeNull();
+      expect((await expectError(await setRequireSso(true), 409, NOT_TESTED)).code).toBe("SSO_SIGN_IN_TEST_REQUIRED");
+      const before = Date.now();
+      const tester = await throughProvider(`tester@${own.domain}`, "Tester");
+      expect(await getSession(tester.client)).not.toBeNull();
+      const tested = await firstSignInAt();
+      expect(Date.parse(tested ?? "")).toBeGreaterThanOrEqual(before - 1_000);
+      // Later sign-ins keep the first one's time.
+      await throughProvider(`tester@${own.domain}`, "Tester");
+      expect(await firstSignInAt()).toBe(tested);
+      const turnedOn = await setRequireSso(true);
+      expect({ status: turnedOn.status, requireSso: turnedOn.data.requireSso }).toEqual({
+        status: 200,
+        requireSso: true,
+      });
+
+      // A change of the provider asks for a new test; the policy already on stays on.
+      const changed = await founder.client.post("/api/auth/sso/update-provider", {
+        providerId: own.providerId,
+        oidcConfig: { scopes: ["openid", "email", "profile"] },
+      });
+      expect(changed.status).toBe(200);
+      expect(await firstSignInAt()).toBeNull();
+      expect((await setRequireSso(true)).status).toBe(200);
+      expect((await setRequireSso(false)).status).toBe(200);
+      await expectError(await setRequireSso(true), 409, NOT_TESTED);
+      await throughProvider(`tester@${own.domain}`, "Tester");
+      expect((await setRequireSso(true)).status).toBe(200);
     });
 
     it("cannot be required without a verified provider", async () => {

@@ -1,7 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { lookup } from "node:dns/promises";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
-import { isPublicRoutableHost } from "@better-auth/core/utils/host";
+import type { DBFieldAttribute } from "@better-auth/core/db";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -14,7 +13,8 @@ import {
 } from "better-auth/api";
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
-import { ERROR_CODES, ERROR_STATUS, SSO_ERROR_CODES } from "../../../common/error-codes";
+import { ERROR_CODES, SSO_ERROR_CODES } from "../../../common/error-codes";
+import type { SignInErrorCode } from "../../../common/sign-in-errors";
 import { ssoDomainSchema } from "../../../common/sso.schemas";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
@@ -23,7 +23,8 @@ import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
 import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
-import { fetchIdentityProviderMetadata, hostileSamlResponseReason } from "./sso.saml";
+import { clientSecretAtRest, discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
+import { fetchIdentityProviderMetadata, hostileSamlResponseReason, samlRefusalCode, signInErrorUrl } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
   assertDomainAvailable,
@@ -44,6 +45,8 @@ export type EnterpriseSsoOptions = {
   /** The app's database; queries inside better-auth go through `currentDatabase(db)`. */
   db: Kysely<Database>;
   baseUrl: string;
+  /** The auth secret, which encrypts the OIDC client secrets at rest (sso.oidc.ts). */
+  authSecret: string;
   /** The plan's seats, checked before a first SSO sign-in makes someone a member. */
   limits: SsoLimits;
   /** Where domain verification looks the TXT record up (sso.dns.ts). */
@@ -60,7 +63,7 @@ const PROVIDERS_PER_USER = 20;
  * by domain; the app's just-in-time membership (`provisionSsoMember`) runs after every SSO sign-in instead.
  */
 export function enterpriseSso(options: EnterpriseSsoOptions) {
-  const ssoPlugin = sso({
+  const plugin = sso({
     domainVerification: { enabled: true, tokenPrefix: DNS_RECORD_PREFIX },
     organizationProvisioning: { disabled: true },
     // An IdP's email_verified is not trusted; an address on the provider's verified domain is (provisionSsoMember).
@@ -93,6 +96,24 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
     // An assertion without NotBefore/NotOnOrAfter is refused rather than accepted with a warning.
     saml: { requireTimestamps: true },
   });
+  // The OIDC client secret is stored encrypted: a transform of the plugin's own field, which its adapter applies to
+  // every write and read of the provider (ADR 0026).
+  const { ssoProvider } = plugin.schema;
+  const ssoPlugin = {
+    ...plugin,
+    schema: {
+      ssoProvider: {
+        ...ssoProvider,
+        fields: {
+          ...ssoProvider.fields,
+          oidcConfig: {
+            ...(ssoProvider.fields.oidcConfig as DBFieldAttribute),
+            transform: clientSecretAtRest(options.authSecret),
+          },
+        },
+      },
+    },
+  };
   // samlify parses through one module-wide validator, which the plugin sets when it is imported: ours replaces it
   // (set here, after that import) and refuses any document type, so entity expansion never reaches a parser.
   samlify.setSchemaValidator(safeSamlXmlValidator);
@@ -136,26 +157,6 @@ function normalizeDomain(body: Record<string, unknown>): string | undefined {
   return parsed.data;
 }
 
-/**
- * The issuer's origin when the IdP is on the public internet: an https URL whose host is, and resolves only to,
- * publicly routable addresses. @better-auth/sso fetches discovery documents only from trusted origins; an
- * organization's IdP (Okta, Entra ID, a Keycloak on the internet) is trusted for its own registration, and an
- * internal one needs TRUSTED_ORIGINS (docs/sso.md).
- */
-async function publicIssuerOrigin(issuer: unknown): Promise<string | undefined> {
-  let url: URL;
-  try {
-    url = new URL(String(issuer));
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" || !isPublicRoutableHost(url.hostname)) return undefined;
-  const addresses = await lookup(url.hostname, { all: true }).catch(() => []);
-  return addresses.length > 0 && addresses.every(({ address }) => isPublicRoutableHost(address))
-    ? url.origin
-    : undefined;
-}
-
 async function signedIn(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]) {
   const session = (await getSessionFromCtx(ctx)) as AuditedSession | null;
   if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
@@ -190,8 +191,8 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
         databaseHooks: {
           user: {
             create: {
-              // Inside the sign-in's transaction: the refusal rolls the new user back, and the plugin sends the
-              // browser to the error page with the code (a SAML ACS answers it as a 400, below).
+              // Inside the sign-in's transaction: the refusal rolls the new user back, and the browser goes to the
+              // sign-in error page with the code (the plugin's redirect; at the SAML ACS, the 303 below).
               async before(user, ctx) {
                 if (!ctx?.path?.startsWith("/sso/")) return;
                 const providerId = text(recordOf(ctx.params).providerId) ?? "";
@@ -218,15 +219,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
     }),
     hooks: {
       before: [
-        {
-          // A SAML response with a document type (entity expansion, external entities) is refused before any parser.
-          matcher: matches(endpoints.acsEndpoint),
-          handler: createAuthMiddleware(async (ctx) => {
-            const samlResponse = text(recordOf(ctx.body).SAMLResponse);
-            const reason = samlResponse && hostileSamlResponseReason(samlResponse);
-            if (reason) throw DomainError.of(SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED, { reason });
-          }),
-        },
+        hostileSamlResponsesToErrorPage(endpoints.acsEndpoint, options.baseUrl),
         {
           // The domain as stored, and a SAML provider's service-provider identity under BASE_URL by default.
           matcher: matches(endpoints.registerSSOProvider, endpoints.updateSSOProvider),
@@ -250,9 +243,15 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
           }),
         },
         audited(endpoints.registerSSOProvider, {
-          context: async (ctx, body) => {
+          // Before the transaction: who may register (checked again under `lock`), then the OIDC discovery, so no
+          // transaction is open while the issuer's document is fetched.
+          context: async (ctx, body, session) => {
+            await assertMayManageSso(await currentDatabase(db), text(body.organizationId) ?? "", caller(session));
             const origin = await publicIssuerOrigin(body.issuer);
-            return origin ? { trustedOrigins: [...ctx.context.trustedOrigins, origin] } : {};
+            const trusted = origin ? { trustedOrigins: [...ctx.context.trustedOrigins, origin] } : {};
+            const context = { ...ctx.context, ...trusted };
+            await discoverBeforeRegistration(body, (url) => context.isTrustedOrigin(url));
+            return trusted;
           },
           lock: async (trx, body, session) => {
             const organizationId = text(body.organizationId) ?? "";
@@ -291,23 +290,23 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
             if (domain) await assertDomainAvailable(trx, domain, provider.organizationId);
           },
           prior: (trx, { body }) => repository.findProvider(trx, text(body.providerId) ?? ""),
-          record: ({ prior, body }) =>
-            prior?.organizationId
-              ? [
-                  {
-                    action: "organization.sso_provider_updated",
-                    target: { type: "organization", id: prior.organizationId },
-                    organization: { id: prior.organizationId },
-                    details: {
-                      providerId: prior.providerId,
-                      fields: Object.keys(body).filter((key) => key !== "providerId"),
-                      ...(text(body.domain) && body.domain !== prior.domain
-                        ? { from: prior.domain, to: body.domain }
-                        : {}),
-                    },
-                  },
-                ]
-              : [],
+          record: async ({ db: trx, prior, body }) => {
+            if (!prior?.organizationId) return [];
+            // A changed provider is tested again before it counts for requiring SSO.
+            await repository.clearFirstSignIn(trx, prior.providerId);
+            return [
+              {
+                action: "organization.sso_provider_updated",
+                target: { type: "organization", id: prior.organizationId },
+                organization: { id: prior.organizationId },
+                details: {
+                  providerId: prior.providerId,
+                  fields: Object.keys(body).filter((key) => key !== "providerId"),
+                  ...(text(body.domain) && body.domain !== prior.domain ? { from: prior.domain, to: body.domain } : {}),
+                },
+              },
+            ];
+          },
         }),
         audited<repository.SsoProviderRow | undefined>(endpoints.deleteSSOProvider, {
           lock: async (trx, body, session) => {
@@ -381,7 +380,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
         },
       ],
       after: [
-        samlRefusalsAsBadRequests(endpoints.acsEndpoint),
+        samlRefusalsToErrorPage(endpoints.acsEndpoint, options),
         {
           // The plugin's registration answer repeats the OIDC client secret and a SAML private key it was sent; its
           // other answers leave them out, and so does this one: an answer is logged, cached and shown.
@@ -405,42 +404,79 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
   } satisfies BetterAuthPlugin;
 }
 
-type AfterHook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["after"]>[number];
+/** A plugin's before- or after-hook (the two have one shape). */
+type Hook = NonNullable<NonNullable<BetterAuthPlugin["hooks"]>["before"]>[number];
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * Where the ACS sends a person's browser, which posted the SAML response, when it refuses the response: the sign-in
+ * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words. Logged with the reason.
+ */
+function refuseSamlResponse(
+  ctx: HookContext,
+  baseUrl: string,
+  refusal: { code: SignInErrorCode; reason: string; description?: string },
+): Response {
+  const providerId = text(recordOf(ctx.params).providerId);
+  ctx.context.logger.warn("SSO: a SAML response was refused", {
+    providerId,
+    code: refusal.code,
+    reason: refusal.reason,
+  });
+  // A Response, not a thrown error: better-auth would keep a redirect's 302 for an error.
+  ctx.context.responseHeaders?.delete("location");
+  return new Response(null, { status: 303, headers: { location: signInErrorUrl(baseUrl, refusal) } });
+}
+
+/**
+ * The before-hook of the ACS: a SAML response with a document type (entity expansion, external entities) is refused
+ * before any parser. Typed as a hook, like the one below.
+ */
+function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, baseUrl: string): Hook {
+  return {
+    matcher: matches(acsEndpoint),
+    handler: createAuthMiddleware(async (ctx) => {
+      const samlResponse = text(recordOf(ctx.body).SAMLResponse);
+      const reason = samlResponse && hostileSamlResponseReason(samlResponse);
+      if (reason)
+        return refuseSamlResponse(ctx, baseUrl, { code: SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED.code, reason });
+    }),
+  };
+}
 
 /**
  * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
- * package).
+ * package). The plugin answers a refused SAML response with a redirect to wherever the sign-in started (`?error=…`),
+ * or with JSON (an unknown provider, one whose domain is not verified): each becomes a 303 to the sign-in error page
+ * with the code `samlRefusalCode` picks, and no session cookie (set only on success).
  */
-function samlRefusalsAsBadRequests(acsEndpoint: Endpoint): AfterHook {
+function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOptions): Hook {
   return {
-    // The plugin answers a refused SAML response with a redirect to the error page (`?error=…`): a refusal is a
-    // 400 here, with the plugin's reason, so that no client can take it for a sign-in (its session cookie, set
-    // only on success, is never there).
     matcher: matches(acsEndpoint),
     handler: createAuthMiddleware(async (ctx) => {
-      const refusal = samlRefusalOf(ctx.context.returned);
-      // The app's own refusals after the checks (the plan's seats) keep their way to the error page.
-      if (!refusal || ctx.context.newSession || isCatalogueCode(refusal.error)) return;
-      // A Response, not a thrown error: better-auth would keep the redirect's status for an error.
-      ctx.context.responseHeaders?.delete("location");
-      const { code, message } = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED;
-      return Response.json(
-        { code, message, details: { reason: refusal.description ?? refusal.error } },
-        { status: ERROR_STATUS[code] },
-      );
+      const returned = ctx.context.returned;
+      if (ctx.context.newSession || !isAPIError(returned)) return;
+      const redirect = errorRedirectOf(returned);
+      // A redirect without an error is no refusal (an ACS visited again by a signed-in browser).
+      if (returned.statusCode === 302 && !redirect) return;
+      const providerId = text(recordOf(ctx.params).providerId) ?? "";
+      const provider = await repository.findProvider(await currentDatabase(options.db), providerId);
+      const code = samlRefusalCode(redirect?.error, provider);
+      return refuseSamlResponse(ctx, options.baseUrl, {
+        code,
+        reason: redirect?.description ?? redirect?.error ?? returned.message,
+        description: code === redirect?.error ? redirect.description : undefined,
+      });
     }),
   };
 }
 
 /** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
-function samlRefusalOf(returned: unknown): { error: string; description?: string } | null {
-  if (!isAPIError(returned) || returned.statusCode !== 302) return null;
+function errorRedirectOf(returned: APIError): { error: string; description?: string } | null {
+  if (returned.statusCode !== 302) return null;
   const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
   if (!location) return null;
   const params = new URL(location, "http://relative.invalid").searchParams;
   const error = params.get("error");
   return error ? { error, description: params.get("error_description") ?? undefined } : null;
 }
-
-/** Whether a redirect's `error` is one of the catalogue's codes: one of the app's own refusals (provisioning). */
-const isCatalogueCode = (code: string) => Object.hasOwn(ERROR_STATUS, code);

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
 
 /**
@@ -18,6 +19,8 @@ export type SsoProviderRow = {
   domainVerificationToken: string | null;
   oidcConfig: string | null;
   samlConfig: string | null;
+  /** The first sign-in through it since it was registered or last changed (migration 0023), ISO 8601; or null. */
+  firstSignInAt: string | null;
 };
 
 const PROVIDER_COLUMNS = [
@@ -30,11 +33,18 @@ const PROVIDER_COLUMNS = [
   "domainVerificationToken",
   "oidcConfig",
   "samlConfig",
+  "firstSignInAt",
 ] as const;
 
-const toRow = (row: Omit<SsoProviderRow, "domainVerified"> & { domainVerified: boolean | number }): SsoProviderRow => ({
+const toRow = (
+  row: Omit<SsoProviderRow, "domainVerified" | "firstSignInAt"> & {
+    domainVerified: boolean | number;
+    firstSignInAt: Date | string | null;
+  },
+): SsoProviderRow => ({
   ...row,
   domainVerified: Boolean(row.domainVerified),
+  firstSignInAt: toIsoString(row.firstSignInAt),
 });
 
 export async function findProvider(db: Kysely<Database>, providerId: string): Promise<SsoProviderRow | undefined> {
@@ -100,6 +110,21 @@ export async function setDomainVerificationToken(
     .execute();
 }
 
+/** Records the first sign-in through the provider since it was registered or last changed; later ones keep it. */
+export async function recordFirstSignIn(db: Kysely<Database>, providerId: string): Promise<void> {
+  await db
+    .updateTable("ssoProvider")
+    .set({ firstSignInAt: new Date().toISOString() })
+    .where("providerId", "=", providerId)
+    .where("firstSignInAt", "is", null)
+    .execute();
+}
+
+/** Forgets the provider's first sign-in: it changed, and has to sign someone in again to count as tested. */
+export async function clearFirstSignIn(db: Kysely<Database>, providerId: string): Promise<void> {
+  await db.updateTable("ssoProvider").set({ firstSignInAt: null }).where("providerId", "=", providerId).execute();
+}
+
 /** Marks the domain verified, if the provider still has it (a concurrent change of domain makes this a no-op). */
 export async function markDomainVerified(db: Kysely<Database>, provider: SsoProviderRow): Promise<boolean> {
   const result = await db
@@ -127,14 +152,6 @@ export async function findSsoOrganization(
 
 export async function findOrganizationIdBySlug(db: Kysely<Database>, slug: string): Promise<string | undefined> {
   return (await db.selectFrom("organization").select("id").where("slug", "=", slug).executeTakeFirst())?.id;
-}
-
-export async function setRequireSso(db: Kysely<Database>, organizationId: string, requireSso: boolean): Promise<void> {
-  await db
-    .updateTable("organization")
-    .set({ requireSso: Number(requireSso) })
-    .where("id", "=", organizationId)
-    .execute();
 }
 
 /** The organization that verified the domain of `email` and requires SSO for it, if any. */

@@ -3,14 +3,17 @@ import { BlockList, isIP } from "node:net";
 import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
 import { SSO_ERROR_CODES } from "../../../common/error-codes";
+import { isSignInErrorCode, type SignInErrorCode } from "../../../common/sign-in-errors";
 import type { Database } from "../../db/schema";
 import { hostileXmlReason } from "../../http/hostile-xml";
 import * as repository from "./sso.repository";
+import type { SsoProviderRow } from "./sso.repository";
 import { serviceProviderValues } from "./sso.service";
 
 /**
  * SAML around @better-auth/sso: IdP metadata read from a URL at registration, the checks the app adds at the
- * Assertion Consumer Service, and the registered providers as the development SAML IdP sees them.
+ * Assertion Consumer Service and where it sends a refused response, and the registered providers as the development
+ * SAML IdP sees them.
  */
 
 /** What the plugin accepts as IdP metadata (its own limit, DEFAULT_MAX_SAML_METADATA_SIZE). */
@@ -113,6 +116,28 @@ async function readBounded(response: Response, limit: number): Promise<string | 
 export function hostileSamlResponseReason(samlResponse: string): string | null {
   const xml = Buffer.from(samlResponse.replace(/\s+/g, ""), "base64").toString("utf8");
   return hostileXmlReason(xml);
+}
+
+/**
+ * The code a refused SAML response ends with on the sign-in error page: a provider whose domain is not verified says
+ * so; a code of the page's list that the plugin sent is kept (the app's own refusals inside the sign-in: the plan's
+ * seats, an address outside the domain; a ban; an account it would not link); any other refusal (the signature, the
+ * time window, the audience or recipient, a replay, a request it never made, hostile XML) is the SAML refusal.
+ */
+export function samlRefusalCode(
+  error: string | undefined,
+  provider: Pick<SsoProviderRow, "domainVerified"> | undefined,
+): SignInErrorCode {
+  if (provider && !provider.domainVerified) return SSO_ERROR_CODES.SSO_DOMAIN_NOT_VERIFIED.code;
+  return isSignInErrorCode(error) ? error : SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED.code;
+}
+
+/** The sign-in error page's address for a refusal: its code, and the description a ban's end is read from. */
+export function signInErrorUrl(baseUrl: string, refusal: { code: SignInErrorCode; description?: string }): string {
+  const url = new URL(`${baseUrl}/auth/error`);
+  url.searchParams.set("error", refusal.code);
+  if (refusal.description) url.searchParams.set("error_description", refusal.description);
+  return url.toString();
 }
 
 const recordOf = (value: unknown): Record<string, unknown> =>

@@ -137,7 +137,8 @@ export type SsoLimits = {
  * Just-in-time membership, after every sign-in through a provider: an address on the provider's verified domain is
  * marked verified (the organization proved the domain), and its user becomes a member of the provider's
  * organization with the default role (member) unless they already are one, within the plan's seats, with its
- * audit entry, in one transaction under the organization's lock. Other addresses get neither.
+ * audit entry, in one transaction under the organization's lock. Other addresses get neither. The provider's first
+ * such sign-in (since it was registered or last changed) is recorded: it is the test requiring SSO asks for.
  */
 export async function provisionSsoMember(
   db: Kysely<Database>,
@@ -154,6 +155,7 @@ export async function provisionSsoMember(
       await repository.markEmailVerified(trx, input.userId);
       const organizationId = provider.organizationId;
       await lockOrganization(trx, organizationId);
+      await repository.recordFirstSignIn(trx, provider.providerId);
       if ((await repository.findRoles(trx, organizationId, input.userId)).length > 0) return "member";
       await limits.assertWithinLimit(organizationId, "members", 1);
       await insertMember(trx, { organizationId, userId: input.userId, role: "member" });
@@ -295,6 +297,7 @@ export async function getOrganizationSso(
             ? null
             : domainRecordOf(provider, provider.domainVerificationToken),
         clientId: typeof oidc?.clientId === "string" ? oidc.clientId : null,
+        firstSignInAt: provider.firstSignInAt,
         serviceProvider: {
           ...serviceProvider,
           entityId: typeof spMetadata?.entityID === "string" ? spMetadata.entityID : serviceProvider.entityId,

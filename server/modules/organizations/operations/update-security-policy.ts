@@ -8,6 +8,7 @@ import {
   allowsDomainJoin,
   findOrganizationName,
   hasSecondFactor,
+  hasTestedSsoProvider,
   hasVerifiedSsoProvider,
   lockOrganization,
   requiresSso,
@@ -22,7 +23,9 @@ import type { OrganizationScope } from "../organizations.schemas";
  * An owner or admin sets the organization's security policy: `requireTwoFactor`, `requireSso`, `allowDomainJoin`.
  * Requiring a second factor needs one of the caller's own, or they would be refused their organization at once;
  * requiring SSO needs a provider whose domain is verified, or only the owners' break-glass path would be left, and so
- * does letting people on the verified domains join (the domain is what the organization proved it owns). The change
+ * does letting people on the verified domains join (the domain is what the organization proved it owns). Turning
+ * SSO on also needs such a provider that has signed someone in since it was registered or last changed (the test of
+ * the connection, recorded by the server at the sign-in): one that does not work would lock members out. The change
  * and its audit entry (what changed) are one transaction under the organization's lock; setting what it has records
  * nothing.
  */
@@ -46,6 +49,8 @@ export async function updateSecurityPolicy(
       requireSso: await requiresSso(trx, scope),
       allowDomainJoin: await allowsDomainJoin(trx, scope),
     };
+    if (input.requireSso && !current.requireSso && !(await hasTestedSsoProvider(trx, scope.organizationId)))
+      throw DomainError.of(SSO_ERROR_CODES.SSO_SIGN_IN_TEST_REQUIRED);
     const next = {
       requireTwoFactor: input.requireTwoFactor ?? current.requireTwoFactor,
       requireSso: input.requireSso ?? current.requireSso,

@@ -61,6 +61,39 @@ describe("SignInErrorPage", () => {
     await screen.findByRole("link", { name: "Back to sign-in methods" });
   });
 
+  it.each([
+    [
+      "SSO_SAML_RESPONSE_REFUSED",
+      "Your identity provider's answer was refused",
+      "Atrium could not accept the sign-in your identity provider sent: it may have expired, been used already, " +
+        "or not match this connection. " +
+        "Start again; if it keeps happening, ask your administrator to check single sign-on.",
+    ],
+    [
+      "SSO_DOMAIN_NOT_VERIFIED",
+      "Single sign-on is not ready yet",
+      "Your organization has not finished setting up single sign-on: its e-mail domain is not verified yet. " +
+        "Ask your administrator, or sign in another way for now.",
+    ],
+    [
+      "SSO_EMAIL_OUTSIDE_DOMAIN",
+      "Use your work account",
+      "This organization's single sign-on signs in addresses on its own domain only. " +
+        "Sign in at your identity provider with your work account, then try again.",
+    ],
+    [
+      "PLAN_LIMIT_REACHED",
+      "Your organization has no free seat",
+      "Your organization's plan has no room for another member, so you could not join it. " +
+        "Ask an owner to add seats, then sign in again.",
+    ],
+  ])("explains an SSO sign-in the server refused with %s", async (code, title, message) => {
+    renderPage(code);
+    await screen.findByRole("heading", { name: title });
+    expect(screen.getByRole("alert").textContent).toBe(message);
+    await screen.findByRole("link", { name: "Back to sign-in" });
+  });
+
   it.each(["<b>call us</b>", "__proto__", "toString", undefined])(
     "shows the general explanation for an unknown code (%s), never the address's text",
     async (code) => {

@@ -1,6 +1,7 @@
 import { AuthLayout, TextLink } from "../../../components/auth-layout";
 import { DevMailboxHint } from "../../../components/dev-mailbox-hint";
 import { banExpiryOf } from "../../../../common/ban-message";
+import { isSignInErrorCode, type SignInErrorCode } from "../../../../common/sign-in-errors";
 import { Alert } from "../../../components/ui/alert";
 import { bannedAccountMessage } from "../../../lib/error-sentences";
 import { useSession } from "../../../lib/session";
@@ -15,11 +16,11 @@ const TRY_AGAIN: Explanation = {
 };
 
 /**
- * What each `?error=` the server's OAuth callback sends here means, in words a person can act on. The codes
- * come from better-auth's callback (and the provider, for access_denied); anything else reads as TRY_AGAIN,
- * and the page never shows text taken from the address.
+ * What each `?error=` the server sends here means, in words a person can act on: one for every code of the fixed
+ * list (common/sign-in-errors.ts; a ban is worded below). Anything else reads as TRY_AGAIN, and the page never shows
+ * text taken from the address.
  */
-const EXPLANATIONS: Record<string, Explanation> = {
+const EXPLANATIONS: Record<Exclude<SignInErrorCode, "banned" | "BANNED_USER">, Explanation> = {
   state_mismatch: {
     title: "This sign-in expired",
     message:
@@ -65,6 +66,31 @@ const EXPLANATIONS: Record<string, Explanation> = {
     message:
       "Atrium needs one to know who you are. Allow access to your e-mail address at the provider, then try again.",
   },
+  // The app's refusals of a sign-in through an organization's single sign-on.
+  SSO_SAML_RESPONSE_REFUSED: {
+    title: "Your identity provider's answer was refused",
+    message:
+      "Atrium could not accept the sign-in your identity provider sent: it may have expired, been used already, or " +
+      "not match this connection. Start again; if it keeps happening, ask your administrator to check single sign-on.",
+  },
+  SSO_DOMAIN_NOT_VERIFIED: {
+    title: "Single sign-on is not ready yet",
+    message:
+      "Your organization has not finished setting up single sign-on: its e-mail domain is not verified yet. " +
+      "Ask your administrator, or sign in another way for now.",
+  },
+  SSO_EMAIL_OUTSIDE_DOMAIN: {
+    title: "Use your work account",
+    message:
+      "This organization's single sign-on signs in addresses on its own domain only. " +
+      "Sign in at your identity provider with your work account, then try again.",
+  },
+  PLAN_LIMIT_REACHED: {
+    title: "Your organization has no free seat",
+    message:
+      "Your organization's plan has no room for another member, so you could not join it. " +
+      "Ask an owner to add seats, then sign in again.",
+  },
 };
 
 /**
@@ -77,8 +103,9 @@ function bannedExplanation(description: string | undefined): Explanation {
 }
 
 function explain(error: string | undefined, description: string | undefined): Explanation {
+  if (!isSignInErrorCode(error)) return TRY_AGAIN;
   if (error === "banned" || error === "BANNED_USER") return bannedExplanation(description);
-  return (error && Object.hasOwn(EXPLANATIONS, error) ? EXPLANATIONS[error] : undefined) ?? TRY_AGAIN;
+  return EXPLANATIONS[error];
 }
 
 /**

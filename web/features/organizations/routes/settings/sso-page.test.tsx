@@ -39,6 +39,7 @@ const pending: OrganizationSso = {
       domainVerified: false,
       domainRecord: { type: "TXT", name: "_atrium-sso-rocket-club-oidc.rocket.test", value: "atrium-sso=abc" },
       clientId: "client",
+      firstSignInAt: null,
       serviceProvider,
     },
   ],
@@ -47,16 +48,23 @@ const verified: OrganizationSso = {
   ...pending,
   providers: [{ ...pending.providers[0]!, domainVerified: true, domainRecord: null }],
 };
+/** Verified, and someone signed in through it since: the server recorded its test. */
+const tested: OrganizationSso = {
+  ...verified,
+  providers: [{ ...verified.providers[0]!, firstSignInAt: "2026-03-01T10:00:00.000Z" }],
+};
 
 let ssoRequests: number;
 let policyChanges: Array<Record<string, boolean>> = [];
 let ssoAnswer: { status: number; body: unknown };
+/** What PATCH …/security answers instead of the change sent, when set. */
+let securityRefusal: { status: number; body: unknown } | undefined;
 
 beforeEach(() => {
   ssoRequests = 0;
   policyChanges = [];
   ssoAnswer = { status: 200, body: pending };
-  sessionStorage.clear();
+  securityRefusal = undefined;
   organization.getFullOrganization.mockReset().mockResolvedValue({
     data: {
       id: ORG,
@@ -87,6 +95,7 @@ beforeEach(() => {
         policyChanges.push(sent);
         const security = { requireTwoFactor: false, callerHasSecondFactor: false, requireSso: false };
         [body, status] = [{ ...security, allowDomainJoin: false, hasVerifiedSsoProvider: true, ...sent }, 200];
+        if (securityRefusal) [body, status] = [securityRefusal.body, securityRefusal.status];
       }
       if (url.pathname === SSO) {
         ssoRequests++;
@@ -169,12 +178,39 @@ describe("the organization's single sign-on", () => {
     screen.getByText("Verify the domain first.");
   });
 
-  it("says a test sign-in worked, and then lets Require SSO be turned on", async () => {
-    ssoAnswer = { status: 200, body: verified };
+  it("says a test sign-in worked, and lets Require SSO be turned on once the server recorded it", async () => {
+    ssoAnswer = { status: 200, body: tested };
     renderSettings("owner", "/sso?test=rocket-club-oidc");
     expect((await screen.findByText("The connection works")).closest("[role=status]")).not.toBeNull();
     await screen.findByText("Tested");
     expect((requireSwitch() as HTMLInputElement).disabled).toBe(false);
+    cleanup();
+
+    // The address alone proves nothing: a connection the server has no sign-in for is not tested.
+    ssoAnswer = { status: 200, body: verified };
+    renderSettings("owner", "/sso?test=rocket-club-oidc");
+    await screen.findByText("The connection works");
+    expect(screen.queryByText("Tested")).toBeNull();
+    expect((requireSwitch() as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it("words the server's refusal to require SSO before a recorded test, and puts the switch back", async () => {
+    ssoAnswer = { status: 200, body: tested };
+    securityRefusal = {
+      status: 409,
+      body: {
+        code: "SSO_SIGN_IN_TEST_REQUIRED",
+        message: "Sign in through a verified SSO provider once, as a test, before requiring SSO",
+      },
+    };
+    renderSettings("owner", "/sso");
+    await screen.findByText("Tested");
+    await userEvent.setup().click(requireSwitch());
+    await screen.findByText(
+      "Test a verified connection first: sign in through it once, so that nobody is locked out, then require SSO.",
+    );
+    expect(policyChanges).toEqual([{ requireSso: true }]);
+    expect((requireSwitch() as HTMLInputElement).checked).toBe(false);
   });
 
   it("offers joining by verified domain once a domain is verified, and turns it on", async () => {

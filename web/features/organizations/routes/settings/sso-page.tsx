@@ -25,19 +25,8 @@ import { useOrganizationContext } from "../../components/organization-context";
 
 const PROTOCOL_NAMES: Record<SsoProtocol, string> = { oidc: "OpenID Connect", saml: "SAML 2.0" };
 
-/** Connections whose test sign-in came back signed in, in this browser tab's session. */
-const TESTED_KEY = "atrium.sso-tested";
-function testedConnections(): string[] {
-  try {
-    const stored: unknown = JSON.parse(sessionStorage.getItem(TESTED_KEY) ?? "[]");
-    return Array.isArray(stored) ? stored.filter((id): id is string => typeof id === "string") : [];
-  } catch {
-    return [];
-  }
-}
-function rememberTested(providerId: string) {
-  sessionStorage.setItem(TESTED_KEY, JSON.stringify([...new Set([...testedConnections(), providerId])]));
-}
+/** A connection that signed someone in since it was registered or last changed: the server recorded its test. */
+const isTested = (connection: SsoConnection) => connection.firstSignInAt !== null;
 
 /** `test` and `error` are what a test sign-in comes back with (`?test=<providerId>`, better-auth's `error`). */
 export type SsoPageSearch = { test?: string; error?: string };
@@ -52,14 +41,6 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
   const mayManage = can({ organization: ["update"] });
   const sso = useOrganizationSso(organization.id, mayManage);
   const [setup, setSetup] = useState<{ providerId?: string } | null>(null);
-  const [tested, setTested] = useState(testedConnections);
-  const testedProviderId = search.test && !search.error ? search.test : undefined;
-
-  useEffect(() => {
-    if (!testedProviderId) return;
-    rememberTested(testedProviderId);
-    setTested(testedConnections());
-  }, [testedProviderId]);
 
   if (!mayManage)
     return (
@@ -97,11 +78,7 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
             No connection yet. Add one to let your people sign in with their work account.
           </p>
         ) : (
-          <ConnectionList
-            connections={connections}
-            tested={tested}
-            onContinue={(providerId) => setSetup({ providerId })}
-          />
+          <ConnectionList connections={connections} onContinue={(providerId) => setSetup({ providerId })} />
         )}
       </Card>
       {setup !== null ? (
@@ -109,15 +86,12 @@ export function SsoPage({ search }: { search: SsoPageSearch }) {
           key={setup.providerId ?? "new"}
           connection={inSetup}
           takenIds={connections.map((c) => c.providerId)}
-          isTested={inSetup ? tested.includes(inSetup.providerId) : false}
+          isTested={inSetup ? isTested(inSetup) : false}
           onSaved={(providerId) => setSetup({ providerId })}
           onClose={() => setSetup(null)}
         />
       ) : null}
-      <RequireSso
-        requireSso={requireSso}
-        canTurnOn={connections.some((c) => c.domainVerified && tested.includes(c.providerId))}
-      />
+      <RequireSso requireSso={requireSso} canTurnOn={connections.some((c) => c.domainVerified && isTested(c))} />
       <AllowDomainJoin
         allowDomainJoin={allowDomainJoin}
         domains={connections.filter((c) => c.domainVerified).map((c) => c.domain)}
@@ -152,11 +126,9 @@ const TEST_ERRORS: Record<string, string> = {
 
 function ConnectionList({
   connections,
-  tested,
   onContinue,
 }: {
   connections: SsoConnection[];
-  tested: string[];
   onContinue: (providerId: string) => void;
 }) {
   const { organization } = useOrganizationContext();
@@ -179,7 +151,7 @@ function ConnectionList({
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
                 <span>{PROTOCOL_NAMES[connection.type]}</span>
                 <DomainBadge isVerified={connection.domainVerified} />
-                {tested.includes(connection.providerId) ? <Badge tone="info">Tested</Badge> : null}
+                {isTested(connection) ? <Badge tone="info">Tested</Badge> : null}
               </p>
             </div>
             <div className="flex gap-2">
@@ -480,7 +452,10 @@ function TestConnection({ connection, isTested }: { connection: SsoConnection; i
   );
 }
 
-/** The policy switch: on only after a verified connection signed someone in (else everyone would be locked out). */
+/**
+ * The policy switch: on only after a verified connection signed someone in (else everyone would be locked out). The
+ * server refuses it too (SSO_SIGN_IN_TEST_REQUIRED), which the alert words, should the page be out of date.
+ */
 function RequireSso({ requireSso, canTurnOn }: { requireSso: boolean; canTurnOn: boolean }) {
   const { organization } = useOrganizationContext();
   const setRequireSso = useSetSsoPolicy(organization.id, "requireSso");
