@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, fillSignIn, signOut, signUpAndVerify, test } from "./fixtures";
-import { codeFor } from "./totp";
+import { expect, fillSignIn, newDevice, signOut, signUpAndVerify, test } from "./fixtures";
+import { codeFor, turnOnAuthenticator } from "./totp";
 
 /** A small phone's width, where every screen must still work. */
 const PHONE = { width: 375, height: 740 };
@@ -84,4 +84,54 @@ test("turn on the second factor with an authenticator app, then sign in with a c
   await page.getByLabel("Backup code", { exact: true }).fill(backupCodes[0]!);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("That backup code is not right, or it was already used.")).toBeVisible();
+});
+
+test("wrong codes end the sign-in at the fifth and lock the account at the tenth, and each screen says what to do", async ({
+  page,
+  mailbox,
+  user,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  await signUpAndVerify(page, mailbox, user);
+  const key = await turnOnAuthenticator(page, user.password);
+
+  // Two sign-ins of five wrong codes each (each ends at its fifth): ten in a row, from another browser (the code
+  // checks of the enrolment count toward this one's address's limit of ten a minute).
+  const laptop = await newDevice(browser, baseURL);
+  const { page: guesser } = laptop;
+  await fillSignIn(guesser, user.email, user.password);
+  for (const round of [1, 2]) {
+    await expect(guesser).toHaveURL(/\/sign-in\/two-factor/);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await guesser.getByLabel("Code", { exact: true }).fill("000000");
+      const answered = guesser.waitForResponse((response) =>
+        response.url().endsWith("/api/auth/two-factor/verify-totp"),
+      );
+      await guesser.getByRole("button", { name: "Continue" }).click();
+      expect((await answered).status(), `round ${round}, code ${attempt}`).toBe(400);
+    }
+    await expect(guesser.getByText("Too many wrong codes. Sign in again with your password.")).toBeVisible();
+    await expect(guesser.getByLabel("Code", { exact: true })).toHaveCount(0);
+    if (round === 1) {
+      await guesser.getByRole("link", { name: "Sign in again" }).click();
+      await guesser.getByLabel("E-mail or username", { exact: true }).fill(user.email);
+      await guesser.getByLabel("Password", { exact: true }).fill(user.password);
+      await guesser.getByRole("button", { name: "Sign in", exact: true }).click();
+    }
+  }
+
+  // The lock is the account's, not the browser's: elsewhere, even the right code is refused until it ends.
+  const device = await newDevice(browser, baseURL);
+  await fillSignIn(device.page, user.email, user.password);
+  await device.page.getByLabel("Code", { exact: true }).fill(await codeFor(key, 1));
+  await device.page.getByRole("button", { name: "Continue" }).click();
+  await expect(
+    device.page.getByText(
+      /^Too many wrong codes were entered for this account, so it is locked for now\. Sign in again in 1[45] minutes\.$/,
+    ),
+  ).toBeVisible();
+  await expect(device.page.getByRole("link", { name: "Sign in again" })).toBeVisible();
+  await Promise.all([laptop.context.close(), device.context.close()]);
 });
