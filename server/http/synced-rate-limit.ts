@@ -108,7 +108,8 @@ export function createSyncedRateLimiter(options: SyncedRateLimiterOptions): Sync
     const sent: Array<{ storeKey: string; counter: Counter }> = [];
     const amounts = new Map<string, number>();
     for (const [key, counter] of counters) {
-      if (counter.window < window && counter.sending === 0) {
+      // A minute that is over is forgotten, with what was not sent of it: no request is decided on it any more.
+      if (counter.window < window) {
         counters.delete(key);
         continue;
       }
