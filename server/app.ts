@@ -63,7 +63,7 @@ export type AppDeps = {
   logger: Logger;
   /** The rate-limit counters better-auth uses too (the database table or Redis, failing open). */
   rateLimitStore: RateLimitStore;
-  /** Each organization API key's limit (API_KEY_REQUESTS_PER_MINUTE), counted in process and shared in the background. */
+  /** Each organization API key's limit (API_KEY_REQUESTS_PER_MINUTE), counted in process, shared in the background. */
   apiKeyRateLimiter: Pick<SyncedRateLimiter, "tryTake" | "take">;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
