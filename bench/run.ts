@@ -134,7 +134,8 @@ function productPaths(account: BenchAccount): MeasuredPath[] {
       (body) => (body as MemberList).total === MEMBERS && (body as MemberList).members?.length === MEMBERS,
     ),
     {
-      // What an organization's backend sends: its key and no cookie. Never a replayed answer (those are a session's).
+      // What an organization's backend sends: its key and no cookie. Replayed to that key like a session's answer to
+      // its session (ADR 0027), and each request counted against the key's limit.
       title: `GET …/:id/members limit=${MEMBERS_PAGE}, API key`,
       paths: [members(MEMBERS_PAGE)],
       headers: { ...BROWSER_HEADERS, authorization: `Bearer ${account.apiKey}` },

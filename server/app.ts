@@ -9,6 +9,7 @@ import { ERROR_CODES } from "../common/error-codes";
 import { createAppErrorHandler } from "./app-errors";
 import type { Auth } from "./auth/auth";
 import type { RateLimitStore } from "./http/rate-limit-store";
+import type { SyncedRateLimiter } from "./http/synced-rate-limit";
 import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
 import { createSessionReads } from "./auth/session-reads";
 import { setFirstPassword } from "./auth/first-password";
@@ -43,7 +44,7 @@ import { accountDeletionRoutes } from "./modules/organizations";
 import { scimRoutes, scimSettingsRoutes } from "./modules/scim";
 import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
 import { devWebhookRoutes, webhookRoutes } from "./modules/webhooks";
-import { apiKeyRoutes, authenticateApiKeys } from "./modules/api-keys";
+import { apiKeyRoutes, createApiKeyAuthentication } from "./modules/api-keys";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -62,6 +63,8 @@ export type AppDeps = {
   logger: Logger;
   /** The rate-limit counters better-auth uses too (the database table or Redis, failing open). */
   rateLimitStore: RateLimitStore;
+  /** Each organization API key's limit (API_KEY_REQUESTS_PER_MINUTE), counted in process, shared in the background. */
+  apiKeyRateLimiter: Pick<SyncedRateLimiter, "tryTake" | "take">;
   /** The billing sandbox (created in services.ts), mounted under /sandbox/polar when present: here only its fetch handler. */
   sandbox?: { app: { fetch: (request: Request) => Response | Promise<Response> } };
   /** The development identity provider, mounted under its issuer's path when present. */
@@ -83,10 +86,17 @@ export function createApp(deps: AppDeps) {
 
   const databaseProbe = createDatabaseProbe(database.ping, Date.now, database.isClosed);
   const sessionReads = createSessionReads(auth);
+  const apiKeys = createApiKeyAuthentication({
+    db: database.db,
+    readCache: deps.readCache,
+    limiter: deps.apiKeyRateLimiter,
+    logger,
+  });
   const responseCache = createResponseCache({
     cache: deps.readCache,
     cookieNames: sessionReads.cookieNames,
     sessionOf: sessionReads.sessionOf,
+    apiKeys: apiKeys.replays,
   });
   const metrics = createMetrics({ poolStats: database.poolStats });
   app.onError(createAppErrorHandler(logger, { isDatabaseDown: databaseProbe.explainsFailure }));
@@ -158,16 +168,8 @@ export function createApp(deps: AppDeps) {
   // above are replayed, never an authorization.
   // An organization API key (`Authorization: Bearer`) becomes the caller of the organization routes; which of them
   // it may call is the organization scope's decision (server/modules/organizations/organizations.api-key-access.ts).
-  app.use(
-    "/api/organizations/*",
-    authenticateApiKeys({
-      db: database.db,
-      readCache: deps.readCache,
-      rateLimitStore: deps.rateLimitStore,
-      requestsPerMinute: config.apiKeyRequestsPerMinute,
-      logger,
-    }),
-  );
+  // A key is known from the read cache, so a read it was admitted to may be replayed to that key alone (ADR 0027).
+  app.use("/api/organizations/*", apiKeys.authenticate);
   app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));

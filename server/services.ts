@@ -14,6 +14,11 @@ import {
   type RateLimitStore,
   type RateLimitStoreHealth,
 } from "./http/rate-limit-store";
+import {
+  createSyncedRateLimiter,
+  type SyncedRateLimiter,
+  type SyncedRateLimiterOptions,
+} from "./http/synced-rate-limit";
 import type { Config, SocialProviderConfig } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db/database";
 import { createReadCache, type ReadCache, type ReadCacheOptions } from "./db/read-cache";
@@ -52,6 +57,8 @@ export type Services = {
   readCache: ReadCache;
   /** The rate-limit counters of better-auth and the app (the database table, or Redis), failing open. */
   rateLimitStore: RateLimitStore;
+  /** Each organization API key's limit, counted in process and shared through the same store (ADR 0027). */
+  apiKeyRateLimiter: SyncedRateLimiter;
   /** The offline billing provider, mounted under /sandbox/polar (on by default outside production). */
   sandbox?: BillingSandbox;
   /** The development identity provider, mounted under its issuer's path (on by default outside production). */
@@ -78,6 +85,8 @@ export type ServicesOptions = {
   onQuery?: (sql: string) => void;
   /** The read cache's clock and background poll (tests that drive the cache turn the poll off). */
   readCache?: Omit<ReadCacheOptions, "logger">;
+  /** The API-key limiter's clock and background sync (tests that drive it turn the sync off). */
+  apiKeyRateLimit?: Pick<SyncedRateLimiterOptions, "now" | "background">;
   /**
    * Password hashing other than better-auth's scrypt: only the integration tests' harness passes one (no setting
    * reaches it), so their hundreds of sign-ups do not spend most of the run hashing.
@@ -109,6 +118,14 @@ export async function createServices(config: Config, logger: Logger, options: Se
         longestWindowSeconds: Math.max(...Object.values(RATE_LIMIT_RULES).map((rule) => rule.window)),
         logger,
       });
+  const apiKeyRateLimiter = createSyncedRateLimiter({
+    counters: rateLimitStore,
+    max: config.apiKeyRequestsPerMinute,
+    windowSeconds: 60,
+    prefix: "app:api-key:",
+    logger,
+    ...options.apiKeyRateLimit,
+  });
   const transport = createMailTransport(database.db, { smtpUrl: config.mail.smtpUrl, from: config.mail.from });
   const worker = runJobs
     ? startOutboxWorker({
@@ -239,6 +256,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     webhookRetention,
     readCache,
     rateLimitStore: sharedRateLimitStore,
+    apiKeyRateLimiter,
     sandbox,
     devIdentity,
     devSaml,
@@ -247,6 +265,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       await devDns?.close();
       await sandbox?.close();
       await readCache.stop();
+      // What this instance counted goes to the store, so a restarted one starts from it.
+      await apiKeyRateLimiter.stop();
       await auditRetention.stop();
       await webhookRetention.stop();
       await billingWorker.stop();

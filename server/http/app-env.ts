@@ -13,7 +13,14 @@ export type AppEnv = {
  * An organization API key that authenticated a request (server/modules/api-keys): it acts for its organization on
  * that organization's routes only, within its scopes, and is never a user session.
  */
-export type ApiKeyPrincipal = { id: string; name: string; organizationId: string; scopes: readonly string[] };
+export type ApiKeyPrincipal = {
+  id: string;
+  name: string;
+  organizationId: string;
+  scopes: readonly string[];
+  /** Ms since the epoch when the key expires, or null; an answer kept for the key is not replayed past it. */
+  expiresAt: number | null;
+};
 
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {

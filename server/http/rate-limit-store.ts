@@ -18,9 +18,48 @@ if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) 
 return {count, ttl}
 `;
 
+/**
+ * Plain counters in the same store, which the app's in-process limiters (server/http/synced-rate-limit.ts) send
+ * their counts to and read every instance's totals from, in the background.
+ */
+export type SharedCounters = {
+  /**
+   * Adds each amount to its counter (a counter starts at 0; an amount of 0 only reads it) and answers every
+   * counter's total after the additions, all instances' together. A counter is kept at least `keepSeconds` after
+   * its last addition. Rejects when the store does not answer.
+   */
+  add(amounts: ReadonlyMap<string, number>, keepSeconds: number): Promise<Map<string, number>>;
+};
+
+// One round trip per counter, atomic: add, keep it `keepSeconds` more, answer the total.
+const ADD_SCRIPT = `
+local count = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return count
+`;
+
 /** Rate-limit counters in Redis, shared by every instance (used when REDIS_URL is set). */
-export function createRedisRateLimitStore(redis: Redis, prefix = "atrium:rate-limit:"): RateLimitStore {
+export function createRedisRateLimitStore(
+  redis: Redis,
+  prefix = "atrium:rate-limit:",
+): RateLimitStore & SharedCounters {
   return {
+    async add(amounts, keepSeconds) {
+      // One pipeline: every counter in one round trip, each on its own key (no multi-key script).
+      const pipeline = redis.pipeline();
+      for (const [key, amount] of amounts)
+        pipeline.eval(ADD_SCRIPT, 1, `${prefix}${key}`, String(amount), String(keepSeconds));
+      const results = (await pipeline.exec()) ?? [];
+      const totals = new Map<string, number>();
+      let index = 0;
+      for (const key of amounts.keys()) {
+        const [error, total] = results[index] ?? [new Error("Redis answered fewer counters than it was sent")];
+        if (error) throw error;
+        totals.set(key, Number(total));
+        index += 1;
+      }
+      return totals;
+    },
     async consume(key, rule) {
       const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `${prefix}${key}`, String(rule.window))) as [
         number,
@@ -32,22 +71,26 @@ export function createRedisRateLimitStore(redis: Redis, prefix = "atrium:rate-li
 }
 
 const PRUNE_EVERY_MS = 60_000;
+/** Counters added in one statement: 4 parameters each, far under SQLite's limit of 32,766. */
+const ADD_BATCH = 500;
 
 /**
  * Rate-limit counters in better-auth's `rateLimit` table, with the semantics of better-auth's own database
  * storage (a window restarts once `window` seconds pass without an allowed request; every allowed request
  * moves `lastRequest`), decided in one upsert so that it is atomic on SQLite and PostgreSQL alike.
- * better-auth's own storage cannot be wrapped, and it must be for the limiter to fail open.
+ * better-auth's own storage cannot be wrapped, and it must be for the limiter to fail open. The shared counters
+ * are rows of the same table, added to in one upsert per 500 counters (`lastRequest` is their last addition).
  */
 export function createDatabaseRateLimitStore(
   db: Kysely<Database>,
   options: { longestWindowSeconds: number; logger: Logger },
-): RateLimitStore {
+): RateLimitStore & SharedCounters {
   const { logger } = options;
   let longestWindowSeconds = options.longestWindowSeconds;
   let lastPruneAt = 0;
 
-  // Rows of addresses that went quiet are deleted, but never one whose longest window can still be running.
+  // Rows of addresses that went quiet are deleted, but never one whose longest window can still be running, nor a
+  // counter added to in the last `keepSeconds`.
   async function prune(now: number): Promise<void> {
     if (now - lastPruneAt < PRUNE_EVERY_MS) return;
     lastPruneAt = now;
@@ -61,6 +104,33 @@ export function createDatabaseRateLimitStore(
   }
 
   return {
+    async add(amounts, keepSeconds) {
+      longestWindowSeconds = Math.max(longestWindowSeconds, keepSeconds);
+      const now = Date.now();
+      const totals = new Map<string, number>();
+      // In key order: two instances adding the same counters lock their rows in the same order (no deadlock).
+      const entries = [...amounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (let start = 0; start < entries.length; start += ADD_BATCH) {
+        const rows = await db
+          .insertInto("rateLimit")
+          .values(
+            entries
+              .slice(start, start + ADD_BATCH)
+              .map(([key, amount]) => ({ id: randomUUID(), key, count: amount, lastRequest: now })),
+          )
+          .onConflict((conflict) =>
+            conflict.column("key").doUpdateSet({
+              count: sql<number>`${sql.ref("rateLimit.count")} + ${sql.ref("excluded.count")}`,
+              lastRequest: now,
+            }),
+          )
+          .returning(["key", "count"])
+          .execute();
+        for (const row of rows) totals.set(row.key, Number(row.count));
+      }
+      await prune(now);
+      return totals;
+    },
     async consume(key, rule) {
       longestWindowSeconds = Math.max(longestWindowSeconds, rule.window);
       const now = Date.now();

@@ -14,6 +14,12 @@ import type { AppEnv } from "./app-env";
  * cookie is kept, only for a request whose answer depends on no cookie but the session token, and only from the
  * second time the same request is read: an answer read once (a sign-in followed by one look, a crawler, a scan of
  * tokens) never takes the place of one that is read again and again.
+ *
+ * A request with `Authorization: Bearer <key>` (an organization API key) is answered for the key, whatever cookie
+ * comes with it (docs/decisions/0027): its answer is kept under the key's hash, so it is replayed only to the same
+ * key, on the same path, which that key was admitted to; tagged with the key's organization, whose change feed
+ * also carries the key's revocation; never past the key's expiry; and a replay is counted against the key's rate
+ * limit, or not made (`ApiKeyReplays.admit`).
  */
 export type ResponseCache = {
   /** The kept answer to this request, or undefined: synchronous, so a hit costs no promise and no middleware. */
@@ -24,6 +30,20 @@ export type ResponseCache = {
 /** The names of better-auth's cookies (better-auth's `getCookies`; __Secure- prefixed on https). */
 export type AuthCookieNames = { sessionToken: string; sessionData: string; dontRemember: string };
 
+/**
+ * What a kept answer to an organization API key needs of the api-keys module, from memory only: the identity its
+ * answers are kept under (the key's hash, never the key), and whether one may be replayed to it now.
+ */
+export type ApiKeyReplays = {
+  /** The identity of the key an `Authorization: Bearer …` header carries; undefined when it carries none. */
+  identityOf(authorization: string): string | undefined;
+  /**
+   * Whether a kept answer may be replayed to the key of this identity now: a live key the read cache knows, whose
+   * limit admits the request from memory (then it is counted). When not, the app answers the request.
+   */
+  admit(identity: string): boolean;
+};
+
 /** The session of a request as far as a kept answer depends on it: whose it is, and until when it may be replayed. */
 export type SessionOf = (headers: Headers) => Promise<{ userId: string; keepUntil: number } | null>;
 
@@ -32,6 +52,7 @@ type Snapshot = { status: number; headers: Record<string, string>; body: Uint8Ar
 
 /** How many requests read once are remembered, waiting for a second read that gets them kept. */
 const SEEN_ONCE_MAX = 50_000;
+const BEARER_SCHEME = /^bearer(?: |$)/i;
 
 /** Marks the answer being built as one that may be replayed to the same session; it shows these organizations. */
 export function replayable<E extends AppEnv>(c: Context<E>, organizationIds: readonly string[]): void {
@@ -42,22 +63,32 @@ export function createResponseCache(deps: {
   cache: ReadCache;
   cookieNames: AuthCookieNames;
   sessionOf: SessionOf;
+  apiKeys: ApiKeyReplays;
 }): ResponseCache {
   const { cache, cookieNames } = deps;
   const seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE_MAX });
 
-  /** The cache key of a GET, or undefined when its answer may depend on more than the path, the session and the encoding. */
-  function keyOf(request: Request): { key: string; hasSession: boolean } | undefined {
-    // A request with a bearer token (an organization API key) is answered for the key, not for its cookie.
-    if (request.method !== "GET" || /^bearer(?: |$)/i.test(request.headers.get("authorization") ?? ""))
-      return undefined;
+  /**
+   * The cache key of a GET, or undefined when its answer may depend on more than the path, the caller (the session,
+   * or the API key) and the encoding. A session token has no colon, so no key's identity can pass for one.
+   */
+  function keyOf(request: Request): { key: string; hasSession: boolean; apiKey?: string } | undefined {
+    if (request.method !== "GET") return undefined;
+    const { url } = request;
+    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    const encoding = request.headers.get("accept-encoding") ?? "";
+    const authorization = request.headers.get("authorization");
+    if (authorization !== null && BEARER_SCHEME.test(authorization)) {
+      const apiKey = deps.apiKeys.identityOf(authorization);
+      return apiKey === undefined
+        ? undefined
+        : { key: `response#${path}#api-key:${apiKey}#${encoding}`, hasSession: false, apiKey };
+    }
     const cookies = readAuthCookies(request.headers.get("cookie"), cookieNames);
     if (cookies.sessionData !== undefined || cookies.dontRemember !== undefined || cookies.sessionToken === false)
       return undefined;
-    const { url } = request;
-    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
     return {
-      key: `response#${path}#${cookies.sessionToken ?? ""}#${request.headers.get("accept-encoding") ?? ""}`,
+      key: `response#${path}#${cookies.sessionToken ?? ""}#${encoding}`,
       hasSession: cookies.sessionToken !== undefined,
     };
   }
@@ -66,7 +97,7 @@ export function createResponseCache(deps: {
     answer(request) {
       const found = keyOf(request);
       const hit = found && cache.get<Snapshot>(found.key);
-      if (!hit) return undefined;
+      if (!hit || (found.apiKey !== undefined && !deps.apiKeys.admit(found.apiKey))) return undefined;
       // A replay carries its own request's id, and is counted under the route of the answer it replays. The id
       // goes first: V8 copies the kept headers behind it five times faster than it adds a key after them.
       const scope = currentRequestScope();
@@ -90,6 +121,9 @@ export function createResponseCache(deps: {
       }
       const session = found.hasSession ? await deps.sessionOf(c.req.raw.headers) : null;
       if (found.hasSession && !session) return;
+      // The key the app admitted for this request (the bearer token's: the api-keys middleware set it).
+      const apiKey = c.get("apiKey");
+      if (found.apiKey !== undefined && !apiKey) return;
       const body = new Uint8Array(await c.res.clone().arrayBuffer());
       const snapshot: Snapshot = {
         status: c.res.status,
@@ -97,8 +131,10 @@ export function createResponseCache(deps: {
         body,
         route: currentRequestScope()?.route,
       };
-      const tags = [...(session ? [userTag(session.userId)] : []), ...marked.organizationIds.map(organizationTag)];
-      cache.set(found.key, snapshot, { tags, expiresAt: session?.keepUntil, bytes: body.byteLength }, ticket);
+      const organizationIds = new Set([...marked.organizationIds, ...(apiKey ? [apiKey.organizationId] : [])]);
+      const tags = [...(session ? [userTag(session.userId)] : []), ...[...organizationIds].map(organizationTag)];
+      const expiresAt = session?.keepUntil ?? apiKey?.expiresAt ?? undefined;
+      cache.set(found.key, snapshot, { tags, expiresAt, bytes: body.byteLength }, ticket);
     },
   };
 }

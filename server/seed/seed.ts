@@ -51,6 +51,7 @@ const { db } = database;
 
 /** The seed's few requests come from one in-process client: no limit to count them against. */
 const unlimited: RateLimitStore = { consume: async () => ({ allowed: true, retryAfter: null }) };
+const unlimitedKeys = { tryTake: () => true, take: async () => ({ allowed: true, retryAfter: null }) as const };
 /** Nobody reads the demo addresses: they are verified below, and the member accepts the invitation through the API, not its mail. */
 const noMail: Parameters<typeof createAuth>[0]["mail"] = { enqueue: async () => undefined };
 
@@ -83,6 +84,7 @@ try {
     readCache,
     logger,
     rateLimitStore: unlimited,
+    apiKeyRateLimiter: unlimitedKeys,
   };
   const target: SeedTarget = { app: createApp(deps), baseUrl: config.baseUrl };
 

@@ -135,6 +135,8 @@ export async function createTestApp(
     onQuery?: (sql: string) => void;
     /** The read cache's clock and poll: `{ poll: false, now }` to read the change feed and move time on by hand. */
     readCache?: ServicesOptions["readCache"];
+    /** The API-key limiter's clock and sync: `{ background: false, now }` to sync and move time on by hand. */
+    apiKeyRateLimit?: ServicesOptions["apiKeyRateLimit"];
     /** The service providers the development SAML IdP answers (`DEV_SAML_IDP: "true"`). */
     samlServiceProviders?: ServicesOptions["samlServiceProviders"];
     /** The webhook worker's clock, retry schedule, timeout and failure span. */
@@ -151,11 +153,12 @@ export async function createTestApp(
     );
     const logger = options.logger ?? createLogger("silent");
     // A long poll: tests deliver mail with `services.worker.drain()`, never by waiting for a timer.
-    const { onQuery, readCache } = options;
+    const { onQuery, readCache, apiKeyRateLimit } = options;
     const services = await createServices(config, logger, {
       pollMs: 60_000,
       onQuery,
       readCache,
+      apiKeyRateLimit,
       passwordHashing: cheapPasswordHashing,
       samlServiceProviders: options.samlServiceProviders,
       webhooks: options.webhooks,

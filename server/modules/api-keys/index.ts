@@ -1,2 +1,2 @@
 export { apiKeyRoutes, type ApiKeyRoutes } from "./api-keys.routes";
-export { authenticateApiKeys } from "./api-keys.authenticate";
+export { createApiKeyAuthentication, type ApiKeyAuthentication } from "./api-keys.authenticate";

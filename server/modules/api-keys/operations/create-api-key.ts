@@ -30,7 +30,7 @@ export async function createApiKey(
     if (Object.keys(grants).length > 0 && !rolesAllow(scope.roles.join(","), grants))
       throw new DomainError(ERROR_CODES.FORBIDDEN, `Your role cannot grant the scope ${name}`);
   }
-  const { key, prefix, keyHash } = await generateApiKey();
+  const { key, prefix, keyHash } = generateApiKey();
   const id = randomUUID();
   const expiresAt = input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null;
   await db.transaction().execute(async (trx) => {
