@@ -226,7 +226,10 @@ test("SIGTERM under load: not ready at once, still serving for the delay, then e
   // The requests still in flight finish with their normal answers.
   for (const request of slow) request.finish();
   const slowAnswers = await Promise.all(slow.map((request) => request.answer));
-  expect(slowAnswers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  expect(
+    slowAnswers.map((answer) => answer.status),
+    JSON.stringify(slowAnswers),
+  ).toEqual([200, 200, 200, 200]);
   const answers = await Promise.all(load);
   for (const answer of answers) {
     const expected = { "sign-up": 200, "sign-in": 401, "get-session": 200 }[answer.kind];
