@@ -29,6 +29,7 @@ import * as scim from "./migrations/0019-scim";
 import * as apiKeys from "./migrations/0020-api-keys";
 import * as outboundWebhooks from "./migrations/0021-outbound-webhooks";
 import * as domainJoin from "./migrations/0022-domain-join";
+import * as apiKeyActors from "./migrations/0025-api-key-actors";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   "0020-api-keys": apiKeys,
   "0021-outbound-webhooks": outboundWebhooks,
   "0022-domain-join": domainJoin,
+  "0025-api-key-actors": apiKeyActors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

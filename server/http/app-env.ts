@@ -13,7 +13,14 @@ export type AppEnv = {
  * An organization API key that authenticated a request (server/modules/api-keys): it acts for its organization on
  * that organization's routes only, within its scopes, and is never a user session.
  */
-export type ApiKeyPrincipal = { id: string; name: string; organizationId: string; scopes: readonly string[] };
+export type ApiKeyPrincipal = {
+  id: string;
+  name: string;
+  /** The key's first characters, as lists show it (never the secret). */
+  prefix: string;
+  organizationId: string;
+  scopes: readonly string[];
+};
 
 /** The signed-in user and session of a request, as far as the app's own routes need them. */
 export type AppSession = {

@@ -26,5 +26,5 @@ export type OrganizationScope = {
   memberId: string;
   roles: string[];
   /** The organization API key acting, instead of a member (its access is decided by organizations.api-key-access). */
-  apiKey?: { id: string; name: string };
+  apiKey?: { id: string; name: string; prefix: string };
 };
