@@ -18,6 +18,18 @@ export type { InvitationState, MemberList, MemberListItem, TeamWithMembers } fro
 export { findMembership, hasTeamNamed, lockOrganization } from "./organizations.repository";
 export { findAdmittedMembership } from "./organizations.security";
 export { organizationUniqueConflicts } from "./organizations.conflicts";
-export { countSeats, countTeams, insertMember, organizationExists, updateMemberRole } from "./organizations.repository";
+export {
+  countSeats,
+  countTeams,
+  deleteMembership,
+  deleteTeam,
+  deleteTeamMember,
+  insertMember,
+  insertTeam,
+  insertTeamMember,
+  organizationExists,
+  renameTeam,
+  updateMemberRole,
+} from "./organizations.repository";
 export { accountDeletion, previewAccountDeletion, type AccountDeletionOptions } from "./account-deletion";
 export { accountDeletionRoutes, type AccountDeletionRoutes } from "./account-deletion.routes";

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { PostgresAdapter, type Kysely } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database } from "../../db/schema";
@@ -456,6 +456,108 @@ export async function deleteOrganizationRow(db: Kysely<Database>, organizationId
 /** Sets a membership's role (comma-separated roles). */
 export async function updateMemberRole(db: Kysely<Database>, memberId: string, role: string): Promise<void> {
   await db.updateTable("member").set({ role }).where("id", "=", memberId).execute();
+}
+
+/**
+ * The writes of teams and memberships outside better-auth (an API key's, a directory's), which keep what better-auth
+ * keeps: a team's `memberCount`, and each team membership's `membershipKey`.
+ */
+
+/** A team as better-auth answers it. */
+export type TeamRow = { id: string; name: string; organizationId: string; createdAt: string; updatedAt: string | null };
+
+export async function insertTeam(
+  db: Kysely<Database>,
+  team: { organizationId: string; name: string },
+): Promise<TeamRow> {
+  const now = new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    name: team.name,
+    organizationId: team.organizationId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db
+    .insertInto("team")
+    .values({ ...row, memberCount: 0 })
+    .execute();
+  return row;
+}
+
+export async function renameTeam(db: Kysely<Database>, teamId: string, name: string): Promise<void> {
+  await db.updateTable("team").set({ name, updatedAt: new Date().toISOString() }).where("id", "=", teamId).execute();
+}
+
+/** Deletes a team and its memberships (its members stay in the organization). */
+export async function deleteTeam(db: Kysely<Database>, teamId: string): Promise<void> {
+  await db.deleteFrom("teamMember").where("teamId", "=", teamId).execute();
+  await db.deleteFrom("team").where("id", "=", teamId).execute();
+}
+
+/** better-auth's key of a team membership (its organization adapter): the pair's SHA-256, base64url. */
+const membershipKeyOf = (teamId: string, userId: string) =>
+  createHash("sha256")
+    .update(JSON.stringify([teamId, userId]))
+    .digest("base64url");
+
+async function syncTeamMemberCount(db: Kysely<Database>, teamId: string): Promise<void> {
+  const count = await db
+    .selectFrom("teamMember")
+    .select((eb) => eb.fn.countAll<string | number>().as("n"))
+    .where("teamId", "=", teamId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable("team")
+    .set({ memberCount: Number(count.n) })
+    .where("id", "=", teamId)
+    .execute();
+}
+
+/** A team membership as better-auth answers it. */
+export type TeamMemberRow = { id: string; teamId: string; userId: string; createdAt: string };
+
+export async function insertTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<TeamMemberRow> {
+  const row = { id: randomUUID(), teamId, userId, createdAt: new Date().toISOString() };
+  await db
+    .insertInto("teamMember")
+    .values({ ...row, membershipKey: membershipKeyOf(teamId, userId) })
+    .execute();
+  await syncTeamMemberCount(db, teamId);
+  return row;
+}
+
+export async function deleteTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<void> {
+  await db.deleteFrom("teamMember").where("teamId", "=", teamId).where("userId", "=", userId).execute();
+  await syncTeamMemberCount(db, teamId);
+}
+
+/** A user's membership of a team, or undefined. */
+export async function findTeamMember(
+  db: Kysely<Database>,
+  teamId: string,
+  userId: string,
+): Promise<TeamMemberRow | undefined> {
+  const row = await db
+    .selectFrom("teamMember")
+    .select(["id", "teamId", "userId", "createdAt"])
+    .where("teamId", "=", teamId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row && { ...row, createdAt: toIsoString(row.createdAt) ?? "" };
+}
+
+/** Ends a membership: the person leaves the organization's teams and the organization. */
+export async function deleteMembership(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
+  const teamIds = await db
+    .selectFrom("teamMember")
+    .innerJoin("team", "team.id", "teamMember.teamId")
+    .select("team.id")
+    .where("team.organizationId", "=", organizationId)
+    .where("teamMember.userId", "=", userId)
+    .execute();
+  for (const { id } of teamIds) await deleteTeamMember(db, id, userId);
+  await db.deleteFrom("member").where("organizationId", "=", organizationId).where("userId", "=", userId).execute();
 }
 
 /** Adds a user to the organization with `role`, outside better-auth (an operator's change; its caller audits it). */
