@@ -7,6 +7,7 @@ export {
   type OrganizationRoutes,
 } from "./organizations.routes";
 export { organizationHooks, organizationRules, organizations, type OrganizationsOptions } from "./organizations.plugin";
+export { organizationWrites, type OrganizationWriteEndpoint, type OrganizationWrites } from "./organizations.writes";
 export { ORGANIZATION_REQUEST_BODY_SCHEMAS, ORGANIZATION_REQUEST_QUERY_SCHEMAS } from "./organizations.request-schemas";
 export {
   requireOrganizationPermission,
