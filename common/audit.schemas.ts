@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   "billing.subscription_canceled",
   "billing.subscription_resumed",
   "billing.refund_issued",
+  "billing.usage_reported",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -72,8 +73,17 @@ export const AUDIT_TARGET_TYPES = [
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-/** Who did it: a user (with the e-mail they had then), or the command line (`npm run admin`) when `id` is null. */
-export type AuditActor = { id: string | null; label: string };
+/**
+ * What acted: a person, an organization API key, a directory's SCIM token, or the command line (`npm run admin`).
+ */
+export const AUDIT_ACTOR_TYPES = ["user", "api_key", "scim_token", "command_line"] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/**
+ * Who did it, labelled as they were then: a user by id with their e-mail; an API key by id with its name and first
+ * characters ("CI deploys (atr_Gz2k9Q…)"); a SCIM token by its name (no id); the command line (no id).
+ */
+export type AuditActor = { type: AuditActorType; id: string | null; label: string };
 
 /** One entry as both views show it; labels are what the names were when it happened, since people and organizations go. */
 export type AuditEntry = {

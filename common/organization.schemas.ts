@@ -115,6 +115,10 @@ export type ListMembersQuery = z.infer<typeof listMembersQuerySchema>;
 
 export const organizationParamsSchema = z.object({ organizationId: idSchema });
 export const invitationParamsSchema = z.object({ invitationId: idSchema });
+export const memberParamsSchema = organizationParamsSchema.extend({ memberId: idSchema });
+export const organizationInvitationParamsSchema = organizationParamsSchema.extend({ invitationId: idSchema });
+export const teamParamsSchema = organizationParamsSchema.extend({ teamId: idSchema });
+export const teamMemberParamsSchema = teamParamsSchema.extend({ userId: idSchema });
 
 // Response shapes of the app's own organization endpoints, read by the web app.
 
@@ -145,7 +149,49 @@ export type InvitationState = "pending" | "accepted" | "rejected" | "canceled" |
  * What an invitation link tells anyone who holds it (the link is the credential): its state, the organization's
  * name and the inviter's. Nothing else: no e-mail, role or ids.
  */
-export type InvitationPreview = { state: InvitationState; organizationName: string; inviterName: string };
+export type InvitationPreview = {
+  state: InvitationState;
+  organizationName: string;
+  /** Null when the organization itself invited (an API key sent it). */
+  inviterName: string | null;
+};
+
+// What the organization's writes under `/api/organizations/{id}/…` answer (docs/api-keys.md), for a session and an API
+// key alike.
+
+/** A membership (`PATCH /members/{memberId}`). */
+export type OrganizationMember = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: string;
+};
+
+/** An invitation (`GET` and `POST /invitations`): `teamId` lists its teams, comma-separated; no inviter for a key's. */
+export type OrganizationInvitation = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  teamId: string | null;
+  status: "pending" | "accepted" | "rejected" | "canceled";
+  expiresAt: string;
+  createdAt: string;
+  inviterId: string | null;
+};
+
+/** A team (`POST /teams`, `PATCH /teams/{teamId}`). */
+export type OrganizationTeam = {
+  id: string;
+  organizationId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string | null;
+};
+
+/** A team membership (`POST /teams/{teamId}/members`). */
+export type TeamMembership = { id: string; teamId: string; userId: string; createdAt: string };
 
 export type TeamWithMembers = {
   id: string;

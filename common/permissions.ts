@@ -119,7 +119,20 @@ export function rolesAllow(role: string | null | undefined, permissions: Organiz
  */
 export const apiKeyScopes = {
   "members:read": { grants: {}, description: "List the organization's members and their teams" },
+  "members:write": {
+    grants: { member: ["update", "delete"] },
+    description: "Change members' roles and remove members (never an owner)",
+  },
+  "invitations:write": {
+    grants: { invitation: ["create", "cancel"] },
+    description: "List, send and cancel invitations (the mail names the organization)",
+  },
   "teams:read": { grants: {}, description: "List the organization's teams and their members" },
+  // Adding and removing a team's members asks of a person what changing and removing members does.
+  "teams:write": {
+    grants: { team: ["create", "update", "delete"], member: ["update", "delete"] },
+    description: "Create, rename and delete teams, and add and remove their members",
+  },
   "billing:read": { grants: {}, description: "Read the plan, subscription and checkout progress" },
   "usage:write": { grants: { billing: ["manage"] }, description: "Report metered usage" },
   "audit:read": { grants: { auditLog: ["list"] }, description: "Read and export the organization's audit log" },

@@ -38,12 +38,18 @@ import { adminAuditRoutes } from "./modules/audit";
 import { adminBillingRoutes, billingBacklogMetrics, billingRoutes, type Billing } from "./modules/billing";
 import { devIdentityRoutes, type DevIdentityProvider } from "./modules/dev-identity";
 import { DEV_SAML_IDP_PATH, devSamlRoutes, type DevSamlIdentityProvider } from "./modules/dev-saml";
-import { devMailRoutes, mailBacklogMetrics, type MailQueue } from "./modules/mail";
-import { invitationRoutes, organizationAuditRoutes, organizationRoutes } from "./modules/organizations";
+import { devMailRoutes, invitationNotice, mailBacklogMetrics, type MailQueue } from "./modules/mail";
+import {
+  invitationRoutes,
+  organizationAuditRoutes,
+  organizationRoutes,
+  organizationWrites,
+  type OrganizationWriteEndpoint,
+} from "./modules/organizations";
 import { accountDeletionRoutes } from "./modules/organizations";
 import { scimRoutes, scimSettingsRoutes } from "./modules/scim";
 import { devDnsRoutes, domainJoinRoutes, ssoRoutes, type DevDnsServer } from "./modules/sso";
-import { devWebhookRoutes, webhookRoutes } from "./modules/webhooks";
+import { devWebhookRoutes, publishOrganizationChanges, webhookRoutes } from "./modules/webhooks";
 import { apiKeyRoutes, createApiKeyAuthentication } from "./modules/api-keys";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -170,7 +176,19 @@ export function createApp(deps: AppDeps) {
   // it may call is the organization scope's decision (server/modules/organizations/organizations.api-key-access.ts).
   // A key is known from the read cache, so a read it was admitted to may be replayed to that key alone (ADR 0027).
   app.use("/api/organizations/*", apiKeys.authenticate);
-  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db }));
+  // The organization's writes: a person's go through better-auth's own endpoint (its session), an API key's through
+  // the operation itself, with the organization plugin's limits, webhook events and invitation mail.
+  const writes = organizationWrites({
+    db: database.db,
+    limits: {
+      assertWithinLimit: deps.billing.assertWithinLimit,
+      releaseOrganization: deps.billing.releaseOrganization,
+    },
+    publishChanges: publishOrganizationChanges,
+    sendInvitationEmail: invitationNotice(deps.mail, config.baseUrl),
+    callEndpoint: (endpoint, headers, body) => organizationEndpoint(auth, endpoint)({ headers, body }),
+  });
+  app.route("/api/organizations", organizationRoutes({ getSession, db: database.db, writes }));
   app.route("/api/organizations", organizationAuditRoutes({ getSession, db: database.db }));
   app.route("/api/organizations", ssoRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
   app.route("/api/organizations", scimSettingsRoutes({ getSession, db: database.db, baseUrl: config.baseUrl }));
@@ -320,6 +338,15 @@ function hasOwnChecks(devPaths: string[]): (path: string) => boolean {
 /** The SCIM service provider (server/modules/scim) and its token creation. */
 const SCIM_ROUTE = "/api/auth/scim";
 const SCIM_TOKEN_PATH = `${SCIM_ROUTE}/generate-token`;
+
+/** One of the organization plugin's endpoints, as the app's organization writes call it (a person's request). */
+function organizationEndpoint(auth: Auth, endpoint: OrganizationWriteEndpoint) {
+  // Each endpoint types its own body; the route built it from the same schemas better-auth's before-hook checks.
+  return auth.api[endpoint] as unknown as (input: {
+    headers: Headers;
+    body: Record<string, unknown>;
+  }) => Promise<unknown>;
+}
 
 /** better-auth's catch-all route. */
 const AUTH_ROUTE = "/api/auth/*";

@@ -31,6 +31,7 @@ import * as outboundWebhooks from "./migrations/0021-outbound-webhooks";
 import * as domainJoin from "./migrations/0022-domain-join";
 import * as ssoFirstSignIn from "./migrations/0023-sso-first-sign-in";
 import * as webhookRetention from "./migrations/0024-webhook-retention";
+import * as apiKeyActors from "./migrations/0025-api-key-actors";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   "0022-domain-join": domainJoin,
   "0023-sso-first-sign-in": ssoFirstSignIn,
   "0024-webhook-retention": webhookRetention,
+  "0025-api-key-actors": apiKeyActors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

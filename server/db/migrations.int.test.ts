@@ -1,8 +1,8 @@
 import { getMigrations } from "better-auth/db/migration";
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-database";
-import { migrateToLatest } from "./migrate";
+import { migrateToLatest, migrations } from "./migrate";
 
 let app: TestApp;
 
@@ -68,5 +68,97 @@ describe("checked-in migrations", () => {
         .values({ id: "m2", organizationId: "o1", userId: "u1", role: "member", createdAt: now })
         .execute(),
     ).rejects.toThrow();
+  });
+
+  test("0025 types earlier actors and lets an invitation have no inviter; its down step undoes both", async () => {
+    const db = app.services.database.db;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const now = new Date().toISOString();
+    const isSqlite = app.database.dialect === "sqlite";
+    expect((await migrator.migrateTo("0022-domain-join")).error).toBeUndefined();
+    await db
+      .insertInto("user")
+      .values({
+        id: "u25",
+        name: "U",
+        email: "u25@example.test",
+        emailVerified: isSqlite ? 1 : true,
+        createdAt: now,
+        updatedAt: now,
+        image: null,
+        username: null,
+        displayUsername: null,
+        role: "user",
+        banned: null,
+        banReason: null,
+        banExpires: null,
+      })
+      .execute();
+    await db
+      .insertInto("organization")
+      .values({ id: "o25", name: "O", slug: "o-25", createdAt: now, logo: null, metadata: null })
+      .execute();
+    const key = {
+      organization_id: "o25",
+      name: "k",
+      prefix: "atr_k",
+      scopes: "[]",
+      created_by: "u25",
+      created_at: now,
+    };
+    await db
+      .insertInto("api_key")
+      .values({ ...key, id: "k25", key_hash: "h25" })
+      .execute();
+    const invitation = { organizationId: "o25", role: "member", teamId: null, status: "pending" as const };
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    await db
+      .insertInto("invitation")
+      .values({ ...invitation, id: "i25", email: "a@example.test", expiresAt, createdAt: now, inviterId: "u25" })
+      .execute();
+    const entry = { created_at: now, action: "team.created", organization_id: "o25" };
+    for (const [id, actorId, label] of [
+      ["e1", "u25", "u25@example.test"],
+      ["e2", null, "command line"],
+      ["e3", null, "okta"],
+      ["e4", "k25", "API key k"],
+    ] as const) {
+      await sql`insert into audit_event (id, created_at, action, actor_id, actor_label, organization_id)
+        values (${id}, ${entry.created_at}, ${entry.action}, ${actorId}, ${label}, ${entry.organization_id})`.execute(
+        db,
+      );
+    }
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const types = await db.selectFrom("audit_event").select(["id", "actor_type"]).where("organization_id", "=", "o25");
+    expect(await types.orderBy("id").execute()).toEqual([
+      { id: "e1", actor_type: "user" },
+      { id: "e2", actor_type: "command_line" },
+      { id: "e3", actor_type: "scim_token" },
+      { id: "e4", actor_type: "api_key" },
+    ]);
+    await db
+      .insertInto("invitation")
+      .values({ ...invitation, id: "i26", email: "b@example.test", expiresAt, createdAt: now, inviterId: null })
+      .execute();
+    // The rebuilt table keeps its rows and the one pending invitation per address and organization.
+    const duplicate = { ...invitation, id: "i27", email: "b@example.test", expiresAt, createdAt: now, inviterId: null };
+    await expect(db.insertInto("invitation").values(duplicate).execute()).rejects.toThrow();
+    const kept = await db.selectFrom("invitation").select(["id", "inviterId"]).where("organizationId", "=", "o25");
+    expect(await kept.orderBy("id").execute()).toEqual([
+      { id: "i25", inviterId: "u25" },
+      { id: "i26", inviterId: null },
+    ]);
+
+    // Down again: the invitation without an inviter goes, and an inviter is required again.
+    expect((await migrator.migrateTo("0022-domain-join")).error).toBeUndefined();
+    expect(await kept.orderBy("id").execute()).toEqual([{ id: "i25", inviterId: "u25" }]);
+    await expect(
+      db
+        .insertInto("invitation")
+        .values({ ...invitation, id: "i28", email: "c@example.test", expiresAt, createdAt: now, inviterId: null })
+        .execute(),
+    ).rejects.toThrow();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
 });

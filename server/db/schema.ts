@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { AuditActorType } from "../../common/audit.schemas";
 
 /**
  * Row types for the tables the app queries itself. better-auth's tables keep the camelCase names
@@ -142,7 +143,8 @@ export type InvitationTable = {
   status: "pending" | "accepted" | "rejected" | "canceled";
   expiresAt: Timestamp;
   createdAt: Timestamp;
-  inviterId: string;
+  /** Null when an API key sent it (migration 0025): the organization invites. */
+  inviterId: string | null;
 };
 
 export type MailOutboxTable = {
@@ -238,6 +240,8 @@ export type AuditEventTable = {
   id: string;
   created_at: Timestamp;
   action: string;
+  /** What acted (migration 0025): a person, an API key, a directory's SCIM token, the command line. */
+  actor_type: Generated<AuditActorType>;
   actor_id: string | null;
   actor_label: string;
   impersonator_id: string | null;

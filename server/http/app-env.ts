@@ -16,6 +16,8 @@ export type AppEnv = {
 export type ApiKeyPrincipal = {
   id: string;
   name: string;
+  /** The key's first characters, as lists show it (never the secret). */
+  prefix: string;
   organizationId: string;
   scopes: readonly string[];
   /** Ms since the epoch when the key expires, or null; an answer kept for the key is not replayed past it. */

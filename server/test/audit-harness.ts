@@ -21,7 +21,7 @@ export const AGENT = "AuditTest/1.0 (integration; +https://example.test)";
 export const withAgent = { headers: { "user-agent": AGENT } };
 export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const CSV_HEADER =
-  "time,action,actor_id,actor,impersonator_id,impersonator,target_type,target_id,target,organization_id,organization,ip_address,user_agent,reason,details";
+  "time,action,actor_id,actor,impersonator_id,impersonator,target_type,target_id,target,organization_id,organization,ip_address,user_agent,reason,details,actor_type";
 
 /** Starts the file's app and its platform admin; the helpers below use them. */
 export async function startAuditServer(): Promise<{ server: TestApp; platformAdmin: TestUser }> {
@@ -56,7 +56,7 @@ export async function onlyEntry(query: Record<string, string>): Promise<AuditEnt
   return entries[0] as AuditEntry;
 }
 
-export const actorOf = (user: TestUser) => ({ id: user.id, label: user.email });
+export const actorOf = (user: TestUser) => ({ type: "user" as const, id: user.id, label: user.email });
 /** Where a request of this user's browser came from, as the app resolved it: its socket address and the agent sent. */
 export const sentBy = (user: TestUser) => ({ ipAddress: user.client.ip, userAgent: AGENT });
 
@@ -87,6 +87,7 @@ export function auditRow(fields: Partial<Insertable<AuditEventTable>>): Insertab
     id: randomUUID(),
     created_at: new Date().toISOString(),
     action: "user.created",
+    actor_type: "user",
     actor_id: null,
     actor_label: "seed",
     impersonator_id: null,

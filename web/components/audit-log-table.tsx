@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from "react";
-import type { AuditAction, AuditEntry, AuditLogPage, AuditLogQuery } from "../../common/audit.schemas";
+import type { AuditAction, AuditActor, AuditEntry, AuditLogPage, AuditLogQuery } from "../../common/audit.schemas";
 import { errorMessage } from "../lib/api-error";
 import { AUDIT_ACTION_LABELS, auditActionGroups, describeAuditEntry } from "../lib/audit-actions";
 import { cn } from "../lib/cn";
@@ -15,11 +15,19 @@ import { SelectField, TextField } from "./ui/text-field";
 
 const secondary = "text-xs text-zinc-500 dark:text-zinc-400";
 
-/** Who did it: the user as labelled then, or the command line (`npm run admin`), which has no account. */
+/** Who did it: the user as labelled then, an API key or a directory by its name then, or the command line. */
+function actorName({ type, label }: AuditActor): string {
+  if (type === "user") return label;
+  // `npm run admin`, which has no account.
+  if (type === "command_line") return "Command line";
+  return `${type === "api_key" ? "API key" : "Directory sync"}: ${label}`;
+}
+
+/** The "Who" cell: the actor, the platform admin impersonating them, from which address and device. */
 function Actor({ entry }: { entry: AuditEntry }) {
   return (
     <>
-      <p className="font-medium max-sm:font-normal">{entry.actor.id === null ? "Command line" : entry.actor.label}</p>
+      <p className="font-medium max-sm:font-normal">{actorName(entry.actor)}</p>
       {entry.impersonator ? (
         <p className={secondary}>
           <span className="sr-only">impersonated by a platform admin, </span>via {entry.impersonator.label}

@@ -7,7 +7,7 @@ function entry(action: AuditAction, overrides: Partial<AuditEntry> = {}): AuditE
     id: "evt_1",
     createdAt: "2026-03-05T10:00:00.000Z",
     action,
-    actor: { id: "user_admin", label: "admin@example.test" },
+    actor: { type: "user", id: "user_admin", label: "admin@example.test" },
     impersonator: null,
     target: null,
     organization: null,
@@ -74,6 +74,9 @@ describe("the audit log's wording", () => {
     expect(
       describeAuditEntry(entry("user.created", { target: ann, details: { role: "user", password: "invited" } })),
     ).toBe("Created user ann@example.test, invited to set a password");
+    expect(
+      describeAuditEntry(entry("billing.usage_reported", { details: { meter: "api_calls", quantity: 120 } })),
+    ).toBe("Reported 120 api_calls");
     expect(describeAuditEntry(entry("billing.refund_issued", { details: { amount: 1250, currency: "usd" } }))).toMatch(
       /^Refunded .*12\.50/,
     );

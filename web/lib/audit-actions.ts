@@ -62,6 +62,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "billing.subscription_canceled": "Subscription canceled",
   "billing.subscription_resumed": "Subscription resumed",
   "billing.refund_issued": "Refund issued",
+  "billing.usage_reported": "Usage reported",
 };
 
 const GROUPS = {
@@ -265,6 +266,11 @@ const SENTENCES: Record<AuditAction, (entry: Described) => string> = {
     const amount = entry.details?.amount;
     const currency = detail(entry, "currency");
     return typeof amount === "number" && currency ? `Refunded ${money(amount, currency)}` : "Issued a refund";
+  },
+  "billing.usage_reported": (entry) => {
+    const quantity = entry.details?.quantity;
+    const meter = detail(entry, "meter");
+    return typeof quantity === "number" && meter ? `Reported ${quantity} ${meter}` : "Reported usage";
   },
 };
 

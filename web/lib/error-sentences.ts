@@ -110,6 +110,7 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
     "This invitation was sent to another e-mail address. Sign in with that address.",
   EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION:
     "Verify your e-mail address first, then open the invitation again.",
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: "Verify your e-mail address first, then open the invitation again.",
   YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION:
     "Your role does not allow cancelling this invitation. Ask an owner or admin.",
   INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION:

@@ -53,10 +53,15 @@ export function createClientIpResolver(trustedProxies: string[]): ClientIpResolv
 
 /** Copies a request for better-auth with the resolved client address, replacing any client-sent copy. */
 export function withClientIpHeader(request: Request, ip: string | undefined): Request {
-  const headers = new Headers(request.headers);
-  headers.delete(CLIENT_IP_HEADER);
-  if (ip) headers.set(CLIENT_IP_HEADER, ip);
-  return new Request(request, { headers, duplex: "half" } as RequestInit);
+  return new Request(request, { headers: headersWithClientIp(request.headers, ip), duplex: "half" } as RequestInit);
+}
+
+/** Request headers with the client address the app resolved, as better-auth's endpoints read it. */
+export function headersWithClientIp(headers: Headers, ip: string | undefined): Headers {
+  const copy = new Headers(headers);
+  copy.delete(CLIENT_IP_HEADER);
+  if (ip) copy.set(CLIENT_IP_HEADER, ip);
+  return copy;
 }
 
 export function clientIp(trustedProxies: string[], logger: Logger): MiddlewareHandler<AppEnv> {

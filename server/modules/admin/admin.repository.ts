@@ -546,7 +546,7 @@ export async function findOrganizationDetail(
       email: row.email,
       role: row.role ?? "member",
       expiresAt: toIsoString(row.expiresAt) ?? "",
-      inviter: row.inviterName ? { id: row.inviterId, name: row.inviterName } : null,
+      inviter: row.inviterId && row.inviterName ? { id: row.inviterId, name: row.inviterName } : null,
     })),
   };
 }

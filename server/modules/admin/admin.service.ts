@@ -140,7 +140,12 @@ export async function changePlatformRoleFromCommandLine(
     await repository.setRole(trx, user.id, to);
     await recordAuditEvent(
       trx,
-      { actor: { id: null, label: "command line" }, impersonatorId: null, ipAddress: null, userAgent: null },
+      {
+        actor: { type: "command_line", id: null, label: "command line" },
+        impersonatorId: null,
+        ipAddress: null,
+        userAgent: null,
+      },
       { action: "user.role_changed", target: { type: "user", id: user.id, label: user.email }, details: { from, to } },
     );
     return { email, from, to, changed: true };

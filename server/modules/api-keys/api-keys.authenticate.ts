@@ -71,6 +71,7 @@ export function createApiKeyAuthentication(deps: {
       found = {
         id: row.id,
         name: row.name,
+        prefix: row.prefix,
         organizationId: row.organization_id,
         scopes: JSON.parse(row.scopes) as string[],
         expiresAt,

@@ -48,7 +48,7 @@ export async function findApiKeys(db: Kysely<Database>, organizationId: string):
 export async function findUsableApiKeyByHash(db: Kysely<Database>, keyHash: string) {
   return db
     .selectFrom("api_key")
-    .select(["id", "name", "organization_id", "scopes", "expires_at"])
+    .select(["id", "name", "prefix", "organization_id", "scopes", "expires_at"])
     .where("key_hash", "=", keyHash)
     .where("revoked_at", "is", null)
     .executeTakeFirst();

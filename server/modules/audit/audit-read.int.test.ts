@@ -268,6 +268,7 @@ describe("who reads which entries", () => {
       auditRow({
         created_at: "2003-01-01T10:00:00.000Z",
         action: "organization.updated",
+        actor_type: "api_key",
         actor_id: "actor-1",
         actor_label: 'Smith, "Jo"',
         target_type: "organization",
@@ -296,6 +297,7 @@ describe("who reads which entries", () => {
       auditRow({
         created_at: "2003-01-01T09:00:00.000Z",
         action: "user.created",
+        actor_type: "command_line",
         actor_label: "command line",
         organization_id: organization,
       }),
@@ -309,9 +311,9 @@ describe("who reads which entries", () => {
     expect(text).toBe(
       [
         CSV_HEADER,
-        `2003-01-01T11:00:00.000Z,team.created,actor-2,plain@example.test,admin-1,'@admin,team,team-1,"'=1,2",${organization},'\tTabbed,,,,`,
-        `2003-01-01T10:00:00.000Z,organization.updated,actor-1,"Smith, ""Jo""",,,organization,${organization},"two\nlines",${organization},'=SUM(A1:A2),198.18.0.1,'-rf,'+1 555,"{""note"":""a,b""}"`,
-        `2003-01-01T09:00:00.000Z,user.created,,command line,,,,,,${organization},,,,,`,
+        `2003-01-01T11:00:00.000Z,team.created,actor-2,plain@example.test,admin-1,'@admin,team,team-1,"'=1,2",${organization},'\tTabbed,,,,,user`,
+        `2003-01-01T10:00:00.000Z,organization.updated,actor-1,"Smith, ""Jo""",,,organization,${organization},"two\nlines",${organization},'=SUM(A1:A2),198.18.0.1,'-rf,'+1 555,"{""note"":""a,b""}",api_key`,
+        `2003-01-01T09:00:00.000Z,user.created,,command line,,,,,,${organization},,,,,,command_line`,
         "",
       ].join("\r\n"),
     );

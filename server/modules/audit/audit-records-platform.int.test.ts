@@ -317,7 +317,7 @@ describe("what each change records", () => {
     });
     expect(granted).toEqual({ email: user.email, from: "user", to: "admin", changed: true });
     const commandLine = {
-      actor: { id: null, label: "command line" },
+      actor: { type: "command_line" as const, id: null, label: "command line" },
       target: { type: "user" as const, id: user.id, label: user.email },
     };
     expect(await onlyEntry({ targetId: user.id, action: "user.role_changed" })).toEqual(

@@ -44,7 +44,9 @@ export function auditContextOf(
   request: { ipAddress: string | null | undefined; userAgent: string | null | undefined },
 ): AuditContext {
   return {
-    actor: session ? { id: session.user.id, label: session.user.email } : { id: null, label: "anonymous" },
+    actor: session
+      ? { type: "user", id: session.user.id, label: session.user.email }
+      : { type: "user", id: null, label: "anonymous" },
     impersonatorId: session?.session.impersonatedBy ?? null,
     ipAddress: request.ipAddress ?? null,
     userAgent: request.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
@@ -57,13 +59,15 @@ const USER_AGENT_MAX_LENGTH = 500;
 export function requestAuditContext<E extends SessionEnv>(c: Context<E>): AuditContext {
   const variables = c.var as SessionEnv["Variables"];
   const request = { ipAddress: variables.clientIp, userAgent: c.req.header("user-agent") };
-  // An organization API key acts as itself: its id, so the log's actor filter finds what it did, and its name.
-  if (variables.apiKey)
-    return {
-      ...auditContextOf(null, request),
-      actor: { id: variables.apiKey.id, label: `API key ${variables.apiKey.name}` },
-    };
+  // An organization API key acts as itself: its id, so the log's actor filter finds what it did, and its name with its
+  // first characters, which tell keys of one name apart.
+  if (variables.apiKey) return { ...auditContextOf(null, request), actor: apiKeyActor(variables.apiKey) };
   return auditContextOf(variables.session, request);
+}
+
+/** The audit log's actor for an organization API key: "CI deploys (atr_Gz2k9Q…)". */
+export function apiKeyActor(key: { id: string; name: string; prefix: string }): AuditContext["actor"] {
+  return { type: "api_key", id: key.id, label: `${key.name} (${key.prefix}…)` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, SelectQueryBuilder } from "kysely";
+import type { Insertable, Kysely, Selectable, SelectQueryBuilder } from "kysely";
 import type { AuditEventTable, Database } from "../../db/schema";
 import type { AuditLogQuery } from "./audit.schemas";
 
@@ -8,7 +8,7 @@ export type AuditEventRow = Selectable<AuditEventTable>;
 /** Inserts one entry. Passed the transaction of the change it records, so both commit or neither does. */
 export async function insertAuditEvent(
   db: Kysely<Database>,
-  row: Omit<AuditEventTable, "id" | "created_at">,
+  row: Omit<Insertable<AuditEventTable>, "id" | "created_at">,
   now = new Date(),
 ): Promise<void> {
   await db

@@ -8,11 +8,14 @@ export {
   type AuditLogQuery,
   type AuditTargetType,
 } from "../../../common/audit.schemas";
-import type { AuditAction, AuditTargetType } from "../../../common/audit.schemas";
+import type { AuditAction, AuditActor, AuditTargetType } from "../../../common/audit.schemas";
 
-/** Who made a change and from where: the signed-in user (or the command line), the admin impersonating them, the request's address and agent. */
+/**
+ * Who made a change and from where: the signed-in user (or an API key, a directory, the command line), the admin
+ * impersonating them, the request's address and agent.
+ */
 export type AuditContext = {
-  actor: { id: string | null; label: string };
+  actor: AuditActor;
   impersonatorId: string | null;
   ipAddress: string | null;
   userAgent: string | null;

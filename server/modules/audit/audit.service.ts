@@ -28,6 +28,7 @@ export async function recordAuditEvent(
     : null;
   await repository.insertAuditEvent(db, {
     action: input.action,
+    actor_type: context.actor.type,
     actor_id: context.actor.id,
     actor_label: context.actor.label,
     impersonator_id: context.impersonatorId,
@@ -49,7 +50,7 @@ function toEntry(row: repository.AuditEventRow): AuditEntry {
     id: row.id,
     createdAt: toIsoString(row.created_at) ?? "",
     action: row.action as AuditAction,
-    actor: { id: row.actor_id, label: row.actor_label },
+    actor: { type: row.actor_type, id: row.actor_id, label: row.actor_label },
     impersonator: row.impersonator_id
       ? { id: row.impersonator_id, label: row.impersonator_label ?? row.impersonator_id }
       : null,
@@ -87,6 +88,8 @@ const CSV_COLUMNS = [
   "user_agent",
   "reason",
   "details",
+  // Last, so the columns exports had before it keep their places.
+  "actor_type",
 ] as const;
 const EXPORT_BATCH = 1000;
 
@@ -107,6 +110,7 @@ function csvLine(entry: AuditEntry): string {
     entry.userAgent,
     entry.reason,
     entry.details ? JSON.stringify(entry.details) : null,
+    entry.actor.type,
   ];
   return `${values.map(csvField).join(",")}\r\n`;
 }

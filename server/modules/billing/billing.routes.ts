@@ -106,7 +106,7 @@ export function billingRoutes(deps: RouteDeps) {
     })
     .post(`${organization}/usage`, validate("json", usageBodySchema), async (c) => {
       const scope = requireOrganizationPermission(c, BILLING);
-      const result = await deps.billing.recordUsage(scope.organizationId, c.req.valid("json"));
+      const result = await deps.billing.recordUsage(scope.organizationId, c.req.valid("json"), requestAuditContext(c));
       return c.json({ id: result.id, duplicate: result.duplicate }, 202);
     });
 }

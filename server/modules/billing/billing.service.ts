@@ -81,7 +81,8 @@ export function createBilling(deps: BillingDeps) {
     changeSubscription: (organizationId: string, roles: string[], body: SubscriptionChangeBody, audit: AuditContext) =>
       changeSubscription(context, scope(organizationId), roles, body, audit),
     portal: (organizationId: string) => openPortal(context, scope(organizationId)),
-    recordUsage: (organizationId: string, body: UsageBody) => recordUsage(context, scope(organizationId), body),
+    recordUsage: (organizationId: string, body: UsageBody, audit: AuditContext) =>
+      recordUsage(context, scope(organizationId), body, audit),
     reconcile: (organizationId: string) => reconcileBilling(context, scope(organizationId)),
     reconcileAll: () => reconcileAllBilling(context),
     refund: (organizationId: string, body: RefundBody, audit: AuditContext) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FREE_PLAN_LIMITS } from "../../../common/billing.schemas";
 import { addMember, createOrganizationWithOwner, createVerifiedUser, type TestUser } from "../../test/factories";
-import { expectError, type TestResponse } from "../../test/request";
+import { createClient, expectError, type TestResponse } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
 
 /**
@@ -46,10 +46,12 @@ function newEmails(organizationId: string, prefix: string, count: number): strin
 
 type Outcome = { accepted: TestResponse[]; refused: number };
 
-/** The winners' answers (200) and how many lost, each loser checked to have had the plan's exact refusal. */
-async function outcome(responses: TestResponse[], refusal: string): Promise<Outcome> {
-  const accepted = responses.filter((response) => response.status === 200);
-  const losers = responses.filter((response) => response.status !== 200);
+/**
+ * The winners' answers (200, or `success`) and how many lost, each loser checked to have had the plan's exact refusal.
+ */
+async function outcome(responses: TestResponse[], refusal: string, success = 200): Promise<Outcome> {
+  const accepted = responses.filter((response) => response.status === success);
+  const losers = responses.filter((response) => response.status !== success);
   for (const loser of losers) {
     const body = await expectError(loser, 403, refusal);
     expect(body.code).toBe("PLAN_LIMIT_REACHED");
@@ -118,6 +120,35 @@ describe("plan limits under concurrent requests", () => {
         .filter((name) => names.includes(name))
         .sort(),
     ).toEqual(created.sort());
+  });
+
+  it("12 team creations and 20 invitations at once by an API key (the app's routes) stop at the limits", async () => {
+    const organization = await createOrganizationWithOwner(owner, "Key teams at once");
+    const created = await owner.client.post(`/api/organizations/${organization.id}/api-keys`, {
+      name: "race",
+      scopes: ["teams:write", "invitations:write"],
+    });
+    expect(created.status).toBe(201);
+    const script = createClient(server);
+    const asKey = (suffix: string, json: unknown) =>
+      script.post(`/api/organizations/${organization.id}${suffix}`, json, {
+        origin: null,
+        headers: { authorization: `Bearer ${(created.data as { key: string }).key}` },
+      });
+    const names = Array.from({ length: 12 }, (_, index) => `Key race team ${index}`);
+    const teams = await Promise.all(names.map((name) => asKey("/teams", { name })));
+    expectWinners(await outcome(teams, TEAMS_REFUSED, 201), 12, TEAM_LIMIT - 1);
+    const stored = await server.db
+      .selectFrom("team")
+      .select("id")
+      .where("organizationId", "=", organization.id)
+      .execute();
+    expect(stored).toHaveLength(TEAM_LIMIT);
+
+    const emails = newEmails(organization.id, "key-race", 20);
+    const invitations = await Promise.all(emails.map((email) => asKey("/invitations", { email, role: "member" })));
+    expectWinners(await outcome(invitations, SEATS_REFUSED, 201), 20, MEMBER_LIMIT - 1);
+    expect(await seatsUsed(organization.id)).toEqual({ members: 1, pending: MEMBER_LIMIT - 1 });
   });
 
   it("invitations accepted while 20 more are sent at once: all accepted, and the seats stop at the limit", async () => {

@@ -1,5 +1,5 @@
 export { devMailRoutes, type DevMailRoutes } from "./mail.routes";
-export { authMailNotices } from "./mail.notices";
+export { authMailNotices, invitationNotice } from "./mail.notices";
 export {
   createMailQueue,
   createMailTransport,

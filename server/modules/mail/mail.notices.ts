@@ -23,6 +23,30 @@ type BanState = { banned?: boolean | null; banExpires?: Date | string | null };
 type AddressChange = { from: string; to: string };
 
 /**
+ * The invitation mail, sent by better-auth's invitations and by an API key's (server/modules/organizations): a
+ * person's names its inviter, an API key's (`inviter` null) names the organization.
+ */
+export function invitationNotice(mail: MailQueue, baseUrl: string) {
+  return async function sendInvitationEmail(input: {
+    id: string;
+    email: string;
+    role: string;
+    organization: { name: string };
+    inviter: { user: { name: string } } | null;
+  }): Promise<void> {
+    await mail.enqueue({
+      to: input.email,
+      ...invitationMail({
+        inviterName: input.inviter?.user.name ?? null,
+        organizationName: input.organization.name,
+        role: input.role,
+        url: `${baseUrl}/invitations/${input.id}?email=${encodeURIComponent(input.email)}`,
+      }),
+    });
+  };
+}
+
+/**
  * Every mail better-auth has the app send, in one place: the callbacks its options take (spread into
  * `emailAndPassword`, `emailVerification`, `user.deleteUser`, and the organization plugin's
  * `sendInvitationEmail`), and a plugin for the notice no callback covers (a changed password).
@@ -100,23 +124,7 @@ export function authMailNotices(
         ...unconfirmedProviderEmailMail({ name: user.name, providerName, signInUrl: appUrl("/sign-in") }),
       });
     },
-    async sendInvitationEmail(input: {
-      id: string;
-      email: string;
-      role: string;
-      organization: { name: string };
-      inviter: { user: { name: string } };
-    }) {
-      await mail.enqueue({
-        to: input.email,
-        ...invitationMail({
-          inviterName: input.inviter.user.name,
-          organizationName: input.organization.name,
-          role: input.role,
-          url: appUrl(`/invitations/${input.id}?email=${encodeURIComponent(input.email)}`),
-        }),
-      });
-    },
+    sendInvitationEmail: invitationNotice(mail, options.baseUrl),
     plugin: {
       id: "mail-notices",
       hooks: {

@@ -114,18 +114,24 @@ export function passwordResetMail(input: { name: string; url: string; signIn: Si
   );
 }
 
+/** An invitation from a person, or, with `inviterName` null, from the organization itself (an API key sent it). */
 export function invitationMail(input: {
-  inviterName: string;
+  inviterName: string | null;
   organizationName: string;
   role: string;
   url: string;
 }): RenderedMail {
+  const { inviterName, organizationName } = input;
+  const subject = inviterName
+    ? `${inviterName} invited you to ${organizationName} on ${APP_NAME}`
+    : `${organizationName} invited you to ${APP_NAME}`;
+  const invited = inviterName
+    ? `${inviterName} invited you to join ${organizationName}`
+    : `${organizationName} invited you to join`;
   return render(
-    `${input.inviterName} invited you to ${input.organizationName} on ${APP_NAME}`,
-    `Join ${input.organizationName}`,
-    [
-      `${input.inviterName} invited you to join ${input.organizationName} as ${input.role}. The invitation expires in 2 days.`,
-    ],
+    subject,
+    `Join ${organizationName}`,
+    [`${invited} as ${input.role}. The invitation expires in 2 days.`],
     { label: "View invitation", url: input.url },
   );
 }

@@ -8,15 +8,26 @@ import type { ApiKeyScope } from "../../../common/permissions";
  * deleting the organization, its security policy and SSO, plan changes, and any route a module adds later until it
  * is listed. Paths are relative to the organization; `:name` matches one segment.
  */
-const API_KEY_ROUTES: ReadonlyArray<{ method: "GET" | "POST"; path: string; scope: ApiKeyScope }> = [
-  { method: "GET", path: "/members", scope: "members:read" },
-  { method: "GET", path: "/teams", scope: "teams:read" },
-  { method: "GET", path: "/billing", scope: "billing:read" },
-  { method: "GET", path: "/billing/checkouts/:checkoutId", scope: "billing:read" },
-  { method: "POST", path: "/billing/usage", scope: "usage:write" },
-  { method: "GET", path: "/audit-log", scope: "audit:read" },
-  { method: "GET", path: "/audit-log/export", scope: "audit:read" },
-];
+const API_KEY_ROUTES: ReadonlyArray<{ method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; scope: ApiKeyScope }> =
+  [
+    { method: "GET", path: "/members", scope: "members:read" },
+    { method: "PATCH", path: "/members/:memberId", scope: "members:write" },
+    { method: "DELETE", path: "/members/:memberId", scope: "members:write" },
+    { method: "GET", path: "/invitations", scope: "invitations:write" },
+    { method: "POST", path: "/invitations", scope: "invitations:write" },
+    { method: "DELETE", path: "/invitations/:invitationId", scope: "invitations:write" },
+    { method: "GET", path: "/teams", scope: "teams:read" },
+    { method: "POST", path: "/teams", scope: "teams:write" },
+    { method: "PATCH", path: "/teams/:teamId", scope: "teams:write" },
+    { method: "DELETE", path: "/teams/:teamId", scope: "teams:write" },
+    { method: "POST", path: "/teams/:teamId/members", scope: "teams:write" },
+    { method: "DELETE", path: "/teams/:teamId/members/:userId", scope: "teams:write" },
+    { method: "GET", path: "/billing", scope: "billing:read" },
+    { method: "GET", path: "/billing/checkouts/:checkoutId", scope: "billing:read" },
+    { method: "POST", path: "/billing/usage", scope: "usage:write" },
+    { method: "GET", path: "/audit-log", scope: "audit:read" },
+    { method: "GET", path: "/audit-log/export", scope: "audit:read" },
+  ];
 
 const matchers = API_KEY_ROUTES.map((route) => ({
   ...route,

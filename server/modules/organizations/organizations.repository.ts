@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { PostgresAdapter, type Kysely } from "kysely";
+import { createHash, randomUUID } from "node:crypto";
+import { PostgresAdapter, type Kysely, type Selectable } from "kysely";
 import { toIsoString } from "../../db/database";
-import type { Database } from "../../db/schema";
+import type { Database, InvitationTable } from "../../db/schema";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
 
 /**
@@ -129,7 +129,7 @@ export async function clearActiveOrganization(
 /** The scoped organization's name. */
 export async function findOrganizationName(
   db: Kysely<Database>,
-  scope: OrganizationScope,
+  scope: Pick<OrganizationScope, "organizationId">,
 ): Promise<string | undefined> {
   const row = await db
     .selectFrom("organization")
@@ -170,13 +170,14 @@ export async function isTeamMember(db: Kysely<Database>, scope: OrganizationScop
 
 /**
  * An invitation by id with the names its page shows before anyone signs in: its link is the credential, so this
- * is the one read without a scope. (An invitation goes with its organization and with its inviter's account.)
+ * is the one read without a scope. (An invitation goes with its organization and with its inviter's account; one an
+ * API key sent has no inviter.)
  */
 export async function findInvitation(db: Kysely<Database>, invitationId: string) {
   return db
     .selectFrom("invitation")
     .innerJoin("organization", "organization.id", "invitation.organizationId")
-    .innerJoin("user", "user.id", "invitation.inviterId")
+    .leftJoin("user", "user.id", "invitation.inviterId")
     .select([
       "invitation.status",
       "invitation.expiresAt",
@@ -225,7 +226,7 @@ export async function findTeamsWithMembers(db: Kysely<Database>, scope: Organiza
  */
 export async function cancelExpiredPendingInvitations(
   db: Kysely<Database>,
-  scope: OrganizationScope,
+  scope: Pick<OrganizationScope, "organizationId">,
   email: string,
   now: Date,
 ): Promise<void> {
@@ -250,7 +251,7 @@ export async function cancelExpiredPendingInvitations(
 /** The role of the member an identifier names in the scoped organization: an e-mail when it contains '@', else a member id. */
 export async function findMemberRoleByIdOrEmail(
   db: Kysely<Database>,
-  scope: OrganizationScope,
+  scope: Pick<OrganizationScope, "organizationId">,
   memberIdOrEmail: string,
 ): Promise<string | undefined> {
   const query = db
@@ -456,6 +457,284 @@ export async function deleteOrganizationRow(db: Kysely<Database>, organizationId
 /** Sets a membership's role (comma-separated roles). */
 export async function updateMemberRole(db: Kysely<Database>, memberId: string, role: string): Promise<void> {
   await db.updateTable("member").set({ role }).where("id", "=", memberId).execute();
+}
+
+/**
+ * The writes of teams and memberships outside better-auth (an API key's, a directory's), which keep what better-auth
+ * keeps: a team's `memberCount`, and each team membership's `membershipKey`.
+ */
+
+/** A team as better-auth answers it. */
+export type TeamRow = { id: string; name: string; organizationId: string; createdAt: string; updatedAt: string | null };
+
+export async function insertTeam(
+  db: Kysely<Database>,
+  team: { organizationId: string; name: string },
+): Promise<TeamRow> {
+  const now = new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    name: team.name,
+    organizationId: team.organizationId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db
+    .insertInto("team")
+    .values({ ...row, memberCount: 0 })
+    .execute();
+  return row;
+}
+
+export async function renameTeam(db: Kysely<Database>, teamId: string, name: string): Promise<void> {
+  await db.updateTable("team").set({ name, updatedAt: new Date().toISOString() }).where("id", "=", teamId).execute();
+}
+
+/** Deletes a team and its memberships (its members stay in the organization). */
+export async function deleteTeam(db: Kysely<Database>, teamId: string): Promise<void> {
+  await db.deleteFrom("teamMember").where("teamId", "=", teamId).execute();
+  await db.deleteFrom("team").where("id", "=", teamId).execute();
+}
+
+/** better-auth's key of a team membership (its organization adapter): the pair's SHA-256, base64url. */
+const membershipKeyOf = (teamId: string, userId: string) =>
+  createHash("sha256")
+    .update(JSON.stringify([teamId, userId]))
+    .digest("base64url");
+
+async function syncTeamMemberCount(db: Kysely<Database>, teamId: string): Promise<void> {
+  const count = await db
+    .selectFrom("teamMember")
+    .select((eb) => eb.fn.countAll<string | number>().as("n"))
+    .where("teamId", "=", teamId)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable("team")
+    .set({ memberCount: Number(count.n) })
+    .where("id", "=", teamId)
+    .execute();
+}
+
+/** A team membership as better-auth answers it. */
+export type TeamMemberRow = { id: string; teamId: string; userId: string; createdAt: string };
+
+export async function insertTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<TeamMemberRow> {
+  const row = { id: randomUUID(), teamId, userId, createdAt: new Date().toISOString() };
+  await db
+    .insertInto("teamMember")
+    .values({ ...row, membershipKey: membershipKeyOf(teamId, userId) })
+    .execute();
+  await syncTeamMemberCount(db, teamId);
+  return row;
+}
+
+export async function deleteTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<void> {
+  await db.deleteFrom("teamMember").where("teamId", "=", teamId).where("userId", "=", userId).execute();
+  await syncTeamMemberCount(db, teamId);
+}
+
+/** A user's membership of a team, or undefined. */
+export async function findTeamMember(
+  db: Kysely<Database>,
+  teamId: string,
+  userId: string,
+): Promise<TeamMemberRow | undefined> {
+  const row = await db
+    .selectFrom("teamMember")
+    .select(["id", "teamId", "userId", "createdAt"])
+    .where("teamId", "=", teamId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row && { ...row, createdAt: toIsoString(row.createdAt) ?? "" };
+}
+
+/** A team of the scoped organization, or undefined. */
+export async function findTeam(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  teamId: string,
+): Promise<TeamRow | undefined> {
+  const row = await db
+    .selectFrom("team")
+    .select(["id", "name", "organizationId", "createdAt", "updatedAt"])
+    .where("organizationId", "=", scope.organizationId)
+    .where("id", "=", teamId)
+    .executeTakeFirst();
+  return row && { ...row, createdAt: toIsoString(row.createdAt) ?? "", updatedAt: toIsoString(row.updatedAt) };
+}
+
+/**
+ * Takes a deleted team out of the organization's pending invitations (an invitation names its teams as a
+ * comma-separated list), as better-auth does when it deletes a team.
+ */
+export async function removeTeamFromPendingInvitations(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  teamId: string,
+): Promise<void> {
+  const invitations = await db
+    .selectFrom("invitation")
+    .select(["id", "teamId"])
+    .where("organizationId", "=", scope.organizationId)
+    .where("status", "=", "pending")
+    .where("teamId", "is not", null)
+    .execute();
+  for (const invitation of invitations) {
+    const teamIds = (invitation.teamId ?? "").split(",");
+    if (!teamIds.includes(teamId)) continue;
+    const remaining = teamIds.filter((id) => id !== teamId).join(",");
+    await db
+      .updateTable("invitation")
+      .set({ teamId: remaining || null })
+      .where("id", "=", invitation.id)
+      .execute();
+  }
+}
+
+/** A membership as better-auth answers it. */
+export type MemberRow = { id: string; organizationId: string; userId: string; role: string; createdAt: string };
+
+/** A member of the scoped organization by the membership's id, or undefined. */
+export async function findMember(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  const row = await db
+    .selectFrom("member")
+    .select(["id", "organizationId", "userId", "role", "createdAt"])
+    .where("organizationId", "=", scope.organizationId)
+    .where("id", "=", memberId)
+    .executeTakeFirst();
+  return row && { ...row, createdAt: toIsoString(row.createdAt) ?? "" };
+}
+
+/** Whether the address is a member's of the scoped organization (better-auth keeps addresses lower-case). */
+export async function isMemberAddress(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  email: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .select("member.id")
+    .where("member.organizationId", "=", scope.organizationId)
+    .where("user.email", "=", email.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** An invitation as better-auth answers it; `inviterId` is null when an API key sent it. */
+export type InvitationRow = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  teamId: string | null;
+  status: "pending" | "accepted" | "rejected" | "canceled";
+  expiresAt: string;
+  createdAt: string;
+  inviterId: string | null;
+};
+
+const invitationColumns = [
+  "id",
+  "organizationId",
+  "email",
+  "role",
+  "teamId",
+  "status",
+  "expiresAt",
+  "createdAt",
+  "inviterId",
+] as const;
+
+function toInvitationRow(row: Selectable<InvitationTable>): InvitationRow {
+  return {
+    ...row,
+    role: row.role ?? "member",
+    expiresAt: toIsoString(row.expiresAt) ?? "",
+    createdAt: toIsoString(row.createdAt) ?? "",
+  };
+}
+
+/** The scoped organization's pending invitations that have not expired, newest first (those better-auth counts). */
+export async function findPendingInvitations(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  now = new Date(),
+): Promise<InvitationRow[]> {
+  const rows = await db
+    .selectFrom("invitation")
+    .select(invitationColumns)
+    .where("organizationId", "=", scope.organizationId)
+    .where("status", "=", "pending")
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map(toInvitationRow).filter((row) => Date.parse(row.expiresAt) > now.getTime());
+}
+
+/** An invitation of the scoped organization, whatever its state, or undefined. */
+export async function findOrganizationInvitation(
+  db: Kysely<Database>,
+  scope: Pick<OrganizationScope, "organizationId">,
+  invitationId: string,
+): Promise<InvitationRow | undefined> {
+  const row = await db
+    .selectFrom("invitation")
+    .select(invitationColumns)
+    .where("organizationId", "=", scope.organizationId)
+    .where("id", "=", invitationId)
+    .executeTakeFirst();
+  return row && toInvitationRow(row);
+}
+
+/** An invitation an API key sent (it has no inviter), with its organization's name and slug, or undefined. */
+export async function findInvitationWithoutInviter(db: Kysely<Database>, invitationId: string) {
+  const row = await db
+    .selectFrom("invitation")
+    .innerJoin("organization", "organization.id", "invitation.organizationId")
+    .select(invitationColumns.map((column) => `invitation.${column}` as const))
+    .select(["organization.name as organizationName", "organization.slug as organizationSlug"])
+    .where("invitation.id", "=", invitationId)
+    .where("invitation.inviterId", "is", null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { organizationName, organizationSlug, ...invitation } = row;
+  return { ...toInvitationRow(invitation), organizationName, organizationSlug };
+}
+
+/** A pending invitation from the organization itself (no inviter: an API key sent it). */
+export async function insertInvitation(
+  db: Kysely<Database>,
+  invitation: Pick<InvitationRow, "organizationId" | "email" | "role" | "teamId" | "expiresAt" | "createdAt">,
+): Promise<InvitationRow> {
+  const row: InvitationRow = { ...invitation, id: randomUUID(), status: "pending", inviterId: null };
+  await db.insertInto("invitation").values(row).execute();
+  return row;
+}
+
+export async function setInvitationStatus(
+  db: Kysely<Database>,
+  invitationId: string,
+  status: InvitationRow["status"],
+): Promise<void> {
+  await db.updateTable("invitation").set({ status }).where("id", "=", invitationId).execute();
+}
+
+/** Ends a membership: the person leaves the organization's teams and the organization. */
+export async function deleteMembership(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
+  const teamIds = await db
+    .selectFrom("teamMember")
+    .innerJoin("team", "team.id", "teamMember.teamId")
+    .select("team.id")
+    .where("team.organizationId", "=", organizationId)
+    .where("teamMember.userId", "=", userId)
+    .execute();
+  for (const { id } of teamIds) await deleteTeamMember(db, id, userId);
+  await db.deleteFrom("member").where("organizationId", "=", organizationId).where("userId", "=", userId).execute();
 }
 
 /** Adds a user to the organization with `role`, outside better-auth (an operator's change; its caller audits it). */

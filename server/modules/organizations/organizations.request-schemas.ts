@@ -23,6 +23,21 @@ const idOrIds = z.union([idSchema, z.array(idSchema).max(LIST_MAX_LENGTH, `Send 
   error: "Send an id or a list of ids",
 });
 
+const inviteMemberBody = z.strictObject({
+  email: invitationEmail,
+  role: organizationRolesSchema,
+  organizationId: idSchema.optional(),
+  resend: z.boolean().optional(),
+  teamId: idOrIds.optional(),
+});
+const updateMemberRoleBody = z.strictObject({
+  role: organizationRolesSchema,
+  memberId: idSchema,
+  organizationId: idSchema.optional(),
+});
+const createTeamBody = z.strictObject({ name: teamName, organizationId: idSchema.optional() });
+const teamMemberBody = z.strictObject({ teamId: idSchema, userId: idSchema, organizationId: idSchema.optional() });
+
 /**
  * The body of every POST endpoint of better-auth's organization plugin, keyed by path. server/auth checks
  * every request against these (with the other endpoints' schemas) before any plugin's hook runs: objects
@@ -54,42 +69,33 @@ export const ORGANIZATION_REQUEST_BODY_SCHEMAS: Record<string, z.ZodType> = {
     organizationSlug: slug.optional(),
   }),
   "/organization/has-permission": permissionCheckSchema({ organizationId: idSchema.optional() }),
-  "/organization/invite-member": z.strictObject({
-    email: invitationEmail,
-    role: organizationRolesSchema,
-    organizationId: idSchema.optional(),
-    resend: z.boolean().optional(),
-    teamId: idOrIds.optional(),
-  }),
+  "/organization/invite-member": inviteMemberBody,
   "/organization/accept-invitation": z.strictObject({ invitationId: idSchema }),
   "/organization/reject-invitation": z.strictObject({ invitationId: idSchema }),
   "/organization/cancel-invitation": z.strictObject({ invitationId: idSchema }),
   // A member id or an e-mail address: the id bound covers the longest address too.
   "/organization/remove-member": z.strictObject({ memberIdOrEmail: idSchema, organizationId: idSchema.optional() }),
-  "/organization/update-member-role": z.strictObject({
-    role: organizationRolesSchema,
-    memberId: idSchema,
-    organizationId: idSchema.optional(),
-  }),
+  "/organization/update-member-role": updateMemberRoleBody,
   "/organization/leave": z.strictObject({ organizationId: idSchema }),
-  "/organization/create-team": z.strictObject({ name: teamName, organizationId: idSchema.optional() }),
+  "/organization/create-team": createTeamBody,
   "/organization/update-team": z.strictObject({
     teamId: idSchema,
     data: z.strictObject({ name: teamName.optional(), organizationId: idSchema.optional() }),
   }),
   "/organization/remove-team": z.strictObject({ teamId: idSchema, organizationId: idSchema.optional() }),
   "/organization/set-active-team": z.strictObject({ teamId: idSchema.nullable().optional() }),
-  "/organization/add-team-member": z.strictObject({
-    teamId: idSchema,
-    userId: idSchema,
-    organizationId: idSchema.optional(),
-  }),
-  "/organization/remove-team-member": z.strictObject({
-    teamId: idSchema,
-    userId: idSchema,
-    organizationId: idSchema.optional(),
-  }),
+  "/organization/add-team-member": teamMemberBody,
+  "/organization/remove-team-member": teamMemberBody,
 };
+
+/**
+ * The bodies of the app's own organization writes (organizations.routes.ts, docs/api-keys.md): the fields of the
+ * better-auth endpoint each one runs, checked by the same schemas, with the ids in the path instead.
+ */
+export const memberRoleBodySchema = updateMemberRoleBody.pick({ role: true });
+export const invitationBodySchema = inviteMemberBody.pick({ email: true, role: true, teamId: true });
+export const teamBodySchema = createTeamBody.pick({ name: true });
+export const teamMemberBodySchema = teamMemberBody.pick({ userId: true });
 
 const MEMBER_COLUMNS: [string, ...string[]] = ["id", "organizationId", "userId", "role", "createdAt"];
 

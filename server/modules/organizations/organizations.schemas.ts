@@ -1,16 +1,24 @@
 export {
   invitationParamsSchema,
   listMembersQuerySchema,
+  memberParamsSchema,
   METADATA_MAX_BYTES,
   METADATA_MAX_DEPTH,
+  organizationInvitationParamsSchema,
   organizationParamsSchema,
   slugAvailabilityQuerySchema,
+  teamMemberParamsSchema,
+  teamParamsSchema,
   type InvitationPreview,
   type InvitationState,
   type ListMembersQuery,
   type MemberList,
   type MemberListItem,
+  type OrganizationInvitation,
+  type OrganizationMember,
+  type OrganizationTeam,
   type SlugAvailability,
+  type TeamMembership,
   type TeamWithMembers,
 } from "../../../common/organization.schemas";
 
@@ -26,5 +34,5 @@ export type OrganizationScope = {
   memberId: string;
   roles: string[];
   /** The organization API key acting, instead of a member (its access is decided by organizations.api-key-access). */
-  apiKey?: { id: string; name: string };
+  apiKey?: { id: string; name: string; prefix: string };
 };

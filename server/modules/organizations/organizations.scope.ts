@@ -33,7 +33,7 @@ export function requireOrganizationScope(deps: {
       if (apiKey.organizationId !== c.req.param("organizationId"))
         throw DomainError.of(API_KEY_ERROR_CODES.API_KEY_OTHER_ORGANIZATION);
       assertApiKeyMayCall(c.req.method, c.req.path, apiKey.scopes);
-      const key = { id: apiKey.id, name: apiKey.name };
+      const key = { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix };
       c.set("scope", { organizationId: apiKey.organizationId, userId: "", memberId: "", roles: [], apiKey: key });
       return next();
     }

@@ -105,7 +105,8 @@ export async function isSlugAvailable(db: Kysely<Database>, slug: string): Promi
 
 /**
  * What an invitation link shows anyone who holds it: its state (expiry folded in), the organization's name and the
- * inviter's, so a stranger knows who asks them to sign up. Null when there is no such invitation.
+ * inviter's (none when an API key sent it), so a stranger knows who asks them to sign up. Null when there is no such
+ * invitation.
  */
 export async function getInvitationPreview(
   db: Kysely<Database>,

@@ -4,7 +4,7 @@ import { SCIM_ERROR_CODES } from "../../../common/error-codes";
 import { shareTransactions } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../audit";
-import { hasTeamNamed, lockOrganization } from "../organizations";
+import { deleteTeam, deleteTeamMember, hasTeamNamed, insertTeamMember, lockOrganization } from "../organizations";
 import { parseFilter } from "./scim.filter";
 import { applyGroupPatch } from "./scim.patch";
 import * as repository from "./scim.repository";
@@ -115,8 +115,8 @@ async function syncMembers(
       ? await memberUserId(trx, organizationId, change.id)
       : await repository.findScimUser(trx, organizationId, { id: change.id });
     if (!user) continue;
-    if (change.isAdded) await repository.insertTeamMember(trx, team.id, user.user_id);
-    else await repository.deleteTeamMember(trx, team.id, user.user_id);
+    if (change.isAdded) await insertTeamMember(trx, team.id, user.user_id);
+    else await deleteTeamMember(trx, team.id, user.user_id);
     await recordAuditEvent(trx, audit, {
       action: change.isAdded ? "team.member_added" : "team.member_removed",
       target: { type: "user", id: user.user_id, label: user.email },
@@ -190,7 +190,7 @@ export async function patchGroup(
 export async function deleteGroup(deps: ScimDeps, caller: ScimCaller, id: string, audit: AuditContext): Promise<void> {
   await inTransaction(deps, caller.organizationId, async (trx) => {
     const row = await getRow(trx, caller, id);
-    await repository.deleteTeam(trx, row.id);
+    await deleteTeam(trx, row.id);
     await recordAuditEvent(trx, audit, {
       action: "team.removed",
       target: { type: "team", id: row.id, label: row.display_name },

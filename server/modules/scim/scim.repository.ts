@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { Database } from "../../db/schema";
+import { insertTeam as insertTeamRow, renameTeam } from "../organizations";
 import type { FilterTerm } from "./scim.filter";
 
 /**
@@ -285,19 +286,6 @@ export async function countOwners(db: Kysely<Database>, organizationId: string):
   return rows.filter((row) => row.role.split(",").some((role) => role.trim() === "owner")).length;
 }
 
-/** Ends the membership: the person leaves the organization's teams and the organization. */
-export async function deleteMembership(db: Kysely<Database>, organizationId: string, userId: string): Promise<void> {
-  const teamIds = await db
-    .selectFrom("teamMember")
-    .innerJoin("team", "team.id", "teamMember.teamId")
-    .select("team.id")
-    .where("team.organizationId", "=", organizationId)
-    .where("teamMember.userId", "=", userId)
-    .execute();
-  for (const { id } of teamIds) await deleteTeamMember(db, id, userId);
-  await db.deleteFrom("member").where("organizationId", "=", organizationId).where("userId", "=", userId).execute();
-}
-
 /** Signs the person out everywhere. */
 export async function deleteSessions(db: Kysely<Database>, userId: string): Promise<number> {
   const result = await db.deleteFrom("session").where("userId", "=", userId).executeTakeFirst();
@@ -389,27 +377,15 @@ export async function insertTeam(
   db: Kysely<Database>,
   team: { organizationId: string; name: string; externalId: string | null },
 ): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await db
-    .insertInto("team")
-    .values({
-      id,
-      name: team.name,
-      organizationId: team.organizationId,
-      memberCount: 0,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
+  const { id, createdAt } = await insertTeamRow(db, team);
   await db
     .insertInto("scim_group")
     .values({
       team_id: id,
       organization_id: team.organizationId,
       external_id: team.externalId,
-      created_at: now,
-      updated_at: now,
+      created_at: createdAt,
+      updated_at: createdAt,
     })
     .execute();
   return id;
@@ -420,54 +396,10 @@ export async function updateGroup(
   teamId: string,
   values: { name: string; externalId: string | null },
 ): Promise<void> {
-  const now = new Date().toISOString();
-  await db.updateTable("team").set({ name: values.name, updatedAt: now }).where("id", "=", teamId).execute();
+  await renameTeam(db, teamId, values.name);
   await db
     .updateTable("scim_group")
-    .set({ external_id: values.externalId, updated_at: now })
+    .set({ external_id: values.externalId, updated_at: new Date().toISOString() })
     .where("team_id", "=", teamId)
     .execute();
-}
-
-export async function deleteTeam(db: Kysely<Database>, teamId: string): Promise<void> {
-  await db.deleteFrom("teamMember").where("teamId", "=", teamId).execute();
-  await db.deleteFrom("team").where("id", "=", teamId).execute();
-}
-
-/** better-auth's key of a team membership (its organization adapter): the pair's SHA-256, base64url. */
-const membershipKeyOf = (teamId: string, userId: string) =>
-  createHash("sha256")
-    .update(JSON.stringify([teamId, userId]))
-    .digest("base64url");
-
-async function syncMemberCount(db: Kysely<Database>, teamId: string): Promise<void> {
-  const count = await db
-    .selectFrom("teamMember")
-    .select((eb) => eb.fn.countAll<string | number>().as("n"))
-    .where("teamId", "=", teamId)
-    .executeTakeFirstOrThrow();
-  await db
-    .updateTable("team")
-    .set({ memberCount: Number(count.n) })
-    .where("id", "=", teamId)
-    .execute();
-}
-
-export async function insertTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<void> {
-  await db
-    .insertInto("teamMember")
-    .values({
-      id: randomUUID(),
-      teamId,
-      userId,
-      membershipKey: membershipKeyOf(teamId, userId),
-      createdAt: new Date().toISOString(),
-    })
-    .execute();
-  await syncMemberCount(db, teamId);
-}
-
-export async function deleteTeamMember(db: Kysely<Database>, teamId: string, userId: string): Promise<void> {
-  await db.deleteFrom("teamMember").where("teamId", "=", teamId).where("userId", "=", userId).execute();
-  await syncMemberCount(db, teamId);
 }

@@ -140,7 +140,7 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
 /** The audit log's actor for a SCIM change: the token's name (no user). */
 export function scimAuditContext(caller: ScimCaller, request: { ipAddress: string | null; userAgent: string | null }) {
   return {
-    actor: { id: null, label: caller.name },
+    actor: { type: "scim_token", id: null, label: caller.name },
     impersonatorId: null,
     ipAddress: request.ipAddress,
     userAgent: request.userAgent,

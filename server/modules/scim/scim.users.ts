@@ -5,7 +5,7 @@ import { SCIM_ERROR_CODES } from "../../../common/error-codes";
 import { shareTransactions } from "../../db/current-database";
 import type { Database } from "../../db/schema";
 import { recordAuditEvent, type AuditContext } from "../audit";
-import { insertMember, lockOrganization } from "../organizations";
+import { deleteMembership, insertMember, lockOrganization } from "../organizations";
 import { parseFilter } from "./scim.filter";
 import { applyUserPatch, booleanOf } from "./scim.patch";
 import * as repository from "./scim.repository";
@@ -146,7 +146,7 @@ async function deprovision(
   if (!roles) return;
   if (roles.includes("owner") && (await repository.countOwners(trx, organizationId)) <= 1)
     throw DomainError.of(SCIM_ERROR_CODES.SCIM_SOLE_OWNER);
-  await repository.deleteMembership(trx, organizationId, row.user_id);
+  await deleteMembership(trx, organizationId, row.user_id);
   const sessionsRevoked = await repository.deleteSessions(trx, row.user_id);
   await recordAuditEvent(trx, audit, {
     action: "member.removed",

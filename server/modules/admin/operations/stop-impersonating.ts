@@ -11,7 +11,7 @@ export function stopImpersonatingEntries(
 ): AuditRecord[] {
   if (!impersonated || !admin) return [];
   return aboutUser("user.impersonation_stopped", impersonated, {
-    actor: { id: admin.id, label: admin.email },
+    actor: { type: "user", id: admin.id, label: admin.email },
     impersonatorId: null,
   });
 }

@@ -1,10 +1,10 @@
 import { DomainError } from "../../../../common/domain-error";
 import { ORGANIZATION_ERROR_CODES } from "../../../../common/error-codes";
-import { hasTeamNamed } from "../organizations.repository";
-import { lockOrganizationOf, permittedOrganization, text, type OrganizationOperation, type Team } from "./operation";
+import { hasTeamNamed, insertTeam } from "../organizations.repository";
+import { lockOrganizationOf, permittedOrganization, text, type KeyOperation, type Team } from "./operation";
 
 /** Creating a team: one more of the plan's teams, and a name that is not blank nor another team's. */
-export const createTeam: OrganizationOperation & {
+export const createTeam: KeyOperation & {
   /** Checked on every team better-auth is about to create (beforeCreateTeam), an organization's default team too. */
   assertValidName: (name: unknown) => void;
 } = {
@@ -17,6 +17,10 @@ export const createTeam: OrganizationOperation & {
     const name = text(call.body.name);
     if (name && (await hasTeamNamed(db, organizationId, name)))
       throw DomainError.of(ORGANIZATION_ERROR_CODES.TEAM_NAME_ALREADY_TAKEN);
+  },
+  write: async (db, { body, apiKey }) => {
+    createTeam.assertValidName(body.name);
+    return insertTeam(db, { organizationId: apiKey.organizationId, name: text(body.name) ?? "" });
   },
   record: ({ response }) => {
     const team = response as Team | null;

@@ -5,8 +5,26 @@ import type { Database } from "../../../db/schema";
 import type { AuditedCall, AuditedSession, AuditRecord } from "../../audit";
 import { findMemberLabel, findMembership, lockOrganizations } from "../organizations.repository";
 
-/** What an operation reads of a request: its body (parsed once, by the adapter) and the signed-in caller. */
-export type OperationCall = { body: Record<string, unknown>; session: AuditedSession | null };
+/**
+ * An organization API key making the call (organizations.writes.ts): better-auth does not take it, so the operation
+ * writes itself (`write`). It acts for its organization only, with no role: it is no owner.
+ */
+export type OperationKey = { id: string; name: string; prefix: string; organizationId: string };
+
+/**
+ * What an operation reads of a request: its body (parsed once, by the adapter, in the shape of better-auth's
+ * endpoint) and the caller: the signed-in person, or an API key.
+ */
+export type OperationCall = { body: Record<string, unknown>; session: AuditedSession | null; apiKey?: OperationKey };
+
+/** The invitation mail, queued in the transaction it is given; `inviter` null names the organization instead. */
+export type SendInvitationEmail = (input: {
+  id: string;
+  email: string;
+  role: string;
+  organization: { name: string };
+  inviter: { user: { name: string } } | null;
+}) => Promise<void>;
 
 /**
  * What the plan allows, handed in by the deployment (the billing module; this module does not know it):
@@ -34,14 +52,36 @@ export type OrganizationOperation<TPrior = undefined> = {
   record: (call: AuditedCall<TPrior>) => Promise<AuditRecord[]> | AuditRecord[];
 };
 
+/**
+ * An operation an organization API key may make (organizations.writes.ts): between `prior` and `record`, `write` is
+ * the write better-auth makes for a person, with the rules of better-auth's endpoint that apply to a key, answering
+ * what the endpoint answers.
+ */
+export type KeyOperation<TPrior = undefined> = OrganizationOperation<TPrior> & {
+  write: (
+    db: Kysely<Database>,
+    call: OperationCall & { apiKey: OperationKey },
+    services: { sendInvitationEmail: SendInvitationEmail },
+  ) => Promise<unknown>;
+};
+
 export const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
+/** Roles as better-auth stores them (comma-separated), from one role, a list, or a comma-separated string. */
+export const roleText = (value: unknown) => (Array.isArray(value) ? value.join(",") : (text(value) ?? ""));
+
+/** The roles of a stored or requested role text, each trimmed. */
+export const rolesIn = (value: string) => value.split(",").map((role) => role.trim());
 
 export const field = (value: unknown, key: string) =>
   value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
 
-/** The organization a call is about: the one it names, else the session's active one (better-auth's own rule). */
-export const organizationOf = ({ body, session }: OperationCall) =>
-  text(body.organizationId) ?? session?.session.activeOrganizationId ?? undefined;
+/**
+ * The organization a call is about: an API key's own; else the one it names, else the session's active one
+ * (better-auth's own rule).
+ */
+export const organizationOf = ({ body, session, apiKey }: OperationCall) =>
+  apiKey?.organizationId ?? text(body.organizationId) ?? session?.session.activeOrganizationId ?? undefined;
 
 /**
  * Changes that can take an owner away take turns on the organization's row with the deletion of an owner's
@@ -63,6 +103,8 @@ export async function permittedOrganization(
   permissions: OrganizationPermissions,
 ): Promise<string | undefined> {
   const id = organizationOf(call);
+  // A key's scope stands for these permissions; the route checked it (organizations.api-key-access.ts).
+  if (call.apiKey) return id;
   if (!call.session || !id) return undefined;
   const scope = await findMembership(db, id, call.session.user.id);
   return scope && rolesAllow(scope.roles.join(","), permissions) ? id : undefined;

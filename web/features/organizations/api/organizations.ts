@@ -182,7 +182,8 @@ export type InvitationDetails = {
   organizationId: string;
   organizationName: string;
   organizationSlug: string;
-  inviterEmail: string;
+  /** Null when the organization itself invited (an API key sent it). */
+  inviterEmail: string | null;
 };
 
 /** What the invited person may see of an invitation (better-auth answers only to its recipient). */

@@ -96,7 +96,11 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   if (!user) {
     return (
       <AuthLayout
-        title={`${inviterName} invited you to join ${organizationName}`}
+        title={
+          inviterName
+            ? `${inviterName} invited you to join ${organizationName}`
+            : `You are invited to join ${organizationName}`
+        }
         description={
           <>
             Sign in or create an account
@@ -142,9 +146,11 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
       return (
         <AuthLayout title="This invitation is for someone else">
           <p className="text-sm text-zinc-600 dark:text-zinc-300">
-            {inviterName} invited another e-mail address to join {organizationName}. You are signed in as{" "}
-            <strong>{user.email}</strong>. Sign out, then sign in or create an account with the invited address; this
-            page opens again.
+            {inviterName
+              ? `${inviterName} invited another e-mail address to join ${organizationName}.`
+              : `${organizationName} invited another e-mail address.`}{" "}
+            You are signed in as <strong>{user.email}</strong>. Sign out, then sign in or create an account with the
+            invited address; this page opens again.
           </p>
           <div className="mt-6 space-y-3">
             {signOut.error ? <Alert tone="error">{errorMessage(signOut.error)}</Alert> : null}
@@ -168,13 +174,15 @@ export function InvitationPage({ invitationId, email }: { invitationId: string; 
   const goHome = { onSuccess: () => navigate({ to: "/" }) };
   const isWorking = accept.isPending || reject.isPending;
   const actionError = accept.error ?? reject.error;
+  // An API key's invitation has no inviter: the organization invites.
+  const inviter = inviterName ? `${inviterName} (${details.inviterEmail})` : details.organizationName;
   return (
     <AuthLayout
       title={`Join ${details.organizationName}`}
       description={
         <>
-          {inviterName} ({details.inviterEmail}) invited <strong>{details.email}</strong> to join as{" "}
-          <strong>{roleLabel(details.role)}</strong>. The invitation expires {formatDateTime(details.expiresAt)}.
+          {inviter} invited <strong>{details.email}</strong> to join as <strong>{roleLabel(details.role)}</strong>. The
+          invitation expires {formatDateTime(details.expiresAt)}.
         </>
       }
     >

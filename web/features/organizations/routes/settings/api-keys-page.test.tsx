@@ -146,6 +146,20 @@ describe("the organization's API keys", () => {
     await screen.findByText("Choose at least one scope");
     expect(keyRequests().filter((call) => call.method === "POST")).toEqual([]);
 
+    // Every scope is offered, the write scopes next to their reads, each with what it allows.
+    const offered = within(screen.getByRole("group", { name: "Scopes" })).getAllByRole("checkbox");
+    expect(offered.map((box) => box.closest("label")?.querySelector(".font-mono")?.textContent)).toEqual([
+      "members:read",
+      "members:write",
+      "invitations:write",
+      "teams:read",
+      "teams:write",
+      "billing:read",
+      "usage:write",
+      "audit:read",
+    ]);
+    screen.getByRole("checkbox", { name: /teams:write.*Create, rename and delete teams/ });
+
     const auditScope = screen.getByRole("checkbox", { name: /audit:read/ });
     auditScope.focus();
     await user.keyboard(" ");

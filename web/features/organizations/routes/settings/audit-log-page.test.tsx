@@ -26,7 +26,7 @@ const roleChange: AuditEntry = {
   id: "evt_1",
   createdAt: "2026-03-05T10:00:00.000Z",
   action: "member.role_changed",
-  actor: { id: "user_owner", label: "olga@example.test" },
+  actor: { type: "user", id: "user_owner", label: "olga@example.test" },
   impersonator: null,
   target: { type: "user", id: "user_ann", label: "ann@example.test" },
   organization: { id: ORG, name: "Rocket Club" },
@@ -35,6 +35,17 @@ const roleChange: AuditEntry = {
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15",
   reason: null,
   details: { from: "member", to: "admin" },
+};
+
+const teamByKey: AuditEntry = {
+  ...roleChange,
+  id: "evt_2",
+  action: "team.created",
+  actor: { type: "api_key", id: "key_1", label: "CI deploys (atr_Gz2k9Q…)" },
+  target: { type: "team", id: "team_1", label: "Platform" },
+  ipAddress: "198.51.100.4",
+  userAgent: "curl/8.5.0",
+  details: null,
 };
 
 let logRequests: URL[];
@@ -64,7 +75,8 @@ beforeEach(() => {
       if (url.pathname === "/api/meta") [body, status] = [{ organizations: { isDeletionDisabled: false } }, 200];
       if (url.pathname === LOG) {
         logRequests.push(url);
-        [body, status] = [{ entries: [roleChange], total: 1, limit: 25, offset: 0 } satisfies AuditLogPage, 200];
+        const page = { entries: [roleChange, teamByKey], total: 2, limit: 25, offset: 0 } satisfies AuditLogPage;
+        [body, status] = [page, 200];
       }
       return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
     }),
@@ -140,6 +152,9 @@ describe("the organization's audit log", () => {
     within(table).getByText("Changed the role of ann@example.test from member to admin");
     within(table).getByText("olga@example.test");
     within(table).getByText("Safari on macOS");
+    // An API key acts as itself: named as a key, never as the person who made it.
+    within(table).getByText("Created team Platform");
+    within(table).getByText("API key: CI deploys (atr_Gz2k9Q…)");
     expect(table.querySelector("time")?.getAttribute("dateTime")).toBe(roleChange.createdAt);
     // An organization's own log has no organization column.
     expect(within(table).queryByRole("columnheader", { name: "Organization" })).toBeNull();
