@@ -156,7 +156,7 @@ describe("organizations where the account is the only member", () => {
     expect((log.data as { entries: unknown[] }).entries).toEqual([
       expect.objectContaining({
         action: "organization.deleted",
-        actor: { id: owner.id, label: owner.email },
+        actor: { id: owner.id, label: owner.email, type: "user" },
         target: { type: "organization", id: solo.id, label: "Solo Paying" },
         reason: "Deleted with the account of its only member",
       }),
@@ -170,7 +170,7 @@ describe("organizations where the account is the only member", () => {
     expect(await organizationExists(solo.id)).toBe(false);
     const log = await admin.client.get(`/api/admin/audit-log?action=organization.deleted&organizationId=${solo.id}`);
     const { entries } = log.data as { entries: Array<{ actor: unknown }> };
-    expect(entries.map((entry) => entry.actor)).toEqual([{ id: admin.id, label: admin.email }]);
+    expect(entries.map((entry) => entry.actor)).toEqual([{ id: admin.id, label: admin.email, type: "user" }]);
   });
 
   it("stay, with the account, when a wrong password refuses the deletion", async () => {
