@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { PostgresAdapter, type Kysely, type Selectable } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database, InvitationTable } from "../../db/schema";
+import type { OrganizationInvitation } from "../../../common/organization.schemas";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
 
 /**
@@ -626,17 +627,7 @@ export async function isMemberAddress(
 }
 
 /** An invitation as better-auth answers it; `inviterId` is null when an API key sent it. */
-export type InvitationRow = {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  teamId: string | null;
-  status: "pending" | "accepted" | "rejected" | "canceled";
-  expiresAt: string;
-  createdAt: string;
-  inviterId: string | null;
-};
+export type InvitationRow = OrganizationInvitation;
 
 const invitationColumns = [
   "id",
