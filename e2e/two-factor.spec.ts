@@ -86,7 +86,7 @@ test("turn on the second factor with an authenticator app, then sign in with a c
   await expect(page.getByText("That backup code is not right, or it was already used.")).toBeVisible();
 });
 
-test("wrong codes end the sign-in at the fifth and lock the account at the tenth, and each screen says what to do", async ({
+test("wrong codes end a sign-in at the fifth and lock the account at the tenth, each screen saying so", async ({
   page,
   mailbox,
   user,
@@ -129,7 +129,10 @@ test("wrong codes end the sign-in at the fifth and lock the account at the tenth
   await device.page.getByRole("button", { name: "Continue" }).click();
   await expect(
     device.page.getByText(
-      /^Too many wrong codes were entered for this account, so it is locked for now\. Sign in again in 1[45] minutes\.$/,
+      new RegExp(
+        "^Too many wrong codes were entered for this account, so it is locked for now\\. " +
+          "Sign in again in 1[45] minutes\\.$",
+      ),
     ),
   ).toBeVisible();
   await expect(device.page.getByRole("link", { name: "Sign in again" })).toBeVisible();
