@@ -148,7 +148,8 @@ test("an organization owner sees their organization's audit log and exports it; 
   for await (const chunk of csv) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
   expect(text.split("\r\n")[0]).toBe(
-    "time,action,actor_id,actor,impersonator_id,impersonator,target_type,target_id,target,organization_id,organization,ip_address,user_agent,reason,details",
+    "time,action,actor_id,actor,impersonator_id,impersonator,target_type,target_id,target," +
+      "organization_id,organization,ip_address,user_agent,reason,details,actor_type",
   );
   expect(text).toContain("organization.created");
   expect(text).toContain("invitation.sent");
