@@ -23,13 +23,17 @@ export type SmtpSink = {
   slow(delayMs: number): Promise<void>;
   /**
    * Listening and answering at once, but each message is accepted only `holdMs` after its data arrived, or, without
-   * `holdMs`, once `release()` is called.
+   * `holdMs`, once `release()` is called. Until then a held message's answer is kept coming, one continuation line
+   * (`250-`) every few seconds, as a slow server's would: the client's socket timeout (SMTP_TIMEOUTS) counts silence.
    */
   hold(holdMs?: number): Promise<void>;
   /** Accepts the messages held until now, and from now on accepts at once. */
   release(): void;
   close(): Promise<void>;
 };
+
+/** A held message's answer goes on this often, well under SMTP_TIMEOUTS.socketTimeout (a starved test held one 57 s). */
+const HELD_ANSWER_EVERY_MS = 5_000;
 
 /**
  * Starts the sink on a free port of 127.0.0.1, up. It accepts every message (250 after the data) and records it
@@ -73,13 +77,20 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             messages.push(message);
             envelope = { from: "", to: [] };
             dataLines = undefined;
+            let pending: NodeJS.Timeout | undefined;
             const accept = () => {
+              clearInterval(pending);
               if (socket.destroyed) return;
               accepted.push(message);
               answer(socket, "250 2.0.0 queued");
             };
-            if (holdMs === undefined) held.push(accept);
-            else setTimeout(accept, holdMs);
+            if (holdMs === undefined) {
+              held.push(accept);
+              pending = setInterval(() => {
+                if (socket.destroyed) clearInterval(pending);
+                else answer(socket, "250-2.0.0 still accepting");
+              }, HELD_ANSWER_EVERY_MS);
+            } else setTimeout(accept, holdMs);
           } else dataLines.push(line.startsWith(".") ? line.slice(1) : line);
           continue;
         }
