@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifiedUser, createOrganizationWithOwner, type TestUser } from "../../test/factories";
 import { recordingLogger, type LogRecord } from "../../test/recording-logger";
 import { createClient, type TestClient, type TestResponse } from "../../test/request";
-import { startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
+import { form, hiddenFields, startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, type ResponseInput } from "../dev-saml";
 
@@ -20,25 +20,6 @@ import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, t
 
 const PROVIDER_ID = "acme-saml";
 const DOMAIN = "acme.test";
-
-/** The hidden fields of a page's form (`name="…" value="…"`), decoded. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[name!] = value!
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
-  }
-  return fields;
-}
-
-const form = (fields: Record<string, string>) => ({
-  body: new URLSearchParams(fields).toString(),
-  contentType: "application/x-www-form-urlencoded",
-});
 
 describe.each([false, true])("SAML sign-in through the development IdP (samlify as IdP)", (isSecondRun) => {
   // One app for the flow and the refusals; the second run registers the provider by entry point and certificate.
