@@ -1,6 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
-import type { DBFieldAttribute } from "@better-auth/core/db";
+import type { DBFieldAttribute, DBFieldAttributeConfig } from "@better-auth/core/db";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -18,12 +18,13 @@ import type { SignInErrorCode } from "../../../common/sign-in-errors";
 import { ssoDomainSchema } from "../../../common/sso.schemas";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
+import { openSsoSecrets, sealSsoSecrets, withoutSsoSecrets, type SsoConfigColumn } from "../../db/sso-secrets";
 import { safeSamlXmlValidator } from "../../http/hostile-xml";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
 import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
-import { clientSecretAtRest, discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
+import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
 import { fetchIdentityProviderMetadata, hostileSamlResponseReason, samlRefusalCode, signInErrorUrl } from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
@@ -45,7 +46,7 @@ export type EnterpriseSsoOptions = {
   /** The app's database; queries inside better-auth go through `currentDatabase(db)`. */
   db: Kysely<Database>;
   baseUrl: string;
-  /** The auth secret, which encrypts the OIDC client secrets at rest (sso.oidc.ts). */
+  /** The auth secret, which encrypts the providers' secrets at rest (server/db/sso-secrets.ts). */
   authSecret: string;
   /** The plan's seats, checked before a first SSO sign-in makes someone a member. */
   limits: SsoLimits;
@@ -96,21 +97,19 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
     // An assertion without NotBefore/NotOnOrAfter is refused rather than accepted with a warning.
     saml: { requireTimestamps: true },
   });
-  // The OIDC client secret is stored encrypted: a transform of the plugin's own field, which its adapter applies to
-  // every write and read of the provider (ADR 0026).
+  // The OIDC client secret and the SAML private keys are stored encrypted: a transform of the plugin's own fields,
+  // which its adapter applies to every write and read of the provider (ADR 0026).
   const { ssoProvider } = plugin.schema;
+  const atRest = (column: SsoConfigColumn) => ({
+    ...(ssoProvider.fields[column] as DBFieldAttribute),
+    transform: secretsAtRest(column, options.authSecret),
+  });
   const ssoPlugin = {
     ...plugin,
     schema: {
       ssoProvider: {
         ...ssoProvider,
-        fields: {
-          ...ssoProvider.fields,
-          oidcConfig: {
-            ...(ssoProvider.fields.oidcConfig as DBFieldAttribute),
-            transform: clientSecretAtRest(options.authSecret),
-          },
-        },
+        fields: { ...ssoProvider.fields, oidcConfig: atRest("oidcConfig"), samlConfig: atRest("samlConfig") },
       },
     },
   };
@@ -119,6 +118,19 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
   samlify.setSchemaValidator(safeSamlXmlValidator);
   const rules = ssoRules({ ...options, endpoints: ssoPlugin.endpoints });
   return [ssoPlugin, rules] as const;
+}
+
+/**
+ * A configuration column's secrets at rest (server/db/sso-secrets.ts): encrypted on the way in (a registration, an
+ * update), decrypted on the way out (every read of the plugin's, through its adapter), so the plugin sees the
+ * configuration it wrote and only the steps that need a secret use it: the OIDC token request, the signing of a SAML
+ * AuthnRequest and the decryption of an encrypted assertion. One encrypted under another auth secret reads without it.
+ */
+function secretsAtRest(column: SsoConfigColumn, key: string): NonNullable<DBFieldAttributeConfig["transform"]> {
+  return {
+    input: (value) => sealSsoSecrets(column, value, key),
+    output: (value) => openSsoSecrets(column, value, key, "omit"),
+  };
 }
 
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
@@ -382,20 +394,19 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
       after: [
         samlRefusalsToErrorPage(endpoints.acsEndpoint, options),
         {
-          // The plugin's registration answer repeats the OIDC client secret and a SAML private key it was sent; its
-          // other answers leave them out, and so does this one: an answer is logged, cached and shown.
+          // The plugin's registration answer repeats the OIDC client secret and the SAML private keys (and their
+          // passphrases) it was sent; its other answers leave them out, and so does this one: an answer is logged,
+          // cached and shown.
           matcher: matches(endpoints.registerSSOProvider),
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned;
             if (isAPIError(returned) || returned instanceof Response || !returned || typeof returned !== "object")
               return;
             const provider = recordOf(returned);
-            const { clientSecret: _secret, ...oidcConfig } = recordOf(provider.oidcConfig);
-            const { privateKey: _key, decryptionPvk: _decryption, ...samlConfig } = recordOf(provider.samlConfig);
             return ctx.json({
               ...provider,
-              oidcConfig: provider.oidcConfig ? oidcConfig : provider.oidcConfig,
-              samlConfig: provider.samlConfig ? samlConfig : provider.samlConfig,
+              oidcConfig: withoutSsoSecrets("oidcConfig", provider.oidcConfig),
+              samlConfig: withoutSsoSecrets("samlConfig", provider.samlConfig),
             });
           }),
         },
