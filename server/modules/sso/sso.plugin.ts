@@ -25,7 +25,13 @@ import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
 import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
-import { fetchIdentityProviderMetadata, hostileSamlResponseReason, samlRefusalCode, signInErrorUrl } from "./sso.saml";
+import {
+  fetchIdentityProviderMetadata,
+  hostileSamlResponseReason,
+  samlRefusalCode,
+  signInErrorUrl,
+  testSignInPageUrl,
+} from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
   assertDomainAvailable,
@@ -421,12 +427,14 @@ type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 /**
  * Where the ACS sends a person's browser, which posted the SAML response, when it refuses the response: the sign-in
- * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words. Logged with the reason.
+ * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words; a refused test sign-in
+ * goes back to the settings page it came from instead (`testPage`). Logged with the reason.
  */
 function refuseSamlResponse(
   ctx: HookContext,
   baseUrl: string,
   refusal: { code: SignInErrorCode; reason: string; description?: string },
+  testPage: string | null = null,
 ): Response {
   const providerId = text(recordOf(ctx.params).providerId);
   ctx.context.logger.warn("SSO: a SAML response was refused", {
@@ -436,7 +444,7 @@ function refuseSamlResponse(
   });
   // A Response, not a thrown error: better-auth would keep a redirect's 302 for an error.
   ctx.context.responseHeaders?.delete("location");
-  return new Response(null, { status: 303, headers: { location: signInErrorUrl(baseUrl, refusal) } });
+  return new Response(null, { status: 303, headers: { location: testPage ?? signInErrorUrl(baseUrl, refusal) } });
 }
 
 /**
@@ -459,7 +467,8 @@ function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, baseUrl: string)
  * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
  * package). The plugin answers a refused SAML response with a redirect to wherever the sign-in started (`?error=…`),
  * or with JSON (an unknown provider, one whose domain is not verified): each becomes a 303 to the sign-in error page
- * with the code `samlRefusalCode` picks, and no session cookie (set only on success).
+ * with the code `samlRefusalCode` picks, and no session cookie (set only on success). A redirect back to the SSO
+ * settings page a test sign-in of the provider started from goes there, with that code (`testSignInPageUrl`).
  */
 function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOptions): Hook {
   return {
@@ -473,21 +482,27 @@ function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOp
       const providerId = text(recordOf(ctx.params).providerId) ?? "";
       const provider = await repository.findProvider(await currentDatabase(options.db), providerId);
       const code = samlRefusalCode(redirect?.error, provider);
-      return refuseSamlResponse(ctx, options.baseUrl, {
+      const testPage =
+        provider && redirect ? testSignInPageUrl(options.baseUrl, provider, redirect.location, code) : null;
+      const refusal = {
         code,
         reason: redirect?.description ?? redirect?.error ?? returned.message,
         description: code === redirect?.error ? redirect.description : undefined,
-      });
+      };
+      return refuseSamlResponse(ctx, options.baseUrl, refusal, testPage);
     }),
   };
 }
 
-/** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
-function errorRedirectOf(returned: APIError): { error: string; description?: string } | null {
+/**
+ * The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`) and where it leads, or null for
+ * another answer.
+ */
+function errorRedirectOf(returned: APIError): { error: string; description?: string; location: string } | null {
   if (returned.statusCode !== 302) return null;
   const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
   if (!location) return null;
   const params = new URL(location, "http://relative.invalid").searchParams;
   const error = params.get("error");
-  return error ? { error, description: params.get("error_description") ?? undefined } : null;
+  return error ? { error, description: params.get("error_description") ?? undefined, location } : null;
 }
