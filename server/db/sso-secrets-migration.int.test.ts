@@ -47,7 +47,7 @@ const storedRows = async () =>
     ]),
   );
 
-test("encrypts the secrets stored in plain, decrypts them on the way down, and refuses without the right secret", async () => {
+test("encrypts secrets stored in plain, decrypts them on the way down, refuses without the right secret", async () => {
   const db = app.db;
   const owner = await createVerifiedUser(app, { label: "owner" });
   const organization = await createOrganizationWithOwner(owner, "Acme");
