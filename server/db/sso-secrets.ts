@@ -81,9 +81,10 @@ export async function sealSsoSecrets<T>(column: SsoConfigColumn, value: T, key: 
 
 /**
  * A stored configuration as the plugin wrote it: each encrypted secret decrypted back into its field. A secret in
- * plain (a row written by hand) is read as it is. One the key does not decrypt (encrypted under another auth secret)
- * is left out (`unreadable: "omit"`, the app's reads: the sign-ins that need it fail until an owner enters it again)
- * or refused (`"throw"`).
+ * plain (a row written by hand, or by the previous version during an upgrade) is read as it is, and wins over an
+ * encrypted one beside it (the older). One the key does not decrypt (encrypted under another auth secret) is left out
+ * (`unreadable: "omit"`, the app's reads: the sign-ins that need it fail until an owner enters it again) or refused
+ * (`"throw"`).
  */
 export async function openSsoSecrets<T>(
   column: SsoConfigColumn,
@@ -99,6 +100,7 @@ export async function openSsoSecrets<T>(
     if (typeof encrypted !== "string") continue;
     delete holder[`${name}${ENCRYPTED}`];
     opened = true;
+    if (typeof holder[name] === "string") continue;
     try {
       holder[name] = await symmetricDecrypt({ key, data: encrypted });
     } catch {
