@@ -69,7 +69,7 @@ const { handle, drop } = await createBenchDatabase();
 const slow: string[] = [];
 try {
   const { db, dialect } = handle;
-  await migrateToLatest(db);
+  await migrateToLatest(db, { authSecret: null });
   const now = Date.now();
   const started = performance.now();
   await insertUsers(db, buildUsers(USERS, dialect, now));

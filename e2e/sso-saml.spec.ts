@@ -52,6 +52,20 @@ test("an owner connects the organization to a SAML identity provider from its me
   await verifyDomain(page, browser, baseURL);
   await expect(connection).toContainText("Verified");
 
+  // A test sign-in the connection refuses (here, an address outside its domain) comes back to this page, saying why.
+  await page.getByRole("button", { name: "Test sign-in" }).click();
+  await continueAtIdentityProvider(page, { name: "Eve Elsewhere", email: "eve@elsewhere.test" });
+  await expect(page).toHaveURL(
+    new RegExp(
+      `/organizations/${organizationId}/settings/sso\\?test=acme-[a-z0-9]+-saml&error=SSO_EMAIL_OUTSIDE_DOMAIN$`,
+    ),
+  );
+  await expect(page.getByRole("alert").filter({ hasText: "The test sign-in did not finish" })).toContainText(
+    "The identity provider signed you in with an e-mail address outside the connection's domain.",
+  );
+  await expect(connection).not.toContainText("Tested");
+
+  await page.getByRole("button", { name: `Details of ${domain}` }).click();
   await page.getByRole("button", { name: "Test sign-in" }).click();
   await continueAtIdentityProvider(page, owner);
   await expectTestSignInWorked(page, organizationId);

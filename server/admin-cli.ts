@@ -17,7 +17,7 @@ if ((action !== "grant" && action !== "revoke") || !email || rest.length > 0) {
 const config = loadConfig();
 const database = openDatabase(config.database);
 try {
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { authSecret: config.authSecret });
   const { adminUserIds, adminEmails } = config;
   const result = await changePlatformRoleFromCommandLine(database.db, adminUserIds, { action, email }, adminEmails);
   process.stdout.write(

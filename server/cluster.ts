@@ -73,7 +73,7 @@ export class RestartPolicy {
 export async function runClusterPrimary(config: Config, logger: Logger): Promise<number> {
   const database = openDatabase(config.database);
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { authSecret: config.authSecret });
   } finally {
     await database.close();
   }

@@ -108,7 +108,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     onQuery: options.onQuery,
     sharedFile: config.webConcurrency > 1,
   });
-  if (migrate) await migrateToLatest(database.db);
+  if (migrate) await migrateToLatest(database.db, { authSecret: config.authSecret });
   const readCache = createReadCache(database.db, { ...options.readCache, logger });
   const rateLimitHealth = createRateLimitStoreHealth(logger, { store: config.redisUrl ? "redis" : "database" });
   const redis = config.redisUrl ? await connectRateLimitRedis(config.redisUrl, rateLimitHealth) : undefined;

@@ -353,7 +353,7 @@ describe("a backup taken while a server process writes", () => {
     // Some megabytes, so the copy takes a while rather than an instant.
     const handle = openDatabase(loadConfig(testEnvironment(source)).database);
     try {
-      await migrateToLatest(handle.db);
+      await migrateToLatest(handle.db, { authSecret: null });
       await sql`create table backup_padding (id integer primary key, data text not null)`.execute(handle.db);
       await handle.db.transaction().execute(async (trx) => {
         for (let id = 1; id <= PADDING_ROWS; id += 1) {

@@ -6,7 +6,7 @@ import { migrateToLatest } from "./migrate";
 const config = loadConfig();
 const database = openDatabase(config.database);
 try {
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database.db, { authSecret: config.authSecret });
   process.stdout.write(applied.length ? `Applied: ${applied.join(", ")}\n` : "Already up to date.\n");
 } finally {
   await database.close();

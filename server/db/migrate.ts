@@ -32,9 +32,16 @@ import * as domainJoin from "./migrations/0022-domain-join";
 import * as ssoFirstSignIn from "./migrations/0023-sso-first-sign-in";
 import * as webhookRetention from "./migrations/0024-webhook-retention";
 import * as apiKeyActors from "./migrations/0025-api-key-actors";
+import { ssoSecretsAtRest } from "./migrations/0026-sso-secrets-at-rest";
+
+/**
+ * What the migrations need besides the database: the auth secret, which 0026 encrypts the SSO providers' secrets
+ * with (`null` for a database that holds no provider, such as a new one: 0026 then fails on a secret to encrypt).
+ */
+export type MigrationContext = { authSecret: string | null };
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
-export const migrations: Record<string, Migration> = {
+export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<string, Migration> => ({
   "0001-auth": auth,
   "0002-mail": mail,
   "0003-organizations": organizations,
@@ -60,9 +67,11 @@ export const migrations: Record<string, Migration> = {
   "0023-sso-first-sign-in": ssoFirstSignIn,
   "0024-webhook-retention": webhookRetention,
   "0025-api-key-actors": apiKeyActors,
-};
+  "0026-sso-secrets-at-rest": ssoSecretsAtRest(authSecret),
+});
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** The checked-in migrations, in order, for a database that holds no SSO provider's secret (their names, tests). */
+export const migrations = checkedInMigrations({ authSecret: null });
 
 /** How long a process waits for another one's migrations on SQLite before giving up. */
 const SQLITE_MIGRATION_WAIT_MS = 120_000;
@@ -77,7 +86,8 @@ const SQLITE_MIGRATION_WAIT_MS = 120_000;
  *   transaction, which takes the write lock first and waits for it; a failing migration rolls back the whole run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<any>, context: MigrationContext): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => checkedInMigrations(context) };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
   const migrate = (on: Kysely<any>) => new Migrator({ db: on, provider }).migrateToLatest();
   const { error, results } =

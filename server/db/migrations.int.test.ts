@@ -24,7 +24,7 @@ describe("checked-in migrations", () => {
   });
 
   test("running them again is a no-op", async () => {
-    expect(await migrateToLatest(app.services.database.db)).toEqual([]);
+    expect(await migrateToLatest(app.services.database.db, { authSecret: app.config.authSecret })).toEqual([]);
     const applied = await app.services.database.db
       .selectFrom("kysely_migration" as never)
       .select(sql<string>`name`.as("name"))

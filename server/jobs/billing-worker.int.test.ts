@@ -24,7 +24,7 @@ beforeAll(async () => {
       ? { dialect: "sqlite" as const, file: database.url }
       : { dialect: "postgres" as const, url: database.url };
   first = openDatabase(config);
-  await migrateToLatest(first.db);
+  await migrateToLatest(first.db, { authSecret: null });
   second = openDatabase(config);
   const now = new Date().toISOString();
   await first.db

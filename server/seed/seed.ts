@@ -57,7 +57,7 @@ const noMail: Parameters<typeof createAuth>[0]["mail"] = { enqueue: async () => 
 
 let stopReadCache = async () => undefined as void;
 try {
-  await migrateToLatest(db);
+  await migrateToLatest(db, { authSecret: config.authSecret });
   // Seeding adds a handful of people: the plan limits apply, the provider is never called.
   const billing = createBillingService({ ...config, billing: null }, db, logger, () => undefined);
   const auth = createAuth({

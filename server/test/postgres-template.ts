@@ -29,7 +29,7 @@ export default async function setUpPostgresTemplate(): Promise<(() => Promise<vo
   url.pathname = `/${name}`;
   const handle = openDatabase({ dialect: "postgres", url: url.toString() });
   try {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, { authSecret: null });
   } finally {
     await handle.close();
   }

@@ -48,3 +48,23 @@ export function uniqueSsoNames(prefix = "acme"): { providerId: string; domain: s
   const suffix = `${counter}-${Math.random().toString(36).slice(2, 8)}`;
   return { providerId: `${prefix}-${suffix}`, domain: `${prefix}-${suffix}.example.test` };
 }
+
+/** The hidden fields of a SAML page's form (`name="…" value="…"`: the IdP's login page, its post page), decoded. */
+export function hiddenFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[name!] = value!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+  }
+  return fields;
+}
+
+/** A form's fields as a browser posts them. */
+export const form = (fields: Record<string, string>) => ({
+  body: new URLSearchParams(fields).toString(),
+  contentType: "application/x-www-form-urlencoded",
+});

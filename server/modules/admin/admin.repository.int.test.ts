@@ -118,7 +118,7 @@ beforeAll(async () => {
       ? { dialect: "postgres", url: database.url }
       : { dialect: "sqlite", file: database.url },
   );
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, { authSecret: null });
   await handle.db
     .insertInto("user")
     .values(Object.entries(USERS).map(([id, fields]) => userRow(id, fields)))

@@ -115,7 +115,7 @@ beforeAll(async () => {
     .insertInto("user")
     .values(Array.from({ length: 300 }, newUser))
     .execute();
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, { authSecret: null });
   await handle.db
     .insertInto("user")
     .values(shuffled(Array.from({ length: 150 }, newUser)))

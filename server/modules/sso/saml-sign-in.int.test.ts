@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVerifiedUser, createOrganizationWithOwner, type TestUser } from "../../test/factories";
 import { recordingLogger, type LogRecord } from "../../test/recording-logger";
 import { createClient, type TestClient, type TestResponse } from "../../test/request";
-import { startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
+import { form, hiddenFields, startTestDns, verifyProviderDomain, type TestDns } from "../../test/sso";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, type ResponseInput } from "../dev-saml";
 
@@ -20,25 +20,6 @@ import { createResponseSigner, readOrCreateSigningMaterial, SIGNING_FILE_NAME, t
 
 const PROVIDER_ID = "acme-saml";
 const DOMAIN = "acme.test";
-
-/** The hidden fields of a page's form (`name="…" value="…"`), decoded. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[name!] = value!
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
-  }
-  return fields;
-}
-
-const form = (fields: Record<string, string>) => ({
-  body: new URLSearchParams(fields).toString(),
-  contentType: "application/x-www-form-urlencoded",
-});
 
 describe.each([false, true])("SAML sign-in through the development IdP (samlify as IdP)", (isSecondRun) => {
   // One app for the flow and the refusals; the second run registers the provider by entry point and certificate.
@@ -119,9 +100,12 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     expect(verified.data).toEqual({ providerId: PROVIDER_ID, domain: DOMAIN, domainVerified: true });
   });
 
-  /** Starts a sign-in as the sign-in page does: answers the IdP's URL, the AuthnRequest's ID and the RelayState. */
-  async function startSignIn(client: TestClient) {
-    const started = await client.post("/api/auth/sign-in/sso", { email: `someone@${DOMAIN}`, callbackURL: "/" });
+  /**
+   * Starts a sign-in as the sign-in page does (or as `start` says: the settings page's test sign-in): answers the
+   * IdP's URL, the AuthnRequest's ID and the RelayState.
+   */
+  async function startSignIn(client: TestClient, start: object = { email: `someone@${DOMAIN}`, callbackURL: "/" }) {
+    const started = await client.post("/api/auth/sign-in/sso", start);
     expect(started.status).toBe(200);
     const url = new URL((started.data as { url: string }).url);
     expect(`${url.origin}${url.pathname}`).toBe(`${base}/dev/saml/sso`);
@@ -190,8 +174,9 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     client: TestClient,
     overrides: Partial<ResponseInput> = {},
     sign: (input: ResponseInput) => Promise<string> = signer.sign,
+    start?: object,
   ) {
-    const { requestId, relayState } = await startSignIn(client);
+    const { requestId, relayState } = await startSignIn(client, start);
     const SAMLResponse = await sign({
       audience: spEntityId(),
       recipient: `${base}${acsPath}`,
@@ -392,6 +377,64 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
       );
     } finally {
       await setVerified(true);
+    }
+  });
+
+  it("sends a refused test sign-in back to the SSO settings page it started from, with the code", async () => {
+    // The settings page's Test sign-in (web/features/organizations/api/sso.ts): back to the page either way.
+    const settings = `/organizations/${organizationId}/settings/sso`;
+    const testStart = (page = settings, providerId = PROVIDER_ID) => {
+      const back = `${page}?test=${encodeURIComponent(providerId)}`;
+      return { providerId: PROVIDER_ID, callbackURL: back, errorCallbackURL: back };
+    };
+    const sessions = await sessionCount();
+    const tampered = await craftedResponse(owner.client, {}, signer.sign, testStart());
+    tampered.SAMLResponse = Buffer.from(
+      Buffer.from(tampered.SAMLResponse, "base64").toString().replace(`mallory@${DOMAIN}`, `owner-1@${DOMAIN}`),
+    ).toString("base64");
+    const refused = await postToAcs(owner.client, tampered);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("location")).toBe(
+      `${base}${settings}?test=${PROVIDER_ID}&error=SSO_SAML_RESPONSE_REFUSED`,
+    );
+    expect(refused.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie))).toBe(false);
+    expect(await sessionCount()).toBe(sessions);
+    const logged = logs.filter((record) => record.message === "auth: SSO: a SAML response was refused").at(-1);
+    expect(logged).toMatchObject({
+      fields: {
+        details: [{ providerId: PROVIDER_ID, code: "SSO_SAML_RESPONSE_REFUSED", reason: "Invalid SAML response" }],
+      },
+    });
+
+    // The app's own refusal inside the sign-in (an address outside the domain) goes back there too, with its code.
+    const elsewhere = await craftedResponse(
+      owner.client,
+      { nameId: "dev-eve", attributes: { email: "eve@elsewhere.test", displayName: "Eve", emailVerified: "true" } },
+      signer.sign,
+      testStart(),
+    );
+    const outside = await postToAcs(owner.client, elsewhere);
+    expect(outside.status).toBe(303);
+    expect(outside.headers.get("location")).toBe(
+      `${base}${settings}?test=${PROVIDER_ID}&error=SSO_EMAIL_OUTSIDE_DOMAIN`,
+    );
+
+    // Any other page, another organization's or another provider's test, is not that test: the error page.
+    for (const start of [
+      testStart("/organizations/another-organization/settings/sso"),
+      testStart(settings, "another-provider"),
+      { providerId: PROVIDER_ID, callbackURL: "/dashboard", errorCallbackURL: "/dashboard" },
+    ]) {
+      const client = createClient(target);
+      const response = await craftedResponse(
+        client,
+        { issuedAt: new Date(Date.now() - 20 * 60_000) },
+        signer.sign,
+        start,
+      );
+      const answer = await postToAcs(client, response);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get("location")).toBe(`${base}/auth/error?error=SSO_SAML_RESPONSE_REFUSED`);
     }
   });
 

@@ -1,13 +1,11 @@
 import { lookup } from "node:dns/promises";
-import type { DBFieldAttributeConfig } from "@better-auth/core/db";
 import { isPublicRoutableHost } from "@better-auth/core/utils/host";
 import { DiscoveryError, discoverOIDCConfig, type DiscoveryErrorCode, type HydratedOIDCConfig } from "@better-auth/sso";
 import { APIError } from "better-auth/api";
-import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
 
 /**
- * OIDC around @better-auth/sso: the issuer a registration may discover from, its discovery, run before the
- * registration's transaction opens, and the client secret kept encrypted in the stored configuration.
+ * OIDC around @better-auth/sso: the issuer a registration may discover from, and its discovery, run before the
+ * registration's transaction opens.
  */
 
 /**
@@ -118,48 +116,4 @@ export async function discoverBeforeRegistration(
     tokenEndpointAuthentication: discovered.tokenEndpointAuthentication,
     skipDiscovery: true,
   });
-}
-
-/** Where the stored `oidcConfig` keeps the client secret, encrypted; the plugin never sees this key. */
-const ENCRYPTED_CLIENT_SECRET = "clientSecretEncrypted";
-
-const parseObject = (value: unknown): Record<string, unknown> | undefined => {
-  if (typeof value !== "string") return undefined;
-  try {
-    return recordOf(JSON.parse(value));
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * The client secret of an OIDC provider encrypted at rest with the auth secret (better-auth's symmetric encryption,
- * as for second factors and OAuth tokens), as a transform of the plugin's `oidcConfig` field (ADR 0026): on the way
- * in (a registration, an update) `clientSecret` leaves the JSON and `clientSecretEncrypted` holds it; on the way out
- * (every read of the plugin's, through its adapter) it is decrypted back into `clientSecret`, for the token request
- * that needs it. A configuration without the encrypted key (a row stored before, with the secret in plain) is read
- * as it is, and is encrypted the next time it is written. One encrypted with another auth secret reads without a
- * secret: the IdP refuses the token request until an owner enters the secret again.
- */
-export function clientSecretAtRest(key: string): NonNullable<DBFieldAttributeConfig["transform"]> {
-  return {
-    async input(value) {
-      const config = parseObject(value);
-      if (typeof config?.clientSecret !== "string") return value;
-      const { clientSecret, ...rest } = config;
-      return JSON.stringify({
-        ...rest,
-        [ENCRYPTED_CLIENT_SECRET]: await symmetricEncrypt({ key, data: clientSecret }),
-      });
-    },
-    async output(value) {
-      const config = parseObject(value);
-      const encrypted = config?.[ENCRYPTED_CLIENT_SECRET];
-      if (typeof encrypted !== "string") return value;
-      const { [ENCRYPTED_CLIENT_SECRET]: _encrypted, ...rest } = config!;
-      // Encrypted with another auth secret: read without one, so that the owner can enter it again (update-provider).
-      const clientSecret = await symmetricDecrypt({ key, data: encrypted }).catch(() => undefined);
-      return JSON.stringify({ ...rest, clientSecret });
-    },
-  };
 }

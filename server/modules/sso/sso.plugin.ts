@@ -1,6 +1,6 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
-import type { DBFieldAttribute } from "@better-auth/core/db";
+import type { DBFieldAttribute, DBFieldAttributeConfig } from "@better-auth/core/db";
 import { sso } from "@better-auth/sso";
 import {
   APIError,
@@ -18,13 +18,20 @@ import type { SignInErrorCode } from "../../../common/sign-in-errors";
 import { ssoDomainSchema } from "../../../common/sso.schemas";
 import { currentDatabase } from "../../db/current-database";
 import type { Database } from "../../db/schema";
+import { openSsoSecrets, sealSsoSecrets, withoutSsoSecrets, type SsoConfigColumn } from "../../db/sso-secrets";
 import { safeSamlXmlValidator } from "../../http/hostile-xml";
 import { CLIENT_IP_HEADER } from "../../http/middleware/client-ip";
 import { samlify } from "../../http/samlify";
 import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type AuditedSession } from "../audit";
 import type { TxtLookup } from "./sso.dns";
-import { clientSecretAtRest, discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
-import { fetchIdentityProviderMetadata, hostileSamlResponseReason, samlRefusalCode, signInErrorUrl } from "./sso.saml";
+import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
+import {
+  fetchIdentityProviderMetadata,
+  hostileSamlResponseReason,
+  samlRefusalCode,
+  signInErrorUrl,
+  testSignInPageUrl,
+} from "./sso.saml";
 import * as repository from "./sso.repository";
 import {
   assertDomainAvailable,
@@ -45,7 +52,7 @@ export type EnterpriseSsoOptions = {
   /** The app's database; queries inside better-auth go through `currentDatabase(db)`. */
   db: Kysely<Database>;
   baseUrl: string;
-  /** The auth secret, which encrypts the OIDC client secrets at rest (sso.oidc.ts). */
+  /** The auth secret, which encrypts the providers' secrets at rest (server/db/sso-secrets.ts). */
   authSecret: string;
   /** The plan's seats, checked before a first SSO sign-in makes someone a member. */
   limits: SsoLimits;
@@ -96,21 +103,19 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
     // An assertion without NotBefore/NotOnOrAfter is refused rather than accepted with a warning.
     saml: { requireTimestamps: true },
   });
-  // The OIDC client secret is stored encrypted: a transform of the plugin's own field, which its adapter applies to
-  // every write and read of the provider (ADR 0026).
+  // The OIDC client secret and the SAML private keys are stored encrypted: a transform of the plugin's own fields,
+  // which its adapter applies to every write and read of the provider (ADR 0026).
   const { ssoProvider } = plugin.schema;
+  const atRest = (column: SsoConfigColumn) => ({
+    ...(ssoProvider.fields[column] as DBFieldAttribute),
+    transform: secretsAtRest(column, options.authSecret),
+  });
   const ssoPlugin = {
     ...plugin,
     schema: {
       ssoProvider: {
         ...ssoProvider,
-        fields: {
-          ...ssoProvider.fields,
-          oidcConfig: {
-            ...(ssoProvider.fields.oidcConfig as DBFieldAttribute),
-            transform: clientSecretAtRest(options.authSecret),
-          },
-        },
+        fields: { ...ssoProvider.fields, oidcConfig: atRest("oidcConfig"), samlConfig: atRest("samlConfig") },
       },
     },
   };
@@ -119,6 +124,19 @@ export function enterpriseSso(options: EnterpriseSsoOptions) {
   samlify.setSchemaValidator(safeSamlXmlValidator);
   const rules = ssoRules({ ...options, endpoints: ssoPlugin.endpoints });
   return [ssoPlugin, rules] as const;
+}
+
+/**
+ * A configuration column's secrets at rest (server/db/sso-secrets.ts): encrypted on the way in (a registration, an
+ * update), decrypted on the way out (every read of the plugin's, through its adapter), so the plugin sees the
+ * configuration it wrote and only the steps that need a secret use it: the OIDC token request, the signing of a SAML
+ * AuthnRequest and the decryption of an encrypted assertion. One encrypted under another auth secret reads without it.
+ */
+function secretsAtRest(column: SsoConfigColumn, key: string): NonNullable<DBFieldAttributeConfig["transform"]> {
+  return {
+    input: (value) => sealSsoSecrets(column, value, key),
+    output: (value) => openSsoSecrets(column, value, key, "omit"),
+  };
 }
 
 type Endpoint = Parameters<typeof dispatchAuthEndpoint>[0];
@@ -382,20 +400,19 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
       after: [
         samlRefusalsToErrorPage(endpoints.acsEndpoint, options),
         {
-          // The plugin's registration answer repeats the OIDC client secret and a SAML private key it was sent; its
-          // other answers leave them out, and so does this one: an answer is logged, cached and shown.
+          // The plugin's registration answer repeats the OIDC client secret and the SAML private keys (and their
+          // passphrases) it was sent; its other answers leave them out, and so does this one: an answer is logged,
+          // cached and shown.
           matcher: matches(endpoints.registerSSOProvider),
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned;
             if (isAPIError(returned) || returned instanceof Response || !returned || typeof returned !== "object")
               return;
             const provider = recordOf(returned);
-            const { clientSecret: _secret, ...oidcConfig } = recordOf(provider.oidcConfig);
-            const { privateKey: _key, decryptionPvk: _decryption, ...samlConfig } = recordOf(provider.samlConfig);
             return ctx.json({
               ...provider,
-              oidcConfig: provider.oidcConfig ? oidcConfig : provider.oidcConfig,
-              samlConfig: provider.samlConfig ? samlConfig : provider.samlConfig,
+              oidcConfig: withoutSsoSecrets("oidcConfig", provider.oidcConfig),
+              samlConfig: withoutSsoSecrets("samlConfig", provider.samlConfig),
             });
           }),
         },
@@ -410,12 +427,14 @@ type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 /**
  * Where the ACS sends a person's browser, which posted the SAML response, when it refuses the response: the sign-in
- * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words. Logged with the reason.
+ * error page (303), with a code of its fixed list (common/sign-in-errors.ts), which it words; a refused test sign-in
+ * goes back to the settings page it came from instead (`testPage`). Logged with the reason.
  */
 function refuseSamlResponse(
   ctx: HookContext,
   baseUrl: string,
   refusal: { code: SignInErrorCode; reason: string; description?: string },
+  testPage: string | null = null,
 ): Response {
   const providerId = text(recordOf(ctx.params).providerId);
   ctx.context.logger.warn("SSO: a SAML response was refused", {
@@ -425,7 +444,7 @@ function refuseSamlResponse(
   });
   // A Response, not a thrown error: better-auth would keep a redirect's 302 for an error.
   ctx.context.responseHeaders?.delete("location");
-  return new Response(null, { status: 303, headers: { location: signInErrorUrl(baseUrl, refusal) } });
+  return new Response(null, { status: 303, headers: { location: testPage ?? signInErrorUrl(baseUrl, refusal) } });
 }
 
 /**
@@ -448,7 +467,8 @@ function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, baseUrl: string)
  * The after-hook of the ACS (typed as a hook, so the plugins' inferred types never name the global Response's own
  * package). The plugin answers a refused SAML response with a redirect to wherever the sign-in started (`?error=…`),
  * or with JSON (an unknown provider, one whose domain is not verified): each becomes a 303 to the sign-in error page
- * with the code `samlRefusalCode` picks, and no session cookie (set only on success).
+ * with the code `samlRefusalCode` picks, and no session cookie (set only on success). A redirect back to the SSO
+ * settings page a test sign-in of the provider started from goes there, with that code (`testSignInPageUrl`).
  */
 function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOptions): Hook {
   return {
@@ -462,21 +482,27 @@ function samlRefusalsToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOp
       const providerId = text(recordOf(ctx.params).providerId) ?? "";
       const provider = await repository.findProvider(await currentDatabase(options.db), providerId);
       const code = samlRefusalCode(redirect?.error, provider);
-      return refuseSamlResponse(ctx, options.baseUrl, {
+      const testPage =
+        provider && redirect ? testSignInPageUrl(options.baseUrl, provider, redirect.location, code) : null;
+      const refusal = {
         code,
         reason: redirect?.description ?? redirect?.error ?? returned.message,
         description: code === redirect?.error ? redirect.description : undefined,
-      });
+      };
+      return refuseSamlResponse(ctx, options.baseUrl, refusal, testPage);
     }),
   };
 }
 
-/** The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`), or null for another answer. */
-function errorRedirectOf(returned: APIError): { error: string; description?: string } | null {
+/**
+ * The error a redirect of the plugin's ACS carries (`?error=…&error_description=…`) and where it leads, or null for
+ * another answer.
+ */
+function errorRedirectOf(returned: APIError): { error: string; description?: string; location: string } | null {
   if (returned.statusCode !== 302) return null;
   const location = new Headers(returned.headers as ConstructorParameters<typeof Headers>[0]).get("location");
   if (!location) return null;
   const params = new URL(location, "http://relative.invalid").searchParams;
   const error = params.get("error");
-  return error ? { error, description: params.get("error_description") ?? undefined } : null;
+  return error ? { error, description: params.get("error_description") ?? undefined, location } : null;
 }

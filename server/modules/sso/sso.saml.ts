@@ -140,6 +140,29 @@ export function signInErrorUrl(baseUrl: string, refusal: { code: SignInErrorCode
   return url.toString();
 }
 
+/**
+ * Where a refused test sign-in goes back to: the organization's SSO settings page it was started from (its
+ * `errorCallbackURL`, `?test=<providerId>`: web/features/organizations/api/sso.ts), with the refusal's code, which the
+ * page words for the admin who tests. Only when the plugin's redirect for the refusal (`location`) is that page of the
+ * provider's own organization, for that provider; null for any other sign-in, which ends on the sign-in error page.
+ * The address is built here: nothing of the redirect but the match is used.
+ */
+export function testSignInPageUrl(
+  baseUrl: string,
+  provider: Pick<SsoProviderRow, "providerId" | "organizationId">,
+  location: string,
+  code: SignInErrorCode,
+): string | null {
+  if (!provider.organizationId) return null;
+  const page = new URL(`${baseUrl}/organizations/${encodeURIComponent(provider.organizationId)}/settings/sso`);
+  const redirect = new URL(location, baseUrl);
+  const isThatPage = redirect.origin === page.origin && redirect.pathname === page.pathname;
+  if (!isThatPage || redirect.searchParams.get("test") !== provider.providerId) return null;
+  page.searchParams.set("test", provider.providerId);
+  page.searchParams.set("error", code);
+  return page.toString();
+}
+
 const recordOf = (value: unknown): Record<string, unknown> =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 

@@ -165,7 +165,8 @@ export function useDeleteConnection(organizationId: string) {
 
 /**
  * Starts a sign-in through the connection, as its people will: to the identity provider and back to the settings
- * page, with `?test=<providerId>` (and better-auth's `error` when it failed).
+ * page, with `?test=<providerId>` (and the refusal's code in `error` when it failed; the server sends a refused SAML
+ * test back here too, server/modules/sso/sso.saml.ts).
  */
 export function useTestConnection(organizationId: string) {
   return useMutation({

@@ -233,6 +233,22 @@ describe("the organization's single sign-on", () => {
     await screen.findByText("The test sign-in did not finish");
     screen.getByText("You cancelled at the identity provider. Test again when you are ready.");
     expect((requireSwitch() as HTMLInputElement).disabled).toBe(true);
+    cleanup();
+
+    // The server's refusal of a SAML response, which it sends back here for a test sign-in.
+    renderSettings("owner", "/sso?test=rocket-club-oidc&error=SSO_SAML_RESPONSE_REFUSED");
+    await screen.findByText("The test sign-in did not finish");
+    screen.getByText(/^Your identity provider's answer was refused: its signature, its validity/);
+    cleanup();
+
+    // A code the page does not know reads generically: nothing of the address is shown.
+    for (const unknown of ["Call%20us%20at%20555", "constructor"]) {
+      renderSettings("owner", `/sso?test=rocket-club-oidc&error=${unknown}`);
+      await screen.findByText("The test sign-in did not finish");
+      screen.getByText(/^The identity provider or Atrium refused the sign-in/);
+      expect(screen.queryByText(/555/)).toBeNull();
+      cleanup();
+    }
   });
 
   it("shows an error with a way to try again when the listing fails", async () => {

@@ -28,7 +28,10 @@ const PROTOCOL_NAMES: Record<SsoProtocol, string> = { oidc: "OpenID Connect", sa
 /** A connection that signed someone in since it was registered or last changed: the server recorded its test. */
 const isTested = (connection: SsoConnection) => connection.firstSignInAt !== null;
 
-/** `test` and `error` are what a test sign-in comes back with (`?test=<providerId>`, better-auth's `error`). */
+/**
+ * `test` and `error` are what a test sign-in comes back with: `?test=<providerId>`, and the refusal's code when it
+ * failed (better-auth's at an OIDC callback; the app's at the SAML ACS, common/sign-in-errors.ts).
+ */
 export type SsoPageSearch = { test?: string; error?: string };
 
 /**
@@ -104,8 +107,9 @@ function TestResult({ connection, error }: { connection: SsoConnection | undefin
   if (error)
     return (
       <Alert tone="error" title="The test sign-in did not finish">
-        {TEST_ERRORS[error] ??
-          "The identity provider or Atrium refused the sign-in. Check the values on both sides, then test again."}
+        {Object.hasOwn(TEST_ERRORS, error)
+          ? TEST_ERRORS[error]
+          : "The identity provider or Atrium refused the sign-in. Check the values on both sides, then test again."}
       </Alert>
     );
   return (
@@ -116,12 +120,28 @@ function TestResult({ connection, error }: { connection: SsoConnection | undefin
   );
 }
 
-/** What better-auth's SSO callback sends back, in words an administrator can act on; others read generically. */
+/**
+ * What a test sign-in comes back with, in words an administrator can act on: better-auth's codes at an OIDC callback,
+ * and the app's refusals of a SAML response (the server sends a refused test back here, not to the sign-in error
+ * page). Any other code reads generically, and the page never shows the address's text.
+ */
 const TEST_ERRORS: Record<string, string> = {
   access_denied: "You cancelled at the identity provider. Test again when you are ready.",
   invalid_provider: "The identity provider's values are not right. Check them, delete the connection and add it again.",
   email_doesnt_match: "The identity provider signed you in with an e-mail address outside the connection's domain.",
   signup_disabled: "The identity provider's account has no Atrium account, and new ones may not be created this way.",
+  SSO_SAML_RESPONSE_REFUSED:
+    "Your identity provider's answer was refused: its signature, its validity or the addresses it names did not " +
+    "match this connection. Check the certificate, the ACS URL and the SP entity ID on both sides, then test again.",
+  SSO_EMAIL_OUTSIDE_DOMAIN:
+    "The identity provider signed you in with an e-mail address outside the connection's domain. Sign in there " +
+    "with your work account, then test again.",
+  SSO_DOMAIN_NOT_VERIFIED: "The connection's domain is not verified. Verify it, then test again.",
+  PLAN_LIMIT_REACHED:
+    "Your plan has no free seat for the account the identity provider signed in. Add seats, or test with an " +
+    "account that is already a member.",
+  banned: "The identity provider signed in an account that is banned from Atrium.",
+  BANNED_USER: "The identity provider signed in an account that is banned from Atrium.",
 };
 
 function ConnectionList({
