@@ -1,0 +1,278 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { buildUser, uniqueSlug, waitFor, type UserInput } from "./test/factories";
+import { httpTarget } from "./test/http-target";
+import { NEXT_VERSION_COLUMN, NEXT_VERSION_MIGRATION } from "./test/next-version";
+import { createClient, randomIp, type TestClient, type TestResponse } from "./test/request";
+import { startRoundRobinProxy, type RoundRobinProxy } from "./test/round-robin-proxy";
+import { startServerProcess, type ServerProcess } from "./test/server-process";
+import { createTestDatabase, isPostgresRun, type TestDatabase } from "./test/test-database";
+import { signUpVerifiedUsers } from "./test/verified-users";
+
+/**
+ * A rolling upgrade under load, with nothing dropped: two instances (A and B) on one PostgreSQL database and Redis
+ * behind a round-robin load balancer that checks /readyz (server/test/round-robin-proxy.ts), and clients that read
+ * their session, sign in, fail a sign-in and invite to and cancel invitations in their organization, all along. A
+ * gets SIGTERM and is replaced by the next version (server/test/next-version-server.ts: the same build with one more,
+ * additive migration, applied by the replacement while B, the previous version, serves on the changed schema); then
+ * the same for B. Every request gets its normal answer: none fails, none is refused, none is a 5xx.
+ */
+
+/** The production default: longer than a few of the balancer's 200 ms checks, on a starved machine too. */
+const SHUTDOWN_DELAY_MS = 5_000;
+/** Generous: the test's requests are short; a shutdown that takes long is reported by the exit code. */
+const SHUTDOWN_TIMEOUT_MS = 60_000;
+const LOAD_WORKERS = 4;
+/** The longest any request may take: past it a request counts as hung. */
+const HANG_BOUND_MS = 15_000;
+/** Between one worker's rounds, so the load stays steady without starving the instances' start on two cores. */
+const ROUND_PAUSE_MS = 25;
+
+const KINDS = ["get-session", "sign-in", "wrong-password", "invite", "cancel-invitation"] as const;
+type Kind = (typeof KINDS)[number];
+/** Each kind's normal answer. */
+const EXPECTED: Record<Kind, number> = {
+  "get-session": 200,
+  "sign-in": 200,
+  "wrong-password": 401,
+  invite: 200,
+  "cancel-invitation": 200,
+};
+
+type Call = {
+  kind: Kind;
+  startedAt: number;
+  endedAt: number;
+  status: number | "socket error";
+  /** The instance that answered (the balancer's X-Upstream). */
+  upstream: string | null;
+  body: unknown;
+};
+
+let database: TestDatabase;
+let proxy: RoundRobinProxy;
+const instances: ServerProcess[] = [];
+const authSecret = randomBytes(32).toString("base64url");
+
+async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** An instance of the deployment: every one has the balancer's address as its public origin, and the same secret. */
+async function startInstance(name: string, version: "current" | "next"): Promise<ServerProcess> {
+  const instance = await startServerProcess({
+    name,
+    ...(version === "next" ? { entry: "server/test/next-version-server.ts" } : {}),
+    env: {
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+      BASE_URL: proxy.url,
+      AUTH_SECRET: authSecret,
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    },
+  });
+  instances.push(instance);
+  return instance;
+}
+
+const logs = () => instances.map((instance) => instance.logs().slice(-3_000)).join("\n");
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  proxy = await startRoundRobinProxy({ checkEveryMs: 200 });
+});
+
+afterAll(async () => {
+  await Promise.all(instances.map((instance) => instance.stop("SIGKILL")));
+  await proxy?.close();
+  await database?.drop();
+});
+
+test.runIf(isPostgresRun())(
+  "rolling upgrade under load to a version with an additive migration: every request answered as normal, none dropped",
+  async () => {
+    const startedAt = Date.now();
+    const [A, B] = await Promise.all([startInstance("A", "current"), startInstance("B", "current")]);
+    for (const instance of [A, B]) proxy.add(instance);
+    await waitFor(() => proxy.isInRotation("A") && proxy.isInRotation("B"), {
+      timeoutMs: 10_000,
+      what: "A and B to be in the balancer's rotation",
+    });
+    const target = httpTarget({ url: proxy.url }, { timeoutMs: HANG_BOUND_MS });
+
+    // Each worker: a verified user, signed in at home, owning an organization.
+    const users = await signUpVerifiedUsers(target, database.url, LOAD_WORKERS);
+    const homes = await Promise.all(users.map((user) => signedInHome(user)));
+
+    const calls: Call[] = [];
+    let running = true;
+    async function call(kind: Kind, send: () => Promise<TestResponse>): Promise<TestResponse | undefined> {
+      const started = Date.now();
+      try {
+        const response = await send();
+        const upstream = response.headers.get("x-upstream");
+        calls.push({ kind, startedAt: started, endedAt: Date.now(), status: response.status, upstream, body: null });
+        if (response.status !== EXPECTED[kind]) calls.at(-1)!.body = response.data;
+        return response;
+      } catch (error) {
+        const failure = { status: "socket error" as const, upstream: null, body: String(error) };
+        calls.push({ kind, startedAt: started, endedAt: Date.now(), ...failure });
+        return undefined;
+      }
+    }
+    async function worker({ user, home, organizationId }: Home): Promise<void> {
+      while (running) {
+        const session = await call("get-session", () => home.get("/api/auth/get-session", { ip: randomIp() }));
+        if (session?.status === 200 && session.data?.user?.email !== user.email) {
+          calls.at(-1)!.status = 401;
+          calls.at(-1)!.body = session.data;
+        }
+        await call("sign-in", () =>
+          createClient(target).post("/api/auth/sign-in/email", { email: user.email, password: user.password }),
+        );
+        await call("wrong-password", () =>
+          createClient(target).post("/api/auth/sign-in/email", { email: buildUser().email, password: "not-it" }),
+        );
+        const invited = await call("invite", () =>
+          home.post(
+            "/api/auth/organization/invite-member",
+            { email: buildUser({ label: "Invited" }).email, role: "member", organizationId },
+            { ip: randomIp() },
+          ),
+        );
+        const invitationId = (invited?.data as { id?: string } | null)?.id;
+        if (invited?.status === 200 && invitationId) {
+          await call("cancel-invitation", () =>
+            home.post("/api/auth/organization/cancel-invitation", { invitationId }, { ip: randomIp() }),
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
+      }
+    }
+    /** Whether `instance` has answered every kind of request started after `since`. */
+    const hasAnsweredEveryKind = (instance: string, since = 0) =>
+      KINDS.every((kind) => calls.some((c) => c.upstream === instance && c.kind === kind && c.startedAt >= since));
+
+    const load = homes.map(worker);
+    const timings: Record<string, number> = {};
+    try {
+      await waitFor(() => hasAnsweredEveryKind("A") && hasAnsweredEveryKind("B"), {
+        timeoutMs: 30_000,
+        what: "A and B to answer every kind of request",
+      });
+
+      // A is replaced; its replacement applies the next version's migration while B, the previous version, serves.
+      const replacedA = await replace(A, "A2", timings);
+      const migratedAt = replacedA.readyAt;
+      expect(await query(`SELECT name FROM kysely_migration WHERE name = $1`, [NEXT_VERSION_MIGRATION])).toHaveLength(
+        1,
+      );
+      await waitFor(() => hasAnsweredEveryKind("B", migratedAt) && hasAnsweredEveryKind("A2"), {
+        timeoutMs: 30_000,
+        what: "B (the previous version, on the migrated schema) and A2 to answer every kind of request",
+      });
+
+      // Then B, whose replacement finds the migration applied.
+      await replace(B, "B2", timings);
+      await waitFor(() => hasAnsweredEveryKind("B2"), { timeoutMs: 30_000, what: "B2 to answer every kind" });
+    } catch (error) {
+      if (error instanceof Error) error.message = `${error.message}\n\n${logs()}`;
+      throw error;
+    } finally {
+      running = false;
+      await Promise.all(load);
+    }
+
+    // Printed: what the run did.
+    const byKind = Object.fromEntries(
+      KINDS.map((kind) => {
+        const statuses: Record<string, number> = {};
+        for (const c of calls.filter((c) => c.kind === kind)) statuses[c.status] = (statuses[c.status] ?? 0) + 1;
+        return [kind, statuses];
+      }),
+    );
+    console.log(
+      JSON.stringify(
+        {
+          requests: calls.length,
+          byKind,
+          answeredBy: Object.fromEntries(proxy.answered),
+          retriedAfterRefusal: proxy.retriedAfterRefusal,
+          failedAtTheBalancer: proxy.failed.length,
+          slowestMs: Math.max(...calls.map((c) => c.endedAt - c.startedAt)),
+          timingsMs: timings,
+          totalMs: Date.now() - startedAt,
+        },
+        null,
+        2,
+      ),
+    );
+
+    // None failed, none refused, none a 5xx: each its normal answer.
+    const unexpected = calls.filter((c) => c.status !== EXPECTED[c.kind]);
+    expect(unexpected, logs()).toEqual([]);
+    expect(proxy.failed).toEqual([]);
+    expect(calls.filter((c) => c.endedAt - c.startedAt > HANG_BOUND_MS)).toEqual([]);
+    for (const kind of KINDS) expect(calls.filter((c) => c.kind === kind).length).toBeGreaterThan(LOAD_WORKERS);
+    // Each instance, old and new, answered; the old ones went out of the rotation before their listener closed.
+    for (const name of ["A", "B", "A2", "B2"]) expect(proxy.answered.get(name) ?? 0).toBeGreaterThan(0);
+    expect(timings.A_outOfRotation).toBeLessThan(SHUTDOWN_DELAY_MS);
+    expect(timings.B_outOfRotation).toBeLessThan(SHUTDOWN_DELAY_MS);
+
+    // The next version's migration was applied once, and the column is there.
+    expect(await query(`SELECT name FROM kysely_migration WHERE name = $1`, [NEXT_VERSION_MIGRATION])).toHaveLength(1);
+    expect(
+      await query(`SELECT column_name FROM information_schema.columns WHERE table_name = 'invitation' AND column_name = $1`, [
+        NEXT_VERSION_COLUMN,
+      ]),
+    ).toHaveLength(1);
+
+    type Home = { user: UserInput; home: TestClient; organizationId: string };
+    async function signedInHome(user: UserInput): Promise<Home> {
+      const home = createClient(target);
+      const signedIn = await home.post("/api/auth/sign-in/email", { email: user.email, password: user.password });
+      expect(signedIn.status, JSON.stringify(signedIn.data)).toBe(200);
+      const created = await home.post("/api/auth/organization/create", { name: "Rolling", slug: uniqueSlug("rolling") });
+      expect(created.status, JSON.stringify(created.data)).toBe(200);
+      return { user, home, organizationId: (created.data as { id: string }).id };
+    }
+
+    /**
+     * Replaces `old` as an orchestrator does: SIGTERM to it and its replacement (the next version) started at once.
+     * The old one must leave the balancer's rotation (its /readyz 503) before its listener closes, and exit 0; the
+     * replacement joins the rotation once its /readyz answers 200.
+     */
+    async function replace(
+      old: ServerProcess,
+      name: string,
+      times: Record<string, number>,
+    ): Promise<{ replacement: ServerProcess; readyAt: number }> {
+      const signalledAt = Date.now();
+      old.child.kill("SIGTERM");
+      const starting = startInstance(name, "next");
+      await waitFor(() => !proxy.isInRotation(old.name), {
+        timeoutMs: SHUTDOWN_DELAY_MS + 10_000,
+        what: `${old.name} to leave the rotation`,
+      });
+      times[`${old.name}_outOfRotation`] = Date.now() - signalledAt;
+      const replacement = await starting;
+      proxy.add(replacement);
+      await waitFor(() => proxy.isInRotation(name), { timeoutMs: 10_000, what: `${name} to join the rotation` });
+      const readyAt = Date.now();
+      times[`${name}_inRotation`] = readyAt - signalledAt;
+      expect(await old.exited, old.logs()).toBe(0);
+      times[`${old.name}_exited`] = Date.now() - signalledAt;
+      proxy.remove(old.name);
+      return { replacement, readyAt };
+    }
+  },
+);
