@@ -27,6 +27,8 @@ const SHUTDOWN_TIMEOUT_MS = 60_000;
 const LOAD_WORKERS = 3;
 /** The longest any request may take: past it a request counts as hung. */
 const HANG_BOUND_MS = 15_000;
+/** How long the load may take to reach an instance with every kind of request: generous, for a starved machine. */
+const ANSWERED_BOUND_MS = 60_000;
 /** Between one worker's rounds, so the load stays steady without starving the instances' start on two cores. */
 const ROUND_PAUSE_MS = 25;
 
@@ -61,23 +63,41 @@ async function query<T extends pg.QueryResultRow>(text: string, values: unknown[
   }
 }
 
+/**
+ * How long an instance may take to start and answer /healthz: a wait, not a claim about speed. Through tsx on two
+ * cores shared with a dozen busy processes a start took over 80 s.
+ */
+const START_BOUND_MS = 180_000;
+
 /** An instance of the deployment: every one has the balancer's address as its public origin, and the same secret. */
 async function startInstance(name: string, version: "current" | "next"): Promise<ServerProcess> {
-  const instance = await startServerProcess({
-    name,
-    ...(version === "next" ? { entry: "server/test/next-version-server.ts" } : {}),
-    env: {
-      DATABASE_URL: database.url,
-      DATA_DIR: database.dataDir,
-      REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
-      BASE_URL: proxy.url,
-      AUTH_SECRET: authSecret,
-      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
-      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-    },
-  });
-  instances.push(instance);
-  return instance;
+  try {
+    const instance = await startServerProcess({
+      name,
+      ...(version === "next" ? { entry: "server/test/next-version-server.ts" } : {}),
+      timeoutMs: START_BOUND_MS,
+      env: {
+        DATABASE_URL: database.url,
+        DATA_DIR: database.dataDir,
+        REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+        BASE_URL: proxy.url,
+        AUTH_SECRET: authSecret,
+        SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+        LOG_LEVEL: "info",
+      },
+    });
+    instances.push(instance);
+    return instance;
+  } catch (error) {
+    // A migration waiting for a table lock would leave the instance silent: say what waits on what.
+    const waiting = await query(
+      `SELECT pid, state, wait_event_type, wait_event, left(query, 200) AS query FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    ).catch((failure: unknown) => String(failure));
+    if (error instanceof Error) error.message = `${error.message}\n\nwaiting for a lock: ${JSON.stringify(waiting)}`;
+    throw error;
+  }
 }
 
 const logs = () => instances.map((instance) => instance.logs().slice(-3_000)).join("\n");
@@ -92,6 +112,9 @@ afterAll(async () => {
   await proxy?.close();
   await database?.drop();
 });
+
+/** Four server starts, each up to START_BOUND_MS on a busy machine, and two drains: past the project's default. */
+const TEST_BOUND_MS = 4 * START_BOUND_MS;
 
 test.runIf(isPostgresRun())(
   "rolling upgrade under load to a version with an additive migration: every request answered as normal, none dropped",
@@ -200,7 +223,7 @@ test.runIf(isPostgresRun())(
     const answeredAfterSigterm: Record<string, number> = {};
     try {
       await waitFor(() => hasAnsweredEveryKind("A") && hasAnsweredEveryKind("B"), {
-        timeoutMs: 30_000,
+        timeoutMs: ANSWERED_BOUND_MS,
         what: "A and B to answer every kind of request",
       });
 
@@ -210,13 +233,16 @@ test.runIf(isPostgresRun())(
         1,
       );
       await waitFor(() => hasAnsweredEveryKind("B", migratedAt) && hasAnsweredEveryKind("A2"), {
-        timeoutMs: 30_000,
+        timeoutMs: ANSWERED_BOUND_MS,
         what: "B (the previous version, on the migrated schema) and A2 to answer every kind of request",
       });
 
       // Then B, whose replacement finds the migration applied.
       await replace(B, "B2", timings);
-      await waitFor(() => hasAnsweredEveryKind("B2"), { timeoutMs: 30_000, what: "B2 to answer every kind" });
+      await waitFor(() => hasAnsweredEveryKind("B2"), {
+        timeoutMs: ANSWERED_BOUND_MS,
+        what: "B2 to answer every kind",
+      });
     } catch (error) {
       if (error instanceof Error) error.message = `${error.message}\n\n${logs()}`;
       throw error;
@@ -316,4 +342,5 @@ test.runIf(isPostgresRun())(
       return { replacement, migratedAt };
     }
   },
+  TEST_BOUND_MS,
 );

@@ -36,7 +36,7 @@ export type RoundRobinProxy = {
   close(): Promise<void>;
 };
 
-type Instance = { name: string; port: number; ready: boolean; checking: boolean; timer: NodeJS.Timeout };
+type Instance = { name: string; port: number; ready: boolean; checking: boolean };
 
 /** Request headers that belong to one connection, not to the request: never passed on (RFC 9110, 7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -60,6 +60,7 @@ export async function startRoundRobinProxy(
 ): Promise<RoundRobinProxy> {
   const { checkEveryMs = 200, checkTimeoutMs = 5_000 } = options;
   const instances: Instance[] = [];
+  const checks = new Map<Instance, NodeJS.Timeout>();
   let next = 0;
   let retriedAfterRefusal = 0;
   const answered = new Map<string, number>();
@@ -161,20 +162,25 @@ export async function startRoundRobinProxy(
       return retriedAfterRefusal;
     },
     add({ name, port: instancePort }) {
-      const instance: Instance = { name, port: instancePort, ready: false, checking: false, timer: undefined! };
-      instance.timer = setInterval(() => check(instance), checkEveryMs);
+      const instance: Instance = { name, port: instancePort, ready: false, checking: false };
+      checks.set(
+        instance,
+        setInterval(() => check(instance), checkEveryMs),
+      );
       instances.push(instance);
       check(instance);
     },
     remove(name) {
       const index = instances.findIndex((instance) => instance.name === name);
       if (index < 0) return;
-      clearInterval(instances[index]!.timer);
+      clearInterval(checks.get(instances[index]!));
+      checks.delete(instances[index]!);
       instances.splice(index, 1);
     },
     isInRotation: (name) => instances.some((instance) => instance.name === name && instance.ready),
     async close() {
-      for (const instance of instances) clearInterval(instance.timer);
+      for (const timer of checks.values()) clearInterval(timer);
+      checks.clear();
       instances.length = 0;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
