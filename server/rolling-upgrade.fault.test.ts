@@ -25,8 +25,11 @@ const SHUTDOWN_DELAY_MS = 5_000;
 /** Generous: the test's requests are short; a shutdown that takes long is reported by the exit code. */
 const SHUTDOWN_TIMEOUT_MS = 60_000;
 const LOAD_WORKERS = 3;
-/** The longest any request may take: past it a request counts as hung. */
-const HANG_BOUND_MS = 15_000;
+/**
+ * The longest any request may take: past it a request counts as hung. Generous: with a replacement starting on two
+ * cores shared with a dozen busy processes, a sign-in nowhere near a stopping instance took over 15 s.
+ */
+const HANG_BOUND_MS = 60_000;
 /** How long the load may take to reach an instance with every kind of request: generous, for a starved machine. */
 const ANSWERED_BOUND_MS = 60_000;
 /** Between one worker's rounds, so the load stays steady without starving the instances' start on two cores. */
