@@ -83,7 +83,7 @@ test("round robin over the ready instances; one whose /readyz turns 503 gets not
   );
 });
 
-test("a refused connection is retried on the next instance; one that failed after the request was sent is not", async () => {
+test("a refused connection is retried on the next instance; a failure after the request was sent is not", async () => {
   const [a, b] = await Promise.all([startBackend("a"), startBackend("b")]);
   // Checked once, at the start: the proxy still takes a for ready after it stops listening.
   proxy = await startRoundRobinProxy({ checkEveryMs: 600_000 });
