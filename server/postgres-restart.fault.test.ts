@@ -9,6 +9,7 @@ import { startPrivateRedis, type PrivateRedis } from "./test/private-redis";
 import { createClient, type RequestTarget, type TestClient } from "./test/request";
 import { startServerProcess, type ServerProcess } from "./test/server-process";
 import { httpTarget } from "./test/http-target";
+import { signUpVerifiedUsers } from "./test/verified-users";
 
 /** The answer to a request while the database is down (databaseUnavailable in server/http/errors.ts). */
 const UNAVAILABLE = {
@@ -95,23 +96,12 @@ describe("PostgreSQL restarted under load", () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** Users who can sign in (their e-mail marked verified, as following the verification link would). */
-  async function verifiedUsers(count: number): Promise<UserInput[]> {
-    const users = Array.from({ length: count }, () => buildUser({ label: "Steady" }));
-    for (const user of users) {
-      const response = await createClient(target).post("/api/auth/sign-up/email", user);
-      expect(response.status, JSON.stringify(response.data)).toBe(200);
-    }
-    await query(`UPDATE "user" SET "emailVerified" = true WHERE email = ANY($1)`, [users.map((user) => user.email)]);
-    return users;
-  }
-
   // `fast`: the server ends every session and shuts down, as an administrator's or an orchestrator's restart does;
   // `immediate`: it exits at once, as a crash does (connections just close, recovery runs at the next start).
   test.each(["fast", "immediate"] as const)(
     "stopped (%s): requests during the outage fail fast with a 503, /healthz reports it, the pool recovers by itself, no acknowledged write is lost",
     async (mode) => {
-      const steadyUsers = await verifiedUsers(LOAD_WORKERS);
+      const steadyUsers = await signUpVerifiedUsers(target, databaseUrl(), LOAD_WORKERS);
       const calls: Call[] = [];
       const signedUp: string[] = [];
       const createdOrganizations: string[] = [];

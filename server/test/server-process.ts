@@ -41,6 +41,8 @@ export type ServerProcessOptions = {
   env: Record<string, string>;
   /** A port of its own by default. */
   port?: number;
+  /** The file it runs, from the repository's root: server/main.ts unless a test runs another build of it. */
+  entry?: string;
   /**
    * How long it may take to answer /healthz with 200: a wait for readiness, not a claim about speed. Loading the
    * server through tsx takes a few seconds of CPU, which took over 50 s on two cores shared by eight busy engineers.
@@ -58,7 +60,7 @@ export type ServerProcessOptions = {
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", options.entry ?? "server/main.ts"], {
     cwd: root,
     env: {
       ...inheritedEnvironment(),
