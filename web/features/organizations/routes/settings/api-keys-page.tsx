@@ -171,7 +171,7 @@ function CreateApiKeyCard({
               <label key={scope} className="flex items-start gap-3">
                 <input
                   type="checkbox"
-                  className="mt-1 size-4 accent-brand-600"
+                  className="mt-1 size-4 shrink-0 accent-brand-600"
                   checked={scopes.includes(scope)}
                   onChange={(event) => toggle(scope, event.target.checked)}
                 />

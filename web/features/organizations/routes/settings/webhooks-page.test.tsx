@@ -164,7 +164,7 @@ describe("the organization's webhooks", () => {
     await user.click(screen.getByRole("button", { name: "Add endpoint" }));
     const dialog = await screen.findByRole("dialog", { name: "Copy the signing secret" });
     within(dialog).getByText(
-      "Verify each delivery to https://erp.example.com/in with this secret. Reveal secret shows it again.",
+      "Verify each delivery to https://erp.example.com/in with this secret. Its Reveal secret button shows it again.",
     );
     expect((within(dialog).getByRole("textbox", { name: "Signing secret" }) as HTMLInputElement).value).toBe(
       "whsec_bmV3LXNlY3JldA==",

@@ -118,7 +118,9 @@ export function WebhooksPage() {
         }}
         title="Copy the signing secret"
         description={
-          created ? `Verify each delivery to ${created.url} with this secret. Reveal secret shows it again.` : undefined
+          created
+            ? `Verify each delivery to ${created.url} with this secret. Its Reveal secret button shows it again.`
+            : undefined
         }
       >
         {created ? (
@@ -193,10 +195,10 @@ function NewEndpoint({
           <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Events</legend>
           <div className="mt-2 space-y-2">
             {WEBHOOK_EVENT_TYPES.map((type) => (
-              <label key={type} className="flex items-center gap-3 text-sm">
+              <label key={type} className="flex items-start gap-3 text-sm">
                 <input
                   type="checkbox"
-                  className="size-4 accent-brand-600"
+                  className="mt-0.5 size-4 shrink-0 accent-brand-600"
                   checked={events.includes(type)}
                   onChange={(event) =>
                     // In the list's order, whatever the order they were ticked in: the endpoint shows them so.
