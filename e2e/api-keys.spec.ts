@@ -25,6 +25,8 @@ test("an owner creates a key with scopes, copies it once, calls the API with it 
   request,
   mailbox,
 }) => {
+  // 50 to 72 s alone on two cores; with the machine's load at 15, the default two minutes ran out.
+  test.setTimeout(180_000);
   const owner = uniqueUser("keyowner");
   await signUpAndVerify(page, mailbox, owner);
   const organizationId = await createOrganization(page, `Keys ${owner.username.slice(-6)}`);
@@ -136,6 +138,8 @@ test("a member is not offered the API keys page, and the API refuses them", asyn
   baseURL,
   mailbox,
 }) => {
+  // Two people, a sign-up and an invitation each way: 46 to 72 s alone on two cores.
+  test.setTimeout(180_000);
   const owner = uniqueUser("keyadmin");
   await signUpAndVerify(page, mailbox, owner);
   const organizationName = `Members ${owner.username.slice(-6)}`;
