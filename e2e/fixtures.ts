@@ -164,6 +164,27 @@ export async function invitationLink(mailbox: Mailbox, to: string): Promise<stri
   return link;
 }
 
+/** Creates an organization from the app's form; answers its id, read from the settings page it lands on. */
+export async function createOrganization(page: Page, name: string): Promise<string> {
+  await page.goto("/organizations/new");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await expect(page.getByText("✓ This slug is available")).toBeVisible();
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  const id = /\/organizations\/([^/]+)\/settings/.exec(page.url())?.[1];
+  if (!id) throw new Error(`Creating ${name} led to ${page.url()}, not its settings`);
+  return id;
+}
+
+/**
+ * The whole page as it is, into the test's output folder (test-results/e2e/…), for a person to look at. Scrolled to
+ * the top first: a full-page picture of a scrolled page paints the sticky header over its middle.
+ */
+export async function screenshotPage(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
 export async function openSettingsTab(page: Page, tab: string) {
   await page.getByRole("navigation", { name: "Organization settings" }).getByRole("link", { name: tab }).click();
 }

@@ -291,7 +291,15 @@ export function createApp(deps: AppDeps) {
   // Outside production only (docs/decisions/0006): it records whatever is posted to it.
   if (config.webhooks.devReceiver) {
     const receiverUrl = `${config.baseUrl}${DEV_WEBHOOKS_PATH}`;
-    app.route(DEV_WEBHOOKS_PATH, devWebhookRoutes({ db: database.db, basePath: DEV_WEBHOOKS_PATH, receiverUrl }));
+    app.route(
+      DEV_WEBHOOKS_PATH,
+      devWebhookRoutes({
+        db: database.db,
+        basePath: DEV_WEBHOOKS_PATH,
+        receiverUrl,
+        retentionDays: config.webhooks.retentionDays,
+      }),
+    );
   }
   if (deps.devDns) app.route(DEV_DNS_PATH, devDnsRoutes({ devDns: deps.devDns, basePath: DEV_DNS_PATH }));
 

@@ -33,6 +33,7 @@ import * as ssoFirstSignIn from "./migrations/0023-sso-first-sign-in";
 import * as webhookRetention from "./migrations/0024-webhook-retention";
 import * as apiKeyActors from "./migrations/0025-api-key-actors";
 import { ssoSecretsAtRest } from "./migrations/0026-sso-secrets-at-rest";
+import * as devWebhookReceiptRetention from "./migrations/0028-dev-webhook-receipt-retention";
 
 /**
  * What the migrations need besides the database: the auth secret, which 0026 encrypts the SSO providers' secrets
@@ -68,6 +69,7 @@ export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<st
   "0024-webhook-retention": webhookRetention,
   "0025-api-key-actors": apiKeyActors,
   "0026-sso-secrets-at-rest": ssoSecretsAtRest(authSecret),
+  "0028-dev-webhook-receipt-retention": devWebhookReceiptRetention,
 });
 
 /** The checked-in migrations, in order, for a database that holds no SSO provider's secret (their names, tests). */

@@ -161,4 +161,23 @@ describe("checked-in migrations", () => {
     ).rejects.toThrow();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
+
+  test("0028 indexes the development receiver's inbox by when it received; its down step drops the index", async () => {
+    const db = app.services.database.db;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const index = async () => {
+      const found =
+        app.database.dialect === "sqlite"
+          ? await sql<{ name: string }>`select name from sqlite_master where type = 'index'
+              and tbl_name = 'dev_webhook_receipt' and name = 'dev_webhook_receipt_received_idx'`.execute(db)
+          : await sql<{ name: string }>`select indexname as name from pg_indexes
+              where tablename = 'dev_webhook_receipt' and indexname = 'dev_webhook_receipt_received_idx'`.execute(db);
+      return found.rows.map((row) => row.name);
+    };
+    expect(await index()).toEqual(["dev_webhook_receipt_received_idx"]);
+    expect((await migrator.migrateTo("0025-api-key-actors")).error).toBeUndefined();
+    expect(await index()).toEqual([]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await index()).toEqual(["dev_webhook_receipt_received_idx"]);
+  });
 });

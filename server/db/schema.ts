@@ -425,7 +425,10 @@ export type WebhookAttemptTable = {
   error: string | null;
 };
 
-/** What the development webhook receiver (/dev/webhooks) was sent. */
+/**
+ * What the development webhook receiver (/dev/webhooks) was sent; purged with the delivery history after
+ * `WEBHOOK_RETENTION_DAYS` (migration 0028 indexes `received_at`).
+ */
 export type DevWebhookReceiptTable = {
   id: string;
   received_at: Timestamp;

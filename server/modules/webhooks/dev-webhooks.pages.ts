@@ -27,7 +27,7 @@ export type DevReceipt = {
   verified: boolean;
 };
 
-export function devWebhooksPage(input: { receiverUrl: string; receipts: DevReceipt[] }): string {
+export function devWebhooksPage(input: { receiverUrl: string; retentionDays: number; receipts: DevReceipt[] }): string {
   const receipts = input.receipts
     .map((receipt) => {
       const headers = Object.entries(receipt.headers)
@@ -48,7 +48,9 @@ export function devWebhooksPage(input: { receiverUrl: string; receipts: DevRecei
   <p class="banner">Development only: this receiver is never mounted in production.</p>
   <h1>Development webhook receiver</h1>
   <p>Register <code>${escapeHtml(input.receiverUrl)}</code> as a webhook endpoint of an organization; what it is sent
-  appears here, newest first. Reload to see new deliveries.</p>
+  appears here, newest first. Reload to see new deliveries. What it received goes after
+  ${input.retentionDays === 1 ? "1 day" : `${input.retentionDays} days`} (<code>WEBHOOK_RETENTION_DAYS</code>), as the
+  delivery log's history does.</p>
   ${receipts || "<p>Nothing received yet.</p>"}
 </main></body>
 </html>`;

@@ -14,9 +14,14 @@ const RECEIVER_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"
  * The development webhook receiver at `basePath` (/dev/webhooks; never mounted in production, docs/decisions/0006):
  * register `<BASE_URL>/dev/webhooks` as an endpoint and every delivery is kept and shown on its page, with whether its
  * signature verifies against the secrets of the endpoints registered with that URL. It answers 200, so `npm start` is
- * complete offline.
+ * complete offline. What it keeps goes after `retentionDays` (WEBHOOK_RETENTION_DAYS), with the delivery history.
  */
-export function devWebhookRoutes(deps: { db: Kysely<Database>; basePath: string; receiverUrl: string }) {
+export function devWebhookRoutes(deps: {
+  db: Kysely<Database>;
+  basePath: string;
+  receiverUrl: string;
+  retentionDays: number;
+}) {
   return new Hono()
     .use("*", async (c, next) => {
       await next();
@@ -24,7 +29,11 @@ export function devWebhookRoutes(deps: { db: Kysely<Database>; basePath: string;
     })
     .get("/", async (c) =>
       c.html(
-        devWebhooksPage({ receiverUrl: deps.receiverUrl, receipts: await repository.listDevReceipts(deps.db, SHOWN) }),
+        devWebhooksPage({
+          receiverUrl: deps.receiverUrl,
+          retentionDays: deps.retentionDays,
+          receipts: await repository.listDevReceipts(deps.db, SHOWN),
+        }),
       ),
     )
     .get("/receipts", async (c) => c.json(await repository.listDevReceipts(deps.db, SHOWN)))

@@ -9,5 +9,5 @@ export {
   RETRY_SCHEDULE_MS,
   type DeliveryOptions,
 } from "./webhooks.delivery";
-export { purgeWebhookHistory } from "./webhooks.service";
+export { purgeDevWebhookReceipts, purgeWebhookHistory } from "./webhooks.service";
 export type { AddressPolicy } from "./webhooks.address";

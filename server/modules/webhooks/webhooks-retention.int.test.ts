@@ -9,13 +9,14 @@ import {
   type TestApp,
   type TestDatabase,
 } from "../../test/test-database";
-import { purgeWebhookHistory } from "./index";
+import { purgeDevWebhookReceipts, purgeWebhookHistory } from "./index";
 import { deleteFinishedMessagesBefore, requeueMessage } from "./webhooks.repository";
 
 /**
  * The delivery history's retention (docs/webhooks.md): messages delivered or given up before the retention period
- * go with their attempts, in bounded batches; recent ones and those still to deliver stay. Rows are stamped relative
- * to a fixed `now` that every call is given, and the scheduled job runs on the clock the app is given: no waiting.
+ * go with their attempts, in bounded batches; recent ones and those still to deliver stay. The development receiver's
+ * receipts go after the same period. Rows are stamped relative to a fixed `now` that every call is given, and the
+ * scheduled job runs on the clock the app is given: no waiting.
  */
 
 const DAY = 86_400_000;
@@ -59,6 +60,7 @@ describe("webhook delivery history retention", () => {
     // The purge the app ran at its start is over before anything is arranged.
     await app.services.webhookRetention.drain();
     await app.db.deleteFrom("webhook_message").execute();
+    await app.db.deleteFrom("dev_webhook_receipt").execute();
     statements = [];
   });
 
@@ -111,6 +113,23 @@ describe("webhook delivery history retention", () => {
     return counts;
   };
   const purgeStatements = () => statements.filter((sql) => /^delete from "webhook_message"/i.test(sql));
+  const receiptPurgeStatements = () => statements.filter((sql) => /^delete from "dev_webhook_receipt"/i.test(sql));
+
+  /** What the development receiver kept, received `receivedAgo` before `now`. */
+  async function arrangeReceipt(id: string, receivedAgo: number): Promise<void> {
+    await app.db
+      .insertInto("dev_webhook_receipt")
+      .values({
+        id,
+        received_at: ago(receivedAgo),
+        headers: JSON.stringify({ "webhook-id": `msg_${id}` }),
+        body: JSON.stringify({ type: "webhook.test", timestamp: ago(receivedAgo), data: {} }),
+        verified: app.database.dialect === "sqlite" ? 1 : true,
+      })
+      .execute();
+  }
+  const receiptIds = async () =>
+    (await app.db.selectFrom("dev_webhook_receipt").select("id").orderBy("id").execute()).map((row) => row.id);
 
   it("deletes finished messages past the retention, attempts included; newer and unfinished ones stay", async () => {
     await arrange("msg_delivered_old", "delivered", { createdAgo: 31 * DAY, finishedAgo: 31 * DAY - MINUTE }, 1);
@@ -173,6 +192,39 @@ describe("webhook delivery history retention", () => {
     expect(await messageIds()).toHaveLength(3);
   });
 
+  it("deletes the dev receiver's receipts past the retention, a batch a statement; newer ones stay", async () => {
+    await arrangeReceipt("receipt_40_days", 40 * DAY);
+    await arrangeReceipt("receipt_31_days", 31 * DAY);
+    await arrangeReceipt("receipt_30_days_less_a_minute", 30 * DAY - MINUTE);
+    await arrangeReceipt("receipt_an_hour", 60 * MINUTE);
+    // The delivery history is another table: a finished message as old stays, it is not this purge's.
+    await arrange("msg_delivered_old", "delivered", { createdAgo: 41 * DAY, finishedAgo: 41 * DAY }, 1);
+
+    expect(await purgeDevWebhookReceipts(app.db, { retentionDays: 30, now, batchSize: 1 })).toBe(2);
+    // One, one, then none: the short batch ends the run.
+    expect(receiptPurgeStatements()).toHaveLength(3);
+    expect(await receiptIds()).toEqual(["receipt_30_days_less_a_minute", "receipt_an_hour"]);
+    expect(await messageIds()).toEqual(["msg_delivered_old"]);
+    // The receiver's page and its list show what is left, newest first.
+    const listed = await createClient(app).get("/dev/webhooks/receipts");
+    expect(listed.status).toBe(200);
+    expect((listed.data as Array<{ id: string }>).map((receipt) => receipt.id)).toEqual([
+      "receipt_an_hour",
+      "receipt_30_days_less_a_minute",
+    ]);
+    expect(await purgeDevWebhookReceipts(app.db, { retentionDays: 30, now })).toBe(0);
+  });
+
+  it("stops the receipts' purge after the batch under way when the run is asked to stop", async () => {
+    for (const index of [1, 2, 3]) await arrangeReceipt(`receipt_old_${index}`, 45 * DAY);
+    const stopping = new AbortController();
+    stopping.abort();
+    const options = { retentionDays: 30, now, batchSize: 2, stopping: stopping.signal };
+    expect(await purgeDevWebhookReceipts(app.db, options)).toBe(2);
+    expect(receiptPurgeStatements()).toHaveLength(1);
+    expect(await receiptIds()).toHaveLength(1);
+  });
+
   // PostgreSQL: a redelivery holds the message's row, requeued but not committed, while a purge that chose the message
   // waits for it. The purge re-checks the row once the redelivery commits and leaves it: it is to be delivered again.
   if (isPostgresRun()) {
@@ -211,12 +263,19 @@ describe("webhook delivery history retention", () => {
     try {
       expect((await createClient(app).get("/api/meta")).data.webhooks).toEqual({ deliveryRetentionDays: 30 });
       expect((await createClient(second).get("/api/meta")).data.webhooks).toEqual({ deliveryRetentionDays: 7 });
+      // The development receiver's page says how long it keeps what it receives.
+      expect(await (await createClient(second).get("/dev/webhooks")).text()).toMatch(
+        /What it received goes after\s+7 days \(<code>WEBHOOK_RETENTION_DAYS<\/code>\)/,
+      );
 
       await arrange("msg_eight_days", "delivered", { createdAgo: 8 * DAY, finishedAgo: 8 * DAY }, 1);
       await arrange("msg_six_days", "failed", { createdAgo: 6 * DAY, finishedAgo: 6 * DAY }, 8);
+      await arrangeReceipt("receipt_eight_days", 8 * DAY);
+      await arrangeReceipt("receipt_six_days", 6 * DAY);
       // The first app ran the purge at its start: within the hour it is not due, for this instance or any other.
       await second.services.webhookRetention.drain();
       expect(await messageIds()).toEqual(["msg_eight_days", "msg_six_days"]);
+      expect(await receiptIds()).toEqual(["receipt_eight_days", "receipt_six_days"]);
 
       const makeDue = () =>
         second.db
@@ -227,15 +286,18 @@ describe("webhook delivery history retention", () => {
       await makeDue();
       await second.services.webhookRetention.drain();
       expect(await messageIds()).toEqual(["msg_six_days"]);
+      expect(await receiptIds()).toEqual(["receipt_six_days"]);
 
       // Two days later on the webhook clock, at the next run, the other message is past the seven days too.
       clock = new Date(now.getTime() + 2 * DAY);
       await second.services.webhookRetention.drain();
       expect(await messageIds()).toEqual(["msg_six_days"]);
+      expect(await receiptIds()).toEqual(["receipt_six_days"]);
       await makeDue();
       await second.services.webhookRetention.drain();
       expect(await messageIds()).toEqual([]);
       expect(await attemptsByMessage()).toEqual({});
+      expect(await receiptIds()).toEqual([]);
     } finally {
       await second.close();
     }

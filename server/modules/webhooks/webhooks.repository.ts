@@ -400,6 +400,21 @@ export async function insertDevReceipt(
     .execute();
 }
 
+/**
+ * Deletes at most `limit` of the development receiver's receipts received before `before`: one statement, a short
+ * transaction however full the inbox (its `received_at` index finds the batch). Answers how many went.
+ */
+export async function deleteDevReceiptsBefore(db: Kysely<Database>, before: Date, limit: number): Promise<number> {
+  const cutoff = before.toISOString();
+  const result = await db
+    .deleteFrom("dev_webhook_receipt")
+    .where("id", "in", (eb) =>
+      eb.selectFrom("dev_webhook_receipt").select("id").where("received_at", "<", cutoff).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function listDevReceipts(db: Kysely<Database>, limit: number) {
   const rows = await db
     .selectFrom("dev_webhook_receipt")

@@ -22,7 +22,10 @@ import { generateSecret } from "./webhooks.signing";
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3_600_000;
 /** How many attempts the delivery log shows. */
 export const DELIVERY_LOG_LIMIT = 100;
-/** Messages the purge of old history deletes per statement, with their attempts (eight each, and any redeliveries). */
+/**
+ * Messages the purge of old history deletes per statement, with their attempts (eight each, and any redeliveries);
+ * the development receiver's receipts go by the same number.
+ */
 const PURGE_BATCH = 500;
 
 export type WebhookScope = { organizationId: string };
@@ -213,24 +216,42 @@ export async function sendTestEvent(
   return { deliveryId };
 }
 
+/** What a purge of old history is given: the retention, the clock, and optionally its batch size and stop signal. */
+export type PurgeOptions = { retentionDays: number; now: Date; batchSize?: number; stopping?: AbortSignal };
+
 /**
- * Deletes the delivery history older than `retentionDays`: messages delivered or given up before the cutoff, with
- * their attempts. Messages still to deliver (pending, being delivered, waiting for a retry or for their endpoint to
- * be turned back on) stay whatever their age. Batch after batch of `batchSize` messages, each its own statement, with
- * a turn of the event loop between them (SQLite's driver is synchronous), until a batch comes back short or
- * `stopping` is aborted; answers how many messages went.
+ * Runs `deleteBatch` (one statement deleting at most `limit` rows) batch after batch, with a turn of the event loop
+ * between them (SQLite's driver is synchronous), until a batch comes back short or `stopping` is aborted; answers how
+ * many rows went.
  */
-export async function purgeWebhookHistory(
-  db: Kysely<Database>,
-  options: { retentionDays: number; now: Date; batchSize?: number; stopping?: AbortSignal },
+async function purgeInBatches(
+  deleteBatch: (before: Date, limit: number) => Promise<number>,
+  options: PurgeOptions,
 ): Promise<number> {
   const before = new Date(options.now.getTime() - options.retentionDays * 86_400_000);
   const batchSize = options.batchSize ?? PURGE_BATCH;
   let purged = 0;
   for (;;) {
-    const deleted = await repository.deleteFinishedMessagesBefore(db, before, batchSize);
+    const deleted = await deleteBatch(before, batchSize);
     purged += deleted;
     if (deleted < batchSize || options.stopping?.aborted) return purged;
     await nextTurn();
   }
+}
+
+/**
+ * Deletes the delivery history older than `retentionDays`: messages delivered or given up before the cutoff, with
+ * their attempts. Messages still to deliver (pending, being delivered, waiting for a retry or for their endpoint to
+ * be turned back on) stay whatever their age. Answers how many messages went.
+ */
+export function purgeWebhookHistory(db: Kysely<Database>, options: PurgeOptions): Promise<number> {
+  return purgeInBatches((before, limit) => repository.deleteFinishedMessagesBefore(db, before, limit), options);
+}
+
+/**
+ * Deletes what the development receiver (/dev/webhooks) was sent longer ago than `retentionDays`, so its inbox keeps
+ * what the delivery log keeps. Answers how many receipts went; none in production, where the receiver is not mounted.
+ */
+export function purgeDevWebhookReceipts(db: Kysely<Database>, options: PurgeOptions): Promise<number> {
+  return purgeInBatches((before, limit) => repository.deleteDevReceiptsBefore(db, before, limit), options);
 }

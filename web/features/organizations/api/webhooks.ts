@@ -18,11 +18,15 @@ export function useWebhooks(organizationId: string, enabled = true) {
   return useQuery({ ...webhooksQuery(organizationId), enabled });
 }
 
-/** One endpoint's delivery log, newest attempt first. */
+/** How often an open delivery log is read again: deliveries are made in the background, seconds after the event. */
+const DELIVERIES_REFRESH_MS = 5_000;
+
+/** One endpoint's delivery log, newest attempt first, kept fresh while it is shown. */
 export function useWebhookDeliveries(organizationId: string, webhookId: string) {
   return useQuery({
     queryKey: [...webhooksKey(organizationId), webhookId, "deliveries"] as const,
     queryFn: () => apiCall(hooks[":webhookId"].deliveries.$get({ param: { organizationId, webhookId } })),
+    refetchInterval: DELIVERIES_REFRESH_MS,
   });
 }
 
@@ -39,7 +43,7 @@ function useWebhookMutation<TInput, TOutput>(
   });
 }
 
-/** Registers an endpoint; answers its id and secret (shown once, then by "Reveal"). */
+/** Registers an endpoint; answers its id and secret (shown once in a dialog, then by "Reveal"). */
 export function useCreateWebhook(organizationId: string) {
   return useWebhookMutation(organizationId, (json: CreateWebhookInput) =>
     apiCall(hooks.$post({ param: { organizationId }, json })),
@@ -52,12 +56,14 @@ export function useUpdateWebhook(organizationId: string) {
   );
 }
 
+/** Removes an endpoint, asked for in a dialog: a refusal is a toast, the dialog staying open to try again. */
 export function useDeleteWebhook(organizationId: string) {
-  return useWebhookMutation(
-    organizationId,
-    (webhookId: string) => apiCall(hooks[":webhookId"].$delete({ param: { organizationId, webhookId } })),
-    "Webhook endpoint removed",
-  );
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (webhookId: string) => apiCall(hooks[":webhookId"].$delete({ param: { organizationId, webhookId } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKey(organizationId) }),
+    meta: { successMessage: "Webhook endpoint removed" },
+  });
 }
 
 export function useRevealSecret(organizationId: string) {

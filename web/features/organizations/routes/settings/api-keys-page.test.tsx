@@ -105,7 +105,7 @@ function renderSettings(role: string, at: string) {
 const keyRequests = () => calls.filter((call) => call.path.startsWith(KEYS));
 
 describe("the organization's API keys", () => {
-  it("is not a tab for members, and tells a member who opens it who can manage keys, without asking the server", async () => {
+  it("is not a tab for members, and tells a member who opens it who manages keys, asking nothing", async () => {
     renderSettings("member", "/");
     const tabs = await screen.findByRole("navigation", { name: "Organization settings" });
     within(tabs).getByRole("link", { name: "Members" });
@@ -181,7 +181,7 @@ describe("the organization's API keys", () => {
     expect(screen.queryByDisplayValue(SECRET)).toBeNull();
   });
 
-  it("revokes a key after asking", async () => {
+  it("revokes a key after asking, then hands focus to the list's title", async () => {
     listAnswer = { status: 200, body: [listed] };
     renderSettings("owner", "/api-keys");
     const user = userEvent.setup();
@@ -195,5 +195,6 @@ describe("the organization's API keys", () => {
         .filter((call) => call.method === "DELETE")
         .map((call) => call.path),
     ).toEqual([`${KEYS}/key_1`]);
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: "API keys" })));
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { createApiKeySchema } from "../../../../../common/api-key.schemas";
 import { apiKeyScopes, API_KEY_SCOPES, type ApiKeyScope } from "../../../../../common/permissions";
 import { Alert } from "../../../../components/ui/alert";
@@ -34,15 +34,25 @@ export function ApiKeysPage() {
   const { organization, can } = useOrganizationContext();
   const mayManage = can({ organization: ["update"] });
   const keys = useOrganizationApiKeys(organization.id, mayManage);
+  const revoke = useRevokeApiKey(organization.id);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeySummary | null>(null);
+  const listTitle = useRef<HTMLHeadingElement>(null);
 
-  if (!mayManage) return <Alert tone="info">Only owners and admins can manage API keys.</Alert>;
+  if (!mayManage)
+    return (
+      <Card>
+        <CardHeader title="API keys" />
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Only owners and admins can manage API keys.</p>
+      </Card>
+    );
   return (
     <div className="space-y-6">
       <CreateApiKeyCard organizationId={organization.id} onCreated={setCreated} />
       <Card>
         <CardHeader
           title="API keys"
+          titleRef={listTitle}
           description={`Scripts and services call ${organization.name}'s API with these keys, each within its scopes.`}
         />
         {keys.isPending ? (
@@ -59,18 +69,33 @@ export function ApiKeysPage() {
         ) : (
           <ul aria-label="API keys" className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {keys.data.map((key) => (
-              <ApiKeyRow key={key.id} organizationId={organization.id} apiKey={key} />
+              <ApiKeyRow key={key.id} apiKey={key} onRevoke={() => setRevoking(key)} />
             ))}
           </ul>
         )}
       </Card>
+      {/* Outside the rows, so that it outlives the revoked key's row and hands focus to the list's title. */}
+      <ConfirmDialog
+        open={revoking !== null}
+        onOpenChange={(open) => {
+          if (!open) setRevoking(null);
+        }}
+        title={`Revoke ${revoking?.name ?? "this key"}?`}
+        description="Every call made with this key is refused from now on. This cannot be undone."
+        confirmLabel="Revoke key"
+        onConfirm={() => (revoking ? revoke.mutateAsync(revoking) : Promise.resolve())}
+        fallbackFocus={listTitle}
+      />
       <Dialog
         open={created !== null}
         onOpenChange={(open) => {
           if (!open) setCreated(null);
         }}
         title="Copy your new API key"
-        description="This is the only time the key is shown. Store it in your secret manager now: if it is lost, revoke it and create another."
+        description={
+          "This is the only time the key is shown. Store it in your secret manager now: " +
+          "if it is lost, revoke it and create another."
+        }
       >
         {created ? (
           <div className="space-y-4">
@@ -122,8 +147,9 @@ function CreateApiKeyCard({
     }
   }
 
+  // In the list's order, whatever the order they were ticked in: the key's row shows them so.
   const toggle = (scope: ApiKeyScope, isOn: boolean) =>
-    setScopes((current) => (isOn ? [...current, scope] : current.filter((each) => each !== scope)));
+    setScopes((current) => API_KEY_SCOPES.filter((each) => (each === scope ? isOn : current.includes(each))));
   return (
     <Card>
       <CardHeader
@@ -145,7 +171,7 @@ function CreateApiKeyCard({
               <label key={scope} className="flex items-start gap-3">
                 <input
                   type="checkbox"
-                  className="mt-1 size-4 accent-brand-600"
+                  className="mt-1 size-4 shrink-0 accent-brand-600"
                   checked={scopes.includes(scope)}
                   onChange={(event) => toggle(scope, event.target.checked)}
                 />
@@ -164,7 +190,12 @@ function CreateApiKeyCard({
             </p>
           ) : null}
         </fieldset>
-        <SelectField label="Expires" value={expiry} onChange={(event) => setExpiry(event.target.value)}>
+        <SelectField
+          label="Expires"
+          className="sm:max-w-xs"
+          value={expiry}
+          onChange={(event) => setExpiry(event.target.value)}
+        >
           {EXPIRY_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
               {choice.label}
@@ -180,9 +211,7 @@ function CreateApiKeyCard({
   );
 }
 
-function ApiKeyRow({ organizationId, apiKey }: { organizationId: string; apiKey: ApiKeySummary }) {
-  const revoke = useRevokeApiKey(organizationId);
-  const [isConfirming, setConfirming] = useState(false);
+function ApiKeyRow({ apiKey, onRevoke }: { apiKey: ApiKeySummary; onRevoke: () => void }) {
   const hasExpired = apiKey.expiresAt !== null && Date.parse(apiKey.expiresAt) <= Date.now();
   return (
     <li className="flex flex-col gap-3 py-3 sm:flex-row sm:items-start sm:justify-between">
@@ -198,17 +227,9 @@ function ApiKeyRow({ organizationId, apiKey }: { organizationId: string; apiKey:
           · {apiKey.lastUsedAt ? `Last used ${formatRelative(apiKey.lastUsedAt)}` : "Never used"}
         </p>
       </div>
-      <Button variant="danger" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={() => setConfirming(true)}>
+      <Button variant="danger" size="sm" aria-label={`Revoke ${apiKey.name}`} onClick={onRevoke}>
         Revoke
       </Button>
-      <ConfirmDialog
-        open={isConfirming}
-        onOpenChange={setConfirming}
-        title={`Revoke ${apiKey.name}?`}
-        description="Every call made with this key is refused from now on. This cannot be undone."
-        confirmLabel="Revoke key"
-        onConfirm={() => revoke.mutateAsync(apiKey)}
-      />
     </li>
   );
 }

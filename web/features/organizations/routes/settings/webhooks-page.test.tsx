@@ -96,6 +96,10 @@ beforeEach(() => {
         endpoints = [...endpoints, { ...endpoint, id: "wh_2", url: body.url, description: null }];
         return json({ id: "wh_2", secret: "whsec_bmV3LXNlY3JldA==" }, 201);
       }
+      if (pathname === `${BASE}/wh_1` && method === "DELETE") {
+        endpoints = endpoints.filter((each) => each.id !== "wh_1");
+        return new Response(null, { status: 204 });
+      }
       if (pathname === `${BASE}/wh_1/secret`) return json({ id: "wh_1", secret: "whsec_c2VjcmV0" });
       if (pathname === `${BASE}/wh_1/test`) return json({ deliveryId: "msg_test" }, 202);
       if (pathname === `${BASE}/wh_1/deliveries`) return json(deliveries);
@@ -135,7 +139,7 @@ function renderSettings(role: string, at: string) {
 }
 
 describe("the organization's webhooks", () => {
-  it("is not a tab for members, and tells a member who opens it who can manage it, without asking the server", async () => {
+  it("is not a tab for members, and tells a member who opens it who may manage it, asking nothing", async () => {
     renderSettings("member", "/");
     const tabs = await screen.findByRole("navigation", { name: "Organization settings" });
     expect(within(tabs).queryByRole("link", { name: "Webhooks" })).toBeNull();
@@ -158,14 +162,64 @@ describe("the organization's webhooks", () => {
     await user.clear(field);
     await user.type(field, "https://erp.example.com/in");
     await user.click(screen.getByRole("button", { name: "Add endpoint" }));
-    expect(((await screen.findByRole("textbox", { name: "Signing secret" })) as HTMLInputElement).value).toBe(
+    const dialog = await screen.findByRole("dialog", { name: "Copy the signing secret" });
+    within(dialog).getByText(
+      "Verify each delivery to https://erp.example.com/in with this secret. Its Reveal secret button shows it again.",
+    );
+    expect((within(dialog).getByRole("textbox", { name: "Signing secret" }) as HTMLInputElement).value).toBe(
       "whsec_bmV3LXNlY3JldA==",
     );
     expect(calls.filter((call) => call.method === "POST" && call.path === BASE).at(-1)?.body).toEqual({
       url: "https://erp.example.com/in",
       events: ["team.created"],
     });
-    await screen.findByText("https://erp.example.com/in");
+    await user.click(within(dialog).getByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(screen.queryByDisplayValue("whsec_bmV3LXNlY3JldA==")).toBeNull();
+    within(screen.getByRole("list", { name: "Endpoints" })).getByRole("heading", {
+      name: "https://erp.example.com/in",
+    });
+  });
+
+  it("says when there is no endpoint yet, and what is missing on its field, asking the server nothing", async () => {
+    endpoints = [];
+    renderSettings("owner", "/webhooks");
+    const user = userEvent.setup();
+    await screen.findByText("No endpoints yet. Add one above.");
+    await user.click(screen.getByRole("button", { name: "Add endpoint" }));
+    const url = screen.getByRole("textbox", { name: "Endpoint URL" });
+    expect(url.getAttribute("aria-invalid")).toBe("true");
+    expect(document.getElementById(url.getAttribute("aria-describedby")!)?.textContent).toBe(
+      "Enter an http or https URL",
+    );
+    const events = screen.getByRole("group", { name: "Events" });
+    expect(document.getElementById(events.getAttribute("aria-describedby")!)?.textContent).toBe(
+      "Choose at least one event",
+    );
+    // Ticked in any order, the events are sent in the list's.
+    await user.type(url, "https://erp.example.com/in");
+    await user.click(within(events).getByRole("checkbox", { name: /team\.created/ }));
+    await user.click(within(events).getByRole("checkbox", { name: /member\.added/ }));
+    await user.click(screen.getByRole("button", { name: "Add endpoint" }));
+    await screen.findByRole("dialog", { name: "Copy the signing secret" });
+    expect(calls.filter((call) => call.method === "POST" && call.path === BASE).map((call) => call.body)).toEqual([
+      { url: "https://erp.example.com/in", events: ["member.added", "team.created"] },
+    ]);
+  });
+
+  it("removes an endpoint after asking, then hands focus to the list's title", async () => {
+    renderSettings("owner", "/webhooks");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Remove" }));
+    const dialog = await screen.findByRole("dialog", { name: "Remove https://crm.example.com/hooks?" });
+    within(dialog).getByText(
+      "Nothing more is sent to it, and its secret and delivery log are deleted. This cannot be undone.",
+    );
+    expect(calls.filter((call) => call.method === "DELETE")).toEqual([]);
+    await user.click(within(dialog).getByRole("button", { name: "Remove endpoint" }));
+    await screen.findByText("No endpoints yet. Add one above.");
+    expect(calls.filter((call) => call.method === "DELETE").map((call) => call.path)).toEqual([`${BASE}/wh_1`]);
+    await vi.waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Endpoints" })));
   });
 
   it("reveals the secret, sends a test event, and redelivers from the delivery log", async () => {

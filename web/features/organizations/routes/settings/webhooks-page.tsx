@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import {
   WEBHOOK_EVENT_TYPES,
   createWebhookSchema,
@@ -10,9 +10,11 @@ import { Badge } from "../../../../components/ui/badge";
 import { Button } from "../../../../components/ui/button";
 import { Card, CardHeader } from "../../../../components/ui/card";
 import { CopyField } from "../../../../components/ui/copy-field";
+import { ConfirmDialog, Dialog } from "../../../../components/ui/dialog";
 import { TextField } from "../../../../components/ui/text-field";
 import { LoadingBlock } from "../../../../components/ui/spinner";
 import { errorMessage } from "../../../../lib/api-error";
+import { formatDateTime } from "../../../../lib/format";
 import { useAppMeta } from "../../../../lib/meta";
 import {
   useCreateWebhook,
@@ -45,13 +47,17 @@ const DISABLED_REASONS = {
 
 /**
  * The organization's outbound webhooks (docs/webhooks.md): its endpoints and the events each receives, the signing
- * secret (shown once at registration, then on "Reveal"; rotated with a day of overlap), a test event, and each
- * endpoint's delivery log with redelivery. Owners and admins only: the tab is not shown to members.
+ * secret (shown once in a dialog when the endpoint is added, then on "Reveal"; rotated with a day of overlap), a test
+ * event, and each endpoint's delivery log with redelivery. Owners and admins only: the tab is not shown to members.
  */
 export function WebhooksPage() {
   const { organization, can } = useOrganizationContext();
   const mayManage = can({ organization: ["update"] });
   const webhooks = useWebhooks(organization.id, mayManage);
+  const remove = useDeleteWebhook(organization.id);
+  const [created, setCreated] = useState<CreatedEndpoint | null>(null);
+  const [removing, setRemoving] = useState<WebhookEndpoint | null>(null);
+  const listTitle = useRef<HTMLHeadingElement>(null);
 
   if (!mayManage)
     return (
@@ -60,32 +66,103 @@ export function WebhooksPage() {
         <p className="text-sm text-zinc-600 dark:text-zinc-400">Only owners and admins can manage webhooks.</p>
       </Card>
     );
-  if (webhooks.isPending) return <LoadingBlock label="Loading webhooks…" />;
-  if (webhooks.isError) return <Alert tone="error">{errorMessage(webhooks.error)}</Alert>;
   return (
     <div className="space-y-6">
-      <NewEndpoint organizationId={organization.id} />
-      {webhooks.data.map((endpoint) => (
-        <EndpointCard key={endpoint.id} organizationId={organization.id} endpoint={endpoint} />
-      ))}
+      <NewEndpoint organizationId={organization.id} onCreated={setCreated} />
+      <Card>
+        <CardHeader
+          title="Endpoints"
+          titleRef={listTitle}
+          description="Each endpoint receives the events it subscribes to, in order, signed with its own secret."
+        />
+        {webhooks.isPending ? (
+          <LoadingBlock label="Loading webhooks…" />
+        ) : webhooks.isError ? (
+          <Alert tone="error" title="Webhooks could not load">
+            <p>{errorMessage(webhooks.error)}</p>
+            <Button variant="secondary" size="sm" className="mt-3" onClick={() => void webhooks.refetch()}>
+              Try again
+            </Button>
+          </Alert>
+        ) : webhooks.data.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No endpoints yet. Add one above.</p>
+        ) : (
+          <ul aria-label="Endpoints" className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {webhooks.data.map((endpoint) => (
+              <EndpointRow
+                key={endpoint.id}
+                organizationId={organization.id}
+                endpoint={endpoint}
+                onRemove={() => setRemoving(endpoint)}
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      {/* Outside the rows, so that it outlives the removed endpoint's row and hands focus to the list's title. */}
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) setRemoving(null);
+        }}
+        title={`Remove ${removing?.url ?? "this endpoint"}?`}
+        description="Nothing more is sent to it, and its secret and delivery log are deleted. This cannot be undone."
+        confirmLabel="Remove endpoint"
+        onConfirm={() => (removing ? remove.mutateAsync(removing.id) : Promise.resolve())}
+        fallbackFocus={listTitle}
+      />
+      <Dialog
+        open={created !== null}
+        onOpenChange={(open) => {
+          if (!open) setCreated(null);
+        }}
+        title="Copy the signing secret"
+        description={
+          created
+            ? `Verify each delivery to ${created.url} with this secret. Its Reveal secret button shows it again.`
+            : undefined
+        }
+      >
+        {created ? (
+          <div className="space-y-4">
+            <CopyField label="Signing secret" value={created.secret} />
+            <div className="flex justify-end">
+              <Button onClick={() => setCreated(null)}>Done</Button>
+            </div>
+          </div>
+        ) : null}
+      </Dialog>
     </div>
   );
 }
 
-function NewEndpoint({ organizationId }: { organizationId: string }) {
+type CreatedEndpoint = { url: string; secret: string };
+type FormErrors = { url?: string; description?: string; events?: string };
+
+function NewEndpoint({
+  organizationId,
+  onCreated,
+}: {
+  organizationId: string;
+  onCreated: (created: CreatedEndpoint) => void;
+}) {
   const create = useCreateWebhook(organizationId);
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [events, setEvents] = useState<WebhookEventType[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>({});
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const parsed = createWebhookSchema.safeParse({ url, events, description: description || undefined });
-    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? "Check the form");
-    setProblem(null);
+    if (!parsed.success) {
+      const fields = parsed.error.flatten().fieldErrors;
+      return setErrors({ url: fields.url?.[0], description: fields.description?.[0], events: fields.events?.[0] });
+    }
+    setErrors({});
     create.mutate(parsed.data, {
-      onSuccess: () => {
+      onSuccess: ({ secret }) => {
+        onCreated({ url: parsed.data.url, secret });
         setUrl("");
         setDescription("");
         setEvents([]);
@@ -100,71 +177,93 @@ function NewEndpoint({ organizationId }: { organizationId: string }) {
         description="We POST each event you choose to this URL, signed per the Standard Webhooks specification."
       />
       <form className="space-y-4" onSubmit={submit} noValidate>
-        <TextField label="Endpoint URL" value={url} onChange={(event) => setUrl(event.target.value)} />
+        <TextField
+          label="Endpoint URL"
+          type="url"
+          value={url}
+          error={errors.url}
+          placeholder="https://example.com/webhooks/atrium"
+          onChange={(event) => setUrl(event.target.value)}
+        />
         <TextField
           label="Description (optional)"
           value={description}
+          error={errors.description}
           onChange={(event) => setDescription(event.target.value)}
         />
-        <fieldset>
-          <legend className="text-sm font-medium">Events</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <label key={type} className="mt-1 flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={events.includes(type)}
-                onChange={(event) =>
-                  setEvents(event.target.checked ? [...events, type] : events.filter((chosen) => chosen !== type))
-                }
-              />
-              {EVENT_LABELS[type]} <code className="text-xs text-zinc-500">{type}</code>
-            </label>
-          ))}
+        <fieldset aria-describedby={errors.events ? "webhook-events-error" : undefined}>
+          <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Events</legend>
+          <div className="mt-2 space-y-2">
+            {WEBHOOK_EVENT_TYPES.map((type) => (
+              <label key={type} className="flex items-start gap-3 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 shrink-0 accent-brand-600"
+                  checked={events.includes(type)}
+                  onChange={(event) =>
+                    // In the list's order, whatever the order they were ticked in: the endpoint shows them so.
+                    setEvents(
+                      WEBHOOK_EVENT_TYPES.filter((each) =>
+                        each === type ? event.target.checked : events.includes(each),
+                      ),
+                    )
+                  }
+                />
+                <span>
+                  {EVENT_LABELS[type]} <code className="text-xs text-zinc-500 dark:text-zinc-400">{type}</code>
+                </span>
+              </label>
+            ))}
+          </div>
+          {errors.events ? (
+            <p id="webhook-events-error" className="mt-1 text-xs font-medium text-red-600 dark:text-red-400">
+              {errors.events}
+            </p>
+          ) : null}
         </fieldset>
-        {problem ? <Alert tone="error">{problem}</Alert> : null}
         {create.isError ? <Alert tone="error">{errorMessage(create.error)}</Alert> : null}
         <Button type="submit" isLoading={create.isPending}>
           Add endpoint
         </Button>
       </form>
-      {create.data ? (
-        <div className="mt-4">
-          <CopyField
-            label="Signing secret"
-            value={create.data.secret}
-            description="Verify each delivery's signature with it (docs/webhooks.md)."
-          />
-        </div>
-      ) : null}
     </Card>
   );
 }
 
-function EndpointCard({ organizationId, endpoint }: { organizationId: string; endpoint: WebhookEndpoint }) {
+function EndpointRow({
+  organizationId,
+  endpoint,
+  onRemove,
+}: {
+  organizationId: string;
+  endpoint: WebhookEndpoint;
+  onRemove: () => void;
+}) {
   const update = useUpdateWebhook(organizationId);
-  const remove = useDeleteWebhook(organizationId);
   const reveal = useRevealSecret(organizationId);
   const rotate = useRotateSecret(organizationId);
   const test = useSendTestEvent(organizationId);
   const [showLog, setShowLog] = useState(false);
   const secret = rotate.data?.secret ?? reveal.data?.secret;
-  const failed = [update, remove, reveal, rotate, test].find((mutation) => mutation.isError);
+  const failed = [update, reveal, rotate, test].find((mutation) => mutation.isError);
 
   return (
-    <Card>
-      <CardHeader
-        title={endpoint.url}
-        description={endpoint.description ?? undefined}
-        action={
-          endpoint.enabled ? (
-            <Badge tone="success">Enabled</Badge>
-          ) : (
-            <Badge tone="warning">{endpoint.disabledReason ? DISABLED_REASONS[endpoint.disabledReason] : "Off"}</Badge>
-          )
-        }
-      />
-      <p className="text-sm">Events: {endpoint.events.join(", ")}</p>
-      <div className="mt-4 flex flex-wrap gap-2">
+    <li className="space-y-3 py-4 first:pt-0 last:pb-0">
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div className="min-w-0 flex-1 basis-64">
+          <h3 className="font-medium break-all">{endpoint.url}</h3>
+          {endpoint.description ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{endpoint.description}</p>
+          ) : null}
+        </div>
+        {endpoint.enabled ? (
+          <Badge tone="success">Enabled</Badge>
+        ) : (
+          <Badge tone="warning">{endpoint.disabledReason ? DISABLED_REASONS[endpoint.disabledReason] : "Off"}</Badge>
+        )}
+      </div>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">Events: {endpoint.events.join(", ")}</p>
+      <div className="flex flex-wrap gap-2">
         <Button
           size="sm"
           variant="secondary"
@@ -182,21 +281,17 @@ function EndpointCard({ organizationId, endpoint }: { organizationId: string; en
         <Button size="sm" variant="secondary" isLoading={rotate.isPending} onClick={() => rotate.mutate(endpoint.id)}>
           Rotate secret
         </Button>
-        <Button size="sm" variant="secondary" onClick={() => setShowLog(!showLog)}>
+        <Button size="sm" variant="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? "Hide deliveries" : "Show deliveries"}
         </Button>
-        <Button size="sm" variant="danger" isLoading={remove.isPending} onClick={() => remove.mutate(endpoint.id)}>
+        <Button size="sm" variant="danger" onClick={onRemove}>
           Remove
         </Button>
       </div>
       {failed ? <Alert tone="error">{errorMessage(failed.error)}</Alert> : null}
-      {secret ? (
-        <div className="mt-4">
-          <CopyField label="Signing secret" value={secret} />
-        </div>
-      ) : null}
+      {secret ? <CopyField label="Signing secret" value={secret} /> : null}
       {showLog ? <DeliveryLog organizationId={organizationId} webhookId={endpoint.id} /> : null}
-    </Card>
+    </li>
   );
 }
 
@@ -205,7 +300,7 @@ function RetentionHint() {
   const days = useAppMeta().data?.webhooks.deliveryRetentionDays;
   if (days === undefined) return null;
   return (
-    <p className="mt-4 text-sm text-zinc-500">
+    <p className="text-sm text-zinc-500 dark:text-zinc-400">
       Deliveries are kept for {days === 1 ? "1 day" : `${days} days`} after they succeed or are given up.
     </p>
   );
@@ -219,24 +314,27 @@ function DeliveryLog({ organizationId, webhookId }: { organizationId: string; we
   if (deliveries.data.length === 0)
     return (
       <>
-        <p className="mt-4 text-sm text-zinc-500">No deliveries yet.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No deliveries yet.</p>
         <RetentionHint />
       </>
     );
   return (
     <>
       <RetentionHint />
-      <ul className="mt-2 divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Deliveries">
+      <ul className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800" aria-label="Deliveries">
         {deliveries.data.map((attempt) => (
-          <li key={attempt.id} className="flex flex-wrap items-center gap-3 py-2">
+          <li key={attempt.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
             <Badge tone={attempt.statusCode !== null && attempt.statusCode < 300 ? "success" : "danger"}>
               {attempt.statusCode ?? "No answer"}
             </Badge>
             <code>{attempt.eventType}</code>
-            <span>
-              attempt {attempt.attempt} · {attempt.durationMs} ms
+            <span className="text-zinc-600 dark:text-zinc-400">
+              <time dateTime={attempt.attemptedAt}>{formatDateTime(attempt.attemptedAt)}</time> · attempt{" "}
+              {attempt.attempt} · {attempt.durationMs} ms
             </span>
-            <span className="min-w-0 flex-1 truncate text-zinc-500">{attempt.error ?? attempt.responseExcerpt}</span>
+            <span className="min-w-0 flex-1 truncate text-zinc-500 dark:text-zinc-400">
+              {attempt.error ?? attempt.responseExcerpt}
+            </span>
             <Button
               size="sm"
               variant="ghost"
