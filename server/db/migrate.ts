@@ -32,6 +32,7 @@ import * as domainJoin from "./migrations/0022-domain-join";
 import * as ssoFirstSignIn from "./migrations/0023-sso-first-sign-in";
 import * as webhookRetention from "./migrations/0024-webhook-retention";
 import * as apiKeyActors from "./migrations/0025-api-key-actors";
+import * as memberJoinOrder from "./migrations/0027-member-join-order";
 
 /** Checked-in migrations in order. A new one is a new file here and a new line below. */
 export const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   "0023-sso-first-sign-in": ssoFirstSignIn,
   "0024-webhook-retention": webhookRetention,
   "0025-api-key-actors": apiKeyActors,
+  "0027-member-join-order": memberJoinOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
