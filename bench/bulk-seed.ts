@@ -94,12 +94,14 @@ async function insertUserRows(db: Kysely<Database>, from: number, to: number): P
     ) as users`.execute(db);
 }
 
+const KINDS = ["Labs", "Group", "Studio", "Partners", "Works"];
+
 /** `count` organizations, each owned by one of the first `owners` seeded users in turn. */
 export async function insertSeededOrganizations(db: Kysely<Database>, count: number, owners: number): Promise<void> {
   const n = sql.ref("n");
   await sql`
     insert into organization (id, name, slug, logo, "createdAt", metadata)
-    select ${organizationId(n)}, ${pick(LAST_NAMES, n)} || ' ' || ${pick(["Labs", "Group", "Studio", "Partners", "Works"], sql`n / 7`)} || ' ' || n,
+    select ${organizationId(n)}, ${pick(LAST_NAMES, n)} || ' ' || ${pick(KINDS, sql`n / 7`)} || ' ' || n,
       'bench-organization-' || n, null, now() - (n % 730) * interval '1 day', null
     from generate_series(1, ${count}::int) as n`.execute(db);
   await sql`

@@ -11,7 +11,10 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 export const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 50);
-/** A common surname, a substring of many (Johnson, Wilson, Anderson…), a rare surname (one of users.ts's), another common one. */
+/**
+ * A common surname, a substring of many (Johnson, Wilson, Anderson…), a rare surname (one of users.ts's), another
+ * common one.
+ */
 export const ADMIN_SEARCHES = ["smith", "son", "zbikowski", "garcia"];
 export const ADMIN_P99_BUDGET_MS = 50;
 /** What a browser sends: the product compresses API answers of 1 KB and more for it, and that is part of the cost. */

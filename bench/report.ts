@@ -50,7 +50,11 @@ export const loadAverage = () =>
 export function machine(dialect: string): string {
   const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? "unknown CPU";
-  return `${model.trim()}, ${os.availableParallelism()} cores, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB, Node ${process.version}, ${dialect}; load average ${loadAverage()}`;
+  const memory = `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`;
+  return (
+    `${model.trim()}, ${os.availableParallelism()} cores, ${memory}, Node ${process.version}, ${dialect}; ` +
+    `load average ${loadAverage()}`
+  );
 }
 
 export const signInLine = (signIn: SignInCpu) =>
@@ -70,7 +74,8 @@ export function verdict(targets: readonly Target[], dialect: string): boolean {
   const missed = targets.filter((target) => !target.met);
   console.log(
     missed.length
-      ? `Bench: ${targets.length - missed.length} of ${targets.length} targets met; missed: ${missed.map((target) => target.name).join("; ")}`
+      ? `Bench: ${targets.length - missed.length} of ${targets.length} targets met; ` +
+          `missed: ${missed.map((target) => target.name).join("; ")}`
       : `Bench: all ${targets.length} targets met`,
   );
   return missed.length === 0;

@@ -28,7 +28,7 @@ import {
 } from "./measure";
 import { addMembers, seedBenchAccount, startProduct, type BenchAccount } from "./product";
 import { readMemory, sampleMemory, type ServerProcess } from "./processes";
-import { mb, percent, signInLine, signInTarget, verdict } from "./report";
+import { mb, signInLine, signInTarget, verdict } from "./report";
 import { measureSignInCpu, profileSignIns } from "./sign-in-cpu";
 import { buildUsers, insertUsers } from "./users";
 

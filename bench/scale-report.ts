@@ -41,7 +41,8 @@ export function chart(results: readonly SizeResult[]): string {
     left + (maxLog === minLog ? plotWidth / 2 : ((Math.log10(users) - minLog) / (maxLog - minLog)) * plotWidth);
   const y = (ms: number) => top + plotHeight - (Math.min(ms, yMax) / yMax) * plotHeight;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+      `font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${left}" y="18" font-size="14">p99 latency (ms) against users, 10 connections, PostgreSQL</text>`,
   ];
@@ -92,7 +93,8 @@ export function section(options: {
     START,
     "",
     `Written by \`DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale\` on ` +
-      `${new Date().toISOString().slice(0, 10)}. ${machine("PostgreSQL")}. Load average (1, 5, 15 minutes) at the end of ` +
+      `${new Date().toISOString().slice(0, 10)}. ${machine("PostgreSQL")}. ` +
+      `Load average (1, 5, 15 minutes) at the end of ` +
       `each size: ${results.map((result) => `${count(result.users)}: ${result.loadAverage}`).join("; ")}.`,
     "",
     `Each cell: requests a second, p99, and the share of the same size's hello-world where a target is a share.`,
