@@ -92,10 +92,11 @@ export function section(options: {
   const lines = [
     START,
     "",
-    `Written by \`DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale\` on ` +
-      `${new Date().toISOString().slice(0, 10)}. ${machine("PostgreSQL")}. ` +
-      `Load average (1, 5, 15 minutes) at the end of ` +
-      `each size: ${results.map((result) => `${count(result.users)}: ${result.loadAverage}`).join("; ")}.`,
+    "Written by `DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale` on " +
+      `${new Date().toISOString().slice(0, 10)}.`,
+    `${machine("PostgreSQL")}.`,
+    "Load average (1, 5, 15 minutes) at the end of each size:",
+    results.map((result) => `${count(result.users)}: ${result.loadAverage}`).join("; ") + ".",
     "",
     `Each cell: requests a second, p99, and the share of the same size's hello-world where a target is a share.`,
     `Seeding every size, organizations and memberships included: ${(seededMs / 1000).toFixed(0)} s.`,

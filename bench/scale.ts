@@ -64,7 +64,7 @@ function scalePaths(account: BenchAccount, users: number): MeasuredPath[] {
   const id = account.organizationId;
   const members = `/api/organizations/${id}/members`;
   type MemberList = { members?: unknown[]; total?: number };
-  const path = (entry: Omit<MeasuredPath, "headers" | "connections">): MeasuredPath => ({
+  const path = (entry: Omit<MeasuredPath, "headers" | "connections"> & Partial<MeasuredPath>): MeasuredPath => ({
     headers,
     connections: CONNECTIONS,
     ...entry,
