@@ -17,6 +17,10 @@ export type LoadOptions = {
   baseUrl: string;
   /** Requested in turn by every connection. */
   paths: readonly string[];
+  /** When given, the path of every request instead: each one distinct, say, so no answer is replayed. */
+  nextPath?: () => string;
+  /** When given, requests a second across all connections; as many as the server answers otherwise. */
+  overallRate?: number;
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
@@ -31,11 +35,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.seconds,
     headers: options.headers ?? {},
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     requests: options.paths.map((path) => ({
       method: "GET" as const,
       path,
       setupRequest: (request) => ({
         ...request,
+        path: options.nextPath ? options.nextPath() : request.path,
         headers: { ...request.headers, "x-forwarded-for": nextClientAddress() },
       }),
     })),

@@ -116,13 +116,13 @@ export async function callApi(
  * The bench's account: signed up through the API; its e-mail verified and its platform role set to admin in the
  * database (what the mailed link and `npm run admin -- grant` would do), before it signs in, so no session was ever
  * made with the old values; then an organization created through the API (with its default team, as the web app
- * creates one) and `members` added as plain members, as accepted invitations without a team add them; and an API
+ * creates one) and plain members added by `addMembers`, as accepted invitations without a team add them; and an API
  * key of the organization with `members:read`, created by the owner through the API.
  */
 export async function seedBenchAccount(
   baseUrl: string,
   database: BenchDatabase,
-  members: readonly SeededUser[],
+  addMembers: (organizationId: string) => Promise<void>,
 ): Promise<BenchAccount> {
   const { db, dialect } = database.handle;
   const email = "bench-owner@example.test";
@@ -143,20 +143,7 @@ export async function seedBenchAccount(
   })) as {
     id: string;
   };
-  const joinedFrom = Date.now();
-  await db
-    .insertInto("member")
-    .values(
-      members.map((member, index) => ({
-        id: newId(),
-        organizationId: organization.id,
-        userId: member.id,
-        role: "member",
-        // Just after the owner, a millisecond apart, so the list's order (by join date) is well defined.
-        createdAt: new Date(joinedFrom + index + 1).toISOString(),
-      })),
-    )
-    .execute();
+  await addMembers(organization.id);
   await callApi(baseUrl, "POST", "/api/auth/organization/set-active", {
     body: { organizationId: organization.id },
     jar,
@@ -166,4 +153,25 @@ export async function seedBenchAccount(
     jar,
   })) as { key: string };
   return { email, password, userId, organizationId: organization.id, cookie: jar.header(), apiKey: key };
+}
+
+/** The users join the organization as plain members, a millisecond apart in that order, just after its owner. */
+export async function addMembers(
+  database: BenchDatabase,
+  organizationId: string,
+  members: readonly Pick<SeededUser, "id">[],
+): Promise<void> {
+  const joinedFrom = Date.now();
+  await database.handle.db
+    .insertInto("member")
+    .values(
+      members.map((member, index) => ({
+        id: newId(),
+        organizationId,
+        userId: member.id,
+        role: "member",
+        createdAt: new Date(joinedFrom + index + 1).toISOString(),
+      })),
+    )
+    .execute();
 }

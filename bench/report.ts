@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import type { LoadResult } from "./load";
+import type { SignInCpu } from "./sign-in-cpu";
 
 export type Row = LoadResult & { title: string; rssBytes: number; ratio: number };
 export type Target = { name: string; measured: string; met: boolean };
@@ -38,9 +39,44 @@ export function targetsTable(targets: readonly Target[]): string {
   ].join("\n");
 }
 
-/** CPU model, cores, memory, Node and the database: what a reader needs to compare two runs. */
+/** The machine's load average over 1, 5 and 15 minutes: other work on the same cores moves every number. */
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ");
+
+/** CPU model, cores, memory, Node, the database and the load average: what a reader needs to compare two runs. */
 export function machine(dialect: string): string {
   const cpuinfo = readFileSync("/proc/cpuinfo", "utf8");
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? os.cpus()[0]?.model ?? "unknown CPU";
-  return `${model.trim()}, ${os.availableParallelism()} cores, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB, Node ${process.version}, ${dialect}`;
+  const memory = `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`;
+  return (
+    `${model.trim()}, ${os.availableParallelism()} cores, ${memory}, Node ${process.version}, ${dialect}; ` +
+    `load average ${loadAverage()}`
+  );
+}
+
+export const signInLine = (signIn: SignInCpu) =>
+  `Sign-in: ${signIn.productMsPerSignIn.toFixed(1)} ms of product CPU per sign-in (${signIn.signIns} in a row); ` +
+  `better-auth's scrypt password check alone: ${signIn.verifyMsPerSignIn.toFixed(1)} ms of CPU; ` +
+  `share in hashing ${percent(signIn.share)}`;
+
+export const signInTarget = (signIn: SignInCpu): Target => ({
+  name: "sign-in CPU in password hashing ≥ 85 %",
+  measured: percent(signIn.share),
+  met: signIn.share >= 0.85,
+});
+
+/** Prints the targets, the machine and the outcome; true when every target is met. */
+export function verdict(targets: readonly Target[], dialect: string): boolean {
+  console.log(`\n${targetsTable(targets)}\n\nMachine: ${machine(dialect)}`);
+  const missed = targets.filter((target) => !target.met);
+  console.log(
+    missed.length
+      ? `Bench: ${targets.length - missed.length} of ${targets.length} targets met; ` +
+          `missed: ${missed.map((target) => target.name).join("; ")}`
+      : `Bench: all ${targets.length} targets met`,
+  );
+  return missed.length === 0;
 }

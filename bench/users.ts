@@ -11,7 +11,7 @@ export type SeededUser = Insertable<Database["user"]> & { id: string };
 const BATCH = 500;
 const SEED = 20_240_601;
 
-const FIRST_NAMES = (
+export const FIRST_NAMES = (
   "James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica Thomas Sarah Charles " +
   "Karen Christopher Lisa Daniel Nancy Matthew Betty Anthony Margaret Mark Sandra Donald Ashley Steven Kimberly Paul Emily Andrew Donna Joshua " +
   "Michelle Kenneth Carol Kevin Amanda Brian Dorothy George Melissa Timothy Deborah Ronald Stephanie Edward Rebecca Jason Sharon Jeffrey Laura " +
@@ -19,7 +19,7 @@ const FIRST_NAMES = (
   "Helen Benjamin Samantha Samuel Katherine Gregory Christine Alexander Debra Patrick Rachel Frank Carolyn Raymond Janet Jack Maria Dennis " +
   "Olivia Jerry Heather Tyler Aarav Wei Yuki Fatima Mohammed Sofia Lucas Chloé Björn Zoë Mateo Priya Hiroshi Ngozi Santiago Ingrid"
 ).split(" ");
-const LAST_NAMES = (
+export const LAST_NAMES = (
   "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson Thomas Taylor Moore " +
   "Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill " +
   "Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Gomez Phillips Evans Turner Diaz Parker Cruz Edwards Collins " +
@@ -28,14 +28,14 @@ const LAST_NAMES = (
   "Okafor Silva Jensen O'Brien"
 ).split(" ");
 /** One user in a thousand has one of these: what an admin searching for a particular person types. */
-const RARE_LAST_NAMES =
+export const RARE_LAST_NAMES =
   "Okonkwo-Ridley Vanterpool Zbikowski Quattlebaum Przybylski Featherstonehaugh Wojciechowska Ekwueme".split(" ");
-const DOMAINS = (
+export const DOMAINS = (
   "gmail.com gmail.com gmail.com outlook.com outlook.com yahoo.com icloud.com proton.me hey.com fastmail.com acme-corp.example globex.example " +
   "initech.example umbrella.example stark.example"
 ).split(" ");
 
-const INITIALS = [..."ABCDEFGHJKLMNPRSTW"];
+export const INITIALS = [..."ABCDEFGHJKLMNPRSTW"];
 const ID_CHARACTERS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"];
 
 /** Shaped like better-auth's ids: 32 random letters and digits. */

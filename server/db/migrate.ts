@@ -33,6 +33,7 @@ import * as ssoFirstSignIn from "./migrations/0023-sso-first-sign-in";
 import * as webhookRetention from "./migrations/0024-webhook-retention";
 import * as apiKeyActors from "./migrations/0025-api-key-actors";
 import { ssoSecretsAtRest } from "./migrations/0026-sso-secrets-at-rest";
+import * as memberJoinOrder from "./migrations/0027-member-join-order";
 import * as devWebhookReceiptRetention from "./migrations/0028-dev-webhook-receipt-retention";
 
 /**
@@ -69,6 +70,7 @@ export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<st
   "0024-webhook-retention": webhookRetention,
   "0025-api-key-actors": apiKeyActors,
   "0026-sso-secrets-at-rest": ssoSecretsAtRest(authSecret),
+  "0027-member-join-order": memberJoinOrder,
   "0028-dev-webhook-receipt-retention": devWebhookReceiptRetention,
 });
 

@@ -183,13 +183,13 @@ async function createSqliteSearch(db: Kysely<unknown>): Promise<void> {
  * What PostgreSQL's user_search holds of a user `row`: the searched columns, whether role holds `admin` among its
  * comma-separated roles (as the list's filter reads it), and the other filters' columns under their own names.
  */
-const postgresSearchRow = (row: string) => {
+export const postgresSearchRow = (row: string) => {
   const column = (name: string) => sql.raw(`${row}.${name}`);
   return sql`${column("id")}, lower(${column("name")}) || chr(1) || lower(${column("email")}) || chr(1) || coalesce(lower(${column("username")}), ''),
     ${column('"createdAt"')}, ${column('"emailVerified"')}, coalesce((',' || ${column("role")} || ',') like '%,admin,%', false), ${column("banned")},
     ${column('"banExpires"')}`;
 };
-const POSTGRES_COLUMNS = sql.raw(`user_id, search, "createdAt", "emailVerified", admin, banned, "banExpires"`);
+export const POSTGRES_COLUMNS = sql.raw(`user_id, search, "createdAt", "emailVerified", admin, banned, "banExpires"`);
 
 async function createPostgresSearch(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger user_search_insert on "user"`.execute(db);

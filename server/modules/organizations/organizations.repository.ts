@@ -54,12 +54,20 @@ export async function findMembers(
             )
             .as("provisioned"),
       ])
+      .$call((rows) =>
+        // Without a search, the page is picked from the organization's memberships in their index's order, and only
+        // its rows are joined to their users (migration 0027): a deep page skips index entries, not joined rows.
+        query.search ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query)),
+      )
       .orderBy("member.createdAt", "asc")
       .orderBy("member.id", "asc")
       .limit(query.limit)
-      .offset(query.offset)
       .execute(),
-    base.select((eb) => eb.fn.countAll<string | number>().as("total")).executeTakeFirstOrThrow(),
+    // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+    // organization's index entries and not the users.
+    (query.search ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
+      .select((eb) => eb.fn.countAll<string | number>().as("total"))
+      .executeTakeFirstOrThrow(),
     // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted.
     db
       .selectFrom("member")
@@ -94,6 +102,18 @@ export async function findMembers(
     limit: query.limit,
     offset: query.offset,
   };
+}
+
+/** The ids of a page of the scoped organization's memberships, in the members list's order. */
+function pageOfMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery) {
+  return db
+    .selectFrom("member")
+    .select("member.id")
+    .where("member.organizationId", "=", scope.organizationId)
+    .orderBy("member.createdAt", "asc")
+    .orderBy("member.id", "asc")
+    .limit(query.limit)
+    .offset(query.offset);
 }
 
 /** The user's membership of the organization as a scope (their roles split), or undefined when they are not a member. */
