@@ -32,7 +32,7 @@ export type SmtpSink = {
   close(): Promise<void>;
 };
 
-/** A held message's answer goes on this often, well under SMTP_TIMEOUTS.socketTimeout (a starved test held one 57 s). */
+/** A held message's answer goes on this often: well under SMTP_TIMEOUTS.socketTimeout (a test once held one 57 s). */
 const HELD_ANSWER_EVERY_MS = 5_000;
 
 /**
