@@ -166,6 +166,7 @@ export const ERROR_STATUS: Record<CatalogueCode, number> = {
   SSO_REQUIRED: 403,
   SSO_EMAIL_OUTSIDE_DOMAIN: 403,
   SSO_SAML_METADATA_UNREADABLE: 400,
+  SSO_SAML_SIGNING_CONFLICT: 400,
   SSO_SAML_RESPONSE_REFUSED: 400,
   SSO_DOMAIN_NOT_VERIFIED: 403,
   SCIM_ADMIN_REQUIRED: 403,
@@ -299,6 +300,12 @@ export const SSO_ERROR_CODES = defineErrorCodes({
   SSO_REQUIRED: "Your organization signs in with SSO: continue with SSO instead of a password",
   /** A SAML provider registered by its IdP metadata URL, which could not be read; `details.reason` says why. */
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL",
+  /**
+   * A SAML provider whose IdP metadata wants signed sign-in requests (`WantAuthnRequestsSigned`) when
+   * `authnRequestsSigned` is off, or the reverse: no sign-in could start (samlify refuses to build the request).
+   * `details` has both values.
+   */
+  SSO_SAML_SIGNING_CONFLICT: "The IdP metadata and authnRequestsSigned disagree on signing sign-in requests",
   /**
    * The Assertion Consumer Service refused a SAML response (a bad signature, expired, replayed, for another service
    * provider or address, answering no request of ours, or hostile XML). The person's browser posted it, so it is

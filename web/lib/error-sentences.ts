@@ -219,6 +219,8 @@ export const ERROR_SENTENCES: Readonly<Record<string, string>> = {
   SCIM_ADMIN_REQUIRED: "Only the organization's owners and admins can manage its directory sync.",
   SCIM_TOKEN_NOT_FOUND: "This token no longer exists. Reload the page.",
   SSO_SAML_METADATA_UNREADABLE: "The IdP metadata could not be read from that URL. Check it, or paste the XML instead.",
+  SSO_SAML_SIGNING_CONFLICT:
+    "The identity provider's metadata and this connection disagree on signing sign-in requests. Make them match.",
   SSO_SAML_RESPONSE_REFUSED: "Your identity provider's answer was refused. Sign in again from the start.",
   SSO_DOMAIN_NOT_VERIFIED: "Single sign-on is not ready yet: its domain is not verified. Ask your administrator.",
   // Outbound webhooks.

@@ -602,6 +602,54 @@ describe("an organization's SSO providers", () => {
     });
   });
 
+  it("refuses SAML metadata that disagrees with authnRequestsSigned on signing, and stores nothing", async () => {
+    const metadata = (wants: string) =>
+      `<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.test/saml">` +
+      `<IDPSSODescriptor ${wants} protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+      `<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" ` +
+      `Location="https://idp.example.test/saml/sso"/></IDPSSODescriptor></EntityDescriptor>`;
+    const cases = [
+      {
+        wants: `WantAuthnRequestsSigned="false"`,
+        signed: true,
+        details: { idpWantsSigned: false, requestsSigned: true },
+      },
+      { wants: "", signed: true, details: { idpWantsSigned: false, requestsSigned: true } },
+      {
+        wants: `WantAuthnRequestsSigned="true"`,
+        signed: undefined,
+        details: { idpWantsSigned: true, requestsSigned: false },
+      },
+    ];
+    for (const { wants, signed, details } of cases) {
+      const names = uniqueSsoNames("signing");
+      const response = await owner.client.post("/api/auth/sso/register", {
+        ...names,
+        organizationId: organization.id,
+        issuer: "https://idp.example.test/saml",
+        samlConfig: {
+          entryPoint: "https://idp.example.test/saml/sso",
+          cert: IDP_CERTIFICATE,
+          idpMetadata: { metadata: metadata(wants) },
+          ...(signed === undefined ? {} : { authnRequestsSigned: signed }),
+        },
+      });
+      const body = await expectError(
+        response,
+        400,
+        "The IdP metadata and authnRequestsSigned disagree on signing sign-in requests",
+      );
+      expect(body.code).toBe("SSO_SAML_SIGNING_CONFLICT");
+      expect(response.data.details).toEqual(details);
+      const stored = await app.db
+        .selectFrom("ssoProvider")
+        .select("id")
+        .where("providerId", "=", names.providerId)
+        .executeTakeFirst();
+      expect(stored).toBeUndefined();
+    }
+  });
+
   it("lists the organization's providers for owners and admins with the record and the values for the IdP", async () => {
     const own = await createOrganizationWithOwner(owner, "Listed");
     const pending = uniqueSsoNames("pending");

@@ -26,6 +26,7 @@ import { auditContextOf, auditedEndpoint, matches, matchesPluginEndpoints, type 
 import type { TxtLookup } from "./sso.dns";
 import { discoverBeforeRegistration, publicIssuerOrigin } from "./sso.oidc";
 import {
+  assertSigningAgrees,
   fetchIdentityProviderMetadata,
   hostileSamlResponseReason,
   samlRefusalCode,
@@ -253,6 +254,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
               idpMetadata.metadata = await fetchIdentityProviderMetadata(metadataUrl, options.baseUrl);
               delete idpMetadata.metadataUrl;
             }
+            assertSigningAgrees(saml);
             if (ctx.path === endpoints.registerSSOProvider.path && providerId && body.samlConfig) {
               const { entityId } = serviceProviderValues(options.baseUrl, providerId);
               saml.spMetadata = { entityID: entityId, ...recordOf(saml.spMetadata) };

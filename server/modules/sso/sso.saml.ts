@@ -94,6 +94,20 @@ export async function fetchIdentityProviderMetadata(url: string, appBaseUrl: str
 }
 
 /** The body as text, or null once it passes `limit` bytes (the rest is not read). */
+/**
+ * Refuses a SAML configuration whose signing of AuthnRequests (`authnRequestsSigned`) disagrees with its IdP
+ * metadata's `WantAuthnRequestsSigned` (absent means false): samlify refuses to build the request, so every sign-in
+ * through the provider would fail. Checked where the metadata is in the body (a registration, or an update of it).
+ */
+export function assertSigningAgrees(saml: Record<string, unknown>): void {
+  const metadata = recordOf(saml.idpMetadata).metadata;
+  if (typeof metadata !== "string") return;
+  const idpWantsSigned = /\bWantAuthnRequestsSigned\s*=\s*["']true["']/.test(metadata);
+  const requestsSigned = saml.authnRequestsSigned === true;
+  if (idpWantsSigned !== requestsSigned)
+    throw DomainError.of(SSO_ERROR_CODES.SSO_SAML_SIGNING_CONFLICT, { idpWantsSigned, requestsSigned });
+}
+
 async function readBounded(response: Response, limit: number): Promise<string | null> {
   const reader = response.body?.getReader();
   if (!reader) return "";
