@@ -151,13 +151,15 @@ beforeAll(async () => {
   });
   collect(server.stdout!);
   collect(server.stderr!);
-  // Each worker loads the server through tsx: over 30 s when the other integration files keep both cores busy.
-  await waitForLines("two workers listening", isListening, 2, 50_000);
+  // The primary and each worker load the server through tsx: over 30 s when the other integration files keep both
+  // cores busy, and over 50 s without a line of log (not even the primary's) on a fresh clone of a loaded machine.
+  // The bound catches a hang, not a slow machine.
+  await waitForLines("two workers listening", isListening, 2, 150_000);
   await waitFor(async () => (await pause(50), await call("/healthz").catch(() => undefined))?.status === 200, {
     timeoutMs: 5_000,
     what: "/healthz",
   });
-});
+}, 180_000);
 
 afterAll(async () => {
   if (server && server.exitCode === null && server.signalCode === null) {
