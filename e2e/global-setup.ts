@@ -114,9 +114,10 @@ async function startServer(): Promise<RunningServer> {
   });
 
   try {
-    // 90 s: loading the server through tsx (the SSO modules and the SAML IdP's key included) took over 30 s on a
-    // busy two-core machine; a server that fails still says so at once (its exit is checked on every try).
-    await waitForHealth(baseUrl, server, logFile, 90_000);
+    // 240 s, a bound for a hang: loading the server through tsx (the SSO modules and the SAML IdP's key included)
+    // took over 30 s on a busy two-core machine, and over 90 s beside two fault runs at a raised priority. A server
+    // that fails still says so at once (its exit is checked on every try).
+    await waitForHealth(baseUrl, server, logFile, 240_000);
   } catch (error) {
     isStopping = true;
     await stop(server, 5_000).catch(() => undefined);
