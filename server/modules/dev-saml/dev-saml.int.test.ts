@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config";
 import { samlify, SAML_POST_BINDING, SAML_REDIRECT_BINDING, type SamlServiceProvider } from "../../http/samlify";
 import { createClient, type TestClient } from "../../test/request";
+import { form, hiddenFields } from "../../test/sso";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { subjectOf } from "../dev-identity";
 import type { KnownServiceProvider, ServiceProviderLookup } from "./index";
@@ -46,26 +47,8 @@ const billionLaughs = [
 const redirectQuery = (xml: string) =>
   new URLSearchParams({ SAMLRequest: deflateRawSync(Buffer.from(xml)).toString("base64"), RelayState: "state-1" });
 
-/** The hidden fields of the page's form (`name="…" value="…"`), decoded. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[name!] = value!
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
-  }
-  return fields;
-}
-
 const postForm = (client: TestClient, pathname: string, fields: Record<string, string>) =>
-  client.request(pathname, {
-    method: "POST",
-    body: new URLSearchParams(fields).toString(),
-    contentType: "application/x-www-form-urlencoded",
-  });
+  client.request(pathname, { method: "POST", ...form(fields) });
 
 describe("development SAML IdP", () => {
   let target: TestApp;
