@@ -3,8 +3,8 @@
 // fault tests, which wait on servers they stop and restart more than they compute (alone they used 43 % of the
 // cores). A fault test bounds how fast the product answers and recovers, so it runs at a higher priority than the
 // browser tests; where this process may not raise a priority (not root), the fault tests run after them instead.
-// The rest runs one step at a time (each uses every core itself). A step's output is printed when it ends, so two
-// never interleave.
+// The rest runs one step at a time (each uses every core itself). Side by side, a step's output is printed when the
+// stage ends, a failed step's last, so two never interleave and a log's tail shows what failed.
 import { spawn } from "node:child_process";
 import { getPriority, setPriority } from "node:os";
 import path from "node:path";
@@ -41,8 +41,8 @@ function run(script, buffer) {
     child.stdout?.on("data", (chunk) => output.push(chunk));
     child.stderr?.on("data", (chunk) => output.push(chunk));
     child.on("close", (code) => {
-      if (buffer) process.stdout.write(Buffer.concat(output));
-      resolve({ script, code: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) });
+      const seconds = Math.round((Date.now() - started) / 1000);
+      resolve({ script, code: code ?? 1, seconds, output: Buffer.concat(output) });
     });
   });
 }
@@ -51,6 +51,8 @@ const timings = [];
 let failed;
 for (const stage of STAGES) {
   const results = await Promise.all(stage.map((script) => run(script, stage.length > 1)));
+  const passedFirst = [...results].sort((a, b) => Number(a.code !== 0) - Number(b.code !== 0));
+  for (const { output } of passedFirst) process.stdout.write(output);
   timings.push(...results);
   failed = results.find((result) => result.code !== 0);
   if (failed) break;
