@@ -35,6 +35,9 @@ import * as apiKeyActors from "./migrations/0025-api-key-actors";
 import { ssoSecretsAtRest } from "./migrations/0026-sso-secrets-at-rest";
 import * as memberJoinOrder from "./migrations/0027-member-join-order";
 import * as devWebhookReceiptRetention from "./migrations/0028-dev-webhook-receipt-retention";
+import * as memberSearch from "./migrations/0029-member-search";
+import * as userCount from "./migrations/0030-user-count";
+import * as memberOwners from "./migrations/0031-member-owners";
 
 /**
  * What the migrations need besides the database: the auth secret, which 0026 encrypts the SSO providers' secrets
@@ -72,6 +75,9 @@ export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<st
   "0026-sso-secrets-at-rest": ssoSecretsAtRest(authSecret),
   "0027-member-join-order": memberJoinOrder,
   "0028-dev-webhook-receipt-retention": devWebhookReceiptRetention,
+  "0029-member-search": memberSearch,
+  "0030-user-count": userCount,
+  "0031-member-owners": memberOwners,
 });
 
 /** The checked-in migrations, in order, for a database that holds no SSO provider's secret (their names, tests). */

@@ -1,7 +1,8 @@
 import { getMigrations } from "better-auth/db/migration";
 import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createTestApp, type TestApp } from "../test/test-database";
+import { createOrganizationWithOwner, createVerifiedUser } from "../test/factories";
+import { createTestApp, isPostgresRun, type TestApp } from "../test/test-database";
 import { migrateToLatest, migrations } from "./migrate";
 
 let app: TestApp;
@@ -179,5 +180,28 @@ describe("checked-in migrations", () => {
     expect(await index()).toEqual([]);
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect(await index()).toEqual(["dev_webhook_receipt_received_idx"]);
+  });
+
+  test("0029 copies each membership's search text on PostgreSQL (none on SQLite); its down step drops it", async () => {
+    const db = app.services.database.db;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const owner = await createVerifiedUser(app, { label: "Backfilled Owner" });
+    const organization = await createOrganizationWithOwner(owner, "Backfilled");
+    const copied = async () => {
+      if (!isPostgresRun())
+        return (await sql`select name from sqlite_master where name like 'member_search%'`.execute(db)).rows;
+      const exists = await sql<{ name: string | null }>`select to_regclass('member_search')::text as name`.execute(db);
+      if (!exists.rows[0]?.name) return [];
+      return (
+        await sql`select search from member_search
+          where organization_id = ${organization.id} and user_id = ${owner.id}`.execute(db)
+      ).rows;
+    };
+    const expected = isPostgresRun() ? [{ search: expect.stringContaining("backfilled owner") }] : [];
+    expect(await copied()).toEqual(expected);
+    expect((await migrator.migrateTo("0028-dev-webhook-receipt-retention")).error).toBeUndefined();
+    expect(await copied()).toEqual([]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await copied()).toEqual(expected);
   });
 });

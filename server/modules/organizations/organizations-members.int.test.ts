@@ -5,6 +5,7 @@ import {
   createOrganizationWithOwner,
   createVerifiedUser,
   signInOnNewClient,
+  type TestUser,
 } from "../../test/factories";
 import { organizationRow, memberRow, sessionsOf } from "../../test/organization-rows";
 import { createClient, expectError } from "../../test/request";
@@ -280,5 +281,38 @@ describe("GET /api/organizations/:organizationId/members", () => {
     await addMember(owner, organization.id, carol, ["member", "owner"]);
     expect((await bob.client.get(`${path}?search=ZEBRA`)).data).toMatchObject({ total: 1, ownerCount: 2 });
     await expectError(await createClient(server).get(path), 401, "Unauthorized");
+  });
+
+  it("a search pages its matches in the list's order, follows a renamed member and forgets a removed one", async () => {
+    const owner = await createVerifiedUser(server, { label: "search-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Searching");
+    const heron = await Promise.all([1, 2, 3].map(() => createVerifiedUser(server, { label: "Grey Heron" })));
+    for (const user of heron) await addMember(owner, organization.id, user, "member");
+    const path = `/api/organizations/${organization.id}/members`;
+    const userIds = (response: { data: { members: Array<{ userId: string }> } }) =>
+      response.data.members.map((member) => member.userId);
+
+    const firstPage = await owner.client.get(`${path}?search=heron&limit=2&offset=0`);
+    const secondPage = await owner.client.get(`${path}?search=heron&limit=2&offset=2`);
+    expect(firstPage.data).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(secondPage.data).toMatchObject({ total: 3, limit: 2, offset: 2 });
+    expect([...userIds(firstPage), ...userIds(secondPage)]).toEqual(heron.map((user) => user.id));
+    // By e-mail and by username too, case aside.
+    const [first, second, third] = heron as [TestUser, TestUser, TestUser];
+    expect(userIds(await owner.client.get(`${path}?search=${first.email.toUpperCase()}`))).toEqual([first.id]);
+    const username = first.email.replace(/^user\.(.*)@.*$/, "user_$1");
+    expect(userIds(await owner.client.get(`${path}?search=${username}`))).toEqual([first.id]);
+
+    expect((await second.client.post("/api/auth/update-user", { name: "Little Egret" })).status).toBe(200);
+    expect(userIds(await owner.client.get(`${path}?search=egret`))).toEqual([second.id]);
+    expect(userIds(await owner.client.get(`${path}?search=heron`))).toEqual([first.id, third.id]);
+
+    const member = await memberRow(server, organization.id, third.id);
+    const removed = await owner.client.post("/api/auth/organization/remove-member", {
+      memberIdOrEmail: member?.id,
+      organizationId: organization.id,
+    });
+    expect(removed.status).toBe(200);
+    expect((await owner.client.get(`${path}?search=heron`)).data).toMatchObject({ total: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { PostgresAdapter, type Kysely, type Selectable } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from "kysely";
 import { toIsoString } from "../../db/database";
 import type { Database, InvitationTable } from "../../db/schema";
 import type { OrganizationInvitation } from "../../../common/organization.schemas";
@@ -17,20 +17,22 @@ export async function findMembers(
   scope: OrganizationScope,
   query: ListMembersQuery,
 ): Promise<MemberList> {
+  const pattern = query.search && `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  // PostgreSQL searches member_search (migration 0029), whose text separates the columns with chr(1): a term holding
+  // that character searches the joined users instead.
+  const searchTable = pattern && db.getExecutor().adapter instanceof PostgresAdapter && !pattern.includes("\u0001");
   let base = db
     .selectFrom("member")
     .innerJoin("user", "user.id", "member.userId")
     .where("member.organizationId", "=", scope.organizationId);
-  if (query.search) {
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    base = base.where((eb) =>
-      eb.or([
-        eb(eb.fn("lower", ["user.name"]), "like", eb.val(pattern)),
-        eb(eb.fn("lower", ["user.email"]), "like", eb.val(pattern)),
-        eb(eb.fn("lower", ["user.username"]), "like", eb.val(pattern)),
-      ]),
-    );
+  if (pattern && !searchTable) {
+    // The escape character is named: SQLite has none by default, and its LIKE would take `\_` as two characters.
+    const like = (column: "user.name" | "user.email" | "user.username") =>
+      sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    base = base.where(sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`);
   }
+  const searched = sql<SqlBool>`member_search.organization_id = ${scope.organizationId}
+    and member_search.search like ${pattern} escape '\\'`;
   const [rows, count, ownerRoles] = await Promise.all([
     base
       .select([
@@ -54,26 +56,32 @@ export async function findMembers(
             )
             .as("provisioned"),
       ])
-      .$call((rows) =>
-        // Without a search, the page is picked from the organization's memberships in their index's order, and only
-        // its rows are joined to their users (migration 0027): a deep page skips index entries, not joined rows.
-        query.search ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query)),
-      )
+      .$call((rows) => {
+        // The page is picked from an index in the list's order, and only its rows are joined to their users
+        // (migrations 0027 and 0029): a deep page skips index entries, not joined rows.
+        if (searchTable) return rows.where("member.id", "in", pageOfSearch(searched, query));
+        return pattern ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query));
+      })
       .orderBy("member.createdAt", "asc")
       .orderBy("member.id", "asc")
       .limit(query.limit)
       .execute(),
-    // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
-    // organization's index entries and not the users.
-    (query.search ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
-      .select((eb) => eb.fn.countAll<string | number>().as("total"))
-      .executeTakeFirstOrThrow(),
-    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted.
+    searchTable
+      ? sql<{ total: string }>`select count(*) as total from member_search where ${searched}`
+          .execute(db)
+          .then((result) => result.rows[0] ?? { total: 0 })
+      : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+        // organization's index entries and not the users.
+        (pattern ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
+          .select((eb) => eb.fn.countAll<string | number>().as("total"))
+          .executeTakeFirstOrThrow(),
+    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
+    // pattern is a literal, the condition of migration 0031's index of owners.
     db
       .selectFrom("member")
       .select("role")
       .where("organizationId", "=", scope.organizationId)
-      .where("role", "like", "%owner%")
+      .where("role", "like", sql.lit("%owner%"))
       .execute(),
   ]);
   const userIds = rows.map((row) => row.userId);
@@ -102,6 +110,12 @@ export async function findMembers(
     limit: query.limit,
     offset: query.offset,
   };
+}
+
+/** The ids of a page of the memberships a PostgreSQL search finds (migration 0029), in the members list's order. */
+function pageOfSearch(searched: RawBuilder<SqlBool>, query: ListMembersQuery) {
+  return sql<string>`(select member_id from member_search where ${searched}
+    order by "createdAt", member_id limit ${query.limit} offset ${query.offset})`;
 }
 
 /** The ids of a page of the scoped organization's memberships, in the members list's order. */
