@@ -567,18 +567,18 @@ describe("an organization's SSO providers", () => {
     );
   });
 
-  it("registers a SAML provider whose service provider (entity id, ACS, metadata) lives under BASE_URL", async () => {
-    const names = uniqueSsoNames("saml");
-    const response = await owner.client.post("/api/auth/sso/register", {
+  /** Registers a SAML provider of the owner's organization at the test IdP, with `samlConfig` added to its config. */
+  const registerSaml = (names: ReturnType<typeof uniqueSsoNames>, samlConfig: Record<string, unknown>) =>
+    owner.client.post("/api/auth/sso/register", {
       ...names,
       organizationId: organization.id,
       issuer: "https://idp.example.test/saml",
-      samlConfig: {
-        entryPoint: "https://idp.example.test/saml/sso",
-        cert: IDP_CERTIFICATE,
-        idpMetadata: { entityID: "https://idp.example.test/saml" },
-      },
+      samlConfig: { entryPoint: "https://idp.example.test/saml/sso", cert: IDP_CERTIFICATE, ...samlConfig },
     });
+
+  it("registers a SAML provider whose service provider (entity id, ACS, metadata) lives under BASE_URL", async () => {
+    const names = uniqueSsoNames("saml");
+    const response = await registerSaml(names, { idpMetadata: { entityID: "https://idp.example.test/saml" } });
     expect(response.status).toBe(200);
     const metadataUrl = `${app.config.baseUrl}/api/auth/sso/saml2/sp/metadata?providerId=${names.providerId}`;
     expect(response.data.samlConfig).toMatchObject({ audience: metadataUrl, spMetadata: { entityID: metadataUrl } });
@@ -623,16 +623,9 @@ describe("an organization's SSO providers", () => {
     ];
     for (const { wants, signed, details } of cases) {
       const names = uniqueSsoNames("signing");
-      const response = await owner.client.post("/api/auth/sso/register", {
-        ...names,
-        organizationId: organization.id,
-        issuer: "https://idp.example.test/saml",
-        samlConfig: {
-          entryPoint: "https://idp.example.test/saml/sso",
-          cert: IDP_CERTIFICATE,
-          idpMetadata: { metadata: metadata(wants) },
-          ...(signed === undefined ? {} : { authnRequestsSigned: signed }),
-        },
+      const response = await registerSaml(names, {
+        idpMetadata: { metadata: metadata(wants) },
+        ...(signed === undefined ? {} : { authnRequestsSigned: signed }),
       });
       const body = await expectError(
         response,
