@@ -16,6 +16,7 @@ import {
 } from "../../../common/admin.schemas";
 import { isPlatformAdmin } from "../../../common/permissions";
 import { toIsoString, type Dialect } from "../../db/database";
+import { containsPattern } from "../../db/like-pattern";
 import type { Database } from "../../db/schema";
 
 /** The platform-admin console's reads. Platform admins see every tenant, so nothing here takes an organization scope. */
@@ -58,11 +59,6 @@ const SORT_COLUMNS = {
   email: "user.email",
   username: "user.username",
 } as const;
-
-/** `%term%` for LIKE, with the term's own wildcards escaped (the queries say `escape '\'`). */
-export function containsPattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /** A trigram index can narrow a search only from three characters on. */
 const TRIGRAM_LENGTH = 3;

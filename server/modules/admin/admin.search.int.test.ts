@@ -5,7 +5,8 @@ import { openDatabase, type DatabaseHandle } from "../../db/database";
 import { migrateToLatest, migrations } from "../../db/migrate";
 import type { Database } from "../../db/schema";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database";
-import { containsPattern, findUsers } from "./admin.repository";
+import { containsPattern } from "../../db/like-pattern";
+import { findUsers } from "./admin.repository";
 import { seededRandom } from "../../test/seeded-random";
 
 /**

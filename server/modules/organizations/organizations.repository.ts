@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from "kysely";
 import { toIsoString } from "../../db/database";
+import { containsPattern } from "../../db/like-pattern";
 import type { Database, InvitationTable } from "../../db/schema";
 import type { OrganizationInvitation } from "../../../common/organization.schemas";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
@@ -17,7 +18,7 @@ export async function findMembers(
   scope: OrganizationScope,
   query: ListMembersQuery,
 ): Promise<MemberList> {
-  const pattern = query.search && `%${query.search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const pattern = query.search && containsPattern(query.search);
   // PostgreSQL searches member_search (migration 0029), whose text separates the columns with chr(1): a term holding
   // that character searches the joined users instead.
   const searchTable = pattern && db.getExecutor().adapter instanceof PostgresAdapter && !pattern.includes("\u0001");
@@ -26,7 +27,6 @@ export async function findMembers(
     .innerJoin("user", "user.id", "member.userId")
     .where("member.organizationId", "=", scope.organizationId);
   if (pattern && !searchTable) {
-    // The escape character is named: SQLite has none by default, and its LIKE would take `\_` as two characters.
     const like = (column: "user.name" | "user.email" | "user.username") =>
       sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     base = base.where(sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`);

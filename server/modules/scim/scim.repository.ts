@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, SelectQueryBuilder } from "kysely";
+import { containsPattern, escapeLike } from "../../db/like-pattern";
 import type { Database } from "../../db/schema";
 import { insertTeam as insertTeamRow, renameTeam } from "../organizations";
 import type { FilterTerm } from "./scim.filter";
@@ -124,8 +125,6 @@ const USER_COLUMNS = [
   "updated_at",
 ] as const;
 
-const likePattern = (value: string) => value.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** Adds a filter's terms to a query, compared without case (SCIM's `caseExact: false` for these attributes). */
 function whereTerms<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
@@ -139,7 +138,7 @@ function whereTerms<DB, TB extends keyof DB, O>(
       const lowered = eb.fn("lower", [eb.ref(column as never)]);
       if (term.operator === "eq") return eb(lowered, "=", eb.val(String(term.value).toLowerCase()));
       const pattern =
-        term.operator === "co" ? `%${likePattern(String(term.value))}%` : `${likePattern(String(term.value))}%`;
+        term.operator === "co" ? containsPattern(String(term.value)) : `${escapeLike(String(term.value))}%`;
       return eb(lowered, "like", eb.val(pattern));
     });
   }, query);
