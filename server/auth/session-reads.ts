@@ -4,12 +4,25 @@ import type { AppEnv } from "../http/app-env";
 import { replayable, type AuthCookieNames, type SessionOf } from "../http/response-cache";
 import type { Auth } from "./auth";
 
-/** better-auth's reads that every page makes: their answers may be replayed (server/http/response-cache.ts). */
-const REPLAYABLE_PATHS = new Set([
-  "/api/auth/get-session",
-  "/api/auth/organization/list",
-  "/api/auth/organization/get-active-member",
-]);
+type Shown = { id?: unknown; organizationId?: unknown; members?: Array<{ organizationId?: unknown }> };
+
+/**
+ * better-auth's reads whose answers may be replayed (server/http/response-cache.ts), each with the organizations an
+ * answer shows, whose changes make it stale; undefined when they cannot be told, and then it is not replayed. Every
+ * page reads the first three; an organization's backend pages through the last two.
+ */
+const REPLAYABLE_READS: Record<string, (shown: unknown, query: URLSearchParams) => string[] | undefined> = {
+  "/api/auth/get-session": () => [],
+  "/api/auth/organization/list": (shown) =>
+    Array.isArray(shown) ? shown.map((organization: Shown) => String(organization.id)) : [],
+  "/api/auth/organization/get-active-member": (shown) => idsOf((shown as Shown | null)?.organizationId) ?? [],
+  // A page past the last member shows none: its organization is then the one the query names, if it names one.
+  "/api/auth/organization/list-members": (shown, query) =>
+    idsOf((shown as Shown | null)?.members?.[0]?.organizationId ?? query.get("organizationId")),
+  "/api/auth/organization/get-full-organization": (shown) => idsOf((shown as Shown | null)?.id),
+};
+
+const idsOf = (id: unknown): string[] | undefined => (typeof id === "string" ? [id] : undefined);
 
 export type SessionReads = {
   /** better-auth's cookie names, as its options make them. */
@@ -43,15 +56,10 @@ export function createSessionReads(auth: Auth): SessionReads {
     },
     async answer(c, passOn) {
       const response = await passOn();
-      if (c.req.method !== "GET" || !REPLAYABLE_PATHS.has(c.req.path) || response.status !== 200) return response;
-      // The organizations an answer shows: an organization/list's, a member's.
-      const shown = (await response.clone().json()) as unknown;
-      const organizationIds = Array.isArray(shown)
-        ? shown.map((organization: { id: string }) => organization.id)
-        : shown && typeof shown === "object" && "organizationId" in shown
-          ? [String(shown.organizationId)]
-          : [];
-      replayable(c, organizationIds);
+      const organizationsOf = REPLAYABLE_READS[c.req.path];
+      if (c.req.method !== "GET" || !organizationsOf || response.status !== 200) return response;
+      const organizationIds = organizationsOf(await response.clone().json(), new URL(c.req.url).searchParams);
+      if (organizationIds) replayable(c, organizationIds);
       return response;
     },
   };

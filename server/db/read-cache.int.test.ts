@@ -57,8 +57,10 @@ describe("query budgets of the reads every page makes", () => {
   /**
    * Statements of a read that is not kept yet. better-auth's reads count the request (rate limit; once a minute
    * also the purge of old counters), read the session and user, then what they show; the members list checks the
-   * session and the membership, then reads a page, the total, the owners and the page's teams. The second read is
-   * kept, and asks the session once more for whose it is and until when (session and user).
+   * session and the membership, then reads a page, the total, the owners and the page's teams. An organization's
+   * own reads through better-auth (list-members, get-full-organization) also check the organization's security
+   * policy and the membership, then read what they show. The second read is kept, and asks the session once more for
+   * whose it is and until when (session and user).
    */
   const coldBudgets: Array<[string, (organizationId: string) => string, number]> = [
     ["get-session", () => "/api/auth/get-session", 4],
@@ -68,6 +70,16 @@ describe("query budgets of the reads every page makes", () => {
       "the members list",
       (organizationId) => `/api/organizations/${organizationId}/members?search=&offset=0&limit=20`,
       7,
+    ],
+    [
+      "organization/list-members",
+      (organizationId) => `/api/auth/organization/list-members?organizationId=${organizationId}&limit=100&offset=1`,
+      9,
+    ],
+    [
+      "organization/get-full-organization",
+      (organizationId) => `/api/auth/organization/get-full-organization?organizationId=${organizationId}`,
+      10,
     ],
   ];
 
@@ -122,6 +134,49 @@ describe("freshness", () => {
     await app.db.updateTable("member").set({ role: "admin" }).where("userId", "=", member.id).execute();
     await pollNow();
     expect(await roleOf()).toBe("admin");
+  });
+
+  test("an organization's kept list-members and get-full-organization show an invitation or a role written elsewhere", async () => {
+    const client = await signInOnNewClient(app, owner.input);
+    await app.db.updateTable("member").set({ role: "member" }).where("userId", "=", member.id).execute();
+    await pollNow();
+    const full = `/api/auth/organization/get-full-organization?organizationId=${organization.id}`;
+    const listed = `/api/auth/organization/list-members?organizationId=${organization.id}&limit=10`;
+    const invited = async () =>
+      ((await client.get(full)).data.invitations as Array<{ email: string }>).some(
+        ({ email }) => email === "elsewhere@example.test",
+      );
+    const roleOf = async () =>
+      ((await client.get(listed)).data.members as Array<{ userId: string; role: string }>).find(
+        (row) => row.userId === member.id,
+      )?.role;
+    expect([await invited(), await invited()]).toEqual([false, false]);
+    expect([await roleOf(), await roleOf()]).toEqual(["member", "member"]);
+    expect(await statementsOf(() => client.get(full))).toEqual([]);
+    expect(await statementsOf(() => client.get(listed))).toEqual([]);
+
+    // ISO strings, which both databases store as better-auth's own writes do.
+    const now = new Date();
+    await app.db
+      .insertInto("invitation")
+      .values({
+        id: "invitation-written-elsewhere",
+        organizationId: organization.id,
+        email: "elsewhere@example.test",
+        role: "member",
+        status: "pending",
+        expiresAt: new Date(now.getTime() + 86_400_000).toISOString(),
+        createdAt: now.toISOString(),
+        inviterId: owner.id,
+      })
+      .execute();
+    await pollNow();
+    expect(await invited()).toBe(true);
+    await app.db.updateTable("member").set({ role: "admin" }).where("userId", "=", member.id).execute();
+    await pollNow();
+    expect(await roleOf()).toBe("admin");
+    await app.db.deleteFrom("invitation").where("id", "=", "invitation-written-elsewhere").execute();
+    await pollNow();
   });
 
   test("nothing is answered from memory once the last read of the feed began FRESH_FOR_MS ago", async () => {
