@@ -389,6 +389,25 @@ describe("SCIM provisioning", () => {
       );
     });
 
+    it("matches `_`, `%` and `\\` in a co or sw filter as themselves, not as LIKE's wildcards", async () => {
+      const tag = unique("literal");
+      const user = (userName: string, index: number) => ({
+        ...oktaUser(`${tag}-${index}@filter.example`, `${tag}-ext-${index}`),
+        userName,
+      });
+      const literal = await okta.post("/Users", user(`${tag}_a%1\\`, 1));
+      expect(literal.status).toBe(201);
+      const lookalike = await okta.post("/Users", user(`${tag}xab1x`, 2));
+      const query = async (filter: string) =>
+        (await okta.get(`/Users?filter=${encodeURIComponent(filter)}`)).data.Resources.map(
+          (user: { id: string }) => user.id,
+        );
+      expect(await query(`userName co "_a%1\\\\"`)).toEqual([literal.data.id]);
+      expect(await query(`userName sw "${tag}_"`)).toEqual([literal.data.id]);
+      // Their seats back, for the tests after this one.
+      for (const { data } of [literal, lookalike]) expect((await okta.delete(`/Users/${data.id}`)).status).toBe(204);
+    });
+
     it("refuses a duplicate userName with 409 uniqueness, and invalid values with 400", async () => {
       const email = `${unique("dup")}@example.com`;
       expect((await okta.post("/Users", oktaUser(email))).status).toBe(201);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, SelectQueryBuilder } from "kysely";
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from "kysely";
 import { containsPattern, escapeLike } from "../../db/like-pattern";
 import type { Database } from "../../db/schema";
 import { insertTeam as insertTeamRow, renameTeam } from "../organizations";
@@ -139,7 +139,8 @@ function whereTerms<DB, TB extends keyof DB, O>(
       if (term.operator === "eq") return eb(lowered, "=", eb.val(String(term.value).toLowerCase()));
       const pattern =
         term.operator === "co" ? containsPattern(String(term.value)) : `${escapeLike(String(term.value))}%`;
-      return eb(lowered, "like", eb.val(pattern));
+      // The escape character named: SQLite has none by default (server/db/like-pattern.ts).
+      return sql<SqlBool>`${lowered} like ${pattern} escape '\\'`;
     });
   }, query);
 }
