@@ -73,13 +73,21 @@ export function MembersPage({ planLimit }: { planLimit?: PlanLimitSlot }) {
   const canRemoveMembers = can({ member: ["delete"] });
 
   const total = members.data?.total ?? 0;
+  const counted = `${total} member${total === 1 ? "" : "s"}`;
+  // During a search the total counts its matches. The previous answer, shown while the next one loads, may have
+  // counted another search's.
+  const summary = members.isPlaceholderData
+    ? "Updating…"
+    : debouncedSearch
+      ? `${counted} ${total === 1 ? "matches" : "match"} “${debouncedSearch}”.`
+      : `${counted} in ${organization.name}.`;
   return (
     <Card>
       <CardHeader
         title="Members"
         description={
           <>
-            {`${total} member${total === 1 ? "" : "s"} in ${organization.name}.`}
+            {summary}
             {planLimit?.usage ? (
               <span className="mt-1 block font-medium text-zinc-700 dark:text-zinc-300">{planLimit.usage}</span>
             ) : null}

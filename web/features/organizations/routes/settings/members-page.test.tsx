@@ -6,7 +6,7 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MemberList, MemberListItem } from "../../../../../common/organization.schemas";
 import { createQueryClient } from "../../../../lib/query-client";
@@ -44,13 +44,17 @@ beforeEach(() => {
     "fetch",
     vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(input instanceof Request ? input.url : String(input), "http://localhost");
+      // A search finds Ada alone.
+      const found = url.searchParams.get("search")
+        ? { ...list, members: list.members.filter(({ userId }) => userId === "user_ada"), total: 1 }
+        : list;
       const body =
         url.pathname === `/api/organizations/${ORG}/members`
-          ? list
+          ? found
           : url.pathname === "/api/meta"
             ? { organizations: { isDeletionDisabled: false } }
             : { code: "NOT_FOUND", message: "no" };
-      const status = body === list || url.pathname === "/api/meta" ? 200 : 404;
+      const status = body === found || url.pathname === "/api/meta" ? 200 : 404;
       return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
     }),
   );
@@ -58,33 +62,46 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
+function renderMembersPage() {
+  const rootRoute = createRootRoute();
+  const settingsRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/organizations/$organizationId/settings",
+    component: function Settings() {
+      return <OrganizationSettingsLayout organizationId={ORG} userId="user_me" />;
+    },
+  });
+  const membersRoute = createRoute({
+    getParentRoute: () => settingsRoute,
+    path: "/",
+    component: () => <MembersPage />,
+  });
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([settingsRoute.addChildren([membersRoute])]),
+    history: createMemoryHistory({ initialEntries: [`/organizations/${ORG}/settings`] }),
+  });
+  render(
+    <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
 describe("the members list", () => {
   it("marks the people the directory provisioned", async () => {
-    const rootRoute = createRootRoute();
-    const settingsRoute = createRoute({
-      getParentRoute: () => rootRoute,
-      path: "/organizations/$organizationId/settings",
-      component: function Settings() {
-        return <OrganizationSettingsLayout organizationId={ORG} userId="user_me" />;
-      },
-    });
-    const membersRoute = createRoute({
-      getParentRoute: () => settingsRoute,
-      path: "/",
-      component: () => <MembersPage />,
-    });
-    const router = createRouter({
-      routeTree: rootRoute.addChildren([settingsRoute.addChildren([membersRoute])]),
-      history: createMemoryHistory({ initialEntries: [`/organizations/${ORG}/settings`] }),
-    });
-    render(
-      <QueryClientProvider client={createQueryClient({ success: vi.fn(), error: vi.fn() })}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    renderMembersPage();
     const ada = (await screen.findByText("Ada Lovelace")).closest("tr")!;
     within(ada).getByText("Provisioned");
     const olive = screen.getByText("Olive Owner").closest("tr")!;
     expect(within(olive).queryByText("Provisioned")).toBeNull();
+  });
+
+  it("counts the organization's members, and during a search the matches, saying so", async () => {
+    renderMembersPage();
+    await screen.findByText("2 members in Rocket Club.");
+    fireEvent.change(screen.getByLabelText("Search members"), { target: { value: "ada" } });
+    await screen.findByText("1 member matches “ada”.");
+    expect(screen.queryByText(/members? in Rocket Club/)).toBeNull();
+    expect(screen.queryByText("Olive Owner")).toBeNull();
   });
 });
