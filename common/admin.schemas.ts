@@ -71,7 +71,19 @@ export type AdminUserListItem = {
   banExpires: string | null;
   createdAt: string;
 };
-export type AdminUserList = { users: AdminUserListItem[]; total: number; limit: number; offset: number };
+/**
+ * `total` is exact, unless `totalIsLowerBound`: a search on PostgreSQL counts its matches up to the page's offset plus
+ * ADMIN_SEARCH_COUNTED, and says "at least" past that (docs/performance.md).
+ */
+export type AdminUserList = {
+  users: AdminUserListItem[];
+  total: number;
+  totalIsLowerBound: boolean;
+  limit: number;
+  offset: number;
+};
+/** How many matches past the page's offset a search counts before its total becomes "at least". */
+export const ADMIN_SEARCH_COUNTED = 1000;
 
 export type AdminSignInMethod = { providerId: string; email: string | null; createdAt: string };
 export type AdminUserOrganization = { id: string; name: string; slug: string; role: string; joinedAt: string };

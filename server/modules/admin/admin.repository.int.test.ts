@@ -262,7 +262,7 @@ describe("the users list's sorting and paging", () => {
 });
 
 describe("the users list's total", () => {
-  it("follows users added one at a time and removed many at once, exact while PostgreSQL folds its count", async () => {
+  it("follows users added one at a time and removed many at once, exact while PostgreSQL folds its count; a search's is bounded", async () => {
     const before = (await list()).total;
     const added = Array.from({ length: 1_001 }, (_, index) => `total-${String(index).padStart(4, "0")}`);
     for (const id of added) {
@@ -281,6 +281,17 @@ describe("the users list's total", () => {
       expect(rows.rows).toEqual([{ rows: "1" }]);
     }
     expect((await list({ limit: 1 })).total).toBe(before + added.length);
+    // A search on PostgreSQL counts ADMIN_SEARCH_COUNTED matches past the page's offset, then says "at least".
+    const searched = async (offset: number) => {
+      const query = { ...adminUserListQuerySchema.parse({}), q: "@total.example", offset };
+      const { rows, total, totalIsLowerBound } = await findUsers(handle.db, handle.dialect, query, NOW);
+      return { rows: rows.length, total, totalIsLowerBound: totalIsLowerBound ?? false };
+    };
+    const isPostgres = handle.dialect === "postgres";
+    expect(await searched(0)).toEqual({ rows: 25, total: isPostgres ? 1000 : 1001, totalIsLowerBound: isPostgres });
+    expect(await searched(1)).toEqual({ rows: 25, total: 1001, totalIsLowerBound: false });
+    expect(await searched(1000)).toEqual({ rows: 1, total: 1001, totalIsLowerBound: false });
+    expect(await searched(1001)).toEqual({ rows: 0, total: 1001, totalIsLowerBound: false });
     await handle.db.deleteFrom("user").where("id", "in", added).execute();
     expect((await list({ limit: 1 })).total).toBe(before);
   });

@@ -42,10 +42,11 @@ export async function listUsers(
   query: AdminUserListQuery,
   now = new Date(),
 ): Promise<AdminUserList> {
-  const { rows, total } = await repository.findUsers(db, dialect, query, now);
+  const { rows, total, totalIsLowerBound = false } = await repository.findUsers(db, dialect, query, now);
   return {
     users: rows.map((row) => toListItem(row, adminUserIds, now)),
     total,
+    totalIsLowerBound,
     limit: query.limit,
     offset: query.offset,
   };

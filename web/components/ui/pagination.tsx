@@ -2,25 +2,28 @@ import { ADMIN_PAGE_SIZES } from "../../../common/admin.schemas";
 import { cn } from "../../lib/cn";
 import { Button } from "./button";
 
-/** "21–40 of 95" with Previous and Next; hidden when everything fits on one page. */
+/** "21–40 of 95" (or "of 1,000+" for a total that is a lower bound) with Previous and Next; hidden when everything fits on one page. */
 export function Pagination({
   label,
   offset,
   pageSize,
   total,
+  totalIsLowerBound = false,
   onChange,
 }: {
   label: string;
   offset: number;
   pageSize: number;
   total: number;
+  totalIsLowerBound?: boolean;
   onChange: (offset: number) => void;
 }) {
   if (total <= pageSize) return null;
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between text-sm">
       <span className="text-zinc-500 dark:text-zinc-400">
-        {offset + 1}–{Math.min(offset + pageSize, total)} of {total}
+        {offset + 1}–{Math.min(offset + pageSize, total)} of {total.toLocaleString()}
+        {totalIsLowerBound ? "+" : ""}
       </span>
       <div className="flex gap-2">
         <Button

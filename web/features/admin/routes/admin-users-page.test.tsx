@@ -58,6 +58,7 @@ beforeEach(() => {
     body: {
       users: [ada, bob],
       total: 2,
+      totalIsLowerBound: false,
       limit: Number(url.searchParams.get("limit")),
       offset: 0,
     } satisfies AdminUserList,
@@ -254,6 +255,26 @@ describe("AdminUsersPage", () => {
       expect(router.state.location.search).toEqual({ sort: "name", order: "asc", limit: 25, offset: 0 }),
     );
     expect(screen.getByLabelText<HTMLInputElement>("Search users").value).toBe("");
+  });
+
+  it("shows a total the server only counted up to as at least that many, and still pages on", async () => {
+    answer = (url) => ({
+      body: {
+        users: [ada, bob],
+        total: 1000 + Number(url.searchParams.get("offset")),
+        totalIsLowerBound: true,
+        limit: 2,
+        offset: Number(url.searchParams.get("offset")),
+      },
+    });
+    const user = userEvent.setup();
+    renderPage("?q=son&limit=10");
+
+    await waitFor(() => expect(screen.getByRole("status").textContent).toBe("1,000+ users"));
+    const pages = screen.getByRole("navigation", { name: "User pages" });
+    expect(pages.textContent).toContain("1–10 of 1,000+");
+    await user.click(within(pages).getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(pages.textContent).toContain("11–20 of 1,010+"));
   });
 
   it("says why the list could not load and tries again", async () => {

@@ -73,6 +73,8 @@ export function AdminUsersPage({
     onSearchChange(({ sort, order, limit }) => ({ sort, order, limit, offset: 0 }));
   };
   const total = users.data?.total ?? 0;
+  // A search on PostgreSQL stops counting a while past the page: "1,000+ users".
+  const totalIsLowerBound = users.data?.totalIsLowerBound ?? false;
   const rows = users.data?.users ?? [];
   const isUpdating = users.isPlaceholderData && users.isFetching;
 
@@ -145,7 +147,9 @@ export function AdminUsersPage({
         <div className="mt-6 mb-2 flex flex-wrap items-center justify-between gap-3">
           <div className="flex items-center gap-3">
             <p role="status" className="text-sm font-medium">
-              {users.data ? `${total.toLocaleString()} ${total === 1 ? "user" : "users"}` : ""}
+              {users.data
+                ? `${total.toLocaleString()}${totalIsLowerBound ? "+" : ""} ${total === 1 ? "user" : "users"}`
+                : ""}
             </p>
             {isUpdating ? <Spinner label="Updating…" /> : null}
             {/* When nothing matches, the empty state offers it instead. */}
@@ -243,6 +247,7 @@ export function AdminUsersPage({
           offset={search.offset}
           pageSize={search.limit}
           total={total}
+          totalIsLowerBound={totalIsLowerBound}
           onChange={(offset) => onSearchChange((current) => ({ ...current, offset }))}
         />
       </Card>
