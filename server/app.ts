@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   const databaseProbe = createDatabaseProbe(database.ping, Date.now, database.isClosed);
-  const sessionReads = createSessionReads(auth);
+  const sessionReads = createSessionReads(auth, deps.readCache);
   const apiKeys = createApiKeyAuthentication({
     db: database.db,
     readCache: deps.readCache,
@@ -122,12 +122,18 @@ export function createApp(deps: AppDeps) {
     ...(deps.devIdentity ? [new URL(deps.devIdentity.issuer).pathname] : []),
     ...(config.webhooks.devReceiver ? [DEV_WEBHOOKS_PATH] : []),
   ]);
-  // One session read per request: the write limits read it, and the route's guard reads it again.
+  // One session read per request: the write limits read it, and the route's guard reads it again. A read (GET,
+  // HEAD) takes it from the read cache when it can (ADR 0032); a write always asks better-auth, so the database.
+  const reads = new WeakSet<Headers>();
+  app.use("*", async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") reads.add(c.req.raw.headers);
+    await next();
+  });
   const sessionsOfRequests = new WeakMap<Headers, ReturnType<GetSession>>();
   const getSession: GetSession = (headers) => {
     let session = sessionsOfRequests.get(headers);
     if (session === undefined) {
-      session = auth.api.getSession({ headers });
+      session = reads.has(headers) ? sessionReads.sessionOfRead(headers) : auth.api.getSession({ headers });
       sessionsOfRequests.set(headers, session);
     }
     return session;

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { getCookies } from "better-auth/cookies";
-import type { AppEnv } from "../http/app-env";
-import { replayable, type AuthCookieNames, type SessionOf } from "../http/response-cache";
+import { userTag, type ReadCache } from "../db/read-cache";
+import type { AppEnv, GetSession } from "../http/app-env";
+import { readAuthCookies, replayable, type AuthCookieNames, type SessionOf } from "../http/response-cache";
 import type { Auth } from "./auth";
 
 type Shown = { id?: unknown; organizationId?: unknown; members?: Array<{ organizationId?: unknown }> };
@@ -29,30 +30,67 @@ export type SessionReads = {
   cookieNames: AuthCookieNames;
   /** Whose session a request carries and until when an answer about it may be replayed (the response cache's question). */
   sessionOf: SessionOf;
+  /**
+   * The session of a read (GET, HEAD) for the app's own routes: better-auth's answer, kept in the read cache under the
+   * raw session cookie, for its user, until the session expires or better-auth would refresh it (ADR 0032).
+   */
+  sessionOfRead: GetSession;
   /** Runs better-auth for a request and marks its answer replayable when it is one of the reads above. */
   answer(c: Context<AppEnv>, passOn: () => Promise<Response>): Promise<Response>;
 };
 
-/** What the response cache needs to know of better-auth's sessions (docs/decisions/0012). */
-export function createSessionReads(auth: Auth): SessionReads {
+type Session = NonNullable<Awaited<ReturnType<Auth["api"]["getSession"]>>>;
+/** A session as better-auth answered it, and until when that answer may be kept; `keepUntil` undefined: not at all. */
+type SessionRead = { session: Session | null; keepUntil?: number };
+
+/** What the response cache and the app's read routes need to know of better-auth's sessions (docs/decisions/0012). */
+export function createSessionReads(auth: Auth, cache: ReadCache): SessionReads {
   const { options } = auth;
   const cookies = getCookies(options);
+  const cookieNames = {
+    sessionToken: cookies.sessionToken.name,
+    sessionData: cookies.sessionData.name,
+    dontRemember: cookies.dontRememberToken.name,
+  };
   const expiresInMs = options.session.expiresIn * 1000;
   const updateAgeMs = options.session.updateAge * 1000;
 
+  async function readSession(headers: Headers): Promise<SessionRead> {
+    const found = await auth.api.getSession({ headers, returnHeaders: true });
+    // A session better-auth refreshed (it set a cookie) is not one to keep.
+    if (!found.response || found.headers.has("set-cookie")) return { session: found.response };
+    // Not past the session's expiry, nor the moment better-auth would refresh it: the refresh stays better-auth's.
+    const expiresAt = new Date(found.response.session.expiresAt).getTime();
+    return { session: found.response, keepUntil: Math.min(expiresAt, expiresAt - expiresInMs + updateAgeMs) };
+  }
+
+  /**
+   * A read's session, from the read cache when it holds it. Only a request whose session rests on its session cookie
+   * alone is kept (as the response cache keys its answers), under that cookie's raw value; an unknown token is
+   * asked of the database every time.
+   */
+  async function keptSession(headers: Headers): Promise<SessionRead> {
+    const found = readAuthCookies(headers.get("cookie"), cookieNames);
+    const token = found.sessionData === undefined && found.dontRemember === undefined ? found.sessionToken : undefined;
+    if (!token) return readSession(headers);
+    const key = `session#${token}`;
+    const kept = cache.get<SessionRead>(key);
+    if (kept) return kept;
+    const ticket = cache.ticket();
+    const read = await readSession(headers);
+    if (read.session && read.keepUntil !== undefined)
+      cache.set(key, read, { tags: [userTag(read.session.user.id)], expiresAt: read.keepUntil, bytes: 1024 }, ticket);
+    return read;
+  }
+
   return {
-    cookieNames: {
-      sessionToken: cookies.sessionToken.name,
-      sessionData: cookies.sessionData.name,
-      dontRemember: cookies.dontRememberToken.name,
-    },
+    cookieNames,
     async sessionOf(headers) {
-      const found = await auth.api.getSession({ headers, returnHeaders: true });
-      // A session better-auth refreshed (it set a cookie) is not one to replay answers about.
-      if (!found.response || found.headers.has("set-cookie")) return null;
-      // Not past the session's expiry, nor the moment better-auth would refresh it: the refresh stays better-auth's.
-      const expiresAt = new Date(found.response.session.expiresAt).getTime();
-      return { userId: found.response.user.id, keepUntil: Math.min(expiresAt, expiresAt - expiresInMs + updateAgeMs) };
+      const { session, keepUntil } = await keptSession(headers);
+      return session && keepUntil !== undefined ? { userId: session.user.id, keepUntil } : null;
+    },
+    async sessionOfRead(headers) {
+      return (await keptSession(headers)).session;
     },
     async answer(c, passOn) {
       const response = await passOn();

@@ -179,6 +179,35 @@ describe("freshness", () => {
     await pollNow();
   });
 
+  test("a read's session is kept until the feed says it changed; a write always reads it from the database", async () => {
+    const client = await signInOnNewClient(app, member.input);
+    await pollNow();
+    // Every read a first one (the API ignores `read`), so nothing is replayed: only the session may be kept.
+    let reads = 0;
+    const read = () =>
+      client.get(`/api/organizations/${organization.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    const readsSession = (statements: string[]) => statements.some((text) => /from "session"/.test(text));
+    expect(readsSession(await statementsOf(read))).toBe(true);
+    expect(readsSession(await statementsOf(read))).toBe(false);
+    expect(readsSession(await statementsOf(() => client.get("/api/organizations/slug-availability?slug=kept")))).toBe(
+      false,
+    );
+
+    // Signed out elsewhere: the session's row is gone, and this instance has not read the feed yet.
+    const { id } = (await client.get("/api/auth/get-session")).data.session as { id: string };
+    await app.db.deleteFrom("session").where("id", "=", id).execute();
+    // Until the feed is read the kept session may still admit a read (FRESH_FOR_MS bounds that), never a write.
+    expect((await read()).status).toBe(200);
+    const write = await client.post(`/api/organizations/${organization.id}/invitations`, {
+      email: "kept-session@example.test",
+      role: "member",
+    });
+    expect([write.status, write.data.message]).toEqual([401, "Unauthorized"]);
+    // The write's request waited for this instance to read the feed: the next read is refused too.
+    const after = await read();
+    expect([after.status, after.data.message]).toEqual([401, "Unauthorized"]);
+  });
+
   test("nothing is answered from memory once the last read of the feed began FRESH_FOR_MS ago", async () => {
     const client = await signInOnNewClient(app, member.input);
     await pollNow();

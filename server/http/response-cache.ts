@@ -147,7 +147,7 @@ const PLAIN_COOKIE_VALUE = /^[\w.%+/=-]+$/;
  * first of repeated names counts, as in better-auth's own parser; a session token in any other shape is reported as
  * unusable (`false`), so that nothing is kept under a value better-auth might read differently.
  */
-function readAuthCookies(
+export function readAuthCookies(
   header: string | null,
   names: AuthCookieNames,
 ): { sessionToken?: string | false; sessionData?: string; dontRemember?: string } {
