@@ -39,6 +39,7 @@ import * as memberSearch from "./migrations/0029-member-search";
 import * as userCount from "./migrations/0030-user-count";
 import * as memberOwners from "./migrations/0031-member-owners";
 import * as invitationChanges from "./migrations/0032-invitation-changes";
+import * as memberCount from "./migrations/0033-member-count";
 
 /**
  * What the migrations need besides the database: the auth secret, which 0026 encrypts the SSO providers' secrets
@@ -80,6 +81,7 @@ export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<st
   "0030-user-count": userCount,
   "0031-member-owners": memberOwners,
   "0032-invitation-changes": invitationChanges,
+  "0033-member-count": memberCount,
 });
 
 /** The checked-in migrations, in order, for a database that holds no SSO provider's secret (their names, tests). */

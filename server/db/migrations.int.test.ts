@@ -1,7 +1,7 @@
 import { getMigrations } from "better-auth/db/migration";
 import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createOrganizationWithOwner, createVerifiedUser } from "../test/factories";
+import { addMember, createOrganizationWithOwner, createVerifiedUser } from "../test/factories";
 import { createTestApp, isPostgresRun, type TestApp } from "../test/test-database";
 import { migrateToLatest, migrations } from "./migrate";
 
@@ -203,5 +203,31 @@ describe("checked-in migrations", () => {
     expect(await copied()).toEqual([]);
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect(await copied()).toEqual(expected);
+  });
+
+  test("0033 counts each organization's members on PostgreSQL (nothing on SQLite); its down step drops the count", async () => {
+    const db = app.services.database.db;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const owner = await createVerifiedUser(app, { label: "Counted Owner" });
+    const organization = await createOrganizationWithOwner(owner, "Counted");
+    await addMember(owner, organization.id, await createVerifiedUser(app, { label: "Counted Member" }));
+    const counted = async () => {
+      if (!isPostgresRun())
+        return (await sql`select name from sqlite_master where name like 'member_count%'`.execute(db)).rows;
+      const exists = await sql<{ name: string | null }>`select to_regclass('member_count_delta')::text as name`.execute(
+        db,
+      );
+      if (!exists.rows[0]?.name) return [];
+      return (
+        await sql`select sum(delta)::int as members from member_count_delta
+          where organization_id = ${organization.id}`.execute(db)
+      ).rows;
+    };
+    const expected = isPostgresRun() ? [{ members: 2 }] : [];
+    expect(await counted()).toEqual(expected);
+    expect((await migrator.migrateTo("0032-invitation-changes")).error).toBeUndefined();
+    expect(await counted()).toEqual([]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await counted()).toEqual(expected);
   });
 });

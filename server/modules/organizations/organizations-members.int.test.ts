@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   activeOrganizationOf,
@@ -10,6 +11,7 @@ import {
 import { organizationRow, memberRow, sessionsOf } from "../../test/organization-rows";
 import { createClient, expectError } from "../../test/request";
 import { createTestApp, type TestApp } from "../../test/test-database";
+import { findMembers } from "./organizations.repository";
 
 /**
  * The organization rules of the product spec (sections 3–8) through the HTTP API: exact statuses and the
@@ -314,5 +316,50 @@ describe("GET /api/organizations/:organizationId/members", () => {
     });
     expect(removed.status).toBe(200);
     expect((await owner.client.get(`${path}?search=heron`)).data).toMatchObject({ total: 1 });
+  });
+
+  it("its total follows memberships added one at a time, moved, changed and removed many at once", async () => {
+    const owner = await createVerifiedUser(server, { label: "count-owner" });
+    const counting = await createOrganizationWithOwner(owner, "Counting");
+    const elsewhere = await createOrganizationWithOwner(owner, "Counted elsewhere");
+    const totalOf = async (organizationId: string) => {
+      const scope = { organizationId, userId: owner.id, memberId: "", roles: ["owner"] };
+      return (await findMembers(server.db, scope, { limit: 1, offset: 0 })).total;
+    };
+    // Written behind the app's back, one statement each: on PostgreSQL, more rows of changes than a read keeps.
+    const now = new Date().toISOString();
+    const userIds = Array.from({ length: 101 }, (_, index) => `${counting.id}-counted-${index}`);
+    for (const id of userIds) {
+      const verified = server.dialect === "postgres" ? true : 1;
+      const user = { id, name: "Counted", email: `${id}@count.example`, emailVerified: verified };
+      await server.db
+        .insertInto("user")
+        .values({ ...user, createdAt: now, updatedAt: now })
+        .execute();
+      const member = { id: `member-${id}`, organizationId: counting.id, userId: id, role: "member" };
+      await server.db
+        .insertInto("member")
+        .values({ ...member, createdAt: now })
+        .execute();
+    }
+    expect(await totalOf(counting.id)).toBe(102);
+    if (server.dialect === "postgres") {
+      // That read folded the organization's 102 rows of changes into one.
+      const rows = await sql<{ rows: string }>`select count(*) as rows from member_count_delta
+        where organization_id = ${counting.id}`.execute(server.db);
+      expect(rows.rows).toEqual([{ rows: "1" }]);
+    }
+    expect(await totalOf(counting.id)).toBe(102);
+
+    await server.db
+      .updateTable("member")
+      .set({ organizationId: elsewhere.id })
+      .where("userId", "=", userIds[0]!)
+      .execute();
+    await server.db.updateTable("member").set({ role: "admin" }).where("userId", "in", userIds.slice(1, 5)).execute();
+    expect([await totalOf(counting.id), await totalOf(elsewhere.id)]).toEqual([101, 2]);
+    await server.db.deleteFrom("member").where("userId", "in", userIds).execute();
+    expect([await totalOf(counting.id), await totalOf(elsewhere.id)]).toEqual([1, 1]);
+    await server.db.deleteFrom("user").where("id", "in", userIds).execute();
   });
 });

@@ -21,7 +21,8 @@ export async function findMembers(
   const pattern = query.search && containsPattern(query.search);
   // PostgreSQL searches member_search (migration 0029), whose text separates the columns with chr(1): a term holding
   // that character searches the joined users instead.
-  const searchTable = pattern && db.getExecutor().adapter instanceof PostgresAdapter && !pattern.includes("\u0001");
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const searchTable = pattern && isPostgres && !pattern.includes("\u0001");
   let base = db
     .selectFrom("member")
     .innerJoin("user", "user.id", "member.userId")
@@ -70,11 +71,13 @@ export async function findMembers(
       ? sql<{ total: string }>`select count(*) as total from member_search where ${searched}`
           .execute(db)
           .then((result) => result.rows[0] ?? { total: 0 })
-      : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
-        // organization's index entries and not the users.
-        (pattern ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
-          .select((eb) => eb.fn.countAll<string | number>().as("total"))
-          .executeTakeFirstOrThrow(),
+      : !pattern && isPostgres
+        ? countPostgresMembers(db, scope.organizationId)
+        : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+          // organization's index entries and not the users.
+          (pattern ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
+            .select((eb) => eb.fn.countAll<string | number>().as("total"))
+            .executeTakeFirstOrThrow(),
     // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
     // pattern is a literal, the condition of migration 0031's index of owners.
     db
@@ -110,6 +113,25 @@ export async function findMembers(
     limit: query.limit,
     offset: query.offset,
   };
+}
+
+/** Rows of an organization's member count (migration 0033) past which a read folds them into one. */
+const MEMBER_COUNT_ROWS_KEPT = 100;
+
+/**
+ * PostgreSQL: the organization's members, the sum of its rows of `member_count_delta` (migration 0033). Past
+ * MEMBER_COUNT_ROWS_KEPT rows the read folds them into one in one statement: a concurrent fold takes only the rows
+ * the other did not, and a concurrent write's row, committed or not, is kept apart, so the sum stays exact.
+ */
+async function countPostgresMembers(db: Kysely<Database>, organizationId: string): Promise<{ total: string }> {
+  const { rows } = await sql<{ total: string; rows: string }>`select coalesce(sum(delta), 0) as total,
+    count(*) as rows from member_count_delta where organization_id = ${organizationId}`.execute(db);
+  const { total = "0", rows: kept = "0" } = rows[0] ?? {};
+  if (Number(kept) > MEMBER_COUNT_ROWS_KEPT)
+    await sql`with folded as (delete from member_count_delta where organization_id = ${organizationId} returning delta)
+      insert into member_count_delta (organization_id, delta)
+      select ${organizationId}, coalesce(sum(delta), 0) from folded`.execute(db);
+  return { total };
 }
 
 /** The ids of a page of the memberships a PostgreSQL search finds (migration 0029), in the members list's order. */
