@@ -193,6 +193,8 @@ describe("PostgreSQL restarted under load", () => {
         throw error;
       };
       await waitFor(isWarm, { timeoutMs: 90_000, what: "every worker to go round once" }).catch(stopLoad);
+      // A fast stop writes a checkpoint first: the database may refuse from here on, before it is down.
+      const stoppingAt = Date.now();
       await postgres.stop(mode);
       const downAt = Date.now();
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
@@ -261,7 +263,8 @@ describe("PostgreSQL restarted under load", () => {
       );
 
       // /healthz: 200 before, 503 (with its body, quickly) during, 200 again after.
-      expect(health.filter((h) => h.at < downAt - 1_000).every((h) => h.status === 200)).toBe(true);
+      const healthBefore = health.filter((h) => h.at < stoppingAt - 500);
+      expect(healthBefore.filter((h) => h.status !== 200), `stopping took ${downAt - stoppingAt} ms`).toEqual([]);
       const healthDuringOutage = health.filter((h) => h.at >= downAt && h.at < restartingAt - 1_500);
       expect(healthDuringOutage.length).toBeGreaterThan(3);
       expect(healthDuringOutage.map((h) => ({ ...h, body: withoutRequestId(h.body) }))).toEqual(

@@ -1,4 +1,7 @@
 import { APIError } from "better-auth/api";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { connect } from "node:net";
 import { Hono } from "hono";
 import { describe, expect, test } from "vitest";
 import { DomainError } from "../../common/domain-error";
@@ -256,5 +259,29 @@ describe("the database probe", () => {
     const startedAt = Date.now();
     expect(await probe.isDown()).toBe(true);
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(990);
+  });
+
+  test("does not call the database down when the answer came in time and only the process was too busy to read it", async () => {
+    // The database stands in as another process, which answers while this one is busy.
+    const echo = spawn(process.execPath, [
+      "-e",
+      "require('net').createServer((s) => s.on('data', (d) => s.end(d))).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+    ]);
+    try {
+      const [port] = (await once(echo.stdout, "data")) as [Buffer];
+      const probe = createDatabaseProbe(async () => {
+        const socket = connect(Number(port.toString()), "127.0.0.1");
+        const answered = once(socket, "data");
+        await once(socket, "connect");
+        socket.write("select 1");
+        // The answer is at the socket within milliseconds; this process reads nothing for longer than the probe waits.
+        const busyUntil = Date.now() + 1_200;
+        while (Date.now() < busyUntil);
+        await answered;
+      });
+      expect(await probe.isDown()).toBe(false);
+    } finally {
+      echo.kill();
+    }
   });
 });
