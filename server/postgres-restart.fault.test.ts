@@ -264,7 +264,10 @@ describe("PostgreSQL restarted under load", () => {
 
       // /healthz: 200 before, 503 (with its body, quickly) during, 200 again after.
       const healthBefore = health.filter((h) => h.at < stoppingAt - 500);
-      expect(healthBefore.filter((h) => h.status !== 200), `stopping took ${downAt - stoppingAt} ms`).toEqual([]);
+      expect(
+        healthBefore.filter((h) => h.status !== 200),
+        `stopping took ${downAt - stoppingAt} ms`,
+      ).toEqual([]);
       const healthDuringOutage = health.filter((h) => h.at >= downAt && h.at < restartingAt - 1_500);
       expect(healthDuringOutage.length).toBeGreaterThan(3);
       expect(healthDuringOutage.map((h) => ({ ...h, body: withoutRequestId(h.body) }))).toEqual(
