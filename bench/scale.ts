@@ -112,7 +112,7 @@ function scalePaths(account: BenchAccount, users: number): MeasuredPath[] {
       check: (body) => (body as MemberList).total === BIG_ORGANIZATION && (body as MemberList).members?.length === 100,
       target: { name: "list-members at offset 9,900", p99BelowMs: MEMBERS_P99_MS },
     }),
-    // The same page, each request a first read, which the target's repeated reads answer from memory: shown, not judged.
+    // The same page, each request a first read (the judged row's repeated reads are answered from memory): shown only.
     path({
       title: "list-members at offset 9,900, first reads",
       paths: [`/api/auth/organization/list-members?organizationId=${id}&limit=100&offset=9900`],

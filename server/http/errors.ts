@@ -6,6 +6,7 @@ import { DomainError } from "../../common/domain-error";
 import { ERROR_CODES, ERROR_STATUS, type CatalogueCode, type ErrorBody } from "../../common/error-codes";
 import { serializeError, type Logger } from "../logger";
 import { currentRequestScope } from "../request-scope";
+import { withTimeout } from "../timeout";
 
 /**
  * The body of every error answer: the code clients branch on, a sentence, the details of a validation error, and
@@ -103,23 +104,6 @@ export type DatabaseProbe = {
   explainsRefusal(): Promise<boolean>;
 };
 
-/**
- * Settles with `ping`, or rejects once `ms` have passed and the answers already at the sockets have been read (one more
- * turn of the event loop): a process starved of CPU finds its timer and the database's answer due at once, and reading
- * the timer first would report an outage that is only its own slowness.
- */
-async function answersWithin(ms: number, ping: () => Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => setImmediate(() => reject(new Error("ping timed out"))), ms);
-  });
-  try {
-    await Promise.race([ping(), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Asks the database whether it answers, for at most a second: run only once something has already failed, and by /healthz. */
 export function createDatabaseProbe(
   ping: () => Promise<void>,
@@ -129,7 +113,7 @@ export function createDatabaseProbe(
   let lastDownAt = Number.NEGATIVE_INFINITY;
   async function isDown(): Promise<boolean> {
     try {
-      await answersWithin(DATABASE_PROBE_TIMEOUT_MS, ping);
+      await withTimeout(DATABASE_PROBE_TIMEOUT_MS, "ping timed out", () => ping());
       return false;
     } catch {
       lastDownAt = now();
