@@ -227,7 +227,7 @@ describe("POST /api/account/reauthenticate", () => {
     const refused = await expectFreshAuthenticationRequired(await deleteAccount());
     expect(refused.details).toEqual({ password: true, totp: false, passkey: true, providers: [] });
     const sessions = () =>
-      app.db.selectFrom("session").select("id").where("userId", "in", [user.id, other.id]).execute();
+      app.db.selectFrom("session").select("id").where("userId", "in", [user.id, other.id]).orderBy("id").execute();
     const before = await sessions();
 
     // Another account's passkey, answering this session's own challenge.
