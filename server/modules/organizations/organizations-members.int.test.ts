@@ -272,6 +272,9 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect(firstPage.data.members).toHaveLength(2);
     expect(secondPage.data).toMatchObject({ total: 3, limit: 2, offset: 2 });
     expect(secondPage.data.members).toHaveLength(1);
+    // A page past the end still answers the total and the owners.
+    const pastTheEnd = await bob.client.get(`${path}?limit=2&offset=10`);
+    expect(pastTheEnd.data).toMatchObject({ members: [], total: 3, ownerCount: 1, offset: 10 });
     const pagedIds = [...firstPage.data.members, ...secondPage.data.members]
       .map((member: { userId: string }) => member.userId)
       .sort();

@@ -12,12 +12,17 @@ import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers }
  * `await currentDatabase(db)` as `db`.
  */
 
-/** Members of the scoped organization with their user and teams, searched by name, e-mail or username. */
+/**
+ * Members of the scoped organization with their user and teams, searched by name, e-mail or username: the page, each
+ * member's teams, the total and the owners in one statement (on PostgreSQL each round trip costs more than the reads
+ * themselves). Only a page with no rows asks for the total and the owners again.
+ */
 export async function findMembers(
   db: Kysely<Database>,
   scope: OrganizationScope,
   query: ListMembersQuery,
 ): Promise<MemberList> {
+  const { organizationId } = scope;
   const pattern = query.search && containsPattern(query.search);
   // PostgreSQL searches member_search (migration 0029), whose text separates the columns with chr(1): a term holding
   // that character searches the joined users instead.
@@ -26,78 +31,68 @@ export async function findMembers(
   let base = db
     .selectFrom("member")
     .innerJoin("user", "user.id", "member.userId")
-    .where("member.organizationId", "=", scope.organizationId);
+    .where("member.organizationId", "=", organizationId);
   if (pattern && !searchTable) {
     const like = (column: "user.name" | "user.email" | "user.username") =>
       sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     base = base.where(sql<SqlBool>`(${like("user.name")} or ${like("user.email")} or ${like("user.username")})`);
   }
-  const searched = sql<SqlBool>`member_search.organization_id = ${scope.organizationId}
+  const searched = sql<SqlBool>`member_search.organization_id = ${organizationId}
     and member_search.search like ${pattern} escape '\\'`;
-  const [rows, count, ownerRoles] = await Promise.all([
-    base
-      .select([
-        "member.id",
-        "member.userId",
-        "member.role",
-        "member.createdAt",
-        "user.name",
-        "user.email",
-        "user.image",
-        "user.username",
-        // The directory's people (server/modules/scim): its own table, read here so the list needs no second query.
-        (eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom("scim_user")
-                .select("scim_user.id")
-                .whereRef("scim_user.user_id", "=", "member.userId")
-                .whereRef("scim_user.organization_id", "=", "member.organizationId"),
-            )
-            .as("provisioned"),
-      ])
-      .$call((rows) => {
-        // The page is picked from an index in the list's order, and only its rows are joined to their users
-        // (migrations 0027 and 0029): a deep page skips index entries, not joined rows.
-        if (searchTable) return rows.where("member.id", "in", pageOfSearch(searched, query));
-        return pattern ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query));
-      })
-      .orderBy("member.createdAt", "asc")
-      .orderBy("member.id", "asc")
-      .limit(query.limit)
-      .execute(),
-    searchTable
-      ? sql<{ total: string }>`select count(*) as total from member_search where ${searched}`
-          .execute(db)
-          .then((result) => result.rows[0] ?? { total: 0 })
-      : !pattern && isPostgres
-        ? countPostgresMembers(db, scope.organizationId)
-        : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
-          // organization's index entries and not the users.
-          (pattern ? base : db.selectFrom("member").where("member.organizationId", "=", scope.organizationId))
-            .select((eb) => eb.fn.countAll<string | number>().as("total"))
-            .executeTakeFirstOrThrow(),
+  const counts = [
+    (searchTable
+      ? sql<string>`(select count(*) from member_search where ${searched})`
+      : pattern
+        ? base.select((eb) => eb.fn.countAll<string | number>().as("count"))
+        : isPostgres
+          ? sql<string>`(select coalesce(sum(delta), 0) from member_count_delta where organization_id = ${organizationId})`
+          : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+            // organization's index entries and not the users.
+            sql<number>`(select count(*) from member where "organizationId" = ${organizationId})`
+    ).as("total"),
     // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
-    // pattern is a literal, the condition of migration 0031's index of owners.
-    db
-      .selectFrom("member")
-      .select("role")
-      .where("organizationId", "=", scope.organizationId)
-      .where("role", "like", sql.lit("%owner%"))
-      .execute(),
-  ]);
-  const userIds = rows.map((row) => row.userId);
-  const teamRows = userIds.length
-    ? await db
-        .selectFrom("teamMember")
-        .innerJoin("team", "team.id", "teamMember.teamId")
-        .where("team.organizationId", "=", scope.organizationId)
-        .where("teamMember.userId", "in", userIds)
-        .select(["teamMember.userId", "team.id", "team.name"])
-        .orderBy("team.name")
-        .execute()
-    : [];
+    // first pattern is a literal, the condition of migration 0031's index of owners; roles are separated by commas.
+    sql<string | number>`(select count(*) from member where "organizationId" = ${organizationId}
+      and role like '%owner%' and (',' || replace(role, ' ', '') || ',') like '%,owner,%')`.as("ownerCount"),
+    ...(!pattern && isPostgres ? [memberCountRows(organizationId).as("countRows")] : []),
+  ];
+  const rows = await base
+    .select([
+      "member.id",
+      "member.userId",
+      "member.role",
+      "member.createdAt",
+      "user.name",
+      "user.email",
+      "user.image",
+      "user.username",
+      // The directory's people (server/modules/scim): its own table, read here so the list needs no second query.
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("scim_user")
+              .select("scim_user.id")
+              .whereRef("scim_user.user_id", "=", "member.userId")
+              .whereRef("scim_user.organization_id", "=", "member.organizationId"),
+          )
+          .as("provisioned"),
+      teamsOfMember(isPostgres).as("teams"),
+      ...counts,
+    ])
+    .$call((rows) => {
+      // The page is picked from an index in the list's order, and only its rows are joined to their users
+      // (migrations 0027 and 0029): a deep page skips index entries, not joined rows.
+      if (searchTable) return rows.where("member.id", "in", pageOfSearch(searched, query));
+      return pattern ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query));
+    })
+    .orderBy("member.createdAt", "asc")
+    .orderBy("member.id", "asc")
+    .limit(query.limit)
+    .execute();
+  const counted = rows[0] ?? (await db.selectNoFrom(counts).executeTakeFirstOrThrow());
+  if ("countRows" in counted && Number(counted.countRows) > MEMBER_COUNT_ROWS_KEPT)
+    await foldMemberCount(db, organizationId);
   return {
     members: rows.map((row) => ({
       id: row.id,
@@ -105,33 +100,45 @@ export async function findMembers(
       role: row.role,
       createdAt: toIsoString(row.createdAt) ?? "",
       user: { id: row.userId, name: row.name, email: row.email, image: row.image, username: row.username },
-      teams: teamRows.filter((team) => team.userId === row.userId).map((team) => ({ id: team.id, name: team.name })),
+      teams: typeof row.teams === "string" ? (JSON.parse(row.teams) as MemberTeam[]) : row.teams,
       provisioned: Boolean(row.provisioned),
     })),
-    total: Number(count.total),
-    ownerCount: ownerRoles.filter((row) => row.role.split(",").some((role) => role.trim() === "owner")).length,
+    total: Number(counted.total),
+    ownerCount: Number(counted.ownerCount),
     limit: query.limit,
     offset: query.offset,
   };
 }
 
+type MemberTeam = { id: string; name: string };
+
+/** A member's teams in the organization, by name, as a JSON array (SQLite answers it as text). */
+function teamsOfMember(isPostgres: boolean) {
+  const teams = sql`from "teamMember" inner join team on team.id = "teamMember"."teamId"
+    where "teamMember"."userId" = member."userId" and team."organizationId" = member."organizationId"`;
+  return isPostgres
+    ? sql<MemberTeam[]>`coalesce((select json_agg(json_build_object('id', team.id, 'name', team.name)
+        order by team.name, team.id) ${teams}), '[]')`
+    : sql<string>`(select json_group_array(json_object('id', team.id, 'name', team.name)
+        order by team.name, team.id) ${teams})`;
+}
+
 /** Rows of an organization's member count (migration 0033) past which a read folds them into one. */
 const MEMBER_COUNT_ROWS_KEPT = 100;
 
+/** PostgreSQL: how many rows of `member_count_delta` (migration 0033) hold an organization's member count, their sum. */
+function memberCountRows(organizationId: string) {
+  return sql<string>`(select count(*) from member_count_delta where organization_id = ${organizationId})`;
+}
+
 /**
- * PostgreSQL: the organization's members, the sum of its rows of `member_count_delta` (migration 0033). Past
- * MEMBER_COUNT_ROWS_KEPT rows the read folds them into one in one statement: a concurrent fold takes only the rows
- * the other did not, and a concurrent write's row, committed or not, is kept apart, so the sum stays exact.
+ * Folds an organization's rows of member count into one, in one statement: a concurrent fold takes only the rows the
+ * other did not, and a concurrent write's row, committed or not, is kept apart, so the sum stays exact.
  */
-async function countPostgresMembers(db: Kysely<Database>, organizationId: string): Promise<{ total: string }> {
-  const { rows } = await sql<{ total: string; rows: string }>`select coalesce(sum(delta), 0) as total,
-    count(*) as rows from member_count_delta where organization_id = ${organizationId}`.execute(db);
-  const { total = "0", rows: kept = "0" } = rows[0] ?? {};
-  if (Number(kept) > MEMBER_COUNT_ROWS_KEPT)
-    await sql`with folded as (delete from member_count_delta where organization_id = ${organizationId} returning delta)
-      insert into member_count_delta (organization_id, delta)
-      select ${organizationId}, coalesce(sum(delta), 0) from folded`.execute(db);
-  return { total };
+async function foldMemberCount(db: Kysely<Database>, organizationId: string): Promise<void> {
+  await sql`with folded as (delete from member_count_delta where organization_id = ${organizationId} returning delta)
+    insert into member_count_delta (organization_id, delta)
+    select ${organizationId}, coalesce(sum(delta), 0) from folded`.execute(db);
 }
 
 /** The ids of a page of the memberships a PostgreSQL search finds (migration 0029), in the members list's order. */
