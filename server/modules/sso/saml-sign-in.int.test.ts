@@ -418,6 +418,16 @@ describe.each([false, true])("SAML sign-in through the development IdP (samlify 
     expect(outside.headers.get("location")).toBe(
       `${base}${settings}?test=${PROVIDER_ID}&error=SSO_EMAIL_OUTSIDE_DOMAIN`,
     );
+    // So does a response refused before any parser, for its document type.
+    const declared = await craftedResponse(owner.client, {}, signer.sign, testStart());
+    const decoded = Buffer.from(declared.SAMLResponse, "base64").toString();
+    declared.SAMLResponse = Buffer.from(`<!DOCTYPE r [<!ENTITY e "e">]>${decoded}`).toString("base64");
+    const typed = await postToAcs(owner.client, declared);
+    expect(typed.status).toBe(303);
+    expect(typed.headers.get("location")).toBe(
+      `${base}${settings}?test=${PROVIDER_ID}&error=SSO_SAML_RESPONSE_REFUSED`,
+    );
+    expect(await sessionCount()).toBe(sessions);
 
     // Any other page, another organization's or another provider's test, is not that test: the error page.
     for (const start of [

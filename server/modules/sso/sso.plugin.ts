@@ -1,4 +1,4 @@
-import type { BetterAuthPlugin } from "better-auth";
+import { parseGenericState, type BetterAuthPlugin } from "better-auth";
 import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
 import type { DBFieldAttribute, DBFieldAttributeConfig } from "@better-auth/core/db";
 import { sso } from "@better-auth/sso";
@@ -238,7 +238,7 @@ export function ssoRules(options: EnterpriseSsoOptions & { endpoints: SsoEndpoin
     }),
     hooks: {
       before: [
-        hostileSamlResponsesToErrorPage(endpoints.acsEndpoint, options.baseUrl),
+        hostileSamlResponsesToErrorPage(endpoints.acsEndpoint, options),
         {
           // The domain as stored, and a SAML provider's service-provider identity under BASE_URL by default.
           matcher: matches(endpoints.registerSSOProvider, endpoints.updateSSOProvider),
@@ -451,18 +451,43 @@ function refuseSamlResponse(
 
 /**
  * The before-hook of the ACS: a SAML response with a document type (entity expansion, external entities) is refused
- * before any parser. Typed as a hook, like the one below.
+ * before any parser, back to the SSO settings page when a test sign-in started there. Typed as a hook, like the one
+ * below.
  */
-function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, baseUrl: string): Hook {
+function hostileSamlResponsesToErrorPage(acsEndpoint: Endpoint, options: EnterpriseSsoOptions): Hook {
   return {
     matcher: matches(acsEndpoint),
     handler: createAuthMiddleware(async (ctx) => {
       const samlResponse = text(recordOf(ctx.body).SAMLResponse);
       const reason = samlResponse && hostileSamlResponseReason(samlResponse);
-      if (reason)
-        return refuseSamlResponse(ctx, baseUrl, { code: SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED.code, reason });
+      if (!reason) return;
+      const code = SSO_ERROR_CODES.SSO_SAML_RESPONSE_REFUSED.code;
+      const testPage = await refusedTestSignInPage(ctx, options, code);
+      return refuseSamlResponse(ctx, options.baseUrl, { code, reason }, testPage);
     }),
   };
+}
+
+/**
+ * Before the plugin has read it, where a refused sign-in would go back to: the SSO settings page when a test sign-in
+ * started there (`testSignInPageUrl`), from the relay state's error address; null otherwise. Reading the relay state
+ * uses it up, as the plugin would: the response is refused either way.
+ */
+async function refusedTestSignInPage(
+  ctx: HookContext,
+  options: EnterpriseSsoOptions,
+  code: SignInErrorCode,
+): Promise<string | null> {
+  const relayState = text(recordOf(ctx.body).RelayState);
+  const providerId = text(recordOf(ctx.params).providerId);
+  if (!relayState || !providerId) return null;
+  const state = await parseGenericState(ctx, relayState, {
+    cookieName: "relay_state",
+    skipStateCookieCheck: true,
+  }).catch(() => null);
+  const errorUrl = text(state?.errorURL);
+  const provider = errorUrl && (await repository.findProvider(await currentDatabase(options.db), providerId));
+  return provider ? testSignInPageUrl(options.baseUrl, provider, errorUrl, code) : null;
 }
 
 /**
