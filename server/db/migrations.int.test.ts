@@ -29,6 +29,7 @@ describe("checked-in migrations", () => {
     const applied = await app.services.database.db
       .selectFrom("kysely_migration" as never)
       .select(sql<string>`name`.as("name"))
+      .orderBy(sql`name`)
       .execute();
     expect(applied.map((row) => row.name).slice(0, 3)).toEqual(["0001-auth", "0002-mail", "0003-organizations"]);
   });

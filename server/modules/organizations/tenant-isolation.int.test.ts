@@ -132,23 +132,30 @@ async function readB() {
   };
   return {
     api: {
-      full: withoutRequestId(full.data),
-      members: withoutRequestId(members.data),
-      teams: withoutRequestId(teams.data),
-      invitations: withoutRequestId(invitations.data),
-      teamMembers: withoutRequestId(teamMembers.data),
-      ownMembers: withoutRequestId(ownMembers.data),
+      full: comparableAnswer(full.data),
+      members: comparableAnswer(members.data),
+      teams: comparableAnswer(teams.data),
+      invitations: comparableAnswer(invitations.data),
+      teamMembers: comparableAnswer(teamMembers.data),
+      ownMembers: comparableAnswer(ownMembers.data),
     },
     rows,
   };
 }
 
-/** An answer's body without its request id, which every answer has its own of (an error body carries it). */
-function withoutRequestId(data: unknown): unknown {
-  if (!data || typeof data !== "object" || Array.isArray(data)) return data;
+/**
+ * An answer's body without its request id, which every answer has its own of (an error body carries it), and with its
+ * lists sorted by id: better-auth reads them without an order, and PostgreSQL may return an updated row last.
+ */
+function comparableAnswer(data: unknown): unknown {
+  if (Array.isArray(data))
+    return data.map(comparableAnswer).sort((x, y) => String(idOf(x)).localeCompare(String(idOf(y))));
+  if (!data || typeof data !== "object") return data;
   const { requestId: _requestId, ...rest } = data as Record<string, unknown>;
-  return rest;
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, comparableAnswer(value)]));
 }
+
+const idOf = (value: unknown) => (value && typeof value === "object" ? (value as { id?: unknown }).id : undefined);
 
 /** Refused (4xx, not a server error) and nothing of B in the answer. */
 function expectRefused(response: TestResponse, expected?: { status: number; message: string }) {

@@ -123,6 +123,7 @@ describe("SCIM provisioning", () => {
       .select(["actor_id", "actor_label", "organization_id", "details"])
       .where("action", "=", action)
       .where("target_id", "=", targetId)
+      .orderBy("created_at")
       .execute();
 
   beforeAll(async () => {
