@@ -1,5 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from "kysely";
+import {
+  PostgresAdapter,
+  sql,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from "kysely";
 import { toIsoString } from "../../db/database";
 import { containsPattern } from "../../db/like-pattern";
 import type { Database, InvitationTable } from "../../db/schema";
@@ -39,23 +47,10 @@ export async function findMembers(
   }
   const searched = sql<SqlBool>`member_search.organization_id = ${organizationId}
     and member_search.search like ${pattern} escape '\\'`;
-  const counts = [
-    (searchTable
-      ? sql<string>`(select count(*) from member_search where ${searched})`
-      : pattern
-        ? base.select((eb) => eb.fn.countAll<string | number>().as("count"))
-        : isPostgres
-          ? sql<string>`(select coalesce(sum(delta), 0) from member_count_delta where organization_id = ${organizationId})`
-          : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
-            // organization's index entries and not the users.
-            sql<number>`(select count(*) from member where "organizationId" = ${organizationId})`
-    ).as("total"),
-    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
-    // first pattern is a literal, the condition of migration 0031's index of owners; roles are separated by commas.
-    sql<string | number>`(select count(*) from member where "organizationId" = ${organizationId}
-      and role like '%owner%' and (',' || replace(role, ' ', '') || ',') like '%,owner,%')`.as("ownerCount"),
-    ...(!pattern && isPostgres ? [memberCountRows(organizationId).as("countRows")] : []),
-  ];
+  const counts = countColumns(organizationId, isPostgres, {
+    table: searchTable ? searched : undefined,
+    joined: pattern && !searchTable ? base : undefined,
+  });
   const rows = await base
     .select([
       "member.id",
@@ -112,14 +107,42 @@ export async function findMembers(
 
 type MemberTeam = { id: string; name: string };
 
+/**
+ * The list's total and the organization's owners as columns, for the page's statement or one of their own: the
+ * total of a search counts its matches, in `member_search` (`table`) or among the joined users (`joined`).
+ */
+function countColumns(
+  organizationId: string,
+  isPostgres: boolean,
+  search: { table?: RawBuilder<SqlBool>; joined?: SelectQueryBuilder<Database, "member" | "user", object> },
+) {
+  const total: RawBuilder<string | number> = search.table
+    ? sql`(select count(*) from member_search where ${search.table})`
+    : search.joined
+      ? sql`(${search.joined.select((eb) => eb.fn.countAll().as("count"))})`
+      : isPostgres
+        ? sql`(select coalesce(sum(delta), 0) from member_count_delta where organization_id = ${organizationId})`
+        : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+          // organization's index entries and not the users.
+          sql`(select count(*) from member where "organizationId" = ${organizationId})`;
+  return [
+    total.as("total"),
+    // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
+    // first pattern is a literal, the condition of migration 0031's index of owners; roles are separated by commas.
+    sql<string | number>`(select count(*) from member where "organizationId" = ${organizationId}
+      and role like '%owner%' and (',' || replace(role, ' ', '') || ',') like '%,owner,%')`.as("ownerCount"),
+    ...(isPostgres && !search.table && !search.joined ? [memberCountRows(organizationId).as("countRows")] : []),
+  ];
+}
+
 /** A member's teams in the organization, by name, as a JSON array (SQLite answers it as text). */
-function teamsOfMember(isPostgres: boolean) {
+function teamsOfMember(isPostgres: boolean): RawBuilder<MemberTeam[] | string> {
   const teams = sql`from "teamMember" inner join team on team.id = "teamMember"."teamId"
     where "teamMember"."userId" = member."userId" and team."organizationId" = member."organizationId"`;
   return isPostgres
-    ? sql<MemberTeam[]>`coalesce((select json_agg(json_build_object('id', team.id, 'name', team.name)
+    ? sql`coalesce((select json_agg(json_build_object('id', team.id, 'name', team.name)
         order by team.name, team.id) ${teams}), '[]')`
-    : sql<string>`(select json_group_array(json_object('id', team.id, 'name', team.name)
+    : sql`(select json_group_array(json_object('id', team.id, 'name', team.name)
         order by team.name, team.id) ${teams})`;
 }
 
