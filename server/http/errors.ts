@@ -113,7 +113,7 @@ export function createDatabaseProbe(
   let lastDownAt = Number.NEGATIVE_INFINITY;
   async function isDown(): Promise<boolean> {
     try {
-      await withTimeout(DATABASE_PROBE_TIMEOUT_MS, "ping timed out", () => ping());
+      await withTimeout(DATABASE_PROBE_TIMEOUT_MS, "ping timed out", ping);
       return false;
     } catch {
       lastDownAt = now();

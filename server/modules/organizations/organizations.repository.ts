@@ -125,13 +125,15 @@ function countColumns(
         : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
           // organization's index entries and not the users.
           sql`(select count(*) from member where "organizationId" = ${organizationId})`;
+  // PostgreSQL: how many rows of `member_count_delta` (migration 0033) the unfiltered total was summed from.
+  const summedRows = sql<string>`(select count(*) from member_count_delta where organization_id = ${organizationId})`;
   return [
     total.as("total"),
     // Owners of the whole organization, whatever the search: the last one can neither leave nor be demoted. The
     // first pattern is a literal, the condition of migration 0031's index of owners; roles are separated by commas.
     sql<string | number>`(select count(*) from member where "organizationId" = ${organizationId}
       and role like '%owner%' and (',' || replace(role, ' ', '') || ',') like '%,owner,%')`.as("ownerCount"),
-    ...(isPostgres && !search.table && !search.joined ? [memberCountRows(organizationId).as("countRows")] : []),
+    ...(isPostgres && !search.table && !search.joined ? [summedRows.as("countRows")] : []),
   ];
 }
 
@@ -148,11 +150,6 @@ function teamsOfMember(isPostgres: boolean): RawBuilder<MemberTeam[] | string> {
 
 /** Rows of an organization's member count (migration 0033) past which a read folds them into one. */
 const MEMBER_COUNT_ROWS_KEPT = 100;
-
-/** PostgreSQL: how many rows of `member_count_delta` (migration 0033) hold an organization's member count, their sum. */
-function memberCountRows(organizationId: string) {
-  return sql<string>`(select count(*) from member_count_delta where organization_id = ${organizationId})`;
-}
 
 /**
  * Folds an organization's rows of member count into one, in one statement: a concurrent fold takes only the rows the
