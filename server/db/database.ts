@@ -11,12 +11,14 @@ import {
   sql,
   type DatabaseConnection,
   type LogEvent,
+  type PostgresPoolClient,
   type SqliteDialectConfig,
 } from "kysely";
 import { createRequire } from "node:module";
 import type pg from "pg";
 import type { Config } from "../config";
 import { noteDatabaseFailure } from "../request-scope";
+import { preparedQuery } from "./prepared";
 import type { Database } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
@@ -70,13 +72,18 @@ export function openDatabase(
     // fails with the error and the pool discards the broken connection when it is released.
     pool.on("connect", (client) => client.on("error", () => undefined));
     // A connection the pool cannot give (PostgreSQL refusing, or none free within 5 s) marks the request too.
+    // Each statement goes to the driver as `preparedQuery` says: named when it is marked (server/db/prepared.ts).
     const connect = async () => {
+      let client: pg.PoolClient;
       try {
-        return await pool.connect();
+        client = await pool.connect();
       } catch (error) {
         noteDatabaseFailure();
         throw error;
       }
+      // Kysely's other form of `query`, a cursor, is asked for only when the dialect is given a cursor class.
+      const query = (text: string, values?: readonly unknown[]) => client.query(preparedQuery(text, values));
+      return { query, release: () => client.release() } as unknown as PostgresPoolClient;
     };
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }),

@@ -321,6 +321,32 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect((await owner.client.get(`${path}?search=heron`)).data).toMatchObject({ total: 1 });
   });
 
+  it("a page without a search keeps one plan per PostgreSQL connection, right at every offset; a search does not", async () => {
+    const owner = await createVerifiedUser(server, { label: "planned-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Planned");
+    for (const label of ["planned-1", "planned-2", "planned-3", "planned-4"])
+      await addMember(owner, organization.id, await createVerifiedUser(server, { label }));
+    const scope = { organizationId: organization.id, userId: owner.id, memberId: "", roles: ["owner"] };
+    const everyone = (await findMembers(server.db, scope, { limit: 5, offset: 0 })).members.map((m) => m.userId);
+    expect(everyone).toHaveLength(5);
+    await server.db.connection().execute(async (db) => {
+      // Eight reads on one connection: from the sixth on, PostgreSQL may run the plan it made without the values.
+      for (let read = 0; read < 8; read += 1) {
+        const offset = read % 5;
+        const page = await findMembers(db, scope, { limit: 2, offset });
+        expect(page.members.map((m) => m.userId)).toEqual(everyone.slice(offset, offset + 2));
+        expect(page.total).toBe(5);
+      }
+      expect((await findMembers(db, scope, { limit: 2, offset: 0, search: "planned-3" })).total).toBe(1);
+      if (server.dialect !== "postgres") return;
+      const kept = await sql<{ statement: string; generic_plans: string }>`select statement, generic_plans
+        from pg_prepared_statements`.execute(db);
+      expect(kept.rows).toHaveLength(1);
+      expect(kept.rows[0]?.statement).toMatch(/^with "page" as materialized \(select "member"\."id" from "member"/);
+      expect(Number(kept.rows[0]?.generic_plans)).toBeGreaterThan(0);
+    });
+  });
+
   it("its total follows memberships added one at a time, moved, changed and removed many at once", async () => {
     const owner = await createVerifiedUser(server, { label: "count-owner" });
     const counting = await createOrganizationWithOwner(owner, "Counting");

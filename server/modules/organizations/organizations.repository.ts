@@ -10,6 +10,7 @@ import {
 } from "kysely";
 import { toIsoString } from "../../db/database";
 import { containsPattern } from "../../db/like-pattern";
+import { executePrepared } from "../../db/prepared";
 import type { Database, InvitationTable } from "../../db/schema";
 import type { OrganizationInvitation } from "../../../common/organization.schemas";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
@@ -51,7 +52,18 @@ export async function findMembers(
     table: searchTable ? searched : undefined,
     joined: pattern && !searchTable ? base : undefined,
   });
-  const rows = await base
+  // The page's ids come first, from an index in the list's order (migrations 0027 and 0029), and only they are joined:
+  // a deep page skips index entries, not joined rows. Materialized, so every plan reads them once, first.
+  const memberships = db.selectFrom("member").where("member.organizationId", "=", organizationId);
+  const pageIds = searchTable ? pageOfSearch(searched, query) : pageOf(pattern ? base : memberships, query);
+  const page = db
+    .with(
+      (cte) => cte("page").materialized(),
+      () => pageIds,
+    )
+    .selectFrom("page")
+    .innerJoin("member", "member.id", "page.id")
+    .innerJoin("user", "user.id", "member.userId")
     .select([
       "member.id",
       "member.userId",
@@ -75,16 +87,10 @@ export async function findMembers(
       teamsOfMember(isPostgres).as("teams"),
       ...counts,
     ])
-    .$call((rows) => {
-      // The page is picked from an index in the list's order, and only its rows are joined to their users
-      // (migrations 0027 and 0029): a deep page skips index entries, not joined rows.
-      if (searchTable) return rows.where("member.id", "in", pageOfSearch(searched, query));
-      return pattern ? rows.offset(query.offset) : rows.where("member.id", "in", pageOfMembers(db, scope, query));
-    })
     .orderBy("member.createdAt", "asc")
-    .orderBy("member.id", "asc")
-    .limit(query.limit)
-    .execute();
+    .orderBy("member.id", "asc");
+  // Without a search, one plan is right for every organization and offset: PostgreSQL keeps it (server/db/prepared.ts).
+  const rows = pattern ? await page.execute() : await executePrepared(db, page);
   const counted = rows[0] ?? (await db.selectNoFrom(counts).executeTakeFirstOrThrow());
   if ("countRows" in counted && Number(counted.countRows) > MEMBER_COUNT_ROWS_KEPT)
     await foldMemberCount(db, organizationId);
@@ -163,16 +169,14 @@ async function foldMemberCount(db: Kysely<Database>, organizationId: string): Pr
 
 /** The ids of a page of the memberships a PostgreSQL search finds (migration 0029), in the members list's order. */
 function pageOfSearch(searched: RawBuilder<SqlBool>, query: ListMembersQuery) {
-  return sql<string>`(select member_id from member_search where ${searched}
+  return sql<{ id: string }>`(select member_id as id from member_search where ${searched}
     order by "createdAt", member_id limit ${query.limit} offset ${query.offset})`;
 }
 
-/** The ids of a page of the scoped organization's memberships, in the members list's order. */
-function pageOfMembers(db: Kysely<Database>, scope: OrganizationScope, query: ListMembersQuery) {
-  return db
-    .selectFrom("member")
+/** The ids of a page of `rows`, the organization's memberships (searched among the joined users or not), in order. */
+function pageOf(rows: SelectQueryBuilder<Database, "member" | "user", object>, query: ListMembersQuery) {
+  return rows
     .select("member.id")
-    .where("member.organizationId", "=", scope.organizationId)
     .orderBy("member.createdAt", "asc")
     .orderBy("member.id", "asc")
     .limit(query.limit)
