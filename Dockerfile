@@ -27,4 +27,4 @@ USER node
 EXPOSE 3000
 # Node, not curl: the slim image has no curl. Healthy while /readyz answers 200 (the database answers, not stopping).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]
