@@ -72,7 +72,6 @@ export function openDatabase(
     // fails with the error and the pool discards the broken connection when it is released.
     pool.on("connect", (client) => client.on("error", () => undefined));
     // A connection the pool cannot give (PostgreSQL refusing, or none free within 5 s) marks the request too.
-    // Each statement goes to the driver as `preparedQuery` says: named when it is marked (server/db/prepared.ts).
     const connect = async () => {
       let client: pg.PoolClient;
       try {
@@ -81,6 +80,7 @@ export function openDatabase(
         noteDatabaseFailure();
         throw error;
       }
+      // Each statement goes to the driver as `preparedQuery` says: named when it is marked (server/db/prepared.ts).
       // Kysely's other form of `query`, a cursor, is asked for only when the dialect is given a cursor class.
       const query = (text: string, values?: readonly unknown[]) => client.query(preparedQuery(text, values));
       return { query, release: () => client.release() } as unknown as PostgresPoolClient;
