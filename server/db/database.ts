@@ -81,8 +81,9 @@ export function openDatabase(
         throw error;
       }
       // Each statement goes to the driver as `preparedQuery` says: named when it is marked (server/db/prepared.ts).
-      // Kysely's other form of `query`, a cursor, is asked for only when the dialect is given a cursor class.
-      const query = (text: string, values?: readonly unknown[]) => client.query(preparedQuery(text, values));
+      // Kysely's other form of `query`, a cursor, is asked for only when the dialect is given a cursor class; the
+      // values it passes are its own copy, handed on as they are.
+      const query = (text: string, values?: unknown[]) => client.query(preparedQuery(text, values));
       return { query, release: () => client.release() } as unknown as PostgresPoolClient;
     };
     const db = new Kysely<Database>({

@@ -6,10 +6,10 @@ import type { Database } from "./schema";
  * Statements PostgreSQL keeps per connection (named prepared statements), by their SQL: parsed once, and from the
  * sixth run on planned once (a generic plan, made without the values) when that plan costs no more than the plans
  * made for each run's values. Only a statement whose plan is right whatever its values may be marked, and this is
- * measured, not assumed (ADR 0033). The members list's page without a search is: its generic plan reads
- * the page's ids first, at any offset. A search is not: its generic plan scanned the organization for every term.
- * Nor is the membership check: its generic plan, made for an organization of average size, scanned the 10,000
- * members of a large one. SQLite compiles each statement once anyway (`openDatabase`).
+ * measured, not assumed (ADR 0033). The members list's page without a search is: its generic plan reads the page's
+ * ids first, at any offset. A search is not: its generic plan scanned the organization for every term. Nor is the
+ * membership check: its generic plan, made for an organization of average size, scanned the 10,000 members of a
+ * large one. SQLite compiles each statement once anyway (`openDatabase`).
  */
 const names = new Map<string, string>();
 
@@ -27,7 +27,7 @@ export async function executePrepared<Row>(db: Kysely<Database>, query: Compilab
 /** What the PostgreSQL driver runs for Kysely's (text, values): the named statement when the text is marked. */
 export function preparedQuery(
   text: string,
-  values: readonly unknown[] | undefined,
+  values: unknown[] | undefined,
 ): { name?: string; text: string; values?: unknown[] } {
-  return { name: names.get(text), text, values: values && [...values] };
+  return { name: names.get(text), text, values };
 }

@@ -321,7 +321,7 @@ describe("GET /api/organizations/:organizationId/members", () => {
     expect((await owner.client.get(`${path}?search=heron`)).data).toMatchObject({ total: 1 });
   });
 
-  it("a page without a search keeps one plan per PostgreSQL connection, right at every offset; a search does not", async () => {
+  it("a page without a search keeps one plan per connection, right at every offset; a search does not", async () => {
     const owner = await createVerifiedUser(server, { label: "planned-owner" });
     const organization = await createOrganizationWithOwner(owner, "Planned");
     for (const label of ["planned-1", "planned-2", "planned-3", "planned-4"])
