@@ -57,10 +57,10 @@ describe("query budgets of the reads every page makes", () => {
   /**
    * Statements of a read that is not kept yet. better-auth's reads count the request (rate limit; once a minute
    * also the purge of old counters), read the session and user, then what they show; the members list checks the
-   * session and the membership, then reads a page, the total, the owners and the page's teams. An organization's
-   * own reads through better-auth (list-members, get-full-organization) also check the organization's security
-   * policy and the membership, then read what they show. The second read is kept, and asks the session once more for
-   * whose it is and until when (session and user).
+   * session and the membership, then reads a page, the total, the owners and the page's teams. list-members checks
+   * the membership with the organization's security policy, then reads a page with its total in one statement.
+   * get-full-organization checks the policy and the membership, then better-auth reads what it shows. The second read
+   * is kept, and asks the session once more for whose it is and until when (session and user).
    */
   const coldBudgets: Array<[string, (organizationId: string) => string, number]> = [
     ["get-session", () => "/api/auth/get-session", 4],
@@ -74,7 +74,7 @@ describe("query budgets of the reads every page makes", () => {
     [
       "organization/list-members",
       (organizationId) => `/api/auth/organization/list-members?organizationId=${organizationId}&limit=100&offset=1`,
-      9,
+      5,
     ],
     [
       "organization/get-full-organization",

@@ -392,3 +392,45 @@ describe("GET /api/organizations/:organizationId/members", () => {
     await server.db.deleteFrom("user").where("id", "in", userIds).execute();
   });
 });
+
+describe("GET /api/auth/organization/list-members", () => {
+  type Listed = { members: Array<{ id: string; createdAt: string; userId: string }>; total: number };
+  const byId = (listed: Listed) => [...listed.members].sort((a, b) => a.id.localeCompare(b.id));
+
+  it("answers a page from the members list's statement: better-auth's members and total, in the list's order", async () => {
+    const owner = await createVerifiedUser(server, { label: "lm-owner" });
+    const organization = await createOrganizationWithOwner(owner, "Listed members");
+    for (const label of ["lm-1", "lm-2", "lm-3", "lm-4"])
+      await addMember(owner, organization.id, await createVerifiedUser(server, { label }), "member");
+    const path = `/api/auth/organization/list-members?organizationId=${organization.id}`;
+    // Sorted, the read is better-auth's own: the same members, fields and total.
+    const own = await owner.client.get(`${path}&sortBy=createdAt&sortDirection=asc`);
+    const answered = await owner.client.get(path);
+    expect([own.status, answered.status]).toEqual([200, 200]);
+    expect(answered.data.total).toBe(5);
+    expect(byId(answered.data)).toEqual(byId(own.data));
+    const inOrder = [...answered.data.members].sort(
+      (a: Listed["members"][0], b: Listed["members"][0]) =>
+        a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+    );
+    expect(answered.data.members).toEqual(inOrder);
+
+    const pages = await Promise.all(
+      ["limit=2&offset=0", "limit=2&offset=2", "limit=2&offset=4", "limit=2&offset=9"].map((page) =>
+        owner.client.get(`${path}&${page}`),
+      ),
+    );
+    expect(pages.map((page) => page.data.total)).toEqual([5, 5, 5, 5]);
+    expect(pages.flatMap((page) => page.data.members)).toEqual(answered.data.members);
+    // better-auth's reading of the fields: 0 is its default page of 100; the active organization when none is named.
+    expect((await owner.client.get(`${path}&limit=0`)).data).toEqual(answered.data);
+    expect((await owner.client.get("/api/auth/organization/list-members")).data).toEqual(answered.data);
+    // A page it does not take goes on to better-auth, which answers it.
+    const large = await owner.client.get(`${path}&limit=5000`);
+    expect(byId(large.data)).toEqual(byId(answered.data));
+    const sideways = await owner.client.get(`${path}&sortDirection=sideways`);
+    await expectError(sideways, 400, '[query.sortDirection] Invalid option: expected one of "asc"|"desc"');
+    const stranger = await createVerifiedUser(server, { label: "lm-stranger" });
+    await expectError(await stranger.client.get(path), 403, "You are not a member of this organization");
+  });
+});

@@ -32,6 +32,7 @@ import {
   findOrganizationIdOfInvitation,
 } from "./organizations.repository";
 import { findAdmittedMembership } from "./organizations.security";
+import { listMembersFromPage } from "./list-members";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
 export type OrganizationsOptions = {
@@ -254,6 +255,8 @@ export function organizationRules(options: {
             }
           }),
         },
+        // Before the policy's own hook: it answers a page under the policy, with one read of the membership.
+        listMembersFromPage(db, endpoints.listMembers.path),
         {
           // The organization's security policy, decided by the same function as for the app's routes: the
           // organization the call is about is the one it names (by id, slug or invitation), else the active one,

@@ -54,16 +54,10 @@ export async function findMembers(
   });
   // The page's ids come first, from an index in the list's order (migrations 0027 and 0029), and only they are joined:
   // a deep page skips index entries, not joined rows. Materialized, so every plan reads them once, first.
-  const memberships = db.selectFrom("member").where("member.organizationId", "=", organizationId);
-  const pageIds = searchTable ? pageOfSearch(searched, query) : pageOf(pattern ? base : memberships, query);
-  const page = db
-    .with(
-      (cte) => cte("page").materialized(),
-      () => pageIds,
-    )
-    .selectFrom("page")
-    .innerJoin("member", "member.id", "page.id")
-    .innerJoin("user", "user.id", "member.userId")
+  const pageIds = searchTable
+    ? pageOfSearch(searched, query)
+    : pageOf(pattern ? base : membershipsOf(db, organizationId), query);
+  const page = pageJoined(db, pageIds)
     .select([
       "member.id",
       "member.userId",
@@ -91,9 +85,7 @@ export async function findMembers(
     .orderBy("member.id", "asc");
   // Without a search, one plan is right for every organization and offset: PostgreSQL keeps it (server/db/prepared.ts).
   const rows = pattern ? await page.execute() : await executePrepared(db, page);
-  const counted = rows[0] ?? (await db.selectNoFrom(counts).executeTakeFirstOrThrow());
-  if ("countRows" in counted && Number(counted.countRows) > MEMBER_COUNT_ROWS_KEPT)
-    await foldMemberCount(db, organizationId);
+  const counted = await countedOf(db, organizationId, counts, rows[0]);
   return {
     members: rows.map((row) => ({
       id: row.id,
@@ -112,6 +104,78 @@ export async function findMembers(
 }
 
 type MemberTeam = { id: string; name: string };
+
+/**
+ * A page of the scoped organization's members as better-auth's `organization/list-members` answers one, with the
+ * organization's total, from the members list's own prepared statement (the page's ids first, in the list's order).
+ * better-auth's own read copies every field of the page's rows twice and counts the organization's memberships.
+ */
+export async function findMemberPage(
+  db: Kysely<Database>,
+  scope: OrganizationScope,
+  query: Pick<ListMembersQuery, "limit" | "offset">,
+): Promise<{ members: BetterAuthMember[]; total: number }> {
+  const { organizationId } = scope;
+  const counts = countColumns(organizationId, db.getExecutor().adapter instanceof PostgresAdapter, {});
+  const page = pageJoined(db, pageOf(membershipsOf(db, organizationId), query))
+    .select(["member.id", "member.role", "member.userId", "member.createdAt", "user.name", "user.email", "user.image"])
+    .select(counts)
+    .orderBy("member.createdAt", "asc")
+    .orderBy("member.id", "asc");
+  const rows = await executePrepared(db, page);
+  const counted = await countedOf(db, organizationId, counts, rows[0]);
+  return {
+    members: rows.map((row) => ({
+      id: row.id,
+      organizationId,
+      userId: row.userId,
+      role: row.role,
+      createdAt: toIsoString(row.createdAt) ?? "",
+      user: { id: row.userId, name: row.name, email: row.email, image: row.image },
+    })),
+    total: Number(counted.total),
+  };
+}
+
+type BetterAuthMember = {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  createdAt: string;
+  user: { id: string; name: string; email: string; image: string | null };
+};
+
+const membershipsOf = (db: Kysely<Database>, organizationId: string) =>
+  db.selectFrom("member").where("member.organizationId", "=", organizationId);
+
+/** The page's memberships and users, joined by key to its ids. Materialized, so every plan reads the ids once, first. */
+function pageJoined(db: Kysely<Database>, pageIds: ReturnType<typeof pageOf> | ReturnType<typeof pageOfSearch>) {
+  return db
+    .with(
+      (cte) => cte("page").materialized(),
+      () => pageIds,
+    )
+    .selectFrom("page")
+    .innerJoin("member", "member.id", "page.id")
+    .innerJoin("user", "user.id", "member.userId");
+}
+
+/**
+ * The counts a page's first row carries, or read alone for a page past the end. On PostgreSQL an unfiltered total
+ * summed from more than `MEMBER_COUNT_ROWS_KEPT` rows has them folded into one.
+ */
+async function countedOf<Row extends { total: string | number }>(
+  db: Kysely<Database>,
+  organizationId: string,
+  counts: ReturnType<typeof countColumns>,
+  first: Row | undefined,
+) {
+  const counted = first ?? (await db.selectNoFrom(counts).executeTakeFirstOrThrow());
+  if ("countRows" in counted && Number(counted.countRows) > MEMBER_COUNT_ROWS_KEPT)
+    await foldMemberCount(db, organizationId);
+  return counted;
+}
 
 /**
  * The list's total and the organization's owners as columns, for the page's statement or one of their own: the
