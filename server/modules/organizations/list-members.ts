@@ -1,7 +1,5 @@
-import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema";
-import { currentDatabase } from "../../db/current-database";
 import { text } from "./operations/operation";
 import { findMemberPage } from "./organizations.repository";
 import { findAdmittedMembership } from "./organizations.security";
@@ -23,30 +21,23 @@ const LEFT_TO_BETTER_AUTH = [
 ] as const;
 
 /**
- * A before-hook that answers better-auth's `organization/list-members` for a member, for a page by limit and offset,
- * from the members list's own statement (`findMemberPage`): the same members and total, in the members list's order
- * (better-auth's has none), under the organization's security policy as every organization read. Any other request
- * (no session, not a member, sorting or filtering, a limit it does not take) goes on to better-auth, which answers or
- * refuses it.
+ * better-auth's `organization/list-members` for a member, for a page by limit and offset, from the members list's own
+ * statement (`findMemberPage`): the same members and total, in the members list's order (better-auth's has none),
+ * under the organization's security policy as every organization read. Undefined for any other request (no session,
+ * not a member, sorting or filtering, a limit it does not take): better-auth answers or refuses it.
  */
-export function listMembersFromPage(db: Kysely<Database>, path: string) {
-  return {
-    matcher: (context: { path?: string }) => context.path === path,
-    handler: createAuthMiddleware(async (ctx) => {
-      const query = (ctx.query ?? {}) as Record<string, unknown>;
-      if (LEFT_TO_BETTER_AUTH.some((field) => query[field] !== undefined)) return;
-      const limit = wholeNumber(query.limit, LIMIT_MAX);
-      const offset = wholeNumber(query.offset, OFFSET_MAX);
-      if (limit === undefined || offset === undefined) return;
-      const session = await getSessionFromCtx(ctx);
-      const organizationId = text(query.organizationId) ?? session?.session.activeOrganizationId;
-      if (!session || !organizationId) return;
-      const trx = await currentDatabase(db);
-      const scope = await findAdmittedMembership(trx, organizationId, session.user.id);
-      if (!scope) return;
-      return ctx.json(await findMemberPage(trx, scope, { limit: limit || DEFAULT_LIMIT, offset }));
-    }),
-  };
+export async function listMembersPage(
+  db: Kysely<Database>,
+  query: Record<string, unknown>,
+  session: { userId: string; activeOrganizationId?: string | null } | undefined,
+) {
+  if (LEFT_TO_BETTER_AUTH.some((field) => query[field] !== undefined)) return undefined;
+  const limit = wholeNumber(query.limit, LIMIT_MAX);
+  const offset = wholeNumber(query.offset, OFFSET_MAX);
+  const organizationId = text(query.organizationId) ?? session?.activeOrganizationId;
+  if (limit === undefined || offset === undefined || !session || !organizationId) return undefined;
+  const scope = await findAdmittedMembership(db, organizationId, session.userId);
+  return scope && findMemberPage(db, scope, { limit: limit || DEFAULT_LIMIT, offset });
 }
 
 /** A query field as better-auth reads it (missing or empty: 0), when it is a whole number up to `max`. */

@@ -32,7 +32,7 @@ import {
   findOrganizationIdOfInvitation,
 } from "./organizations.repository";
 import { findAdmittedMembership } from "./organizations.security";
-import { listMembersFromPage } from "./list-members";
+import { listMembersPage } from "./list-members";
 
 /** What the deployment decides about organizations; the rules themselves are this module's. */
 export type OrganizationsOptions = {
@@ -255,8 +255,16 @@ export function organizationRules(options: {
             }
           }),
         },
-        // Before the policy's own hook: it answers a page under the policy, with one read of the membership.
-        listMembersFromPage(db, endpoints.listMembers.path),
+        {
+          // better-auth's list-members, a page by limit and offset, from the members list's own statement; before
+          // the policy's own hook, as it reads the membership under the policy itself.
+          matcher: (context) => context.path === endpoints.listMembers.path,
+          handler: createAuthMiddleware(async (ctx) => {
+            const session = await getSessionFromCtx(ctx);
+            const page = await listMembersPage(await currentDatabase(db), recordOf(ctx.query), session?.session);
+            if (page) return ctx.json(page);
+          }),
+        },
         {
           // The organization's security policy, decided by the same function as for the app's routes: the
           // organization the call is about is the one it names (by id, slug or invitation), else the active one,
