@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { ERROR_CODES } from "../common/error-codes";
 import { createAppErrorHandler } from "./app-errors";
 import type { Auth } from "./auth/auth";
+import { createAuthHandler } from "./auth/auth-handler";
 import type { RateLimitStore } from "./http/rate-limit-store";
 import type { SyncedRateLimiter } from "./http/synced-rate-limit";
 import { rateLimitRuleOf, withRetryAfter } from "./auth/rate-limit";
@@ -263,10 +264,11 @@ export function createApp(deps: AppDeps) {
       requestsPerMinute: config.scimRequestsPerMinute,
     }),
   );
+  const handleAuth = createAuthHandler(auth);
   app.on(["GET", "POST"], AUTH_ROUTE, (c) => sessionReads.answer(c, () => authHandler(c)));
   async function authHandler(c: Context<AppEnv>): Promise<Response> {
     const response = await withRequestIdInBody(
-      await withRetryAfter(await auth.handler(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))),
+      await withRetryAfter(await handleAuth(withClientIpHeader(withJsonBody(c.req.raw), c.get("clientIp")))),
     );
     if (response.status === 429)
       metrics.countRateLimitRejection(rateLimitRuleOf(c.req.path.slice(AUTH_ROUTE.length - 2)));
