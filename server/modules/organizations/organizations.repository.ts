@@ -108,7 +108,6 @@ type MemberTeam = { id: string; name: string };
 /**
  * A page of the scoped organization's members as better-auth's `organization/list-members` answers one, with the
  * organization's total, from the members list's own prepared statement (the page's ids first, in the list's order).
- * better-auth's own read copies every field of the page's rows twice and counts the organization's memberships.
  */
 export async function findMemberPage(
   db: Kysely<Database>,
