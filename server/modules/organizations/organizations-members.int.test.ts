@@ -397,7 +397,7 @@ describe("GET /api/auth/organization/list-members", () => {
   type Listed = { members: Array<{ id: string; createdAt: string; userId: string }>; total: number };
   const byId = (listed: Listed) => [...listed.members].sort((a, b) => a.id.localeCompare(b.id));
 
-  it("answers a page from the members list's statement: better-auth's members and total, in the list's order", async () => {
+  it("answers a page from the members list's statement: better-auth's members and total, in order", async () => {
     const owner = await createVerifiedUser(server, { label: "lm-owner" });
     const organization = await createOrganizationWithOwner(owner, "Listed members");
     for (const label of ["lm-1", "lm-2", "lm-3", "lm-4"])

@@ -148,7 +148,7 @@ type BetterAuthMember = {
 const membershipsOf = (db: Kysely<Database>, organizationId: string) =>
   db.selectFrom("member").where("member.organizationId", "=", organizationId);
 
-/** The page's memberships and users, joined by key to its ids. Materialized, so every plan reads the ids once, first. */
+/** The page's memberships and users, joined by key to its ids, which are materialized: every plan reads them first. */
 function pageJoined(db: Kysely<Database>, pageIds: ReturnType<typeof pageOf> | ReturnType<typeof pageOfSearch>) {
   return db
     .with(
