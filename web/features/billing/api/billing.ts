@@ -26,10 +26,14 @@ export function usePlans(enabled = true) {
   return useQuery({ ...plansQuery, enabled });
 }
 
-const TERMINAL_CHECKOUT_STATES: ReadonlyArray<CheckoutProgress["state"]> = ["completed", "declined", "expired"];
+/**
+ * The states a followed checkout stays in. Open is one: the page follows a checkout only once the buyer is back from
+ * the hosted page, which pays before it sends them back, so an open checkout was left unpaid.
+ */
+const SETTLED_CHECKOUT_STATES: ReadonlyArray<CheckoutProgress["state"]> = ["completed", "declined", "expired", "open"];
 
 export function isCheckoutSettled(state: CheckoutProgress["state"] | undefined): boolean {
-  return state !== undefined && TERMINAL_CHECKOUT_STATES.includes(state);
+  return state !== undefined && SETTLED_CHECKOUT_STATES.includes(state);
 }
 
 export const CHECKOUT_POLL_INTERVAL_MS = 1000;

@@ -245,10 +245,11 @@ describe("checkoutReturn", () => {
     expect(checkoutReturn("ck_1", null)).toEqual({ kind: "follow", checkoutId: "ck_1" });
   });
 
-  it("explains a return without payment from the organization's last checkout", () => {
+  it("explains a return without payment from the organization's last checkout, asking the provider while it is open", () => {
     expect(checkoutReturn("returned", null)).toEqual({ kind: "not-completed" });
     expect(checkoutReturn("returned", { id: "ck_1", state: "open", productId: "p" })).toEqual({
-      kind: "not-completed",
+      kind: "follow",
+      checkoutId: "ck_1",
     });
     expect(checkoutReturn("returned", { id: "ck_1", state: "declined", productId: "p" })).toEqual({ kind: "declined" });
     expect(checkoutReturn("returned", { id: "ck_1", state: "expired", productId: "p" })).toEqual({ kind: "expired" });

@@ -333,11 +333,12 @@ export type CheckoutReturn =
 
 /**
  * `?checkout=<id>` follows that checkout; `?checkout=returned` (the buyer left the hosted page) reads the
- * organization's last checkout to say what happened, and follows it if it was paid after all.
+ * organization's last checkout to say what happened, and follows it while it is not settled: a checkout stored as
+ * open may have been declined or paid a moment ago, and only the provider's answer says so before its webhook lands.
  */
 export function checkoutReturn(checkout: string, lastCheckout: CheckoutProgress | null): CheckoutReturn {
   if (checkout !== "returned") return { kind: "follow", checkoutId: checkout };
-  if (!lastCheckout || lastCheckout.state === "open") return { kind: "not-completed" };
+  if (!lastCheckout) return { kind: "not-completed" };
   if (lastCheckout.state === "declined") return { kind: "declined" };
   if (lastCheckout.state === "expired") return { kind: "expired" };
   return { kind: "follow", checkoutId: lastCheckout.id };

@@ -1,29 +1,29 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CheckoutProgress } from "../../../../common/billing.schemas";
 import { Alert } from "../../../components/ui/alert";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
-import { useCheckoutProgress, useFinishCheckout } from "../api/billing";
+import { isCheckoutSettled, useCheckoutProgress, useFinishCheckout } from "../api/billing";
 import { CHECKOUT_MESSAGES, checkoutReturn } from "./billing-format";
 
 /** How long the page asks about a checkout before it says the confirmation is slow and offers to check again. */
 export const CHECKOUT_TIMEOUT_MS = 60_000;
 
-function Outcome({
-  tone,
-  title,
-  children,
-  onDismiss,
-}: {
-  tone: "error" | "info";
-  title: string;
-  children: ReactNode;
-  onDismiss: () => void;
-}) {
+type Unpaid = "declined" | "expired" | "not-completed";
+
+const UNPAID_OUTCOMES: Record<Unpaid, { tone: "error" | "info"; title: string; message: string }> = {
+  declined: { tone: "error", title: "Payment declined", message: CHECKOUT_MESSAGES.declined },
+  expired: { tone: "info", title: "Checkout expired", message: CHECKOUT_MESSAGES.expired },
+  "not-completed": { tone: "info", title: "No change to your plan", message: CHECKOUT_MESSAGES.notCompleted },
+};
+
+/** A checkout that ended without a payment: what happened, and a way to put the notice away. */
+function UnpaidOutcome({ kind, onDismiss }: { kind: Unpaid; onDismiss: () => void }) {
+  const { tone, title, message } = UNPAID_OUTCOMES[kind];
   return (
     <Alert tone={tone} title={title}>
-      <p>{children}</p>
+      <p>{message}</p>
       <Button variant="secondary" size="sm" className="mt-3" onClick={onDismiss}>
         Dismiss
       </Button>
@@ -32,9 +32,9 @@ function Outcome({
 }
 
 /**
- * Follows a paid checkout until the provider's confirmation reaches Atrium: every second for up to a minute, then
- * a way to check again. Once completed the overview is read again, a toast names the new plan and `onDone` runs
- * (the page drops `?checkout=` from the address).
+ * Follows a checkout the buyer came back from until the provider's confirmation reaches Atrium: every second for up
+ * to a minute, then a way to check again. A declined, expired or unpaid (open) checkout is said at once. Once it is
+ * completed the overview is read again, a toast names the new plan and `onDone` runs (the page drops `?checkout=`).
  */
 function CheckoutConfirmation({
   organizationId,
@@ -51,7 +51,7 @@ function CheckoutConfirmation({
   const finish = useFinishCheckout(organizationId);
   const finished = useRef(false);
   const state = progress.data?.state;
-  const isSettled = state === "completed" || state === "declined" || state === "expired";
+  const isSettled = isCheckoutSettled(state);
 
   useEffect(() => {
     if (isSlow || isSettled) return;
@@ -65,20 +65,8 @@ function CheckoutConfirmation({
     finish.mutate(undefined, { onSettled: onDone });
   }, [state, finish, onDone]);
 
-  if (state === "declined") {
-    return (
-      <Outcome tone="error" title="Payment declined" onDismiss={onDone}>
-        {CHECKOUT_MESSAGES.declined}
-      </Outcome>
-    );
-  }
-  if (state === "expired") {
-    return (
-      <Outcome tone="info" title="Checkout expired" onDismiss={onDone}>
-        {CHECKOUT_MESSAGES.expired}
-      </Outcome>
-    );
-  }
+  if (state === "declined" || state === "expired") return <UnpaidOutcome kind={state} onDismiss={onDone} />;
+  if (state === "open") return <UnpaidOutcome kind="not-completed" onDismiss={onDone} />;
   if (progress.isError && !progress.isFetching) {
     return (
       <Alert tone="error" title="We could not check your payment">
@@ -143,33 +131,13 @@ export function CheckoutReturnNotice({
   onDone: () => void;
 }) {
   const outcome = checkoutReturn(checkout, lastCheckout);
-  switch (outcome.kind) {
-    case "follow":
-      return (
-        <CheckoutConfirmation
-          key={outcome.checkoutId}
-          organizationId={organizationId}
-          checkoutId={outcome.checkoutId}
-          onDone={onDone}
-        />
-      );
-    case "declined":
-      return (
-        <Outcome tone="error" title="Payment declined" onDismiss={onDone}>
-          {CHECKOUT_MESSAGES.declined}
-        </Outcome>
-      );
-    case "expired":
-      return (
-        <Outcome tone="info" title="Checkout expired" onDismiss={onDone}>
-          {CHECKOUT_MESSAGES.expired}
-        </Outcome>
-      );
-    case "not-completed":
-      return (
-        <Outcome tone="info" title="No change to your plan" onDismiss={onDone}>
-          {CHECKOUT_MESSAGES.notCompleted}
-        </Outcome>
-      );
-  }
+  if (outcome.kind !== "follow") return <UnpaidOutcome kind={outcome.kind} onDismiss={onDone} />;
+  return (
+    <CheckoutConfirmation
+      key={outcome.checkoutId}
+      organizationId={organizationId}
+      checkoutId={outcome.checkoutId}
+      onDone={onDone}
+    />
+  );
 }
