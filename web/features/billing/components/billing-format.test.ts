@@ -245,7 +245,7 @@ describe("checkoutReturn", () => {
     expect(checkoutReturn("ck_1", null)).toEqual({ kind: "follow", checkoutId: "ck_1" });
   });
 
-  it("explains a return without payment from the organization's last checkout, asking the provider while it is open", () => {
+  it("explains a return without payment from the last checkout, and asks the provider while it is open", () => {
     expect(checkoutReturn("returned", null)).toEqual({ kind: "not-completed" });
     expect(checkoutReturn("returned", { id: "ck_1", state: "open", productId: "p" })).toEqual({
       kind: "follow",

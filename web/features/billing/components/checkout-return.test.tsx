@@ -41,7 +41,7 @@ function renderReturn(lastCheckout: CheckoutProgress | null) {
 }
 
 describe("coming back from the hosted checkout without paying", () => {
-  it("asks the provider when the stored checkout is still open: its decline may not have reached the app yet", async () => {
+  it("asks the provider when the stored checkout is open: its decline may not have reached the app", async () => {
     providerState = "declined";
     renderReturn(storedOpen);
     await screen.findByText(CHECKOUT_MESSAGES.declined);

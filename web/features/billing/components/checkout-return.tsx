@@ -5,12 +5,13 @@ import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { errorMessage } from "../../../lib/api-error";
 import { isCheckoutSettled, useCheckoutProgress, useFinishCheckout } from "../api/billing";
-import { CHECKOUT_MESSAGES, checkoutReturn } from "./billing-format";
+import { CHECKOUT_MESSAGES, checkoutReturn, type CheckoutReturn } from "./billing-format";
 
 /** How long the page asks about a checkout before it says the confirmation is slow and offers to check again. */
 export const CHECKOUT_TIMEOUT_MS = 60_000;
 
-type Unpaid = "declined" | "expired" | "not-completed";
+/** What a checkout that ended without a payment comes to. */
+type Unpaid = Exclude<CheckoutReturn["kind"], "follow">;
 
 const UNPAID_OUTCOMES: Record<Unpaid, { tone: "error" | "info"; title: string; message: string }> = {
   declined: { tone: "error", title: "Payment declined", message: CHECKOUT_MESSAGES.declined },
