@@ -72,8 +72,8 @@ export type AdminUserListItem = {
   createdAt: string;
 };
 /**
- * `total` is exact, unless `totalIsLowerBound`: a search on PostgreSQL counts its matches up to the page's offset plus
- * ADMIN_SEARCH_COUNTED, and says "at least" past that (docs/performance.md).
+ * `total` is exact, unless `totalIsLowerBound`: a search of three characters or more on PostgreSQL is not counted
+ * past its page, and when more matches follow, `total` is the page's end plus one, "at least" (docs/performance.md).
  */
 export type AdminUserList = {
   users: AdminUserListItem[];
@@ -82,8 +82,6 @@ export type AdminUserList = {
   limit: number;
   offset: number;
 };
-/** How many matches past the page's offset a search counts before its total becomes "at least". */
-export const ADMIN_SEARCH_COUNTED = 1000;
 
 export type AdminSignInMethod = { providerId: string; email: string | null; createdAt: string };
 export type AdminUserOrganization = { id: string; name: string; slug: string; role: string; joinedAt: string };

@@ -231,4 +231,21 @@ describe("checked-in migrations", () => {
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
     expect(await counted()).toEqual(expected);
   });
+
+  test("0034 samples the admin search's text finer on PostgreSQL (not SQLite); its down step resets it", async () => {
+    const db = app.services.database.db;
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const target = async () =>
+      isPostgresRun()
+        ? (
+            await sql<{ target: number }>`select attstattarget as target from pg_attribute
+              where attrelid = 'user_search'::regclass and attname = 'search'`.execute(db)
+          ).rows
+        : [];
+    expect(await target()).toEqual(isPostgresRun() ? [{ target: 1000 }] : []);
+    expect((await migrator.migrateTo("0033-member-count")).error).toBeUndefined();
+    expect(await target()).toEqual(isPostgresRun() ? [{ target: -1 }] : []);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await target()).toEqual(isPostgresRun() ? [{ target: 1000 }] : []);
+  });
 });

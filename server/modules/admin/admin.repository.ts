@@ -8,7 +8,6 @@ import {
   type SqlBool,
 } from "kysely";
 import {
-  ADMIN_SEARCH_COUNTED,
   isBannedNow,
   type AdminSecondFactors,
   type AdminOrganizationDetail,
@@ -230,10 +229,10 @@ async function findSqliteUsersByIndex(
 
 /**
  * PostgreSQL, which plans from its statistics. user_search holds the searched columns lowercased by the same lower()
- * as the pattern, in one column, and what the filters read: the total is counted there alone, through its trigram
- * index (three characters or more) or its index of character pairs (two), in the page's own statement. A page in
- * creation order walks user_search's index of creation times. A term that holds the separator is compared column by
- * column on the users.
+ * as the pattern, in one column, and what the filters read. A term of three characters or more is found through its
+ * trigram index and not counted past its page; one of two is counted there alone, through its index of character
+ * pairs. A page in creation order walks user_search's index of creation times. A term that holds the separator is
+ * compared column by column on the users.
  */
 async function findPostgresUsers(
   db: Kysely<Database>,
@@ -259,43 +258,40 @@ async function findPostgresUsers(
   const searched = (found: Expression<SqlBool>) => and([found, ...userFilters("postgres", query, now, "user_search")]);
   const counted = (found: Expression<SqlBool>) =>
     sql<string>`(select count(*) from user_search where ${searched(found)})`;
-  const page = (found: Expression<SqlBool>, total?: RawBuilder<string>) => {
+  /** A page; `limit` reads further than the page's own. */
+  const page = (found: Expression<SqlBool>, limit = query.limit) => {
     if (query.sort !== "created") {
       const matching = withConditions(db.selectFrom("user"), [
         sql<SqlBool>`${sql.ref("user.id")} in (select user_id from user_search where ${found})`,
         ...filters,
       ]);
-      return findPage(matching, "postgres", query, true, total);
+      return findPage(matching, "postgres", { ...query, limit });
     }
     const order = sql.raw(query.order);
-    const ids = sql`select user_id from user_search where ${searched(found)} order by "createdAt" ${order}, user_id ${order} limit ${query.limit} offset ${query.offset}`;
-    const selected = db
+    const ids = sql`select user_id from user_search where ${searched(found)}
+      order by "createdAt" ${order}, user_id ${order} limit ${limit} offset ${query.offset}`;
+    return db
       .selectFrom("user")
       .select(USER_COLUMNS)
-      .where(sql<SqlBool>`${sql.ref("user.id")} in (${ids})`);
-    return (total ? selected.select(total.as("total")) : selected)
+      .where(sql<SqlBool>`${sql.ref("user.id")} in (${ids})`)
       .orderBy("user.createdAt", query.order)
       .orderBy("user.id", query.order)
-      .execute() as Promise<Array<UserRow & { total?: string }>>;
+      .execute() as Promise<UserRow[]>;
   };
   const like = sql<SqlBool>`user_search.search like lower(${containsPattern(term)}) escape '\\'`;
   const lowered = term.toLowerCase();
   if ([...lowered].length !== PAIR_LENGTH) {
-    // One statement: the page, with the total on each row. Only a page past the end asks for the total again. The
-    // count stops ADMIN_SEARCH_COUNTED matches past the offset: a common term matches a tenth of a million users,
-    // and counting them all took 150-470 ms, against about 1 ms for the page.
-    const bound = query.offset + ADMIN_SEARCH_COUNTED;
-    const boundedCount = sql<string>`(select count(*) from (select from user_search where ${searched(like)}
-      limit ${bound + 1}) as counted)`;
-    const rows = await page(like, boundedCount);
-    const counted = Number(
-      rows[0]?.total ??
-        (query.offset > 0
-          ? (await sql<{ total: string }>`select ${boundedCount} as total`.execute(db)).rows[0]?.total
-          : 0),
-    );
-    const totalIsLowerBound = counted > bound;
-    return { rows: rows.map(({ total: _total, ...row }) => row), total: Math.min(counted, bound), totalIsLowerBound };
+    // No count past the page: a common term matches a tenth of a million users, and even a count that stops soon
+    // after the page builds the trigram index's whole bitmap of candidates first (5.5 of 7.5 ms for `smith` among a
+    // million users, against 2.1 ms for the page). The page reads one row further to tell whether more follow.
+    const rows = await page(like, query.limit + 1);
+    if (rows.length > query.limit)
+      return { rows: rows.slice(0, query.limit), total: query.offset + rows.length, totalIsLowerBound: true };
+    if (rows.length > 0 || query.offset === 0) return { rows, total: query.offset + rows.length };
+    // A page past the end: the matches are fewer than its offset, so a count that stops there is exact.
+    const { rows: ended } = await sql<{ total: string }>`select count(*) as total
+      from (select from user_search where ${searched(like)} limit ${query.offset}) as matches`.execute(db);
+    return { rows: [], total: Number(ended[0]?.total ?? 0) };
   }
   // A text holds a term of two characters when it holds it as a pair. Should lower() make the term longer or shorter,
   // the pairs only narrow and LIKE decides; otherwise the planner folds that condition away (and estimates well).
@@ -319,26 +315,25 @@ function withConditions(query: UserListQuery, conditions: Array<Expression<SqlBo
 
 /**
  * `alongSort: false` keeps SQLite off the sort order's index (`+column`), so it reads the users in place and sorts the
- * matches. `total`, an uncorrelated count, is answered on every row.
+ * matches.
  */
 async function findPage(
   matching: UserListQuery,
   dialect: Dialect,
   query: AdminUserListQuery,
   alongSort = true,
-  total?: RawBuilder<string>,
-): Promise<Array<UserRow & { total?: string }>> {
+): Promise<UserRow[]> {
   const column = SORT_COLUMNS[query.sort];
   const sorted =
     dialect === "postgres" && query.sort === "username"
       ? matching.orderBy(column, (ob) => (query.order === "asc" ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
       : matching.orderBy(alongSort ? sql.ref(column) : sql`+${sql.ref(column)}`, query.order);
-  const selected = sorted.select(USER_COLUMNS);
-  return (await (total ? selected.select(total.as("total")) : selected)
+  return (await sorted
+    .select(USER_COLUMNS)
     .orderBy("user.id", query.order)
     .limit(query.limit)
     .offset(query.offset)
-    .execute()) as Array<UserRow & { total?: string }>;
+    .execute()) as UserRow[];
 }
 
 /** Rows of user_count_delta past which a read folds them into one. */

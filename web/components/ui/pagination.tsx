@@ -2,7 +2,10 @@ import { ADMIN_PAGE_SIZES } from "../../../common/admin.schemas";
 import { cn } from "../../lib/cn";
 import { Button } from "./button";
 
-/** "21–40 of 95" (or "of 1,000+" for a total that is a lower bound) with Previous and Next; hidden when everything fits on one page. */
+/**
+ * "21–40 of 95" with Previous and Next; hidden when everything fits on one page. A total that is a lower bound (at
+ * least the page's end plus one) reads "21–40 of more than 40".
+ */
 export function Pagination({
   label,
   offset,
@@ -22,8 +25,8 @@ export function Pagination({
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between text-sm">
       <span className="text-zinc-500 dark:text-zinc-400">
-        {offset + 1}–{Math.min(offset + pageSize, total)} of {total.toLocaleString()}
-        {totalIsLowerBound ? "+" : ""}
+        {offset + 1}–{Math.min(offset + pageSize, total)} of{" "}
+        {totalIsLowerBound ? `more than ${(total - 1).toLocaleString()}` : total.toLocaleString()}
       </span>
       <div className="flex gap-2">
         <Button

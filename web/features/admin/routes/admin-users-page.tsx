@@ -43,6 +43,12 @@ function optionOf<T extends string>(value: string, options: readonly T[]): T | u
   return options.find((option) => option === value);
 }
 
+/** "1 user", "1,204 users", or for a total that is a lower bound "More than 25 users". */
+function usersCount(total: number, totalIsLowerBound: boolean): string {
+  if (totalIsLowerBound) return `More than ${(total - 1).toLocaleString()} users`;
+  return `${total.toLocaleString()} ${total === 1 ? "user" : "users"}`;
+}
+
 /**
  * Every user, for platform admins: one search box over name, e-mail and username, filters, sorting and paging. The
  * whole view lives in the address (`search`), so it can be shared and survives reload and Back; `onSearchChange`
@@ -73,7 +79,7 @@ export function AdminUsersPage({
     onSearchChange(({ sort, order, limit }) => ({ sort, order, limit, offset: 0 }));
   };
   const total = users.data?.total ?? 0;
-  // A search on PostgreSQL stops counting a while past the page: "1,000+ users".
+  // A search on PostgreSQL is not counted past its page: "More than 25 users" when more follow.
   const totalIsLowerBound = users.data?.totalIsLowerBound ?? false;
   const rows = users.data?.users ?? [];
   const isUpdating = users.isPlaceholderData && users.isFetching;
@@ -147,9 +153,7 @@ export function AdminUsersPage({
         <div className="mt-6 mb-2 flex flex-wrap items-center justify-between gap-3">
           <div className="flex items-center gap-3">
             <p role="status" className="text-sm font-medium">
-              {users.data
-                ? `${total.toLocaleString()}${totalIsLowerBound ? "+" : ""} ${total === 1 ? "user" : "users"}`
-                : ""}
+              {users.data ? usersCount(total, totalIsLowerBound) : ""}
             </p>
             {isUpdating ? <Spinner label="Updating…" /> : null}
             {/* When nothing matches, the empty state offers it instead. */}
