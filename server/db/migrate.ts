@@ -40,7 +40,7 @@ import * as userCount from "./migrations/0030-user-count";
 import * as memberOwners from "./migrations/0031-member-owners";
 import * as invitationChanges from "./migrations/0032-invitation-changes";
 import * as memberCount from "./migrations/0033-member-count";
-import * as userSearchStatistics from "./migrations/0034-user-search-statistics";
+import * as userSearchCommonTerms from "./migrations/0034-user-search-common-terms";
 
 /**
  * What the migrations need besides the database: the auth secret, which 0026 encrypts the SSO providers' secrets
@@ -83,7 +83,7 @@ export const checkedInMigrations = ({ authSecret }: MigrationContext): Record<st
   "0031-member-owners": memberOwners,
   "0032-invitation-changes": invitationChanges,
   "0033-member-count": memberCount,
-  "0034-user-search-statistics": userSearchStatistics,
+  "0034-user-search-common-terms": userSearchCommonTerms,
 });
 
 /** The checked-in migrations, in order, for a database that holds no SSO provider's secret (their names, tests). */

@@ -232,20 +232,23 @@ describe("checked-in migrations", () => {
     expect(await counted()).toEqual(expected);
   });
 
-  test("0034 samples the admin search's text finer on PostgreSQL (not SQLite); its down step resets it", async () => {
+  test("0034 walks the creation times with the text on PostgreSQL, not SQLite; its down step undoes it", async () => {
     const db = app.services.database.db;
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    const target = async () =>
+    const walked = async () =>
       isPostgresRun()
         ? (
-            await sql<{ target: number }>`select attstattarget as target from pg_attribute
-              where attrelid = 'user_search'::regclass and attname = 'search'`.execute(db)
+            await sql<{ target: number; indexes: string }>`select attstattarget as target,
+                (select string_agg(indexname, ',' order by indexname) from pg_indexes
+                  where tablename = 'user_search' and indexdef like '%("createdAt", user_id)%') as indexes
+              from pg_attribute where attrelid = 'user_search'::regclass and attname = 'search'`.execute(db)
           ).rows
         : [];
-    expect(await target()).toEqual(isPostgresRun() ? [{ target: 1000 }] : []);
+    const expected = isPostgresRun() ? [{ target: 1000, indexes: "user_search_created_search_idx" }] : [];
+    expect(await walked()).toEqual(expected);
     expect((await migrator.migrateTo("0033-member-count")).error).toBeUndefined();
-    expect(await target()).toEqual(isPostgresRun() ? [{ target: -1 }] : []);
+    expect(await walked()).toEqual(isPostgresRun() ? [{ target: -1, indexes: "user_search_createdAt_idx" }] : []);
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
-    expect(await target()).toEqual(isPostgresRun() ? [{ target: 1000 }] : []);
+    expect(await walked()).toEqual(expected);
   });
 });

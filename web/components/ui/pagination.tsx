@@ -4,7 +4,7 @@ import { Button } from "./button";
 
 /**
  * "21–40 of 95" with Previous and Next; hidden when everything fits on one page. A total that is a lower bound (at
- * least the page's end plus one) reads "21–40 of more than 40".
+ * least the page's end plus one) reads "21–40 of more than 40". A page past the end (an old link) shows no range.
  */
 export function Pagination({
   label,
@@ -25,8 +25,12 @@ export function Pagination({
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between text-sm">
       <span className="text-zinc-500 dark:text-zinc-400">
-        {offset + 1}–{Math.min(offset + pageSize, total)} of{" "}
-        {totalIsLowerBound ? `more than ${(total - 1).toLocaleString()}` : total.toLocaleString()}
+        {offset < total ? (
+          <>
+            {offset + 1}–{Math.min(offset + pageSize, total)} of{" "}
+            {totalIsLowerBound ? `more than ${(total - 1).toLocaleString()}` : total.toLocaleString()}
+          </>
+        ) : null}
       </span>
       <div className="flex gap-2">
         <Button

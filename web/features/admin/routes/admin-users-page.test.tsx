@@ -273,6 +273,22 @@ describe("AdminUsersPage", () => {
     expect(screen.getByRole("status").textContent).toBe("More than 20 users");
   });
 
+  it("says an old link's page is past the last user, without a range, and goes back to the first page", async () => {
+    answer = (url) => {
+      const offset = Number(url.searchParams.get("offset"));
+      return { body: { users: offset ? [] : [ada, bob], total: 149, totalIsLowerBound: false, limit: 100, offset } };
+    };
+    const user = userEvent.setup();
+    const { router } = renderPage("?q=zbikowski&limit=100&offset=1000");
+
+    await screen.findByText("This page is past the last user");
+    const pages = screen.getByRole("navigation", { name: "User pages" });
+    expect(pages.textContent).toBe("PreviousNext");
+    await user.click(screen.getByRole("button", { name: "Go to the first page" }));
+    await waitFor(() => expect(pages.textContent).toContain("1–100 of 149"));
+    expect(router.state.location.search).toMatchObject({ q: "zbikowski", limit: 100, offset: 0 });
+  });
+
   it("says why the list could not load and tries again", async () => {
     answer = () => ({
       status: 403,
