@@ -256,8 +256,12 @@ async function findPostgresUsers(
     return { rows, total };
   }
   const searched = (found: Expression<SqlBool>) => and([found, ...userFilters("postgres", query, now, "user_search")]);
-  const counted = (found: Expression<SqlBool>) =>
-    sql<string>`(select count(*) from user_search where ${searched(found)})`;
+  /** The matches' count, or with `limit` the count of at most that many. */
+  const counted = (found: Expression<SqlBool>, limit?: number) =>
+    limit === undefined
+      ? sql<string>`(select count(*) from user_search where ${searched(found)})`
+      : sql<string>`(select count(*) from (select from user_search where ${searched(found)}
+          limit ${limit}) as matches)`;
   /** A page; `limit` reads further than the page's own. */
   const page = (found: Expression<SqlBool>, limit = query.limit) => {
     if (query.sort !== "created") {
@@ -289,8 +293,7 @@ async function findPostgresUsers(
       return { rows: rows.slice(0, query.limit), total: query.offset + rows.length, totalIsLowerBound: true };
     if (rows.length > 0 || query.offset === 0) return { rows, total: query.offset + rows.length };
     // A page past the end: the matches are fewer than its offset, so a count that stops there is exact.
-    const { rows: ended } = await sql<{ total: string }>`select count(*) as total
-      from (select from user_search where ${searched(like)} limit ${query.offset}) as matches`.execute(db);
+    const { rows: ended } = await sql<{ total: string }>`select ${counted(like, query.offset)} as total`.execute(db);
     return { rows: [], total: Number(ended[0]?.total ?? 0) };
   }
   // A text holds a term of two characters when it holds it as a pair. Should lower() make the term longer or shorter,
