@@ -124,10 +124,14 @@ export function createApp(deps: AppDeps) {
     ...(config.webhooks.devReceiver ? [DEV_WEBHOOKS_PATH] : []),
   ]);
   // One session read per request: the write limits read it, and the route's guard reads it again. A read (GET,
-  // HEAD) takes it from the read cache when it can (ADR 0032); a write always asks better-auth, so the database.
+  // HEAD) takes it from the read cache when it can (ADR 0032); a write always asks better-auth, so the database. A
+  // read's membership check on the organization routes is kept the same way (ADR 0036).
   const reads = new WeakSet<Headers>();
   app.use("*", async (c, next) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD") reads.add(c.req.raw.headers);
+    if (c.req.method === "GET" || c.req.method === "HEAD") {
+      reads.add(c.req.raw.headers);
+      c.set("readCache", deps.readCache);
+    }
     await next();
   });
   const sessionsOfRequests = new WeakMap<Headers, ReturnType<GetSession>>();

@@ -52,6 +52,9 @@ async function statementsOf(call: () => Promise<{ status: number }>): Promise<st
 }
 
 const pollNow = () => app.services.readCache.pollNow();
+/** Whether statements hold the membership check of the organization routes (with the organization's policy). */
+const readsMembership = (statements: string[]) =>
+  statements.some((text) => /from "member" inner join "organization"/.test(text));
 
 describe("query budgets of the reads every page makes", () => {
   /**
@@ -206,6 +209,52 @@ describe("freshness", () => {
     // The write's request waited for this instance to read the feed: the next read is refused too.
     const after = await read();
     expect([after.status, after.data.message]).toEqual([401, "Unauthorized"]);
+  });
+
+  test("a read's membership is kept until the feed says it changed; a write always reads it from the database", async () => {
+    const admin = await createVerifiedUser(app, { label: "Kept membership" });
+    await addMember(owner, organization.id, admin, "admin");
+    const client = await signInOnNewClient(app, admin.input);
+    await pollNow();
+    let reads = 0;
+    const read = () =>
+      client.get(`/api/organizations/${organization.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    expect(readsMembership(await statementsOf(read))).toBe(true);
+    expect(readsMembership(await statementsOf(read))).toBe(false);
+
+    // Removed elsewhere: the membership's row is gone, and this instance has not read the feed yet.
+    await app.db
+      .deleteFrom("member")
+      .where("organizationId", "=", organization.id)
+      .where("userId", "=", admin.id)
+      .execute();
+    // Until the feed is read the kept membership may still admit a read (FRESH_FOR_MS bounds that), never a write.
+    expect((await read()).status).toBe(200);
+    const write = await client.post(`/api/organizations/${organization.id}/invitations`, {
+      email: "kept-membership@example.test",
+      role: "member",
+    });
+    expect([write.status, write.data.message]).toEqual([403, "user is not a member of the organization"]);
+    // The write's request waited for this instance to read the feed: the next read is refused too.
+    const after = await read();
+    expect([after.status, after.data.message]).toEqual([403, "user is not a member of the organization"]);
+  });
+
+  test("while the organization requires a second factor, every read asks the database for the membership", async () => {
+    // Removing one's second factor is not in the change feed: a kept membership would outlive it.
+    const policyOwner = await createVerifiedUser(app, { label: "Policy owner" });
+    const guarded = await createOrganizationWithOwner(policyOwner, "Guarded");
+    await app.db.updateTable("user").set({ twoFactorEnabled: 1 }).where("id", "=", policyOwner.id).execute();
+    await app.db.updateTable("organization").set({ requireTwoFactor: 1 }).where("id", "=", guarded.id).execute();
+    await pollNow();
+    let reads = 0;
+    const read = () =>
+      policyOwner.client.get(`/api/organizations/${guarded.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    expect(readsMembership(await statementsOf(read))).toBe(true);
+    expect(readsMembership(await statementsOf(read))).toBe(true);
+    await app.db.updateTable("user").set({ twoFactorEnabled: 0 }).where("id", "=", policyOwner.id).execute();
+    const refused = await read();
+    expect([refused.status, refused.data.code]).toEqual([403, "TWO_FACTOR_REQUIRED"]);
   });
 
   test("nothing is answered from memory once the last read of the feed began FRESH_FOR_MS ago", async () => {

@@ -1,3 +1,5 @@
+import type { ReadCache } from "../db/read-cache";
+
 /** Hono's typed context for the whole app: what middleware hands to the handlers after it. */
 export type AppEnv = {
   Variables: {
@@ -6,6 +8,8 @@ export type AppEnv = {
     replayable?: { organizationIds: readonly string[] };
     /** The organization API key the request authenticated with (`Authorization: Bearer`), when it did. */
     apiKey?: ApiKeyPrincipal;
+    /** Set for a read (GET, HEAD) only: the read cache its membership check may be answered from (ADR 0036). */
+    readCache?: ReadCache;
   };
 };
 

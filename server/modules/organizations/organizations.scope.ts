@@ -6,7 +6,7 @@ import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { assertApiKeyMayCall } from "./organizations.api-key-access";
-import { findAdmittedMembership } from "./organizations.security";
+import { findAdmittedMembership, findAdmittedMembershipOfRead } from "./organizations.security";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
@@ -20,7 +20,8 @@ export type ScopedEnv = SessionEnv & { Variables: SessionEnv["Variables"] & { sc
  * one place for every module's organization routes: its own organization only, and only the routes and scopes of
  * organizations.api-key-access.ts; it never falls back to a session the request may also carry.
  * Routers of several modules share the `/api/organizations/:organizationId/…` paths, so a request may pass
- * more than one copy of this middleware: the membership is looked up once.
+ * more than one copy of this middleware: the membership is looked up once. A read's may come from the read cache
+ * (ADR 0036); a write's always comes from the database.
  */
 export function requireOrganizationScope(deps: {
   getSession: GetSession;
@@ -41,7 +42,10 @@ export function requireOrganizationScope(deps: {
     if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
     if (!organizationId) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const scope = await findAdmittedMembership(deps.db, organizationId, session.user.id);
+    const readCache = c.get("readCache");
+    const scope = readCache
+      ? await findAdmittedMembershipOfRead(deps.db, readCache, organizationId, session.user.id)
+      : await findAdmittedMembership(deps.db, organizationId, session.user.id);
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
     c.set("session", session);

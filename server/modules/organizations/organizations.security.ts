@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { organizationTag, userTag, type ReadCache } from "../../db/read-cache";
 import { DomainError } from "../../../common/domain-error";
 import { ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
@@ -16,7 +17,38 @@ export async function findAdmittedMembership(
   organizationId: string,
   userId: string,
 ): Promise<OrganizationScope | undefined> {
+  return admitted(db, userId, await findMembershipUnderPolicy(db, organizationId, userId));
+}
+
+/**
+ * `findAdmittedMembership` for a read (GET, HEAD), kept in the read cache as a read's session is (ADR 0036). The
+ * change feed's rows for the user or the organization drop it: a change of the membership, a ban or deletion of the
+ * user, a change of the organization's policy. Only a membership admitted without asking for a second factor is
+ * kept: removing one's second factor is not in the feed, so under the policy every read asks the database.
+ */
+export async function findAdmittedMembershipOfRead(
+  db: Kysely<Database>,
+  cache: ReadCache,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationScope | undefined> {
+  const key = `membership#${organizationId}#${userId}`;
+  const kept = cache.get<OrganizationScope>(key);
+  if (kept) return kept;
+  const ticket = cache.ticket();
   const found = await findMembershipUnderPolicy(db, organizationId, userId);
+  if (found && !found.requireTwoFactor) {
+    const scope = Object.freeze({ ...found.scope, roles: Object.freeze([...found.scope.roles]) });
+    cache.set(key, scope, { tags: [userTag(userId), organizationTag(organizationId)] }, ticket);
+  }
+  return admitted(db, userId, found);
+}
+
+async function admitted(
+  db: Kysely<Database>,
+  userId: string,
+  found: Awaited<ReturnType<typeof findMembershipUnderPolicy>>,
+): Promise<OrganizationScope | undefined> {
   if (!found) return undefined;
   if (found.requireTwoFactor && !(await hasSecondFactor(db, userId)))
     throw DomainError.of(ORGANIZATION_ERROR_CODES.TWO_FACTOR_REQUIRED);
