@@ -211,7 +211,7 @@ describe("freshness", () => {
     expect([after.status, after.data.message]).toEqual([401, "Unauthorized"]);
   });
 
-  test("a read's membership is kept until the feed says it changed; a write always reads it from the database", async () => {
+  test("a read's membership is kept until the feed drops it; a write always reads it from the database", async () => {
     const admin = await createVerifiedUser(app, { label: "Kept membership" });
     await addMember(owner, organization.id, admin, "admin");
     const client = await signInOnNewClient(app, admin.input);
