@@ -376,6 +376,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** JSON answers smaller than this are sent as they are: gzip makes a `null` or a short error bigger, not smaller. */
 const GZIP_THRESHOLD_BYTES = 1024;
+/**
+ * zlib's fastest level, as nginx compresses by default: a members page of 20 (6.2 KB) took 89 µs at the default
+ * level 6 and takes 35 µs, 3 % larger (1,784 bytes instead of 1,727); a `list-members` page of 100 (31 KB), 126 and
+ * 67 µs, 4 % larger. Only a first read pays it: a kept answer is replayed compressed.
+ */
+const GZIP_LEVEL = 1;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /**
@@ -399,7 +405,7 @@ const compressJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   const headers = new Headers(res.headers);
   let body = bytes;
   if (bytes.byteLength >= GZIP_THRESHOLD_BYTES) {
-    body = gzipSync(bytes);
+    body = gzipSync(bytes, { level: GZIP_LEVEL });
     headers.set("Content-Encoding", "gzip");
     if (!/accept-encoding/i.test(headers.get("Vary") ?? "")) headers.append("Vary", "Accept-Encoding");
   }
