@@ -10,7 +10,7 @@ import {
   type CreatedOrganization,
   type TestUser,
 } from "../test/factories";
-import type { TestClient } from "../test/request";
+import type { TestClient, TestResponse } from "../test/request";
 import { createTestApp, type TestApp } from "../test/test-database";
 import { FRESH_FOR_MS, createFeedReader, createReadCache, userTag } from "./read-cache";
 
@@ -52,6 +52,14 @@ async function statementsOf(call: () => Promise<{ status: number }>): Promise<st
 }
 
 const pollNow = () => app.services.readCache.pollNow();
+/**
+ * A read of the organization's members page that is a first read every time (the API ignores `read`), so nothing is
+ * replayed: only the session and the membership may be kept.
+ */
+function firstReads(client: TestClient, organizationId: string): () => Promise<TestResponse> {
+  let reads = 0;
+  return () => client.get(`/api/organizations/${organizationId}/members?search=&offset=0&read=${(reads += 1)}`);
+}
 /** Whether statements hold the membership check of the organization routes (with the organization's policy). */
 const readsMembership = (statements: string[]) =>
   statements.some((text) => /from "member" inner join "organization"/.test(text));
@@ -185,10 +193,7 @@ describe("freshness", () => {
   test("a read's session is kept until the feed says it changed; a write always reads it from the database", async () => {
     const client = await signInOnNewClient(app, member.input);
     await pollNow();
-    // Every read a first one (the API ignores `read`), so nothing is replayed: only the session may be kept.
-    let reads = 0;
-    const read = () =>
-      client.get(`/api/organizations/${organization.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    const read = firstReads(client, organization.id);
     const readsSession = (statements: string[]) => statements.some((text) => /from "session"/.test(text));
     expect(readsSession(await statementsOf(read))).toBe(true);
     expect(readsSession(await statementsOf(read))).toBe(false);
@@ -216,9 +221,7 @@ describe("freshness", () => {
     await addMember(owner, organization.id, admin, "admin");
     const client = await signInOnNewClient(app, admin.input);
     await pollNow();
-    let reads = 0;
-    const read = () =>
-      client.get(`/api/organizations/${organization.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    const read = firstReads(client, organization.id);
     expect(readsMembership(await statementsOf(read))).toBe(true);
     expect(readsMembership(await statementsOf(read))).toBe(false);
 
@@ -247,9 +250,7 @@ describe("freshness", () => {
     await app.db.updateTable("user").set({ twoFactorEnabled: 1 }).where("id", "=", policyOwner.id).execute();
     await app.db.updateTable("organization").set({ requireTwoFactor: 1 }).where("id", "=", guarded.id).execute();
     await pollNow();
-    let reads = 0;
-    const read = () =>
-      policyOwner.client.get(`/api/organizations/${guarded.id}/members?search=&offset=0&read=${(reads += 1)}`);
+    const read = firstReads(policyOwner.client, guarded.id);
     expect(readsMembership(await statementsOf(read))).toBe(true);
     expect(readsMembership(await statementsOf(read))).toBe(true);
     await app.db.updateTable("user").set({ twoFactorEnabled: 0 }).where("id", "=", policyOwner.id).execute();

@@ -6,7 +6,7 @@ import type { Database } from "../../db/schema";
 import type { GetSession, SessionEnv } from "../../http/app-env";
 import { DomainError } from "../../../common/domain-error";
 import { assertApiKeyMayCall } from "./organizations.api-key-access";
-import { findAdmittedMembership, findAdmittedMembershipOfRead } from "./organizations.security";
+import { findAdmittedMembership } from "./organizations.security";
 import type { OrganizationScope } from "./organizations.schemas";
 
 export type { OrganizationScope };
@@ -42,10 +42,7 @@ export function requireOrganizationScope(deps: {
     if (!session) throw new DomainError(ERROR_CODES.UNAUTHORIZED, "Unauthorized");
     const organizationId = c.req.param("organizationId");
     if (!organizationId) throw new DomainError(ERROR_CODES.NOT_FOUND, "organization not found");
-    const readCache = c.get("readCache");
-    const scope = readCache
-      ? await findAdmittedMembershipOfRead(deps.db, readCache, organizationId, session.user.id)
-      : await findAdmittedMembership(deps.db, organizationId, session.user.id);
+    const scope = await findAdmittedMembership(deps.db, organizationId, session.user.id, c.get("readCache"));
     // Not revealing whether the organization exists: a non-member learns nothing about it.
     if (!scope) throw new DomainError(ERROR_CODES.FORBIDDEN, "user is not a member of the organization");
     c.set("session", session);

@@ -11,33 +11,24 @@ import type { OrganizationScope } from "./organizations.schemas";
  * 403 TWO_FACTOR_REQUIRED for a member without a second factor while the organization requires one. The one place
  * organization access is decided: the app's routes (`requireOrganizationScope`, which billing's share) and
  * better-auth's organization endpoints (the organization rules' before-hook) both ask it.
+ *
+ * Given the read cache (a read, GET or HEAD, only), the membership is kept there as a read's session is (ADR 0036).
+ * The change feed's rows for the user or the organization drop it: a change of the membership, a ban or deletion of
+ * the user, a change of the organization's policy. Only a membership admitted without asking for a second factor is
+ * kept: removing one's second factor is not in the feed, so under the policy every read asks the database.
  */
 export async function findAdmittedMembership(
   db: Kysely<Database>,
   organizationId: string,
   userId: string,
-): Promise<OrganizationScope | undefined> {
-  return admitted(db, userId, await findMembershipUnderPolicy(db, organizationId, userId));
-}
-
-/**
- * `findAdmittedMembership` for a read (GET, HEAD), kept in the read cache as a read's session is (ADR 0036). The
- * change feed's rows for the user or the organization drop it: a change of the membership, a ban or deletion of the
- * user, a change of the organization's policy. Only a membership admitted without asking for a second factor is
- * kept: removing one's second factor is not in the feed, so under the policy every read asks the database.
- */
-export async function findAdmittedMembershipOfRead(
-  db: Kysely<Database>,
-  cache: ReadCache,
-  organizationId: string,
-  userId: string,
+  cache?: ReadCache,
 ): Promise<OrganizationScope | undefined> {
   const key = `membership#${organizationId}#${userId}`;
-  const kept = cache.get<OrganizationScope>(key);
+  const kept = cache?.get<OrganizationScope>(key);
   if (kept) return kept;
-  const ticket = cache.ticket();
+  const ticket = cache?.ticket();
   const found = await findMembershipUnderPolicy(db, organizationId, userId);
-  if (found && !found.requireTwoFactor) {
+  if (cache && found && !found.requireTwoFactor) {
     const scope = Object.freeze({ ...found.scope, roles: Object.freeze([...found.scope.roles]) });
     cache.set(key, scope, { tags: [userTag(userId), organizationTag(organizationId)] }, ticket);
   }
