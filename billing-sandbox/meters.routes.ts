@@ -1,4 +1,4 @@
-import { addHours } from "date-fns";
+import { addHours } from "date-fns/addHours";
 import { z } from "zod";
 import { notFound, parseBody, readJson, validationError } from "./api-errors";
 import { addInterval } from "./clock";
