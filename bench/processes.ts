@@ -138,3 +138,33 @@ export function readCpuMs(pid: number): number {
   const [utime, stime] = [Number(fields[11]), Number(fields[12])];
   return ((utime + stime) / clockTicksPerSecond) * 1000;
 }
+
+/** The machine's CPU time since boot, all cores together: idle, and in all. I/O wait counts as busy. */
+function cpuTimes(): { idle: number; total: number } {
+  const [line = ""] = readFileSync("/proc/stat", "utf8").split("\n", 1);
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: ticks[3] ?? 0, total: ticks.reduce((sum, value) => sum + value, 0) };
+}
+
+const IDLE_SHARE = 0.9;
+const IDLE_SECONDS = 3;
+
+/**
+ * Waits until the machine has been at least 90 % idle for 3 seconds in a row, or `timeoutMs` has passed: what a seed
+ * leaves to do (PostgreSQL's writes and vacuums, the kernel's writeback) must not be measured as the product's cost.
+ * Returns how long it waited and whether the machine went quiet.
+ */
+export async function waitUntilIdle(timeoutMs = 120_000): Promise<{ seconds: number; idle: boolean }> {
+  const started = Date.now();
+  let quietSeconds = 0;
+  let before = cpuTimes();
+  while (Date.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = cpuTimes();
+    const idleShare = (after.idle - before.idle) / Math.max(1, after.total - before.total);
+    before = after;
+    quietSeconds = idleShare >= IDLE_SHARE ? quietSeconds + 1 : 0;
+    if (quietSeconds >= IDLE_SECONDS) return { seconds: (Date.now() - started) / 1000, idle: true };
+  }
+  return { seconds: (Date.now() - started) / 1000, idle: false };
+}

@@ -17,6 +17,8 @@ export type SizeResult = {
   targets: Target[];
   /** The machine's load average when the size's measurements ended. */
   loadAverage: string;
+  /** How long the bench waited for the machine to go idle before measuring the size, and whether it did. */
+  quiet: { seconds: number; idle: boolean };
 };
 export type SoakMinute = LoadResult & { minute: number; rssBytes: number; startRssBytes: number };
 
@@ -97,6 +99,11 @@ export function section(options: {
     `${machine("PostgreSQL")}.`,
     "Load average (1, 5, 15 minutes) at the end of each size:",
     results.map((result) => `${count(result.users)}: ${result.loadAverage}`).join("; ") + ".",
+    "Before each size, the bench waited for the machine to be 90 % idle for 3 seconds in a row (at most 120 s): " +
+      results
+        .map(({ users, quiet }) => `${count(users)}: ${quiet.seconds.toFixed(0)} s${quiet.idle ? "" : ", still busy"}`)
+        .join("; ") +
+      ".",
     "",
     `Each cell: requests a second, p99, and the share of the same size's hello-world where a target is a share.`,
     `Seeding every size, organizations and memberships included: ${(seededMs / 1000).toFixed(0)} s.`,

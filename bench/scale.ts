@@ -26,7 +26,7 @@ import {
   type MeasuredPath,
 } from "./measure";
 import { seedBenchAccount, startProduct, type BenchAccount } from "./product";
-import { readMemory, sampleMemory } from "./processes";
+import { readMemory, sampleMemory, waitUntilIdle } from "./processes";
 import { loadAverage, mb, signInLine, signInTarget, verdict, type Target } from "./report";
 import { writeScaleReport, type SizeResult, type SoakMinute } from "./scale-report";
 import { measureSignInCpu } from "./sign-in-cpu";
@@ -184,9 +184,10 @@ async function measureSize(
     ));
   if (!existing) await joinSeededOrganizations(db, account.userId, ACCOUNT_ORGANIZATIONS - 1);
   await settle(database.handle);
+  const quiet = await waitUntilIdle();
   console.log(
     `\n${users.toLocaleString("en")} users: product pid ${product.pid}, RSS ${mb(readMemory(product.pid)?.rss ?? 0)} ` +
-      `before any load`,
+      `before any load; ${quiet.idle ? "the machine idle" : "the machine still busy"} after ${quiet.seconds.toFixed(0)} s`,
   );
   const measured = scalePaths(account, users);
   for (const entry of measured) await checkAnswers(product.baseUrl, entry);
@@ -198,7 +199,16 @@ async function measureSize(
   await product.stop();
   console.log(`Product RSS: peak ${mb(peak)}`);
   targets.push(signInTarget(signIn));
-  const result: SizeResult = { users, hello, rows, signIn, peakRss: peak, targets, loadAverage: loadAverage() };
+  const result: SizeResult = {
+    users,
+    hello,
+    rows,
+    signIn,
+    peakRss: peak,
+    targets,
+    loadAverage: loadAverage(),
+    quiet,
+  };
   return { account, result };
 }
 
