@@ -7,7 +7,8 @@ import type { Database } from "./schema";
  * sixth run on planned once (a generic plan, made without the values) when that plan costs no more than the plans
  * made for each run's values. Only a statement whose plan is right whatever its values may be marked, and this is
  * measured, not assumed (ADR 0033). The members list's page without a search is: its generic plan reads the page's
- * ids first, at any offset. A search is not: its generic plan scanned the organization for every term. Nor is the
+ * ids first, at any offset. So is the page of a search found in memory (ADR 0037): its ids come as one array, joined
+ * by primary key. A search in the database is not: its generic plan scanned the organization for every term. Nor is the
  * membership check: its generic plan, made for an organization of average size, scanned the 10,000 members of a
  * large one. SQLite compiles each statement once anyway (`openDatabase`).
  */

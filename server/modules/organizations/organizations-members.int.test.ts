@@ -341,9 +341,13 @@ describe("GET /api/organizations/:organizationId/members", () => {
       if (server.dialect !== "postgres") return;
       const kept = await sql<{ statement: string; generic_plans: string }>`select statement, generic_plans
         from pg_prepared_statements`.execute(db);
-      expect(kept.rows).toHaveLength(1);
-      expect(kept.rows[0]?.statement).toMatch(/^with "page" as materialized \(select "member"\."id" from "member"/);
-      expect(Number(kept.rows[0]?.generic_plans)).toBeGreaterThan(0);
+      // The connection may also hold the page of a search found in memory (ADR 0037), which earlier tests made.
+      const pages = kept.rows.filter((row) =>
+        /^with "page" as materialized \(select "member"\."id"/.test(row.statement),
+      );
+      expect(pages).toHaveLength(1);
+      expect(Number(pages[0]?.generic_plans)).toBeGreaterThan(0);
+      expect(kept.rows.filter((row) => row.statement.includes("member_search"))).toEqual([]);
     });
   });
 

@@ -11,8 +11,10 @@ import {
 import { toIsoString } from "../../db/database";
 import { containsPattern } from "../../db/like-pattern";
 import { executePrepared } from "../../db/prepared";
+import type { ReadCache } from "../../db/read-cache";
 import type { Database, InvitationTable } from "../../db/schema";
 import type { OrganizationInvitation } from "../../../common/organization.schemas";
+import { searchMemberDirectory } from "./member-directory";
 import type { ListMembersQuery, MemberList, OrganizationScope, TeamWithMembers } from "./organizations.schemas";
 
 /**
@@ -30,9 +32,13 @@ export async function findMembers(
   db: Kysely<Database>,
   scope: OrganizationScope,
   query: ListMembersQuery,
+  cache?: ReadCache,
 ): Promise<MemberList> {
   const { organizationId } = scope;
-  const pattern = query.search && containsPattern(query.search);
+  // Given the read cache (a read), a search scans the organization's directory in memory (ADR 0037).
+  const found =
+    query.search && cache ? await searchMemberDirectory(db, organizationId, query.search, cache) : undefined;
+  const pattern = !found && query.search ? containsPattern(query.search) : "";
   // PostgreSQL searches member_search (migration 0029), whose text separates the columns with chr(1): a term holding
   // that character searches the joined users instead.
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -51,12 +57,15 @@ export async function findMembers(
   const counts = countColumns(organizationId, isPostgres, {
     table: searchTable ? searched : undefined,
     joined: pattern && !searchTable ? base : undefined,
+    found: found?.length,
   });
   // The page's ids come first, from an index in the list's order (migrations 0027 and 0029), and only they are joined:
   // a deep page skips index entries, not joined rows. Materialized, so every plan reads them once, first.
-  const pageIds = searchTable
-    ? pageOfSearch(searched, query)
-    : pageOf(pattern ? base : membershipsOf(db, organizationId), query);
+  const pageIds = found
+    ? idsOf(isPostgres, found.slice(query.offset, query.offset + query.limit))
+    : searchTable
+      ? pageOfSearch(searched, query)
+      : pageOf(pattern ? base : membershipsOf(db, organizationId), query);
   const page = pageJoined(db, pageIds)
     .select([
       "member.id",
@@ -84,6 +93,7 @@ export async function findMembers(
     .orderBy("member.createdAt", "asc")
     .orderBy("member.id", "asc");
   // Without a search, one plan is right for every organization and offset: PostgreSQL keeps it (server/db/prepared.ts).
+  // So it is for the page of a search found in memory: its ids come as one parameter.
   const rows = pattern ? await page.execute() : await executePrepared(db, page);
   const counted = await countedOf(db, organizationId, counts, rows[0]);
   return {
@@ -148,8 +158,18 @@ type BetterAuthMember = {
 const membershipsOf = (db: Kysely<Database>, organizationId: string) =>
   db.selectFrom("member").where("member.organizationId", "=", organizationId);
 
+/** The ids of a page of memberships found in memory, in the list's order, as rows of one bound parameter. */
+function idsOf(isPostgres: boolean, ids: readonly string[]) {
+  return isPostgres
+    ? sql<{ id: string }>`(select unnest(cast(${ids} as text[])) as id)`
+    : sql<{ id: string }>`(select value as id from json_each(${JSON.stringify(ids)}))`;
+}
+
 /** The page's memberships and users, joined by key to its ids, which are materialized: every plan reads them first. */
-function pageJoined(db: Kysely<Database>, pageIds: ReturnType<typeof pageOf> | ReturnType<typeof pageOfSearch>) {
+function pageJoined(
+  db: Kysely<Database>,
+  pageIds: ReturnType<typeof pageOf> | ReturnType<typeof pageOfSearch> | ReturnType<typeof idsOf>,
+) {
   return db
     .with(
       (cte) => cte("page").materialized(),
@@ -178,22 +198,30 @@ async function countedOf<Row extends { total: string | number }>(
 
 /**
  * The list's total and the organization's owners as columns, for the page's statement or one of their own: the
- * total of a search counts its matches, in `member_search` (`table`) or among the joined users (`joined`).
+ * total of a search counts its matches, in `member_search` (`table`) or among the joined users (`joined`), or is
+ * how many the directory in memory `found`.
  */
 function countColumns(
   organizationId: string,
   isPostgres: boolean,
-  search: { table?: RawBuilder<SqlBool>; joined?: SelectQueryBuilder<Database, "member" | "user", object> },
+  search: {
+    table?: RawBuilder<SqlBool>;
+    joined?: SelectQueryBuilder<Database, "member" | "user", object>;
+    found?: number;
+  },
 ) {
+  const searched = search.table !== undefined || search.joined !== undefined || search.found !== undefined;
   const total: RawBuilder<string | number> = search.table
     ? sql`(select count(*) from member_search where ${search.table})`
     : search.joined
       ? sql`(${search.joined.select((eb) => eb.fn.countAll().as("count"))})`
-      : isPostgres
-        ? sql`(select coalesce(sum(delta), 0) from member_count_delta where organization_id = ${organizationId})`
-        : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
-          // organization's index entries and not the users.
-          sql`(select count(*) from member where "organizationId" = ${organizationId})`;
+      : search.found !== undefined
+        ? sql`cast(${search.found} as integer)`
+        : isPostgres
+          ? sql`(select coalesce(sum(delta), 0) from member_count_delta where organization_id = ${organizationId})`
+          : // Without a search, the memberships alone: every one has its user (a foreign key), so the count reads the
+            // organization's index entries and not the users.
+            sql`(select count(*) from member where "organizationId" = ${organizationId})`;
   // PostgreSQL: how many rows of `member_count_delta` (migration 0033) the unfiltered total was summed from.
   const summedRows = sql<string>`(select count(*) from member_count_delta where organization_id = ${organizationId})`;
   return [
@@ -202,7 +230,7 @@ function countColumns(
     // first pattern is a literal, the condition of migration 0031's index of owners; roles are separated by commas.
     sql<string | number>`(select count(*) from member where "organizationId" = ${organizationId}
       and role like '%owner%' and (',' || replace(role, ' ', '') || ',') like '%,owner,%')`.as("ownerCount"),
-    ...(isPostgres && !search.table && !search.joined ? [summedRows.as("countRows")] : []),
+    ...(isPostgres && !searched ? [summedRows.as("countRows")] : []),
   ];
 }
 

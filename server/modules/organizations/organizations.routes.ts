@@ -80,7 +80,7 @@ export function organizationRoutes(deps: { getSession: GetSession; db: Kysely<Da
       .get("/:organizationId/members", validate("query", listMembersQuerySchema), async (c) => {
         // Every page of an organization's settings asks it: replayed to the same session until a member, user or team changes.
         replayable(c, [c.get("scope").organizationId]);
-        return c.json(await listMembers(deps.db, c.get("scope"), c.req.valid("query")));
+        return c.json(await listMembers(deps.db, c.get("scope"), c.req.valid("query"), c.get("readCache")));
       })
       .patch(
         "/:organizationId/members/:memberId",

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { DomainError } from "../../../common/domain-error";
 import { INVALID_METADATA_MESSAGES, ORGANIZATION_ERROR_CODES } from "../../../common/error-codes";
 import type { Database } from "../../db/schema";
+import type { ReadCache } from "../../db/read-cache";
 import { findDeletedOrganizationOfInvitation } from "../audit";
 import {
   findInvitation,
@@ -89,13 +90,14 @@ export async function assertMemberOfRequestedOrganization(
   if (!membership) throw DomainError.of(ORGANIZATION_ERROR_CODES.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION);
 }
 
-/** Lists members of the caller's organization, with teams, searched and paged. */
+/** Lists members of the caller's organization, with teams, searched and paged; a read's search in memory (ADR 0037). */
 export async function listMembers(
   db: Kysely<Database>,
   scope: OrganizationScope,
   query: ListMembersQuery,
+  cache?: ReadCache,
 ): Promise<MemberList> {
-  return findMembers(db, scope, query);
+  return findMembers(db, scope, query, cache);
 }
 
 /** Whether no organization has this slug (better-auth's check-slug answers a taken one with an error). */
