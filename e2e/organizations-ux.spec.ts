@@ -123,6 +123,21 @@ test("offers follow the role: sole owner, default team, role changes, a member's
   await expect(page.getByRole("status").filter({ hasText: `${member.name} is now an admin` })).toBeVisible();
   await expect(role).toHaveValue("admin");
 
+  // The search finds a member by e-mail, case aside, says when nobody matches, and shows a rename at once.
+  const search = page.getByLabel("Search members");
+  await search.fill(member.email.toUpperCase());
+  await expect(page.getByText(`1 member matches “${member.email.toUpperCase()}”.`)).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: owner.email })).toHaveCount(0);
+  await search.fill("nobody-by-this-name");
+  await expect(page.getByText("No members match")).toBeVisible();
+  const update = await memberPage.request.post("/api/auth/update-user", {
+    data: { name: "Grey Heron" },
+    headers: { origin: new URL(memberPage.url()).origin },
+  });
+  expect(update.status()).toBe(200);
+  await search.fill("grey heron");
+  await expect(page.getByRole("row").filter({ hasText: "Grey Heron" })).toHaveCount(1);
+
   await memberDevice.context.close();
 });
 
