@@ -86,7 +86,7 @@ export async function measure(baseUrl: string, measured: MeasuredPath, memory: M
   return { ...result, title: measured.title, rssBytes: memory.windowPeak(), ratio: 1 };
 }
 
-async function measureHelloWorld(when: "before" | "after"): Promise<Row> {
+async function measureHelloWorld(when: string): Promise<Row> {
   const port = await freePort();
   const hello = await startServer({
     entry: "bench/hello-world.mjs",
@@ -133,30 +133,47 @@ export function loadTarget(target: LoadTarget, row: Row): Target {
 export type RatedPath = { entry: MeasuredPath; row: Row };
 
 /**
- * The paths loaded one after the other, between two hello-world runs; ratios are to the faster hello-world, so that
- * a moment of load from elsewhere on the machine cannot flatter the product. Prints every row and returns them with
- * their targets.
+ * The paths loaded one after the other, with a hello-world run before the first and after the last, and right before
+ * and right after each path judged as a share of hello-world: that share is taken against the faster of its two
+ * runs, so that a slow moment of the machine (it came and went within a minute, with the cores idle before it) is
+ * counted against the product only when hello-world ran as fast around it. Other rows are shown against the fastest
+ * run. Prints every row and returns them with their targets.
  */
 export async function measureAgainstHelloWorld(
   baseUrl: string,
   measured: readonly MeasuredPath[],
   memory: MemorySampler,
 ): Promise<{ hello: Row; rows: RatedPath[]; targets: Target[] }> {
-  const helloBefore = await measureHelloWorld("before");
-  const measuredRows = [];
-  for (const entry of measured) measuredRows.push({ entry, row: await measure(baseUrl, entry, memory) });
-  const helloAfter = await measureHelloWorld("after");
-  const hello = helloBefore.requestsPerSecond >= helloAfter.requestsPerSecond ? helloBefore : helloAfter;
+  const hellos = [await measureHelloWorld("before")];
+  let helloIsLast = true;
+  const measuredRows: Array<{ entry: MeasuredPath; row: Row; around?: Row }> = [];
+  for (const entry of measured) {
+    const judged = entry.target?.ratioAtLeast !== undefined;
+    if (judged && !helloIsLast) hellos.push(await measureHelloWorld(`before ${entry.title}`));
+    const before = hellos.at(-1) as Row;
+    const row = await measure(baseUrl, entry, memory);
+    helloIsLast = judged;
+    if (!judged) {
+      measuredRows.push({ entry, row });
+      continue;
+    }
+    const after = await measureHelloWorld(`after ${entry.title}`);
+    hellos.push(after);
+    measuredRows.push({ entry, row, around: faster(before, after) });
+  }
+  if (!helloIsLast) hellos.push(await measureHelloWorld("after"));
+  const hello = hellos.reduce(faster);
   console.log(`\n${rowsHeader()}`);
-  for (const run of [helloBefore, helloAfter])
-    console.log(rowLine({ ...run, ratio: run.requestsPerSecond / hello.requestsPerSecond }));
+  for (const run of hellos) console.log(rowLine({ ...run, ratio: run.requestsPerSecond / hello.requestsPerSecond }));
   const rows: RatedPath[] = [];
   const targets: Target[] = [];
-  for (const { entry, row } of measuredRows) {
-    const rated = { ...row, ratio: row.requestsPerSecond / hello.requestsPerSecond };
+  for (const { entry, row, around } of measuredRows) {
+    const rated = { ...row, ratio: row.requestsPerSecond / (around ?? hello).requestsPerSecond };
     console.log(rowLine(rated));
     rows.push({ entry, row: rated });
     if (entry.target) targets.push(loadTarget(entry.target, rated));
   }
   return { hello, rows, targets };
 }
+
+const faster = (one: Row, other: Row) => (one.requestsPerSecond >= other.requestsPerSecond ? one : other);
