@@ -99,13 +99,13 @@ export function section(options: {
     `${machine("PostgreSQL")}.`,
     "Load average (1, 5, 15 minutes) at the end of each size:",
     results.map((result) => `${count(result.users)}: ${result.loadAverage}`).join("; ") + ".",
-    "Before each size, the bench waited for the machine to be 90 % idle for 3 seconds in a row (at most 120 s): " +
-      results
-        .map(({ users, quiet }) => `${count(users)}: ${quiet.seconds.toFixed(0)} s${quiet.idle ? "" : ", still busy"}`)
-        .join("; ") +
-      ".",
+    "Before each size, the bench waited for the machine to be 90 % idle for 3 seconds in a row (at most 120 s):",
+    results
+      .map(({ users, quiet }) => `${count(users)}: ${quiet.seconds.toFixed(0)} s${quiet.idle ? "" : ", still busy"}`)
+      .join("; ") + ".",
     "",
-    `Each cell: requests a second, p99, and the share of the same size's hello-world where a target is a share.`,
+    "Each cell: requests a second, p99, and where a target is a share, the share of the faster of the hello-world runs",
+    "right before and right after the path. The hello-world row is the size's fastest run.",
     `Seeding every size, organizations and memberships included: ${(seededMs / 1000).toFixed(0)} s.`,
     "",
     `| ${header.join(" | ")} |`,
