@@ -185,9 +185,10 @@ async function measureSize(
   if (!existing) await joinSeededOrganizations(db, account.userId, ACCOUNT_ORGANIZATIONS - 1);
   await settle(database.handle);
   const quiet = await waitUntilIdle();
+  const settled = `${quiet.idle ? "the machine idle" : "the machine still busy"} after ${quiet.seconds.toFixed(0)} s`;
   console.log(
     `\n${users.toLocaleString("en")} users: product pid ${product.pid}, RSS ${mb(readMemory(product.pid)?.rss ?? 0)} ` +
-      `before any load; ${quiet.idle ? "the machine idle" : "the machine still busy"} after ${quiet.seconds.toFixed(0)} s`,
+      `before any load; ${settled}`,
   );
   const measured = scalePaths(account, users);
   for (const entry of measured) await checkAnswers(product.baseUrl, entry);

@@ -6,6 +6,7 @@ import {
   type CreatedOrganization,
   type TestUser,
 } from "../../test/factories";
+import { memberRow } from "../../test/organization-rows";
 import { createTestApp, type TestApp } from "../../test/test-database";
 import { searchMemberDirectory } from "./member-directory";
 import { findMembers } from "./organizations.repository";
@@ -92,14 +93,9 @@ describe("the members search in memory", () => {
     expect(readsMemberText(renamed.statements)).toBe(true);
     expect(readsMemberText((await search("o'n")).statements)).toBe(false);
     // Removed through the API: the write reads the feed before it answers.
-    const zoeMember = await app.db
-      .selectFrom("member")
-      .select("id")
-      .where("organizationId", "=", organization.id)
-      .where("userId", "=", zoe.id)
-      .executeTakeFirstOrThrow();
+    const zoeMember = await memberRow(app, organization.id, zoe.id);
     const removed = await owner.client.post("/api/auth/organization/remove-member", {
-      memberIdOrEmail: zoeMember.id,
+      memberIdOrEmail: zoeMember?.id,
       organizationId: organization.id,
     });
     expect(removed.status).toBe(200);

@@ -78,8 +78,8 @@ async function memberDirectory(
   if (kept) return "tooLarge" in kept ? undefined : kept;
   const ticket = cache.ticket();
   if (ticket === undefined) return undefined;
-  const inFlight = reading.get(cache) ?? new Map<string, Promise<MemberDirectory | undefined>>();
-  reading.set(cache, inFlight);
+  let inFlight = reading.get(cache);
+  if (!inFlight) reading.set(cache, (inFlight = new Map()));
   const readKey = `${key}@${ticket}`;
   const pending = inFlight.get(readKey);
   if (pending) return pending;
